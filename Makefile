@@ -1,0 +1,80 @@
+# lapsvm -- semi-supervised learning by manifold regularization.
+#
+#   make          build the tools (graph-build, lapsvm-datagen)
+#   make demo     two moons generated here -> kNN graph
+#   make test     C unit tests and Bats command-line tests
+#   make asan     the same suite built with -fsanitize=address,undefined
+#   make clean
+#
+# Link with the system BLAS/LAPACK (-llapack -lblas); an optimized BLAS such
+# as OpenBLAS drops in at run time through Debian's alternatives.
+
+CC      ?= cc
+CFLAGS  ?= -O2
+CFLAGS  += -std=c99 -Wall -Wextra -D_XOPEN_SOURCE=700
+LDLIBS  = -llapack -lblas -lm
+
+# Objects go to $(O); the tools to $(BIN) (the top level, like LIBSVM).
+O       ?= build/obj
+BIN     ?= .
+
+TOOLS   = graph-build lapsvm-datagen
+LIBSRC  = $(wildcard common/*.c)
+LIBOBJ  = $(LIBSRC:common/%.c=$(O)/common/%.o)
+HDRS    = $(wildcard common/*.h)
+UNITSRC = $(wildcard tests/unit/test_*.c)
+TESTBIN = $(O)/tests/unit-tests $(O)/tests/knn-ref
+
+all: $(TOOLS:%=$(BIN)/%)
+
+$(O)/common/%.o: common/%.c $(HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+$(O)/tool.o: tool.c tool.h common/lapsvm.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Icommon -c -o $@ $<
+
+$(O)/liblapsvm.a: $(LIBOBJ)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(BIN)/%: %.c $(O)/tool.o $(O)/liblapsvm.a $(HDRS) tool.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Icommon -o $@ $< $(O)/tool.o $(O)/liblapsvm.a $(LDFLAGS) $(LDLIBS)
+
+$(O)/tests/unit-tests: $(UNITSRC) tests/unit/unit.h tests/unit/ref.c tests/unit/ref.h $(O)/liblapsvm.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Icommon -Itests/unit -o $@ $(UNITSRC) tests/unit/ref.c $(O)/liblapsvm.a $(LDFLAGS) $(LDLIBS)
+
+$(O)/tests/knn-ref: tests/knn-ref.c tests/unit/ref.c tests/unit/ref.h $(O)/liblapsvm.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Icommon -Itests/unit -o $@ tests/knn-ref.c tests/unit/ref.c $(O)/liblapsvm.a $(LDFLAGS) $(LDLIBS)
+
+# Shared data sets (never committed; see datasets/).  Tests that need them
+# are skipped, with a message, when the directory is absent.
+DATA    ?= ../shared/data
+BATS    ?= bats
+
+test: all $(TESTBIN)
+	$(O)/tests/unit-tests
+	LAPSVM_BIN=$(abspath $(BIN)) LAPSVM_TESTBIN=$(abspath $(O)/tests) \
+	  LAPSVM_DATA=$(abspath $(DATA)) $(BATS) tests/bats
+
+SANFLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+	   -fno-sanitize-recover=undefined
+asan:
+	$(MAKE) test O=build/asan BIN=build/asan/bin \
+	  CFLAGS="$(SANFLAGS)" LDFLAGS="-fsanitize=address,undefined"
+
+demo: all
+	@mkdir -p build/demo
+	$(BIN)/lapsvm-datagen -S 1 moons build/demo/moons.libsvm
+	$(BIN)/graph-build -k 6 build/demo/moons.libsvm build/demo/moons.graph
+	@echo "demo: wrote build/demo/moons.libsvm (200 points) and build/demo/moons.graph"
+	@head -n 3 build/demo/moons.graph
+
+clean:
+	rm -rf build $(TOOLS)
+
+.PHONY: all test asan demo clean

@@ -1,0 +1,39 @@
+#!/bin/sh
+# knn-check.sh -- graph-build against the brute-force reference (tests/knn-ref.c)
+# on a real data set: the two graph files must be byte-for-byte identical
+# (same neighbour sets, same weights to the last bit).  Prints graph-build's
+# wall time and peak memory (GNU time), and the reference's time.
+#
+#   bench/knn-check.sh [data.libsvm[.gz]] [graph-build options]
+#   default: $DATA/usps.train.libsvm.gz with -k 10  (DATA defaults to ../shared/data)
+#
+# Run from the top of the source tree after `make` (it builds knn-ref).
+set -eu
+DATA=${DATA:-../shared/data}
+file=${1:-$DATA/usps.train.libsvm.gz}
+[ $# -gt 0 ] && shift
+opts=${*:--k 10}
+[ -r "$file" ] || { echo "knn-check: $file: not found (set DATA or fetch the data, see datasets/)" >&2; exit 1; }
+make -s all build/obj/tests/knn-ref
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+case $file in
+*.gz) zcat "$file" > "$tmp/data" ;;
+*) cp "$file" "$tmp/data" ;;
+esac
+echo "data: $file ($(wc -l < "$tmp/data") rows), options: $opts"
+# shellcheck disable=SC2086
+/usr/bin/time -v ./graph-build -q $opts "$tmp/data" "$tmp/fast" 2> "$tmp/time"
+grep -E 'Elapsed|Maximum resident' "$tmp/time" | sed 's/^[[:space:]]*/graph-build: /'
+start=$(date +%s.%N)
+# shellcheck disable=SC2086
+build/obj/tests/knn-ref $opts "$tmp/data" > "$tmp/ref"
+end=$(date +%s.%N)
+echo "knn-ref (brute force): $(awk "BEGIN { printf \"%.1f\", $end - $start }") s"
+if cmp -s "$tmp/fast" "$tmp/ref"; then
+	echo "identical: $(wc -l < "$tmp/fast") rows, $(tr ' ' '\n' < "$tmp/fast" | grep -c :) entries"
+else
+	echo "DIFFERENT: graph-build and the brute-force reference disagree" >&2
+	diff "$tmp/fast" "$tmp/ref" | head -n 10 >&2
+	exit 1
+fi

@@ -1,0 +1,20 @@
+/*
+ * blas.h -- private: the Fortran BLAS/LAPACK entry points the library
+ * calls.  Declared here rather than through cblas.h/lapacke.h so that the
+ * library links with plain -llapack -lblas and any BLAS (reference,
+ * OpenBLAS, ...) can be swapped in at run time.  Character arguments carry
+ * gfortran's hidden length arguments at the end; implementations written
+ * in C ignore them.  Integers are Fortran INTEGER (32-bit): callers check
+ * sizes against INT_MAX first.
+ */
+#ifndef LSV_BLAS_H
+#define LSV_BLAS_H
+
+#include <stddef.h>
+
+void dgemm_(const char *transa, const char *transb, const int *m,
+	    const int *n, const int *k, const double *alpha, const double *a,
+	    const int *lda, const double *b, const int *ldb, const double *beta,
+	    double *c, const int *ldc, size_t la, size_t lb);
+
+#endif

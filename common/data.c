@@ -1,0 +1,228 @@
+/*
+ * data.c -- reading and writing data sets in LIBSVM sparse text format.
+ *
+ *     label index:value index:value ...   # optional comment
+ *
+ * The reader makes ONE pass over its input (so `zcat x.gz | tool -` works),
+ * growing its arrays geometrically; it never uses a fixed-size line buffer.
+ * Every token is checked before it is stored and the first problem is
+ * reported as "NAME:LINE: what (found X, expected Y)".  Accepted: CRLF line
+ * ends, blanks (spaces, tabs) around tokens, a trailing "# comment"
+ * (SVMlight).  Refused: an empty line or label, non-finite numbers, index 0
+ * or above LSV_MAX_FEATURE, indices not strictly increasing, a token that
+ * is not index:value, a NUL byte.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+
+#include "internal.h"
+
+int lsv_data_is_labeled(const lsv_data *x, size_t i)
+{
+	return x->y[i] != x->unlabeled;
+}
+
+void lsv_data_free(lsv_data *x)
+{
+	if (x == NULL)
+		return;
+	free(x->rowptr);
+	free(x->col);
+	free(x->val);
+	free(x->y);
+	free(x);
+}
+
+/* State of one read, so the per-line parser can report and store. */
+typedef struct {
+	const char *name;
+	size_t line;
+	lsv_data *x;
+	size_t cap_rows, cap_nnz;
+	lsv_error *err;
+} reader;
+
+/* "NAME:LINE: what (found 'TOKEN', expected WANT)", the token cut short. */
+static lsv_status bad(reader *r, const char *what, const char *tok,
+		      const char *want)
+{
+	return lsv_fail(r->err, LSV_EFORMAT,
+			"%s:%zu: %s (found '%.*s%s', expected %s)", r->name,
+			r->line, what, LSV_SHOW, tok,
+			strlen(tok) > LSV_SHOW ? "..." : "", want);
+}
+
+/* What a number should have been, from lsv_parse_double's reason. */
+static const char *want_number(const lsv_error *why)
+{
+	if (strcmp(why->msg, "not finite") == 0)
+		return "a finite number";
+	if (strcmp(why->msg, "out of range for a double") == 0)
+		return "a number within the range of a double";
+	return "a number";
+}
+
+static lsv_status nomem(reader *r)
+{
+	return lsv_fail(r->err, LSV_ENOMEM,
+			"%s:%zu: out of memory after %zu rows and %zu values",
+			r->name, r->line, r->x->n, r->x->nnz);
+}
+
+/* Parse one line (already stripped of its end, blanks and comment). */
+static lsv_status parse_line(reader *r, char *s)
+{
+	lsv_data *x = r->x;
+	lsv_error why;
+	char *tok, *colon;
+	double label, v;
+	long idx, prev = 0;
+
+	tok = lsv_token(&s);
+	if (tok == NULL)
+		return lsv_fail(r->err, LSV_EFORMAT,
+				"%s:%zu: empty line (expected 'label index:value ...')",
+				r->name, r->line);
+	if (lsv_parse_double(tok, &label, &why) != LSV_OK) {
+		if (strchr(tok, ':') != NULL)
+			return bad(r, "missing label", tok, "a label first");
+		return bad(r, "bad label", tok, want_number(&why));
+	}
+	if (lsv_grow((void **)&x->y, &r->cap_rows, x->n + 1, sizeof *x->y))
+		return nomem(r);
+
+	while ((tok = lsv_token(&s)) != NULL) {
+		colon = strchr(tok, ':');
+		if (colon == NULL)
+			return bad(r, "bad feature", tok, "index:value");
+		*colon = '\0';
+		if (lsv_parse_long(tok, 1, LSV_MAX_FEATURE, &idx, &why)) {
+			if (strncmp(why.msg, "out of range", 12) == 0)
+				return bad(r, "feature index out of range", tok,
+					   "1..2147483647");
+			*colon = ':';
+			return bad(r, "bad feature index", tok,
+				   "index:value with a positive integer index");
+		}
+		if (idx <= prev)
+			return lsv_fail(r->err, LSV_EFORMAT,
+					"%s:%zu: feature index %ld %s (found %ld after "
+					"%ld, expected indices strictly increasing)",
+					r->name, r->line, idx,
+					idx == prev ? "repeated" : "decreasing", idx,
+					prev);
+		if (lsv_parse_double(colon + 1, &v, &why) != LSV_OK) {
+			char what[64];
+			snprintf(what, sizeof what, "bad value for feature %ld", idx);
+			return bad(r, what, colon + 1, want_number(&why));
+		}
+		if (x->nnz == r->cap_nnz) {
+			/* col and val share one capacity, grown together. */
+			size_t c = r->cap_nnz, c2 = c;
+			if (lsv_grow((void **)&x->col, &c, x->nnz + 1, sizeof *x->col))
+				return nomem(r);
+			if (lsv_grow((void **)&x->val, &c2, x->nnz + 1, sizeof *x->val))
+				return nomem(r);
+			r->cap_nnz = c;
+		}
+		x->col[x->nnz] = (int)(idx - 1);
+		x->val[x->nnz] = v;
+		x->nnz++;
+		if ((size_t)idx > x->dim)
+			x->dim = (size_t)idx;
+		prev = idx;
+	}
+	x->y[x->n] = label;
+	if (label != x->unlabeled)
+		x->l++;
+	x->n++;
+	return LSV_OK;
+}
+
+lsv_status lsv_data_read(FILE *fp, const char *name, double unlabeled,
+			 lsv_data **out, lsv_error *err)
+{
+	reader r;
+	lsv_lines in = {fp, name, NULL, 0, 0};
+	char *line;
+	size_t *starts = NULL, cap_starts = 0;
+	lsv_status st = LSV_OK;
+	int got;
+
+	*out = NULL;
+	memset(&r, 0, sizeof r);
+	r.name = name;
+	r.err = err;
+	r.x = calloc(1, sizeof *r.x);
+	if (r.x == NULL)
+		return lsv_fail(err, LSV_ENOMEM, "%s: out of memory", name);
+	r.x->unlabeled = unlabeled;
+
+	while ((got = lsv_lines_next(&in, &line, err)) == 1) {
+		r.line = in.line;
+		/* Row start offsets; they become rowptr at the end. */
+		if (lsv_grow((void **)&starts, &cap_starts, r.x->n + 2,
+			     sizeof *starts)) {
+			st = nomem(&r);
+			break;
+		}
+		starts[r.x->n] = r.x->nnz;
+		st = parse_line(&r, line);
+		if (st != LSV_OK)
+			break;
+	}
+	if (got == -1)
+		st = err ? err->status : LSV_EFORMAT;
+	lsv_lines_done(&in);
+	if (st == LSV_OK && r.x->n == 0)
+		st = lsv_fail(err, LSV_EFORMAT, "%s: no data rows (empty file)",
+			      name);
+	if (st != LSV_OK) {
+		free(starts);
+		lsv_data_free(r.x);
+		return st;
+	}
+	starts[r.x->n] = r.x->nnz;
+	r.x->rowptr = starts;
+	*out = r.x;
+	return LSV_OK;
+}
+
+lsv_status lsv_data_read_path(const char *path, double unlabeled,
+			      lsv_data **out, lsv_error *err)
+{
+	FILE *fp;
+	lsv_status st;
+
+	*out = NULL;
+	if (strcmp(path, "-") == 0)
+		return lsv_data_read(stdin, "(stdin)", unlabeled, out, err);
+	fp = fopen(path, "r");
+	if (fp == NULL)
+		return lsv_fail(err, LSV_EIO, "%s: cannot open: %s", path,
+				strerror(errno));
+	st = lsv_data_read(fp, path, unlabeled, out, err);
+	fclose(fp);
+	return st;
+}
+
+lsv_status lsv_data_write(FILE *fp, const char *name, const lsv_data *x,
+			  lsv_error *err)
+{
+	size_t i, p;
+
+	for (i = 0; i < x->n; i++) {
+		fprintf(fp, "%.17g", x->y[i]);
+		for (p = x->rowptr[i]; p < x->rowptr[i + 1]; p++)
+			fprintf(fp, " %d:%.17g", x->col[p] + 1, x->val[p]);
+		if (putc('\n', fp) == EOF)
+			break;
+	}
+	if (ferror(fp))
+		return lsv_fail(err, LSV_EIO, "%s: write error: %s", name,
+				strerror(errno));
+	return LSV_OK;
+}

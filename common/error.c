@@ -1,0 +1,43 @@
+/*
+ * error.c -- status names and the error-message setter.
+ *
+ * The library reports failures by value: a status code and a one-line
+ * message in a caller-supplied lsv_error.  Messages longer than the buffer
+ * are cut and marked with "..." rather than overrunning anything.
+ */
+#include <stdarg.h>
+#include <string.h>
+
+#include "lapsvm.h"
+
+const char *lsv_status_name(lsv_status s)
+{
+	switch (s) {
+	case LSV_OK: return "success";
+	case LSV_EIO: return "input/output error";
+	case LSV_EFORMAT: return "malformed input";
+	case LSV_ENOMEM: return "out of memory";
+	case LSV_ETOOBIG: return "problem too large";
+	case LSV_EINVAL: return "invalid argument";
+	case LSV_ENUMERIC: return "numerical failure";
+	}
+	return "unknown status";
+}
+
+lsv_status lsv_fail(lsv_error *err, lsv_status s, const char *fmt, ...)
+{
+	va_list ap;
+	int len;
+
+	if (err == NULL)
+		return s;
+	err->status = s;
+	va_start(ap, fmt);
+	len = vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+	va_end(ap);
+	if (len < 0)
+		strcpy(err->msg, lsv_status_name(s));
+	else if ((size_t)len >= sizeof err->msg)
+		memcpy(err->msg + sizeof err->msg - 4, "...", 4);
+	return s;
+}

@@ -1,0 +1,38 @@
+/*
+ * internal.h -- private helpers shared by the library's modules.  Not part
+ * of the public API (lapsvm.h); the tools never include it.
+ */
+#ifndef LSV_INTERNAL_H
+#define LSV_INTERNAL_H
+
+#include <stdio.h>
+
+#include "lapsvm.h"
+
+/* Tokens are shown in messages cut to this many characters. */
+#define LSV_SHOW 40
+
+/* Line-by-line reader for the text formats: one pass, no fixed buffer. */
+typedef struct {
+	FILE *fp;
+	const char *name;
+	char *buf;
+	size_t cap;
+	size_t line;  /* number of the line last returned, 1-based */
+} lsv_lines;
+
+/* Next line with its end (LF or CRLF), trailing blanks and any "# comment"
+ * removed.  Returns 1 with *s set, 0 at end of input, or -1 with err set
+ * (read error, NUL byte).  The line stays valid until the next call. */
+int lsv_lines_next(lsv_lines *r, char **s, lsv_error *err);
+void lsv_lines_done(lsv_lines *r);
+
+/* Next blank-separated token of *s, NUL-terminated in place; NULL if none. */
+char *lsv_token(char **s);
+
+/* Grow *p (elements of size sz, capacity *cap) to hold at least need
+ * elements, doubling.  Returns 0, or -1 on overflow or allocation failure
+ * (then *p and *cap are unchanged). */
+int lsv_grow(void **p, size_t *cap, size_t need, size_t sz);
+
+#endif

@@ -1,0 +1,252 @@
+/*
+ * lapsvm.h -- the one public header of liblapsvm, the library shared by
+ * graph-build, lapsvm-train and lapsvm-predict.
+ *
+ * Semi-supervised learning by manifold regularization (Belkin, Niyogi &
+ * Sindhwani, "Manifold Regularization", JMLR 7, 2006).  Notation follows
+ * the paper: l labeled rows, u unlabeled rows, n = l + u, W the graph's
+ * weight matrix, L its Laplacian, K the Gram matrix.
+ *
+ * Conventions, for every function declared here:
+ *   - Every symbol starts with lsv_ / LSV_.
+ *   - A function that can fail returns an lsv_status (LSV_OK == 0) and, on
+ *     failure, fills the caller's lsv_error with a one-line message that
+ *     names the file and line where there is one ("FILE:LINE: what is wrong
+ *     (found X, expected Y)").  The library never prints, never exits and
+ *     never aborts; the tools own messages and exit codes.
+ *   - On failure nothing is returned through out-parameters (they are set
+ *     to NULL) and nothing the caller owns has been modified.
+ *   - "Owns" in a comment means: the caller must release it with the
+ *     matching lsv_*_free function.  Free functions accept NULL.
+ */
+#ifndef LAPSVM_H
+#define LAPSVM_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#define LSV_VERSION "0.1.0"
+
+/* ------------------------------------------------------------------ */
+/* Status codes and error messages (common/error.c)                    */
+/* ------------------------------------------------------------------ */
+
+typedef enum {
+	LSV_OK = 0,
+	LSV_EIO,      /* a file could not be opened, read or written */
+	LSV_EFORMAT,  /* malformed input: the message names file and line */
+	LSV_ENOMEM,   /* an allocation failed */
+	LSV_ETOOBIG,  /* a size check refused an allocation before trying */
+	LSV_EINVAL,   /* an argument or parameter is out of its range */
+	LSV_ENUMERIC  /* a numerical failure (singular system, no convergence) */
+} lsv_status;
+
+#define LSV_ERRMSG_MAX 1024
+
+typedef struct {
+	lsv_status status;
+	char msg[LSV_ERRMSG_MAX];  /* truncated with "..." if longer */
+} lsv_error;
+
+/* A short name for a status ("malformed input", ...); never NULL. */
+const char *lsv_status_name(lsv_status s);
+
+/* Sets err (which may be NULL) to status s with a printf-style message and
+ * returns s, so a failing path reads `return lsv_fail(err, LSV_EINVAL, ...)`. */
+lsv_status lsv_fail(lsv_error *err, lsv_status s, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 3, 4)))
+#endif
+	;
+
+/* ------------------------------------------------------------------ */
+/* Strict number parsing (common/parse.c)                              */
+/* ------------------------------------------------------------------ */
+
+/* Parse all of s as a finite decimal floating-point number: optional sign,
+ * digits with an optional point, optional exponent.  Rejects empty strings,
+ * leading or trailing blanks, hexadecimal, "nan", "inf" and values that
+ * overflow a double.  Returns LSV_OK or LSV_EINVAL with a reason such as
+ * "not a number" or "not finite" in err (without any file prefix). */
+lsv_status lsv_parse_double(const char *s, double *out, lsv_error *err);
+
+/* Parse all of s as a decimal integer (optional sign) in [min, max]. */
+lsv_status lsv_parse_long(const char *s, long min, long max, long *out,
+			  lsv_error *err);
+
+/* ------------------------------------------------------------------ */
+/* Data sets in LIBSVM sparse text format (common/data.c)              */
+/* ------------------------------------------------------------------ */
+
+/*
+ * One row per line: `label index:value index:value ...` with 1-based,
+ * strictly increasing indices.  Rows whose label equals the unlabeled
+ * marker (0 by default) are the unlabeled points.  Stored in compressed
+ * sparse row form with 0-based feature columns.
+ */
+typedef struct {
+	size_t n;          /* rows */
+	size_t l;          /* rows whose label differs from the marker */
+	size_t dim;        /* largest 1-based feature index seen (0: none) */
+	size_t nnz;        /* stored (index, value) pairs */
+	size_t *rowptr;    /* n + 1 offsets into col and val */
+	int *col;          /* 0-based feature index of each stored value */
+	double *val;       /* the values, all finite */
+	double *y;         /* n labels as read (the marker for unlabeled rows) */
+	double unlabeled;  /* the marker this set was read with */
+} lsv_data;
+
+#define LSV_UNLABELED_DEFAULT 0.0
+#define LSV_MAX_FEATURE 2147483647L  /* largest accepted feature index */
+
+/* Read a whole data set from fp in one pass (so a pipe works); name is
+ * used in messages.  On success *out is a new set that the caller owns.
+ * A set with no rows is an error (LSV_EFORMAT, "no data rows"). */
+lsv_status lsv_data_read(FILE *fp, const char *name, double unlabeled,
+			 lsv_data **out, lsv_error *err);
+
+/* As lsv_data_read, opening path; "-" reads standard input. */
+lsv_status lsv_data_read_path(const char *path, double unlabeled,
+			      lsv_data **out, lsv_error *err);
+
+void lsv_data_free(lsv_data *x);
+
+/* Nonzero if row i is labeled (its label differs from the marker). */
+int lsv_data_is_labeled(const lsv_data *x, size_t i);
+
+/* ------------------------------------------------------------------ */
+/* Graphs (common/graph.c, common/knn.c)                                */
+/* ------------------------------------------------------------------ */
+
+/*
+ * A symmetric sparse weight matrix W over the n data rows, in compressed
+ * sparse row form with both directions stored, columns increasing within
+ * each row, no self loops and all weights finite and > 0.
+ *
+ * File format (same syntax as the data): line i holds row i of W as
+ *     i j:w j:w ...
+ * with 1-based increasing j.  A row with no neighbours is `i` alone.
+ */
+typedef struct {
+	size_t n;          /* rows (= nodes) */
+	size_t nnz;        /* stored entries: twice the number of edges */
+	size_t *rowptr;    /* n + 1 offsets into col and w */
+	int *col;          /* 0-based neighbour of each entry */
+	double *w;         /* weight of each entry, > 0 */
+} lsv_graph;
+
+typedef enum { LSV_DIST_EUCLIDEAN = 0, LSV_DIST_COSINE } lsv_distance;
+typedef enum {
+	LSV_WEIGHT_BINARY = 0,  /* w = 1 */
+	LSV_WEIGHT_HEAT,        /* w = exp(-d^2 / (4 t)), JMLR 2006 Table 1 */
+	LSV_WEIGHT_DISTANCE     /* w = d */
+} lsv_weight;
+
+typedef struct {
+	int k;                 /* kNN mode: neighbours chosen by each point */
+	double epsilon;        /* > 0: epsilon-ball mode (all pairs with d < epsilon) */
+	int mutual;            /* kNN mode: keep an edge only if both ends chose it */
+	lsv_distance distance;
+	lsv_weight weight;
+	double t;              /* heat width; <= 0: the mean of the squared
+				  distances of the chosen pairs */
+	size_t block;          /* rows per distance block; 0: automatic */
+	/* Called after each block of rows with (rows done, n); may be NULL. */
+	void (*progress)(void *ctx, size_t done, size_t total);
+	void *progress_ctx;
+} lsv_graph_param;
+
+/* What a build did, for the tool to report. */
+typedef struct {
+	int k;                 /* neighbours actually chosen (k capped at n - 1) */
+	double t;              /* heat width used (0 if not heat) */
+	size_t edges;          /* undirected edges in the result */
+	size_t isolated;       /* rows with no edge */
+	size_t zero_rows;      /* rows with no non-zero value (cosine: isolated) */
+	size_t dropped;        /* edges dropped because their weight was 0
+				  (distance weights of duplicates, heat underflow) */
+} lsv_graph_info;
+
+/* Defaults: k = 6 nearest neighbours, union, Euclidean, heat weights with
+ * t = mean squared kNN distance, automatic block size, no progress. */
+void lsv_graph_param_default(lsv_graph_param *p);
+
+/* Check p; LSV_EINVAL with a message naming the bad field otherwise. */
+lsv_status lsv_graph_param_check(const lsv_graph_param *p, lsv_error *err);
+
+/*
+ * Build the graph of x (labels are ignored).  Exact: distances come a block
+ * of rows at a time from one BLAS dgemm per tile (|a|^2 + |b|^2 - 2 a.b), a
+ * few more than k candidates per row are kept by partial selection, and the
+ * survivors are re-ranked by their exactly recomputed distance, ties broken
+ * by the lower index.  Memory O(block * dim + n * k).  On success *out is a
+ * new graph that the caller owns; info (may be NULL) describes it.
+ */
+lsv_status lsv_graph_build(const lsv_data *x, const lsv_graph_param *p,
+			   lsv_graph **out, lsv_graph_info *info,
+			   lsv_error *err);
+
+/* Read a graph in one pass.  expect_n > 0 requires exactly that many rows
+ * (the data set the graph goes with); 0 accepts any count.  Checks every
+ * entry and the symmetry of W.  The caller owns *out. */
+lsv_status lsv_graph_read(FILE *fp, const char *name, size_t expect_n,
+			  lsv_graph **out, lsv_error *err);
+lsv_status lsv_graph_read_path(const char *path, size_t expect_n,
+			       lsv_graph **out, lsv_error *err);
+
+/* Write g in the graph format; weights with %.17g so they read back exactly. */
+lsv_status lsv_graph_write(FILE *fp, const char *name, const lsv_graph *g,
+			   lsv_error *err);
+
+void lsv_graph_free(lsv_graph *g);
+
+/* ------------------------------------------------------------------ */
+/* Files (common/io.c)                                                 */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Crash-safe output.  lsv_out_open creates a temporary file beside path
+ * (same directory, so the final rename is atomic); lsv_out_commit flushes,
+ * fsyncs and renames it over path; lsv_out_abort removes it.  A path of
+ * "-" writes straight to standard output.  Until commit, an existing file
+ * at path is untouched.  The caller owns *out until commit or abort.
+ */
+typedef struct lsv_out lsv_out;
+
+lsv_status lsv_out_open(const char *path, lsv_out **out, lsv_error *err);
+FILE *lsv_out_file(lsv_out *o);
+/* Path of the temporary file (NULL for "-"), e.g. for a signal handler. */
+const char *lsv_out_tmpname(const lsv_out *o);
+lsv_status lsv_out_commit(lsv_out *o, lsv_error *err);  /* frees o */
+void lsv_out_abort(lsv_out *o);                           /* frees o */
+
+/* ------------------------------------------------------------------ */
+/* Seeded randomness and synthetic data (common/rng.c, common/synth.c)  */
+/* ------------------------------------------------------------------ */
+
+/* xoshiro256** seeded through splitmix64: the same seed gives the same
+ * stream on every machine. */
+typedef struct { unsigned long long s[4]; } lsv_rng;
+
+void lsv_rng_seed(lsv_rng *r, unsigned long long seed);
+unsigned long long lsv_rng_next(lsv_rng *r);
+double lsv_rng_uniform(lsv_rng *r);   /* in [0, 1) */
+double lsv_rng_normal(lsv_rng *r);    /* standard normal */
+
+typedef enum { LSV_SYNTH_MOONS = 0, LSV_SYNTH_SPIRALS } lsv_synth_kind;
+
+/*
+ * Two-class 2-D toy data: n rows (n/2 per class, the first class +1),
+ * labels +1 / -1.  Moons: upper (cos t, sin t), lower (1 - cos t,
+ * 0.5 - sin t), t evenly spaced in [0, pi], plus N(0, noise^2) per
+ * coordinate.  Spirals: Lang & Witbrock's two spirals (96 * n / 194 turns
+ * scaled), plus noise.  The caller owns *out (a dense lsv_data, l = n).
+ */
+lsv_status lsv_synth(lsv_synth_kind kind, size_t n, double noise,
+		     unsigned long long seed, lsv_data **out, lsv_error *err);
+
+/* Write x in LIBSVM format, values with %.17g. */
+lsv_status lsv_data_write(FILE *fp, const char *name, const lsv_data *x,
+			  lsv_error *err);
+
+#endif /* LAPSVM_H */

@@ -1,0 +1,195 @@
+/*
+ * graph-build -- build the adjacency graph of a data set (JMLR 2006,
+ * Table 1, step 1) and write it in the graph format (see README).
+ *
+ *     graph-build [options] data_file [graph_file]
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lapsvm.h"
+#include "tool.h"
+
+static void usage(void)
+{
+	printf(
+"Usage: graph-build [options] data_file [graph_file]\n"
+"Build the nearest-neighbour graph of a data set in LIBSVM format (labels\n"
+"are ignored) and write its symmetric weight matrix W, one row per line:\n"
+"    i j:w j:w ...\n"
+"data_file '-' reads standard input.  graph_file defaults to\n"
+"data_file.graph, or standard output when reading standard input; '-'\n"
+"writes standard output.  The output is replaced only when complete.\n"
+"\n"
+"options:\n"
+"-k k        : k nearest neighbours per point (default 6)\n"
+"-e epsilon  : epsilon-ball graph instead: all pairs at distance < epsilon\n"
+"-m          : mutual kNN: keep an edge only if both ends chose it\n"
+"              (default: if either end did)\n"
+"-d distance : euclidean (default) or cosine (1 - <a,b>/(|a||b|); rows with\n"
+"              no non-zero value are left isolated)\n"
+"-w weight   : heat (default): exp(-d^2/(4t)), JMLR 2006 Table 1;\n"
+"              binary: 1; distance: d (an edge of distance 0 is dropped)\n"
+"-t t        : heat width t (default: mean squared distance of the chosen\n"
+"              pairs)\n"
+"-B rows     : rows per distance block (default: automatic, at most 512)\n"
+"-q          : quiet: no progress, summary or warnings\n"
+"-h          : show this help\n"
+"\n"
+"Exit status: 0 success, 1 failure (bad input, I/O), 2 usage error.\n");
+}
+
+static int parse_name(int opt, const char *arg, const char *const *names,
+		      int count)
+{
+	int i;
+	for (i = 0; i < count; i++)
+		if (strcmp(arg, names[i]) == 0)
+			return i;
+	{
+		char allowed[128] = "";
+		for (i = 0; i < count; i++) {
+			strcat(allowed, i ? ", " : "");
+			strcat(allowed, names[i]);
+		}
+		tool_usage_error("option -%c: unknown value '%s' (expected one of %s)",
+				 opt, arg, allowed);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	static const char *const dists[] = {"euclidean", "cosine"};
+	static const char *const weights[] = {"binary", "heat", "distance"};
+	lsv_graph_param p;
+	lsv_graph_info info;
+	lsv_data *x = NULL;
+	lsv_graph *g = NULL;
+	lsv_out *out = NULL;
+	lsv_error err;
+	const char *in, *outpath;
+	char *deflt = NULL;
+	int c, k_given = 0, t_given = 0;
+
+	tool_init(argv[0]);
+	lsv_graph_param_default(&p);
+	opterr = 0;
+	while ((c = getopt(argc, argv, ":k:e:md:w:t:B:qh")) != -1) {
+		switch (c) {
+		case 'k':
+			p.k = (int)tool_opt_long(c, optarg, 1, INT_MAX);
+			k_given = 1;
+			break;
+		case 'e':
+			p.epsilon = tool_opt_double(c, optarg, 0x1p-1022, 1e300);
+			break;
+		case 'm':
+			p.mutual = 1;
+			break;
+		case 'd':
+			p.distance = (lsv_distance)parse_name(c, optarg, dists, 2);
+			break;
+		case 'w':
+			p.weight = (lsv_weight)parse_name(c, optarg, weights, 3);
+			break;
+		case 't':
+			p.t = tool_opt_double(c, optarg, 0x1p-1022, 1e300);
+			t_given = 1;
+			break;
+		case 'B':
+			p.block = (size_t)tool_opt_long(c, optarg, 1, 1 << 20);
+			break;
+		case 'q':
+			tool_quiet = 1;
+			break;
+		case 'h':
+			usage();
+			return 0;
+		case ':':
+			tool_usage_error("option -%c needs a value", optopt);
+		default:
+			tool_usage_error("unknown option -%c", optopt);
+		}
+	}
+	if (optind >= argc)
+		tool_usage_error("missing data_file");
+	if (argc - optind > 2)
+		tool_usage_error("too many arguments (expected data_file [graph_file])");
+	if (p.epsilon > 0.0 && k_given)
+		tool_usage_error("-k and -e exclude each other (kNN or epsilon-ball)");
+	if (p.epsilon > 0.0 && p.mutual)
+		tool_usage_error("-m applies to kNN graphs; an epsilon-ball graph is "
+				 "already symmetric");
+	if (t_given && p.weight != LSV_WEIGHT_HEAT)
+		tool_usage_error("-t applies only to heat weights (-w heat)");
+	if (p.distance == LSV_DIST_COSINE && p.epsilon > 2.0)
+		tool_msg("warning: cosine distances are at most 2; -e %g keeps "
+			 "every pair", p.epsilon);
+
+	in = argv[optind];
+	if (optind + 1 < argc) {
+		outpath = argv[optind + 1];
+	} else if (strcmp(in, "-") == 0) {
+		outpath = "-";
+	} else {
+		deflt = malloc(strlen(in) + sizeof ".graph");
+		if (deflt == NULL)
+			tool_die(1, "out of memory");
+		sprintf(deflt, "%s.graph", in);
+		outpath = deflt;
+	}
+
+	if (lsv_data_read_path(in, LSV_UNLABELED_DEFAULT, &x, &err) != LSV_OK)
+		tool_die_err(&err);
+	if (!tool_quiet) {
+		p.progress = tool_progress;
+		p.progress_ctx = NULL;
+	}
+	if (lsv_graph_build(x, &p, &g, &info, &err) != LSV_OK)
+		tool_die_err(&err);
+
+	if (p.epsilon == 0.0 && info.k < p.k)
+		tool_info("warning: k = %d but each point has only %d candidate "
+			  "neighbours; using k = %d", p.k, info.k, info.k);
+	if (p.distance == LSV_DIST_COSINE && info.zero_rows > 0)
+		tool_info("warning: %zu rows have no non-zero value; cosine distance "
+			  "is undefined for them, so they are isolated",
+			  info.zero_rows);
+	if (info.dropped > 0)
+		tool_info("warning: %zu edges had weight 0 (%s) and were dropped",
+			  info.dropped,
+			  p.weight == LSV_WEIGHT_DISTANCE ? "duplicate points"
+							  : "heat weight underflow");
+
+	if (lsv_out_open(outpath, &out, &err) != LSV_OK)
+		tool_die_err(&err);
+	tool_track(lsv_out_tmpname(out));
+	if (lsv_graph_write(lsv_out_file(out), outpath, g, &err) != LSV_OK) {
+		lsv_out_abort(out);
+		tool_die_err(&err);
+	}
+	if (lsv_out_commit(out, &err) != LSV_OK) {
+		tool_track(NULL);
+		tool_die_err(&err);
+	}
+	tool_track(NULL);
+
+	if (p.epsilon > 0.0)
+		tool_info("%zu rows, epsilon = %g: %zu edges, %zu isolated rows; "
+			  "%.2f s", x->n, p.epsilon, info.edges, info.isolated,
+			  tool_elapsed());
+	else
+		tool_info("%zu rows, k = %d%s: %zu edges, %zu isolated rows; %.2f s",
+			  x->n, info.k, p.mutual ? " (mutual)" : "", info.edges,
+			  info.isolated, tool_elapsed());
+	if (p.weight == LSV_WEIGHT_HEAT)
+		tool_info("heat weights exp(-d^2/(4t)) with t = %.6g", info.t);
+
+	lsv_graph_free(g);
+	lsv_data_free(x);
+	free(deflt);
+	return 0;
+}

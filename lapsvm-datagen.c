@@ -1,0 +1,127 @@
+/*
+ * lapsvm-datagen -- the two-class toy data sets of the paper's Figures 2-3
+ * (two moons, two spirals), generated from a seed so demos and tests need
+ * no download.
+ *
+ *     lapsvm-datagen [options] moons|spirals [output_file]
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lapsvm.h"
+#include "tool.h"
+
+static void usage(void)
+{
+	printf(
+"Usage: lapsvm-datagen [options] moons|spirals [output_file]\n"
+"Write a two-class toy data set in LIBSVM format (labels +1 and -1, two\n"
+"features) to output_file, or standard output if it is absent or '-'.\n"
+"  moons   : upper arc (cos t, sin t) is +1, lower arc (1 - cos t,\n"
+"            1/2 - sin t) is -1, t evenly spaced in [0, pi]\n"
+"  spirals : Lang & Witbrock's two spirals (n = 194 gives the original)\n"
+"\n"
+"options:\n"
+"-n n     : number of points, half per class (default 200)\n"
+"-e noise : standard deviation of Gaussian noise per coordinate\n"
+"           (default 0.1 for moons, 0 for spirals)\n"
+"-S seed  : random seed (default 1); the same seed gives the same data\n"
+"-l m     : keep the labels of only m points per class (the first m of\n"
+"           each class in a seeded random order); write 0 for the rest\n"
+"-h       : show this help\n");
+}
+
+int main(int argc, char **argv)
+{
+	lsv_data *x = NULL;
+	lsv_out *out = NULL;
+	lsv_error err;
+	lsv_synth_kind kind;
+	const char *outpath = "-";
+	long n = 200, keep = -1;
+	unsigned long long seed = 1;
+	double noise = -1.0;
+	int c;
+
+	tool_init(argv[0]);
+	opterr = 0;
+	while ((c = getopt(argc, argv, ":n:e:S:l:h")) != -1) {
+		switch (c) {
+		case 'n':
+			n = tool_opt_long(c, optarg, 2, 100000000);
+			break;
+		case 'e':
+			noise = tool_opt_double(c, optarg, 0.0, 1e6);
+			break;
+		case 'S':
+			seed = (unsigned long long)tool_opt_long(c, optarg, 0, LONG_MAX);
+			break;
+		case 'l':
+			keep = tool_opt_long(c, optarg, 0, 100000000);
+			break;
+		case 'h':
+			usage();
+			return 0;
+		case ':':
+			tool_usage_error("option -%c needs a value", optopt);
+		default:
+			tool_usage_error("unknown option -%c", optopt);
+		}
+	}
+	if (optind >= argc)
+		tool_usage_error("missing data set name (moons or spirals)");
+	if (strcmp(argv[optind], "moons") == 0)
+		kind = LSV_SYNTH_MOONS;
+	else if (strcmp(argv[optind], "spirals") == 0)
+		kind = LSV_SYNTH_SPIRALS;
+	else
+		tool_usage_error("unknown data set '%s' (expected moons or spirals)",
+				 argv[optind]);
+	if (argc - optind > 2)
+		tool_usage_error("too many arguments");
+	if (optind + 1 < argc)
+		outpath = argv[optind + 1];
+	if (noise < 0.0)
+		noise = kind == LSV_SYNTH_MOONS ? 0.1 : 0.0;
+
+	if (lsv_synth(kind, (size_t)n, noise, seed, &x, &err) != LSV_OK)
+		tool_die_err(&err);
+	if (keep >= 0) {
+		/* Seeded shuffle of each class; unlabel all but the first keep. */
+		lsv_rng r;
+		size_t i, lo[2] = {0, (x->n + 1) / 2}, hi[2] = {(x->n + 1) / 2, x->n};
+		size_t *idx = malloc(x->n * sizeof *idx);
+		int cl;
+		if (idx == NULL)
+			tool_die(1, "out of memory");
+		lsv_rng_seed(&r, seed ^ 0x6c6162656c73ULL);
+		for (cl = 0; cl < 2; cl++) {
+			size_t m = hi[cl] - lo[cl];
+			for (i = 0; i < m; i++)
+				idx[i] = lo[cl] + i;
+			for (i = m; i > 1; i--) {
+				size_t j = (size_t)(lsv_rng_next(&r) % i), t = idx[i - 1];
+				idx[i - 1] = idx[j];
+				idx[j] = t;
+			}
+			for (i = (size_t)keep; i < m; i++)
+				x->y[idx[i]] = 0.0;
+		}
+		free(idx);
+	}
+	if (lsv_out_open(outpath, &out, &err) != LSV_OK)
+		tool_die_err(&err);
+	tool_track(lsv_out_tmpname(out));
+	if (lsv_data_write(lsv_out_file(out), outpath, x, &err) != LSV_OK) {
+		lsv_out_abort(out);
+		tool_die_err(&err);
+	}
+	if (lsv_out_commit(out, &err) != LSV_OK)
+		tool_die_err(&err);
+	tool_track(NULL);
+	lsv_data_free(x);
+	return 0;
+}

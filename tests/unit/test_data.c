@@ -1,0 +1,198 @@
+/* The LIBSVM-format reader: accepted forms, and every refusal with its
+ * exact message. */
+#include <stdlib.h>
+
+#include "lapsvm.h"
+#include "unit.h"
+
+/* Read text (len bytes; may hold NUL) as file "t". */
+static lsv_status read_mem(const char *text, size_t len, lsv_data **x,
+			   lsv_error *e)
+{
+	FILE *fp = fmemopen((void *)text, len, "r");
+	lsv_status st;
+	if (fp == NULL)
+		return LSV_EIO;
+	st = lsv_data_read(fp, "t", 0.0, x, e);
+	fclose(fp);
+	return st;
+}
+
+static lsv_status read_str(const char *text, lsv_data **x, lsv_error *e)
+{
+	return read_mem(text, strlen(text), x, e);
+}
+
+static void data_reads_rows_labels_and_values(void)
+{
+	lsv_data *x;
+	lsv_error e;
+	CHECK(read_str("1 1:0.5 3:-2\n0 2:1\n-1\n+1 4:1e2\n", &x, &e) == LSV_OK);
+	if (x == NULL)
+		return;
+	CHECK(x->n == 4);
+	CHECK(x->l == 3);  /* the row labeled 0 is unlabeled */
+	CHECK(x->dim == 4);
+	CHECK(x->nnz == 4);
+	CHECK(x->rowptr[0] == 0 && x->rowptr[1] == 2 && x->rowptr[2] == 3 &&
+	      x->rowptr[3] == 3 && x->rowptr[4] == 4);
+	CHECK(x->col[0] == 0 && x->col[1] == 2 && x->col[2] == 1 && x->col[3] == 3);
+	CHECK(x->val[0] == 0.5 && x->val[1] == -2 && x->val[3] == 100);
+	CHECK(x->y[0] == 1 && x->y[1] == 0 && x->y[2] == -1 && x->y[3] == 1);
+	CHECK(!lsv_data_is_labeled(x, 1) && lsv_data_is_labeled(x, 2));
+	lsv_data_free(x);
+}
+
+static void data_accepts_crlf_blanks_comments_and_no_final_newline(void)
+{
+	lsv_data *x;
+	lsv_error e;
+	CHECK(read_str("1\t1:2  3:4 \r\n-1 2:5 # a comment\r\n0 1:1", &x, &e) ==
+	      LSV_OK);
+	if (x == NULL)
+		return;
+	CHECK(x->n == 3 && x->nnz == 4 && x->val[1] == 4 && x->val[3] == 1);
+	lsv_data_free(x);
+}
+
+static void data_labels_plus_one_decimal_and_negative_zero(void)
+{
+	lsv_data *x;
+	lsv_error e;
+	/* -0 equals the marker 0: it is an unlabeled row. */
+	CHECK(read_str("+1 1:1\n1.0 1:2\n-0 1:3\n", &x, &e) == LSV_OK);
+	if (x == NULL)
+		return;
+	CHECK(x->y[0] == 1 && x->y[1] == 1 && x->l == 2);
+	lsv_data_free(x);
+}
+
+static void data_unlabeled_marker_is_configurable(void)
+{
+	static const char text[] = "0 1:1\n-1 1:2\n-1 1:3\n";
+	FILE *fp = fmemopen((void *)text, sizeof text - 1, "r");
+	lsv_data *x;
+	lsv_error e;
+	CHECK(lsv_data_read(fp, "t", -1.0, &x, &e) == LSV_OK);
+	fclose(fp);
+	if (x == NULL)
+		return;
+	CHECK(x->l == 1 && x->unlabeled == -1.0);
+	lsv_data_free(x);
+}
+
+static void data_refuses_each_malformed_line_with_its_message(void)
+{
+	struct { const char *in, *msg; } bad[] = {
+		{"1 1:2\n\n", "t:2: empty line (expected 'label index:value ...')"},
+		{"  \n", "t:1: empty line (expected 'label index:value ...')"},
+		{"abc 1:2\n", "t:1: bad label (found 'abc', expected a number)"},
+		{"nan 1:2\n", "t:1: bad label (found 'nan', expected a finite number)"},
+		{"1:2 3:4\n", "t:1: missing label (found '1:2', expected a label first)"},
+		{"1 0:2\n", "t:1: feature index out of range (found '0', expected 1..2147483647)"},
+		{"1 -1:2\n", "t:1: feature index out of range (found '-1', expected 1..2147483647)"},
+		{"1 2147483648:1\n", "t:1: feature index out of range (found '2147483648', expected 1..2147483647)"},
+		{"1 a:1\n", "t:1: bad feature index (found 'a:1', expected index:value with a positive integer index)"},
+		{"1 :1\n", "t:1: bad feature index (found ':1', expected index:value with a positive integer index)"},
+		{"1 3:1 2:1\n", "t:1: feature index 2 decreasing (found 2 after 3, expected indices strictly increasing)"},
+		{"1 2:1 2:1\n", "t:1: feature index 2 repeated (found 2 after 2, expected indices strictly increasing)"},
+		{"1 2:nan\n", "t:1: bad value for feature 2 (found 'nan', expected a finite number)"},
+		{"1 2:-inf\n", "t:1: bad value for feature 2 (found '-inf', expected a finite number)"},
+		{"1 2:1e999\n", "t:1: bad value for feature 2 (found '1e999', expected a number within the range of a double)"},
+		{"1 2:1x\n", "t:1: bad value for feature 2 (found '1x', expected a number)"},
+		{"1 2:\n", "t:1: bad value for feature 2 (found '', expected a number)"},
+		{"1 2\n", "t:1: bad feature (found '2', expected index:value)"},
+		{"1 1:1\n2 1:1 1:2:3\n", "t:2: feature index 1 repeated (found 1 after 1, expected indices strictly increasing)"},
+		{"", "t: no data rows (empty file)"},
+		{"# only a comment\n", "t:1: empty line (expected 'label index:value ...')"},
+	};
+	size_t i;
+	for (i = 0; i < sizeof bad / sizeof *bad; i++) {
+		lsv_data *x = (lsv_data *)1;
+		lsv_error e;
+		CHECK(read_str(bad[i].in, &x, &e) == LSV_EFORMAT);
+		CHECK(x == NULL);
+		CHECK_STR(e.msg, bad[i].msg);
+	}
+}
+
+static void data_refuses_nul_byte(void)
+{
+	static const char text[] = "1 1:2\n1 1:2\0 2:3\n";
+	lsv_data *x;
+	lsv_error e;
+	CHECK(read_mem(text, sizeof text - 1, &x, &e) == LSV_EFORMAT);
+	CHECK_STR(e.msg, "t:2: NUL byte in line (is this a text file?)");
+}
+
+static void data_long_token_is_cut_in_message(void)
+{
+	char line[200];
+	lsv_data *x;
+	lsv_error e;
+	memset(line, 'z', sizeof line);
+	line[sizeof line - 1] = '\0';
+	CHECK(read_str(line, &x, &e) == LSV_EFORMAT);
+	CHECK(strstr(e.msg, "zzz...'") != NULL);
+	CHECK(strlen(e.msg) < 120);
+}
+
+static void data_reads_a_one_megabyte_line(void)
+{
+	/* 100000 features on one line: no fixed-size line buffer. */
+	size_t cap = 2 << 20, len = 0, f;
+	char *text = malloc(cap);
+	lsv_data *x;
+	lsv_error e;
+	len += (size_t)sprintf(text, "1");
+	for (f = 1; f <= 100000; f++)
+		len += (size_t)sprintf(text + len, " %zu:0.123456", f);
+	text[len++] = '\n';
+	CHECK(len > 1000000);
+	CHECK(read_mem(text, len, &x, &e) == LSV_OK);
+	if (x != NULL) {
+		CHECK(x->nnz == 100000 && x->dim == 100000);
+		lsv_data_free(x);
+	}
+	free(text);
+}
+
+static void data_write_reads_back_identically(void)
+{
+	char buf[4096];
+	FILE *fp;
+	lsv_data *x, *z;
+	lsv_error e;
+	size_t i;
+	CHECK(read_str("1 1:0.1 7:3.14159265358979\n0\n-1 2:-1e-300\n", &x, &e) ==
+	      LSV_OK);
+	if (x == NULL)
+		return;
+	fp = fmemopen(buf, sizeof buf, "w");
+	CHECK(lsv_data_write(fp, "m", x, &e) == LSV_OK);
+	fclose(fp);
+	CHECK(read_str(buf, &z, &e) == LSV_OK);
+	if (z != NULL) {
+		CHECK(z->n == x->n && z->nnz == x->nnz);
+		for (i = 0; i < x->nnz; i++)
+			CHECK(z->val[i] == x->val[i] && z->col[i] == x->col[i]);
+		lsv_data_free(z);
+	}
+	lsv_data_free(x);
+}
+
+const unit_case data_cases[] = {
+	{"data_reads_rows_labels_and_values", data_reads_rows_labels_and_values},
+	{"data_accepts_crlf_blanks_comments_and_no_final_newline",
+	 data_accepts_crlf_blanks_comments_and_no_final_newline},
+	{"data_labels_plus_one_decimal_and_negative_zero",
+	 data_labels_plus_one_decimal_and_negative_zero},
+	{"data_unlabeled_marker_is_configurable", data_unlabeled_marker_is_configurable},
+	{"data_refuses_each_malformed_line_with_its_message",
+	 data_refuses_each_malformed_line_with_its_message},
+	{"data_refuses_nul_byte", data_refuses_nul_byte},
+	{"data_long_token_is_cut_in_message", data_long_token_is_cut_in_message},
+	{"data_reads_a_one_megabyte_line", data_reads_a_one_megabyte_line},
+	{"data_write_reads_back_identically", data_write_reads_back_identically},
+	{NULL, NULL},
+};

@@ -1,0 +1,127 @@
+/* Crash-safe outputs: nothing at the destination changes before commit. */
+#include <dirent.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lapsvm.h"
+#include "unit.h"
+
+static char dir[64];
+
+static void make_dir(void)
+{
+	strcpy(dir, "/tmp/lsv-unit-XXXXXX");
+	if (mkdtemp(dir) == NULL)
+		dir[0] = '\0';
+}
+
+static size_t count_entries(void)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t n = 0;
+	if (d == NULL)
+		return 0;
+	while ((e = readdir(d)) != NULL)
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			n++;
+	closedir(d);
+	return n;
+}
+
+static void slurp(const char *path, char *buf, size_t cap)
+{
+	FILE *fp = fopen(path, "r");
+	size_t m = 0;
+	buf[0] = '\0';
+	if (fp == NULL)
+		return;
+	m = fread(buf, 1, cap - 1, fp);
+	buf[m] = '\0';
+	fclose(fp);
+}
+
+static void out_replaces_file_only_on_commit(void)
+{
+	char path[128], buf[64];
+	lsv_out *o;
+	lsv_error e;
+	FILE *fp;
+
+	make_dir();
+	snprintf(path, sizeof path, "%s/model", dir);
+	fp = fopen(path, "w");
+	fputs("old\n", fp);
+	fclose(fp);
+	CHECK(lsv_out_open(path, &o, &e) == LSV_OK);
+	fputs("new\n", lsv_out_file(o));
+	slurp(path, buf, sizeof buf);
+	CHECK_STR(buf, "old\n");       /* untouched while writing */
+	CHECK(count_entries() == 2);   /* the file and the temporary */
+	CHECK(strstr(lsv_out_tmpname(o), "/.model.tmp.") != NULL);
+	CHECK(lsv_out_commit(o, &e) == LSV_OK);
+	slurp(path, buf, sizeof buf);
+	CHECK_STR(buf, "new\n");
+	CHECK(count_entries() == 1);   /* temporary renamed away */
+	unlink(path);
+	rmdir(dir);
+}
+
+static void out_abort_leaves_old_file_and_no_temporary(void)
+{
+	char path[128], buf[64];
+	lsv_out *o;
+	lsv_error e;
+	FILE *fp;
+
+	make_dir();
+	snprintf(path, sizeof path, "%s/g", dir);
+	fp = fopen(path, "w");
+	fputs("old\n", fp);
+	fclose(fp);
+	CHECK(lsv_out_open(path, &o, &e) == LSV_OK);
+	fputs("partial", lsv_out_file(o));
+	lsv_out_abort(o);
+	slurp(path, buf, sizeof buf);
+	CHECK_STR(buf, "old\n");
+	CHECK(count_entries() == 1);
+	unlink(path);
+	rmdir(dir);
+}
+
+static void out_gets_umask_mode_not_0600(void)
+{
+	char path[128];
+	lsv_out *o;
+	lsv_error e;
+	struct stat st;
+	mode_t old = umask(022);
+
+	make_dir();
+	snprintf(path, sizeof path, "%s/m", dir);
+	CHECK(lsv_out_open(path, &o, &e) == LSV_OK);
+	CHECK(lsv_out_commit(o, &e) == LSV_OK);
+	CHECK(stat(path, &st) == 0 && (st.st_mode & 0777) == 0644);
+	umask(old);
+	unlink(path);
+	rmdir(dir);
+}
+
+static void out_in_missing_directory_fails_cleanly(void)
+{
+	lsv_out *o = (lsv_out *)1;
+	lsv_error e;
+	CHECK(lsv_out_open("/nonexistent-dir-lsv/x", &o, &e) == LSV_EIO);
+	CHECK(o == NULL);
+	CHECK(strstr(e.msg, "/nonexistent-dir-lsv/x: cannot create") == e.msg);
+}
+
+const unit_case io_cases[] = {
+	{"out_replaces_file_only_on_commit", out_replaces_file_only_on_commit},
+	{"out_abort_leaves_old_file_and_no_temporary",
+	 out_abort_leaves_old_file_and_no_temporary},
+	{"out_gets_umask_mode_not_0600", out_gets_umask_mode_not_0600},
+	{"out_in_missing_directory_fails_cleanly", out_in_missing_directory_fails_cleanly},
+	{NULL, NULL},
+};

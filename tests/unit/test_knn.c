@@ -1,0 +1,348 @@
+/* The blocked-BLAS graph builder against the brute-force reference and
+ * hand-computed cases. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "lapsvm.h"
+#include "ref.h"
+#include "unit.h"
+
+/* A data set from a dense row-major n x d array (zeros not stored). */
+static lsv_data *dense(const double *a, size_t n, size_t d)
+{
+	lsv_data *x = calloc(1, sizeof *x);
+	size_t i, f;
+	x->n = x->l = n;
+	x->rowptr = malloc((n + 1) * sizeof *x->rowptr);
+	x->col = malloc((n * d + 1) * sizeof *x->col);
+	x->val = malloc((n * d + 1) * sizeof *x->val);
+	x->y = calloc(n, sizeof *x->y);
+	for (i = 0; i < n; i++) {
+		x->rowptr[i] = x->nnz;
+		for (f = 0; f < d; f++) {
+			if (a[i * d + f] == 0.0)
+				continue;
+			x->col[x->nnz] = (int)f;
+			x->val[x->nnz++] = a[i * d + f];
+			if (f + 1 > x->dim)
+				x->dim = f + 1;
+		}
+	}
+	x->rowptr[n] = x->nnz;
+	return x;
+}
+
+static lsv_graph *build(const lsv_data *x, const lsv_graph_param *p,
+			lsv_graph_info *info)
+{
+	lsv_graph *g = NULL;
+	lsv_error e;
+	if (lsv_graph_build(x, p, &g, info, &e) != LSV_OK)
+		fprintf(stderr, "  build failed: %s\n", e.msg);
+	return g;
+}
+
+static int same_as_reference(const lsv_data *x, const lsv_graph_param *p)
+{
+	lsv_graph *g = build(x, p, NULL), *r = ref_graph(x, p);
+	int ok = g != NULL && r != NULL && ref_graph_equal(g, r);
+	if (!ok)
+		fprintf(stderr, "  differs: k=%d eps=%g mutual=%d dist=%d weight=%d "
+			"block=%zu\n", p->k, p->epsilon, p->mutual, (int)p->distance,
+			(int)p->weight, p->block);
+	lsv_graph_free(g);
+	lsv_graph_free(r);
+	return ok;
+}
+
+static void knn_equals_bruteforce_on_integer_data_with_ties(void)
+{
+	/* Values in {0,1,2}: many exact ties and duplicate points. */
+	enum { N = 57, D = 5 };
+	double a[N * D];
+	lsv_rng r;
+	lsv_data *x;
+	size_t i;
+	int k, m, dist, w, b;
+	const size_t blocks[] = {0, 1, 7};
+	const int ks[] = {1, 3, 6};
+
+	lsv_rng_seed(&r, 11);
+	for (i = 0; i < N * D; i++)
+		a[i] = (double)(lsv_rng_next(&r) % 3);
+	x = dense(a, N, D);
+	for (k = 0; k < 3; k++)
+		for (m = 0; m < 2; m++)
+			for (dist = 0; dist < 2; dist++)
+				for (w = 0; w < 3; w++)
+					for (b = 0; b < 3; b++) {
+						lsv_graph_param p;
+						lsv_graph_param_default(&p);
+						p.k = ks[k];
+						p.mutual = m;
+						p.distance = (lsv_distance)dist;
+						p.weight = (lsv_weight)w;
+						p.block = blocks[b];
+						CHECK(same_as_reference(x, &p));
+					}
+	lsv_data_free(x);
+}
+
+static void knn_equals_bruteforce_on_real_valued_data(void)
+{
+	enum { N = 300, D = 12 };
+	static double a[N * D];
+	lsv_rng r;
+	lsv_data *x;
+	lsv_graph_param p;
+	size_t i;
+
+	lsv_rng_seed(&r, 5);
+	for (i = 0; i < N * D; i++)
+		a[i] = lsv_rng_normal(&r) * (i % D == 0 ? 100.0 : 1.0);
+	x = dense(a, N, D);
+	lsv_graph_param_default(&p);
+	p.k = 10;
+	CHECK(same_as_reference(x, &p));
+	p.block = 64;
+	CHECK(same_as_reference(x, &p));
+	p.distance = LSV_DIST_COSINE;
+	CHECK(same_as_reference(x, &p));
+	p.mutual = 1;
+	p.weight = LSV_WEIGHT_DISTANCE;
+	CHECK(same_as_reference(x, &p));
+	lsv_data_free(x);
+}
+
+static void epsilon_graph_equals_bruteforce(void)
+{
+	enum { N = 80, D = 3 };
+	double a[N * D];
+	lsv_rng r;
+	lsv_data *x;
+	lsv_graph_param p;
+	size_t i;
+	const double eps[] = {0.1, 0.5, 1.0, 3.0};
+
+	lsv_rng_seed(&r, 9);
+	for (i = 0; i < N * D; i++)
+		a[i] = lsv_rng_uniform(&r);
+	x = dense(a, N, D);
+	for (i = 0; i < 4; i++) {
+		lsv_graph_param_default(&p);
+		p.epsilon = eps[i];
+		p.block = 16;
+		CHECK(same_as_reference(x, &p));
+		p.distance = LSV_DIST_COSINE;
+		p.epsilon = eps[i] / 10;
+		p.weight = LSV_WEIGHT_BINARY;
+		CHECK(same_as_reference(x, &p));
+	}
+	lsv_data_free(x);
+}
+
+static void ties_are_broken_by_lower_index(void)
+{
+	/* 1-D points 0, 1, -1, 2, -2: every point has two neighbours at
+	 * distance 1 or one; with k = 1 the lower index wins each tie. */
+	const double a[] = {0, 1, -1, 2, -2};
+	const int want_col[] = {1, 2, 0, 3, 0, 4, 1, 2};
+	const size_t want_ptr[] = {0, 2, 4, 6, 7, 8};
+	lsv_data *x = dense(a, 5, 1);
+	lsv_graph_param p;
+	lsv_graph *g;
+	size_t i;
+
+	lsv_graph_param_default(&p);
+	p.k = 1;
+	p.weight = LSV_WEIGHT_BINARY;
+	g = build(x, &p, NULL);
+	CHECK(g != NULL);
+	if (g != NULL) {
+		CHECK(g->nnz == 8);
+		for (i = 0; i <= 5; i++)
+			CHECK(g->rowptr[i] == want_ptr[i]);
+		for (i = 0; i < 8 && i < g->nnz; i++)
+			CHECK(g->col[i] == want_col[i] && g->w[i] == 1.0);
+	}
+	lsv_graph_free(g);
+	lsv_data_free(x);
+}
+
+static void heat_weight_matches_hand_computation(void)
+{
+	const double a[] = {0, 0, 3, 4};  /* distance 5 */
+	lsv_data *x = dense(a, 2, 2);
+	lsv_graph_param p;
+	lsv_graph_info info;
+	lsv_graph *g;
+
+	lsv_graph_param_default(&p);
+	p.k = 1;
+	p.t = 5.0;
+	g = build(x, &p, &info);
+	CHECK(g != NULL && g->nnz == 2 && g->w[0] == exp(-25.0 / 20.0));
+	lsv_graph_free(g);
+	p.t = 0.0;  /* default: mean squared distance = 25 */
+	g = build(x, &p, &info);
+	CHECK(g != NULL && info.t == 25.0 && g->w[0] == exp(-0.25));
+	lsv_graph_free(g);
+	p.weight = LSV_WEIGHT_DISTANCE;
+	g = build(x, &p, &info);
+	CHECK(g != NULL && g->w[0] == 5.0 && info.t == 0.0);
+	lsv_graph_free(g);
+	lsv_data_free(x);
+}
+
+static void identical_points_give_finite_weights(void)
+{
+	const double a[] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+	lsv_data *x = dense(a, 5, 2);
+	lsv_graph_param p;
+	lsv_graph_info info;
+	lsv_graph *g;
+	size_t i;
+
+	lsv_graph_param_default(&p);
+	p.k = 2;
+	g = build(x, &p, &info);  /* heat: t = 0, every d = 0 -> w = 1 */
+	CHECK(g != NULL && info.t == 0.0);
+	for (i = 0; g != NULL && i < g->nnz; i++)
+		CHECK(g->w[i] == 1.0);
+	CHECK(g != NULL && g->col[0] == 1 && g->col[1] == 2);  /* lowest indices */
+	lsv_graph_free(g);
+	p.weight = LSV_WEIGHT_DISTANCE;  /* d = 0 is no edge: dropped */
+	g = build(x, &p, &info);
+	CHECK(g != NULL && g->nnz == 0 && info.dropped > 0 && info.isolated == 5);
+	lsv_graph_free(g);
+	lsv_data_free(x);
+}
+
+static void cosine_leaves_zero_rows_isolated(void)
+{
+	const double a[] = {1, 0, 0, 0, 1, 1, 2, 1};
+	lsv_data *x = dense(a, 4, 2);
+	lsv_graph_param p;
+	lsv_graph_info info;
+	lsv_graph *g;
+
+	lsv_graph_param_default(&p);
+	p.k = 3;
+	p.distance = LSV_DIST_COSINE;
+	g = build(x, &p, &info);
+	CHECK(g != NULL && info.zero_rows == 1 && info.isolated == 1);
+	CHECK(g != NULL && g->rowptr[2] == g->rowptr[1]);  /* row 2 empty */
+	CHECK(info.k == 2);  /* only 2 other non-zero rows to choose */
+	lsv_graph_free(g);
+	lsv_data_free(x);
+}
+
+static void k_at_least_n_is_capped(void)
+{
+	const double a[] = {0, 1, 3, 7};
+	lsv_data *x = dense(a, 4, 1);
+	lsv_graph_param p;
+	lsv_graph_info info;
+	lsv_graph *g;
+
+	lsv_graph_param_default(&p);
+	p.k = 10;
+	g = build(x, &p, &info);
+	CHECK(g != NULL && info.k == 3 && g->nnz == 12);  /* complete graph */
+	lsv_graph_free(g);
+	lsv_data_free(x);
+	x = dense(a, 1, 1);
+	g = build(x, &p, &info);
+	CHECK(g != NULL && g->n == 1 && g->nnz == 0 && info.isolated == 1);
+	lsv_graph_free(g);
+	lsv_data_free(x);
+}
+
+static void huge_feature_indices_give_the_same_graph(void)
+{
+	/* Compacting features must not change distances: the same points
+	 * with indices 3, 2147483647 instead of 1, 2. */
+	const double a[] = {1, 2, 2, 2, 5, 1, 0, 3, 4, 4};
+	lsv_data *x = dense(a, 5, 2), *z = dense(a, 5, 2);
+	lsv_graph_param p;
+	lsv_graph *g, *h;
+	size_t i;
+
+	for (i = 0; i < z->nnz; i++)
+		z->col[i] = z->col[i] == 0 ? 2 : 2147483646;
+	z->dim = 2147483647;
+	lsv_graph_param_default(&p);
+	p.k = 2;
+	g = build(x, &p, NULL);
+	h = build(z, &p, NULL);
+	CHECK(g != NULL && h != NULL && ref_graph_equal(g, h));
+	lsv_graph_free(g);
+	lsv_graph_free(h);
+	lsv_data_free(x);
+	lsv_data_free(z);
+}
+
+static size_t last_done, calls;
+static void note_progress(void *ctx, size_t done, size_t total)
+{
+	(void)ctx;
+	(void)total;
+	last_done = done;
+	calls++;
+}
+
+static void progress_reports_every_block_to_the_end(void)
+{
+	double a[40];
+	lsv_data *x;
+	lsv_graph_param p;
+	lsv_graph *g;
+	size_t i;
+	for (i = 0; i < 40; i++)
+		a[i] = (double)i;
+	x = dense(a, 40, 1);
+	lsv_graph_param_default(&p);
+	p.block = 16;
+	p.progress = note_progress;
+	g = build(x, &p, NULL);
+	CHECK(calls == 3 && last_done == 40);
+	lsv_graph_free(g);
+	lsv_data_free(x);
+}
+
+static void bad_parameters_are_refused(void)
+{
+	lsv_graph_param p;
+	lsv_error e;
+	lsv_graph_param_default(&p);
+	p.k = 0;
+	CHECK(lsv_graph_param_check(&p, &e) == LSV_EINVAL);
+	CHECK_STR(e.msg, "k = 0 out of range (expected >= 1)");
+	lsv_graph_param_default(&p);
+	p.epsilon = -1;
+	CHECK(lsv_graph_param_check(&p, &e) == LSV_EINVAL);
+	lsv_graph_param_default(&p);
+	p.t = NAN;
+	CHECK(lsv_graph_param_check(&p, &e) == LSV_EINVAL);
+	lsv_graph_param_default(&p);
+	CHECK(lsv_graph_param_check(&p, &e) == LSV_OK);
+}
+
+const unit_case knn_cases[] = {
+	{"knn_equals_bruteforce_on_integer_data_with_ties",
+	 knn_equals_bruteforce_on_integer_data_with_ties},
+	{"knn_equals_bruteforce_on_real_valued_data",
+	 knn_equals_bruteforce_on_real_valued_data},
+	{"epsilon_graph_equals_bruteforce", epsilon_graph_equals_bruteforce},
+	{"ties_are_broken_by_lower_index", ties_are_broken_by_lower_index},
+	{"heat_weight_matches_hand_computation", heat_weight_matches_hand_computation},
+	{"identical_points_give_finite_weights", identical_points_give_finite_weights},
+	{"cosine_leaves_zero_rows_isolated", cosine_leaves_zero_rows_isolated},
+	{"k_at_least_n_is_capped", k_at_least_n_is_capped},
+	{"huge_feature_indices_give_the_same_graph",
+	 huge_feature_indices_give_the_same_graph},
+	{"progress_reports_every_block_to_the_end",
+	 progress_reports_every_block_to_the_end},
+	{"bad_parameters_are_refused", bad_parameters_are_refused},
+	{NULL, NULL},
+};

@@ -1,0 +1,72 @@
+/* Strict number parsing: what is accepted, what is refused and why. */
+#include <math.h>
+
+#include "lapsvm.h"
+#include "unit.h"
+
+static void parse_double_accepts_decimal_forms(void)
+{
+	const char *ok[] = {"1", "-0", "+1", "1.0", "1e-3", ".5", "5.", "-2.5E+2"};
+	const double want[] = {1, -0.0, 1, 1, 1e-3, .5, 5, -250};
+	size_t i;
+	for (i = 0; i < sizeof ok / sizeof *ok; i++) {
+		double v = 99;
+		lsv_error e;
+		CHECK(lsv_parse_double(ok[i], &v, &e) == LSV_OK);
+		CHECK(v == want[i]);
+	}
+}
+
+static void parse_double_refuses_with_reason(void)
+{
+	struct { const char *s, *why; } bad[] = {
+		{"", "empty number"},      {" 1", "not a number"},
+		{"1 ", "not a number"},    {"nan", "not finite"},
+		{"-inf", "not finite"},    {"Infinity", "not finite"},
+		{"NaN", "not finite"},     {"0x10", "not a number"},
+		{"1e999", "out of range for a double"},
+		{"1.2.3", "not a number"}, {"abc", "not a number"},
+		{"1e", "not a number"},    {"2x", "not a number"},
+		{"-", "not a number"},
+	};
+	size_t i;
+	for (i = 0; i < sizeof bad / sizeof *bad; i++) {
+		double v = 7;
+		lsv_error e;
+		CHECK(lsv_parse_double(bad[i].s, &v, &e) == LSV_EINVAL);
+		CHECK_STR(e.msg, bad[i].why);
+		CHECK(v == 7);  /* untouched on failure */
+	}
+}
+
+static void parse_double_keeps_underflow_as_tiny(void)
+{
+	double v;
+	lsv_error e;
+	CHECK(lsv_parse_double("1e-400", &v, &e) == LSV_OK);
+	CHECK(v >= 0.0 && v < 1e-300);
+}
+
+static void parse_long_checks_range_and_form(void)
+{
+	long v;
+	lsv_error e;
+	CHECK(lsv_parse_long("42", 1, 100, &v, &e) == LSV_OK && v == 42);
+	CHECK(lsv_parse_long("-3", -5, 5, &v, &e) == LSV_OK && v == -3);
+	CHECK(lsv_parse_long("0", 1, 100, &v, &e) == LSV_EINVAL);
+	CHECK_STR(e.msg, "out of range (expected 1..100)");
+	CHECK(lsv_parse_long("1.5", 1, 100, &v, &e) == LSV_EINVAL);
+	CHECK_STR(e.msg, "not an integer");
+	CHECK(lsv_parse_long("", 1, 100, &v, &e) == LSV_EINVAL);
+	CHECK(lsv_parse_long("99999999999999999999999", 1, 100, &v, &e) ==
+	      LSV_EINVAL);
+	CHECK(lsv_parse_long("12abc", 1, 100, &v, &e) == LSV_EINVAL);
+}
+
+const unit_case parse_cases[] = {
+	{"parse_double_accepts_decimal_forms", parse_double_accepts_decimal_forms},
+	{"parse_double_refuses_with_reason", parse_double_refuses_with_reason},
+	{"parse_double_keeps_underflow_as_tiny", parse_double_keeps_underflow_as_tiny},
+	{"parse_long_checks_range_and_form", parse_long_checks_range_and_form},
+	{NULL, NULL},
+};

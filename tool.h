@@ -1,0 +1,51 @@
+/*
+ * tool.h -- what the command-line programs share and the library must not
+ * do: messages on stderr, exit codes, strict option values, progress, and
+ * removing a half-written temporary file when a signal ends the program.
+ *
+ * Exit codes: 0 success, 1 failure (bad input, I/O, numerics), 2 usage.
+ */
+#ifndef LSV_TOOL_H
+#define LSV_TOOL_H
+
+#include <stddef.h>
+
+#include "lapsvm.h"
+
+#define EXIT_USAGE 2
+
+extern const char *tool_name;  /* program name used in messages */
+extern int tool_quiet;         /* -q: no progress, summaries or warnings */
+
+void tool_init(const char *argv0);
+
+/* "prog: message" on stderr. */
+void tool_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Same unless quiet. */
+void tool_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "prog: message", then exit with code. */
+void tool_die(int code, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3), noreturn));
+/* "prog: <err->msg>", exit 1. */
+void tool_die_err(const lsv_error *err) __attribute__((noreturn));
+/* "prog: message" and "Try 'prog -h'", exit 2. */
+void tool_usage_error(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2), noreturn));
+
+/* Option values, parsed strictly; a bad one is a usage error naming the
+ * option, the value and the accepted range. */
+double tool_opt_double(int opt, const char *arg, double min, double max);
+long tool_opt_long(int opt, const char *arg, long min, long max);
+
+/* While an output is open, a signal (INT, TERM, HUP, PIPE) removes its
+ * temporary file before the program dies; tool_track(NULL) stops that. */
+void tool_track(const char *tmpname);
+
+/* Progress callback for the library: quiet for the first 3 seconds, then
+ * at most one line a second with rows done, rate and time left. */
+void tool_progress(void *ctx, size_t done, size_t total);
+
+/* Seconds since tool_init. */
+double tool_elapsed(void);
+
+#endif
