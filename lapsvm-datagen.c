@@ -115,7 +115,9 @@ int main(int argc, char **argv)
 	if (lsv_out_open(outpath, &out, &err) != LSV_OK)
 		tool_die_err(&err);
 	tool_track(lsv_out_tmpname(out));
-	if (lsv_data_write(lsv_out_file(out), outpath, x, &err) != LSV_OK) {
+	if (lsv_data_write(lsv_out_file(out),
+			   strcmp(outpath, "-") ? outpath : "(stdout)", x,
+			   &err) != LSV_OK) {
 		lsv_out_abort(out);
 		tool_die_err(&err);
 	}

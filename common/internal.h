@@ -22,8 +22,9 @@ typedef struct {
 } lsv_lines;
 
 /* Next line with its end (LF or CRLF), trailing blanks and any "# comment"
- * removed.  Returns 1 with *s set, 0 at end of input, or -1 with err set
- * (read error, NUL byte).  The line stays valid until the next call. */
+ * removed; lines holding only a comment are skipped (SVMlight).  Returns 1
+ * with *s set, 0 at end of input, or -1 with err set (read error, NUL
+ * byte).  The line stays valid until the next call. */
 int lsv_lines_next(lsv_lines *r, char **s, lsv_error *err);
 void lsv_lines_done(lsv_lines *r);
 
@@ -34,5 +35,22 @@ char *lsv_token(char **s);
  * elements, doubling.  Returns 0, or -1 on overflow or allocation failure
  * (then *p and *cap are unchanged). */
 int lsv_grow(void **p, size_t *cap, size_t need, size_t sz);
+
+/* The set of features that occur in some rows of a data set, numbered
+ * 0..m-1 in increasing index order, so dense blocks are only as wide as the
+ * features really used (a file may use index 2^31 - 1 once). */
+typedef struct {
+	size_t m;      /* distinct features */
+	size_t dim;    /* the data's dim */
+	int *table;    /* dim entries (compact number or -1), or NULL */
+	int *sorted;   /* the m features, when there is no table */
+} lsv_fmap;
+
+/* Map of the features of rows[0..nrows) of x (rows NULL: all rows). */
+lsv_status lsv_fmap_build(const lsv_data *x, const size_t *rows, size_t nrows,
+			  lsv_fmap *f, lsv_error *err);
+/* Compact number of 0-based feature col, or -1 if it does not occur. */
+int lsv_fmap_get(const lsv_fmap *f, int col);
+void lsv_fmap_free(lsv_fmap *f);
 
 #endif

@@ -34,7 +34,7 @@
 #include <string.h>
 
 #include "blas.h"
-#include "lapsvm.h"
+#include "internal.h"
 
 #define SNAP 1e-10                    /* relative size of a "zero" key */
 #define BLOCK_BYTES (128u << 20)      /* budget for the dense blocks */
@@ -205,54 +205,26 @@ static lsv_status nomem(knn *s, const char *what, size_t bytes)
 			"out of memory for %s (%zu bytes)", what, bytes);
 }
 
-static int int_cmp(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-	return (x > y) - (x < y);
-}
-
-/* Collect the features that occur, so dense blocks are only as wide as the
- * data's real dimension (a file may use index 2^31 - 1 once). */
+/* Number the features that occur, so dense blocks are only as wide as the
+ * data's real dimension; ccol[p] is the compact column of stored value p. */
 static lsv_status compact_features(knn *s)
 {
 	const lsv_data *x = s->x;
-	int *u;
-	size_t i, m = 0;
+	lsv_fmap f;
+	lsv_status st;
+	size_t p;
 
+	if ((st = lsv_fmap_build(x, NULL, 0, &f, s->err)) != LSV_OK)
+		return st;
 	s->ccol = malloc((x->nnz ? x->nnz : 1) * sizeof *s->ccol);
-	u = malloc((x->nnz ? x->nnz : 1) * sizeof *u);
-	if (s->ccol == NULL || u == NULL) {
-		free(u);
-		return nomem(s, "feature map", 2 * x->nnz * sizeof(int));
+	if (s->ccol == NULL) {
+		lsv_fmap_free(&f);
+		return nomem(s, "feature map", x->nnz * sizeof(int));
 	}
-	if (x->dim <= 4 * x->nnz + 64) {
-		/* A presence table is cheap when indices are dense. */
-		int *map = calloc(x->dim + 1, sizeof *map);
-		if (map == NULL) {
-			free(u);
-			return nomem(s, "feature map", x->dim * sizeof(int));
-		}
-		for (i = 0; i < x->nnz; i++)
-			map[x->col[i]] = 1;
-		for (i = 0; i < x->dim; i++)
-			map[i] = map[i] ? (int)m++ : -1;
-		for (i = 0; i < x->nnz; i++)
-			s->ccol[i] = map[x->col[i]];
-		free(map);
-	} else {
-		/* Sparse, huge indices: sort the distinct ones, map by search. */
-		memcpy(u, x->col, x->nnz * sizeof *u);
-		qsort(u, x->nnz, sizeof *u, int_cmp);
-		for (i = 0; i < x->nnz; i++)
-			if (m == 0 || u[m - 1] != u[i])
-				u[m++] = u[i];
-		for (i = 0; i < x->nnz; i++) {
-			int *f = bsearch(&x->col[i], u, m, sizeof *u, int_cmp);
-			s->ccol[i] = (int)(f - u);
-		}
-	}
-	free(u);
-	s->dc = m;
+	for (p = 0; p < x->nnz; p++)
+		s->ccol[p] = lsv_fmap_get(&f, x->col[p]);
+	s->dc = f.m;
+	lsv_fmap_free(&f);
 	return LSV_OK;
 }
 
@@ -391,8 +363,10 @@ static lsv_status scan(knn *s)
 					} else if (key <= eps_key * (1.0 + 1e-9) +
 						   SNAP * (s->sq[q] + s->sq[c] + 1.0)) {
 						pick pk = {(int)q, (int)c, 0, 0};
-						double ek = exact_key(s, q, c, &pk);
-						if (ek < eps_key &&
+						exact_key(s, q, c, &pk);
+						/* compare distances, not squares: eps^2
+						 * underflows for eps < 1e-162 */
+						if (pk.d < p->epsilon &&
 						    (st = add_pick(s, &pk)) != LSV_OK)
 							goto done;
 					}
@@ -626,8 +600,8 @@ lsv_status lsv_graph_build(const lsv_data *x, const lsv_graph_param *p,
 
 	/* Candidates: k neighbours among the rows that can be chosen. */
 	avail = s.n - 1;
-	if (p->distance == LSV_DIST_COSINE && info->zero_rows < s.n)
-		avail = s.n - info->zero_rows - 1;
+	if (p->distance == LSV_DIST_COSINE)
+		avail = info->zero_rows < s.n ? s.n - info->zero_rows - 1 : 0;
 	if (p->epsilon == 0.0) {
 		size_t kk = (size_t)p->k < avail ? (size_t)p->k : avail;
 		size_t kc = kk + 8 + kk / 2;

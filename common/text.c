@@ -23,6 +23,7 @@ int lsv_lines_next(lsv_lines *r, char **s, lsv_error *err)
 	size_t m;
 	char *hash;
 
+again:
 	errno = 0;
 	len = getline(&r->buf, &r->cap, r->fp);
 	if (len == -1) {
@@ -42,8 +43,12 @@ int lsv_lines_next(lsv_lines *r, char **s, lsv_error *err)
 		return -1;
 	}
 	hash = strchr(r->buf, '#');
-	if (hash != NULL)
+	if (hash != NULL) {
+		size_t b = strspn(r->buf, " \t");
+		if (r->buf + b == hash)
+			goto again;  /* a comment line is not a row */
 		m = (size_t)(hash - r->buf);
+	}
 	while (m > 0 && (r->buf[m - 1] == '\n' || r->buf[m - 1] == '\r' ||
 			 is_blank(r->buf[m - 1])))
 		m--;

@@ -102,12 +102,11 @@ lsv_graph *ref_graph(const lsv_data *x, const lsv_graph_param *p)
 		}
 		qsort(c, m, sizeof *c, rcand_cmp);
 		if (p->epsilon > 0.0) {
-			double lim = cos_ ? p->epsilon : p->epsilon * p->epsilon;
 			/* in index order, as the blocked code finds them */
 			rcand *keep = malloc((m ? m : 1) * sizeof *keep);
 			size_t q = 0, r;
 			for (r = 0; r < m; r++)
-				if (c[r].key < lim)
+				if (c[r].d < p->epsilon)
 					keep[q++] = c[r];
 			for (r = 0; r < q; r++) {
 				size_t best = r, s2;

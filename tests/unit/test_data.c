@@ -104,7 +104,8 @@ static void data_refuses_each_malformed_line_with_its_message(void)
 		{"1 2\n", "t:1: bad feature (found '2', expected index:value)"},
 		{"1 1:1\n2 1:1 1:2:3\n", "t:2: feature index 1 repeated (found 1 after 1, expected indices strictly increasing)"},
 		{"", "t: no data rows (empty file)"},
-		{"# only a comment\n", "t:1: empty line (expected 'label index:value ...')"},
+		{"# only a comment\n", "t: no data rows (empty file)"},
+		{"1 1:1\n# comment\n\n", "t:3: empty line (expected 'label index:value ...')"},
 	};
 	size_t i;
 	for (i = 0; i < sizeof bad / sizeof *bad; i++) {

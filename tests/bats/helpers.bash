@@ -1,0 +1,180 @@
+# helpers.bash -- shared setup for the Bats command-line tests.
+#
+#   load helpers
+#
+# Environment (set by `make test`; all optional):
+#   LAPSVM_BIN      directory holding graph-build and lapsvm-datagen
+#                   (default: the top of the source tree)
+#   LAPSVM_TESTBIN  directory holding unit-tests and knn-ref (unused here)
+#   LAPSVM_DATA     directory of the real data sets (tests needing it skip
+#                   when it is unset or missing)
+#
+# Every test runs in its own empty directory, $BATS_TEST_TMPDIR/work, so file
+# names in messages are short and predictable ("bad.txt:2: ...").
+
+# `run --separate-stderr` needs Bats >= 1.5.
+bats_require_minimum_version 1.5.0
+
+BIN="${LAPSVM_BIN:-$BATS_TEST_DIRNAME/../..}"
+GB="$BIN/graph-build"
+DG="$BIN/lapsvm-datagen"
+DATA="${LAPSVM_DATA:-}"
+
+setup() {
+	[ -x "$GB" ] || skip "graph-build not built (looked in $BIN)"
+	[ -x "$DG" ] || skip "lapsvm-datagen not built (looked in $BIN)"
+	# A subdirectory: `run --separate-stderr` keeps its own files in
+	# $BATS_TEST_TMPDIR, and tests list their directory's contents.
+	WORK="$BATS_TEST_TMPDIR/work"
+	mkdir -p "$WORK"
+	cd "$WORK" || return 1
+}
+
+# ---------------------------------------------------------------- asserts
+# Each prints what it saw before failing, so a failure explains itself.
+
+assert_status() {
+	if [ "$status" -ne "$1" ]; then
+		echo "expected exit status $1, got $status"
+		echo "stdout: ${output-}"
+		echo "stderr: ${stderr-}"
+		return 1
+	fi
+}
+
+# assert_stderr_has TEXT: stderr contains TEXT literally.
+assert_stderr_has() {
+	if [[ "${stderr-}" != *"$1"* ]]; then
+		echo "expected stderr to contain: $1"
+		echo "stderr was: ${stderr-}"
+		return 1
+	fi
+}
+
+# assert_stderr_regex ERE: some line of stderr matches ERE.
+assert_stderr_regex() {
+	if ! printf '%s\n' "${stderr-}" | grep -Eq -- "$1"; then
+		echo "expected a stderr line matching: $1"
+		echo "stderr was: ${stderr-}"
+		return 1
+	fi
+}
+
+assert_stderr_empty() {
+	if [ -n "${stderr-}" ]; then
+		echo "expected no stderr, got: $stderr"
+		return 1
+	fi
+}
+
+assert_stdout_empty() {
+	if [ -n "${output-}" ]; then
+		echo "expected no stdout, got: $output"
+		return 1
+	fi
+}
+
+# assert_same FILE1 FILE2: byte-for-byte equal.
+assert_same() {
+	if ! cmp -s "$1" "$2"; then
+		echo "files differ: $1 $2"
+		diff "$1" "$2" | head -n 20
+		return 1
+	fi
+}
+
+# A usage error: exit 2, the message, and the hint to run -h.
+# assert_usage_error TEXT [PROG]
+assert_usage_error() {
+	local prog="${2:-graph-build}"
+	assert_status 2
+	assert_stderr_has "$prog: $1"
+	assert_stderr_has "Try '$prog -h' for more information."
+	assert_stdout_empty
+}
+
+# No temporary output files (".NAME.tmp.XXXXXX") left in directory $1.
+assert_no_tmp_files() {
+	local dir="${1:-.}" left
+	left=$(find "$dir" -maxdepth 1 -name '.*.tmp.*' -print)
+	if [ -n "$left" ]; then
+		echo "temporary files left behind: $left"
+		return 1
+	fi
+}
+
+# ------------------------------------------------------------------ data
+
+# small_data FILE: four 2-D points, labelled and unlabelled.
+small_data() {
+	printf '%s\n' \
+		'1 1:0 2:0' \
+		'1 1:1 2:0' \
+		'-1 1:0 2:2' \
+		'0 1:3 2:3' >"${1:-small.txt}"
+}
+
+# moons FILE [datagen options...]: a lapsvm-datagen two-moons set.
+moons() {
+	local f="$1"
+	shift
+	"$DG" "$@" moons "$f"
+}
+
+# ----------------------------------------------------------------- graphs
+
+# check_graph FILE N: FILE is a well-formed graph over N rows: line i starts
+# with i, then j:w with 1 <= j <= N, j increasing, j != i, w > 0, and W is
+# exactly symmetric (the mirror entry has the same printed weight).  Prints
+# every problem found; fails if there is any.
+check_graph() {
+	awk -v n="$2" '
+	function bad(msg) { print FILENAME ":" NR ": " msg; nbad++ }
+	{
+		if ($1 != NR "") bad("row number " $1 ", expected " NR)
+		prev = 0
+		for (f = 2; f <= NF; f++) {
+			if (split($f, a, ":") != 2) { bad("bad entry " $f); continue }
+			j = a[1] + 0; w = a[2]
+			if (a[1] !~ /^[0-9]+$/ || j < 1 || j > n) bad("bad column " a[1])
+			if (j <= prev) bad("column " j " not after " prev)
+			if (j == NR) bad("self loop")
+			if (!(w + 0 > 0)) bad("weight " w " not > 0")
+			W[NR "," j] = w
+			prev = j
+		}
+	}
+	END {
+		if (NR != n) bad("found " NR " rows, expected " n)
+		for (k in W) {
+			split(k, p, ",")
+			m = p[2] "," p[1]
+			if (!(m in W)) bad("edge " k " has no mirror")
+			else if (W[m] != W[k]) bad("edge " k ": " W[k] " vs " W[m])
+		}
+		exit (nbad > 0)
+	}' "$1"
+}
+
+# edges FILE: the undirected edges "i j" (i < j), one a line, sorted.
+edges() {
+	awk '{ for (f = 2; f <= NF; f++) { split($f, a, ":");
+		if (a[1] + 0 > $1 + 0) print $1, a[1] } }' "$1" | sort
+}
+
+# weights FILE: every weight, one a line.
+weights() {
+	awk '{ for (f = 2; f <= NF; f++) { split($f, a, ":"); print a[2] } }' "$1"
+}
+
+# need_data NAME: set DATA_PATH to the real data set NAME, or skip the test.
+# (Not a command substitution: skip must run in the test's own shell.)
+need_data() {
+	if [ -z "$DATA" ]; then
+		skip "LAPSVM_DATA is not set (real data sets not available)"
+	fi
+	if [ ! -f "$DATA/$1" ]; then
+		skip "real data set $DATA/$1 not found"
+	fi
+	DATA_PATH="$DATA/$1"
+}
