@@ -394,7 +394,7 @@ static lsv_status scan(knn *s)
 				}
 			}
 		}
-		if (eps_mode)  /* row-major order, whatever the tiling */
+		if (eps_mode && s->npicks > first)  /* row-major, whatever the tiling */
 			qsort(s->picks + first, s->npicks - first, sizeof *s->picks,
 			      pick_cmp);
 		if (p->progress)
