@@ -1,7 +1,7 @@
 # lapsvm -- semi-supervised learning by manifold regularization.
 #
-#   make          build the tools (graph-build, lapsvm-datagen)
-#   make demo     two moons generated here -> kNN graph
+#   make          build the tools
+#   make demo     two moons made here, one label per class -> graph, model, predictions
 #   make test     C unit tests and Bats command-line tests
 #   make asan     the same suite built with -fsanitize=address,undefined
 #   make clean
@@ -18,7 +18,7 @@ LDLIBS  = -llapack -lblas -lm
 O       ?= build/obj
 BIN     ?= .
 
-TOOLS   = graph-build lapsvm-datagen
+TOOLS   = graph-build lapsvm-datagen lapsvm-train lapsvm-predict
 LIBSRC  = $(wildcard common/*.c)
 LIBOBJ  = $(LIBSRC:common/%.c=$(O)/common/%.o)
 HDRS    = $(wildcard common/*.h)
@@ -51,7 +51,7 @@ $(O)/tests/knn-ref: tests/knn-ref.c tests/unit/ref.c tests/unit/ref.h $(O)/libla
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Icommon -Itests/unit -o $@ tests/knn-ref.c tests/unit/ref.c $(O)/liblapsvm.a $(LDFLAGS) $(LDLIBS)
 
-# Shared data sets (never committed; see datasets/).  Tests that need them
+# Shared data sets (never committed to this repository).  Tests that need them
 # are skipped, with a message, when the directory is absent.
 DATA    ?= ../shared/data
 BATS    ?= bats
@@ -67,12 +67,17 @@ asan:
 	$(MAKE) test O=build/asan BIN=build/asan/bin \
 	  CFLAGS="$(SANFLAGS)" LDFLAGS="-fsanitize=address,undefined"
 
+# Two moons made here (no download), one label per class: graph, LapSVM,
+# predictions of all 200 points scored against their true labels.
 demo: all
 	@mkdir -p build/demo
 	$(BIN)/lapsvm-datagen -S 1 moons build/demo/moons.libsvm
-	$(BIN)/graph-build -k 6 build/demo/moons.libsvm build/demo/moons.graph
-	@echo "demo: wrote build/demo/moons.libsvm (200 points) and build/demo/moons.graph"
-	@head -n 3 build/demo/moons.graph
+	$(BIN)/lapsvm-datagen -S 1 -l 1 moons build/demo/moons-l1.libsvm
+	$(BIN)/graph-build -e 0.25 build/demo/moons-l1.libsvm build/demo/moons.graph
+	$(BIN)/lapsvm-train -t 2 -g 4 -a 0.03125 -i 100 -G build/demo/moons.graph \
+	  build/demo/moons-l1.libsvm build/demo/moons.model
+	$(BIN)/lapsvm-predict build/demo/moons.libsvm build/demo/moons.model \
+	  build/demo/moons.pred
 
 clean:
 	rm -rf build $(TOOLS)

@@ -13,7 +13,7 @@ DATA=${DATA:-../shared/data}
 file=${1:-$DATA/usps.train.libsvm.gz}
 [ $# -gt 0 ] && shift
 opts=${*:--k 10}
-[ -r "$file" ] || { echo "knn-check: $file: not found (set DATA or fetch the data, see datasets/)" >&2; exit 1; }
+[ -r "$file" ] || { echo "knn-check: $file: not found (set DATA to the directory holding the data sets; default ../shared/data)" >&2; exit 1; }
 make -s all build/obj/tests/knn-ref
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -17,4 +17,10 @@ void dgemm_(const char *transa, const char *transb, const int *m,
 	    const int *lda, const double *b, const int *ldb, const double *beta,
 	    double *c, const int *ldc, size_t la, size_t lb);
 
+void dgesv_(const int *n, const int *nrhs, double *a, const int *lda,
+	    int *ipiv, double *b, const int *ldb, int *info);
+
+void dposv_(const char *uplo, const int *n, const int *nrhs, double *a,
+	    const int *lda, double *b, const int *ldb, int *info, size_t lu);
+
 #endif

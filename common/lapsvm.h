@@ -201,6 +201,173 @@ lsv_status lsv_graph_write(FILE *fp, const char *name, const lsv_graph *g,
 void lsv_graph_free(lsv_graph *g);
 
 /* ------------------------------------------------------------------ */
+/* Kernels (common/kernel.c)                                           */
+/* ------------------------------------------------------------------ */
+
+/* LIBSVM's kernels, with its numbers (-t) and meaning:
+ *   0 linear      u'v
+ *   1 polynomial  (gamma u'v + coef0)^degree
+ *   2 RBF         exp(-gamma |u - v|^2)   (a width sigma is gamma = 1/(2 sigma^2)) */
+typedef enum {
+	LSV_KERNEL_LINEAR = 0,
+	LSV_KERNEL_POLY = 1,
+	LSV_KERNEL_RBF = 2
+} lsv_kernel_type;
+
+typedef struct {
+	lsv_kernel_type type;
+	int degree;
+	double gamma;
+	double coef0;
+} lsv_kernel;
+
+/* "linear", "polynomial", "rbf"; NULL for an unknown type. */
+const char *lsv_kernel_name(lsv_kernel_type t);
+
+/* Check k; LSV_EINVAL naming the bad field otherwise. */
+lsv_status lsv_kernel_check(const lsv_kernel *k, lsv_error *err);
+
+/*
+ * K = k(a_i, b_j) for rows ia[0..na) of a and ib[0..nb) of b (a NULL index
+ * list means all rows, in order), written column-major into the caller's
+ * na x nb array: K[i + j na].  Inner products come from dgemm over dense
+ * blocks of the features that occur in the chosen rows of b; a feature of a
+ * absent from b adds nothing to u'v but counts in |u - v|^2.  Memory
+ * beyond K: O((na_block + nb) d_b).
+ */
+lsv_status lsv_kernel_matrix(const lsv_kernel *k, const lsv_data *a,
+			     const size_t *ia, size_t na, const lsv_data *b,
+			     const size_t *ib, size_t nb, double *K,
+			     lsv_error *err);
+
+/* ------------------------------------------------------------------ */
+/* Laplacians (common/laplacian.c)                                     */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Dense n x n Laplacian of g (column-major, caller's array): L = D - W, or
+ * normalized L = I - D^-1/2 W D^-1/2 (JMLR 2006 Remark 3).  An isolated node
+ * (degree 0) gets a zero row and column in both -- f^T L f =
+ * 1/2 sum_ij W_ij (f_i - f_j)^2 (or its normalized form) has no term for
+ * it -- so no division by zero.  power p > 1 gives L^p (p - 1 dgemm).
+ */
+lsv_status lsv_laplacian_dense(const lsv_graph *g, int normalized, int power,
+			       double *L, lsv_error *err);
+
+/* ------------------------------------------------------------------ */
+/* Training and models (common/train.c, laprls.c, lapsvm_dual.c,        */
+/* model.c)                                                            */
+/* ------------------------------------------------------------------ */
+
+typedef enum {
+	LSV_SOLVER_LAPSVM = 0,  /* hinge loss, dual (JMLR eqs. 10-12); SVM at gamma_I = 0 */
+	LSV_SOLVER_LAPRLS = 1   /* squared loss, closed form (eq. 8); RLS at gamma_I = 0 */
+} lsv_solver;
+
+/* "lapsvm", "laprls"; NULL for an unknown solver. */
+const char *lsv_solver_name(lsv_solver s);
+
+/*
+ * Regularization with the scaling of JMLR eq. 4:
+ *   1/l sum_{i<=l} V(x_i, y_i, f) + gamma_A |f|_K^2 + gamma_I/(l+u)^2 f'Lf.
+ * The paper quotes gamma_A l and gamma_I l/(l+u)^2; SVM users' C is
+ * 1/(2 gamma_A l).
+ */
+typedef struct {
+	lsv_solver solver;
+	lsv_kernel kernel;
+	double gamma_A;         /* > 0 */
+	double gamma_I;         /* >= 0; 0 gives RLS / SVM */
+	int normalized;         /* Laplacian I - D^-1/2 W D^-1/2 (default 1) */
+	int power;              /* Laplacian power p (default 1) */
+	double eps;             /* dual solver's stopping tolerance (default 1e-3) */
+	long max_iter;          /* dual solver's iteration cap (0: automatic) */
+} lsv_train_param;
+
+void lsv_train_param_default(lsv_train_param *p);
+lsv_status lsv_train_param_check(const lsv_train_param *p, lsv_error *err);
+
+/*
+ * A trained model: nr_fn decision functions (1 for two classes, else one
+ * per class, one-vs-rest)
+ *     f_c(x) = sum_i coef[i nr_fn + c] k(sv_i, x) + bias[c]
+ * over the expansion points sv (labeled and unlabeled training rows, by
+ * the representer theorem, JMLR eq. 5).  With two classes f > 0 predicts
+ * labels[0]; with more, the class of the largest f_c.
+ */
+typedef struct {
+	lsv_train_param param;  /* solver, kernel, gammas, Laplacian */
+	size_t l, u;            /* labeled / unlabeled training rows */
+	double unlabeled;       /* the unlabeled marker used in training */
+	int nr_class;
+	double *labels;         /* nr_class labels, in class order */
+	int nr_fn;
+	double *bias;           /* nr_fn */
+	lsv_data *sv;           /* expansion points (their y is unused: 0) */
+	double *coef;           /* sv->n x nr_fn, row-major */
+	char *graph;            /* one line describing the graph used, or NULL */
+} lsv_model;
+
+/*
+ * Train on x (labeled and unlabeled rows) with graph g (n = x->n rows;
+ * may be NULL when gamma_I == 0).  Class order: first appearance in x,
+ * except that a {+1, -1} problem puts +1 first.  Errors: no labeled row,
+ * one class only, a graph of the wrong size, a singular system.  The
+ * caller owns *out.
+ */
+lsv_status lsv_train(const lsv_data *x, const lsv_graph *g,
+		     const lsv_train_param *p, lsv_model **out, lsv_error *err);
+
+/* Decision values of rows of x: scores is x->n x m->nr_fn, row-major. */
+lsv_status lsv_model_decision(const lsv_model *m, const lsv_data *x,
+			      double *scores, lsv_error *err);
+
+/* The predicted label of a row from its nr_fn scores. */
+double lsv_model_label(const lsv_model *m, const double *scores);
+
+/*
+ * Model file: text, first line "lapsvm_model 1", then "key value" lines,
+ * then "SV" and one line per expansion point: its nr_fn coefficients then
+ * its features (index:value).  Numbers are written with %.17g.  The
+ * reader validates every line and names file:line on error.
+ */
+lsv_status lsv_model_write(FILE *fp, const char *name, const lsv_model *m,
+			   lsv_error *err);
+lsv_status lsv_model_read(FILE *fp, const char *name, lsv_model **out,
+			  lsv_error *err);
+lsv_status lsv_model_read_path(const char *path, lsv_model **out,
+			       lsv_error *err);
+void lsv_model_free(lsv_model *m);
+
+/*
+ * The dual QP of the hinge-loss solvers (common/smo.c):
+ *     min 1/2 b'Qb - e'b  subject to  y'b = 0,  0 <= b_i <= C_i,
+ * Q dense symmetric l x l (column-major), y_i = +-1.  SMO with the
+ * second-order working set of Fan, Chen & Lin (JMLR 6, 2005), as LIBSVM,
+ * stopping when the maximal KKT violation m(b) - M(b) < eps.  Fills
+ * beta (l), rho (decision values are sum ... - rho) and, if not NULL, the
+ * number of iterations.  max_iter 0 means max(10^7, 100 l).  LSV_ENUMERIC
+ * if the cap is reached.
+ */
+lsv_status lsv_smo(const double *Q, const double *y, const double *C,
+		   size_t l, double eps, long max_iter, double *beta,
+		   double *rho, long *iters, lsv_error *err);
+
+/* ------------------------------------------------------------------ */
+/* Metrics (common/metrics.c)                                          */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Precision-recall break-even point of a ranking: with P positives
+ * (pos[i] != 0) among n, rank by decreasing score and take the top P;
+ * there precision = recall = TP/P, returned in [0, 1].  *err_rate (may be
+ * NULL) gets the error rate of that threshold, (FP + FN)/n = 2 (P - TP)/n.
+ * Ties in score are ordered by index (stable).  P = 0 returns 0.
+ */
+double lsv_prbep(const double *score, const int *pos, size_t n,
+		 double *err_rate);
+
+/* ------------------------------------------------------------------ */
 /* Files (common/io.c)                                                 */
 /* ------------------------------------------------------------------ */
 

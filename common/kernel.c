@@ -1,0 +1,156 @@
+/*
+ * kernel.c -- kernel matrices through BLAS.
+ *
+ * Every kernel here is a function of the inner product u'v (and, for the
+ * RBF, of |u|^2 and |v|^2 through |u - v|^2 = |u|^2 + |v|^2 - 2 u'v), so a
+ * block of kernel values is one dgemm of densified rows followed by an
+ * elementwise map.  The rows of b are densified once over the features
+ * they use; rows of a go through in blocks of ROWS, densified over the same
+ * features (a feature b never uses multiplies zeros only).  Norms come from
+ * the full sparse rows, so the RBF sees features present in a alone.
+ */
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blas.h"
+#include "internal.h"
+
+#define ROWS 256
+
+const char *lsv_kernel_name(lsv_kernel_type t)
+{
+	switch (t) {
+	case LSV_KERNEL_LINEAR: return "linear";
+	case LSV_KERNEL_POLY: return "polynomial";
+	case LSV_KERNEL_RBF: return "rbf";
+	}
+	return NULL;
+}
+
+lsv_status lsv_kernel_check(const lsv_kernel *k, lsv_error *err)
+{
+	if (lsv_kernel_name(k->type) == NULL)
+		return lsv_fail(err, LSV_EINVAL,
+				"unknown kernel type %d (expected 0 linear, 1 "
+				"polynomial, 2 rbf)", (int)k->type);
+	if (k->type == LSV_KERNEL_POLY && (k->degree < 1 || k->degree > 100))
+		return lsv_fail(err, LSV_EINVAL,
+				"polynomial degree %d out of range (expected 1..100)",
+				k->degree);
+	if (k->type != LSV_KERNEL_LINEAR && (!(k->gamma > 0.0) || !isfinite(k->gamma)))
+		return lsv_fail(err, LSV_EINVAL,
+				"kernel gamma %g out of range (expected > 0)", k->gamma);
+	if (!isfinite(k->coef0))
+		return lsv_fail(err, LSV_EINVAL, "kernel coef0 is not finite");
+	return LSV_OK;
+}
+
+static double sqnorm(const lsv_data *x, size_t i)
+{
+	double s = 0.0;
+	size_t p;
+	for (p = x->rowptr[i]; p < x->rowptr[i + 1]; p++)
+		s += x->val[p] * x->val[p];
+	return s;
+}
+
+/* Rows idx[0..cnt) of x, dense over map f, as f->m x cnt column-major. */
+static void densify(const lsv_data *x, const size_t *idx, size_t first,
+		    size_t cnt, const lsv_fmap *f, double *D)
+{
+	size_t r, p;
+	memset(D, 0, cnt * f->m * sizeof *D);
+	for (r = 0; r < cnt; r++) {
+		size_t i = idx ? idx[first + r] : first + r;
+		for (p = x->rowptr[i]; p < x->rowptr[i + 1]; p++) {
+			int c = lsv_fmap_get(f, x->col[p]);
+			if (c >= 0)
+				D[r * f->m + (size_t)c] = x->val[p];
+		}
+	}
+}
+
+lsv_status lsv_kernel_matrix(const lsv_kernel *k, const lsv_data *a,
+			     const size_t *ia, size_t na, const lsv_data *b,
+			     const size_t *ib, size_t nb, double *K,
+			     lsv_error *err)
+{
+	lsv_fmap f;
+	lsv_status st;
+	double *B = NULL, *A = NULL, *na2 = NULL, *nb2 = NULL;
+	size_t r0, i, j;
+	const double one = 1.0, zero = 0.0;
+
+	if ((st = lsv_kernel_check(k, err)) != LSV_OK)
+		return st;
+	if (na == 0 || nb == 0)
+		return LSV_OK;
+	if (na > INT_MAX || nb > INT_MAX)
+		return lsv_fail(err, LSV_ETOOBIG,
+				"kernel matrix %zu x %zu: at most %d rows per side",
+				na, nb, INT_MAX);
+	if ((st = lsv_fmap_build(b, ib, nb, &f, err)) != LSV_OK)
+		return st;
+	if (f.m > INT_MAX || (f.m > 0 && nb > ((size_t)1 << 40) / 8 / f.m)) {
+		lsv_fmap_free(&f);
+		return lsv_fail(err, LSV_ETOOBIG,
+				"kernel: %zu rows x %zu features are too many to "
+				"densify", nb, f.m);
+	}
+	B = malloc((nb * f.m + 1) * sizeof *B);
+	A = malloc((ROWS * f.m + 1) * sizeof *A);
+	na2 = malloc(na * sizeof *na2);
+	nb2 = malloc(nb * sizeof *nb2);
+	if (!B || !A || !na2 || !nb2) {
+		st = lsv_fail(err, LSV_ENOMEM,
+			      "out of memory for the kernel's dense blocks (%zu bytes)",
+			      (nb + ROWS) * f.m * sizeof(double));
+		goto done;
+	}
+	densify(b, ib, 0, nb, &f, B);
+	for (i = 0; i < na; i++)
+		na2[i] = sqnorm(a, ia ? ia[i] : i);
+	for (j = 0; j < nb; j++)
+		nb2[j] = sqnorm(b, ib ? ib[j] : j);
+
+	for (r0 = 0; r0 < na; r0 += ROWS) {
+		size_t cnt = na - r0 < ROWS ? na - r0 : ROWS;
+		int M = (int)cnt, N = (int)nb, D = (int)f.m, LDK = (int)na;
+		if (f.m > 0) {
+			densify(a, ia, r0, cnt, &f, A);
+			/* K[r0.., :] = A^T B */
+			dgemm_("T", "N", &M, &N, &D, &one, A, &D, B, &D, &zero,
+			       K + r0, &LDK, 1, 1);
+		} else {
+			for (j = 0; j < nb; j++)
+				memset(K + r0 + j * na, 0, cnt * sizeof *K);
+		}
+	}
+	/* Elementwise map of the inner products. */
+	for (j = 0; j < nb; j++) {
+		double *c = K + j * na;
+		switch (k->type) {
+		case LSV_KERNEL_LINEAR:
+			break;
+		case LSV_KERNEL_POLY:
+			for (i = 0; i < na; i++)
+				c[i] = pow(k->gamma * c[i] + k->coef0, k->degree);
+			break;
+		case LSV_KERNEL_RBF:
+			for (i = 0; i < na; i++) {
+				double d2 = na2[i] + nb2[j] - 2.0 * c[i];
+				c[i] = exp(-k->gamma * (d2 > 0.0 ? d2 : 0.0));
+			}
+			break;
+		}
+	}
+done:
+	lsv_fmap_free(&f);
+	free(A);
+	free(B);
+	free(na2);
+	free(nb2);
+	return st;
+}

@@ -1,0 +1,529 @@
+/*
+ * train.c -- LapRLS and LapSVM (Belkin, Niyogi & Sindhwani, JMLR 7, 2006,
+ * Section 4), and RLS / SVM as their gamma_I = 0 cases.
+ *
+ * Both minimize, over f = sum_i alpha_i k(x_i, .) (+ b for the SVM) with the
+ * sum over all n = l + u rows (representer theorem, eq. 5),
+ *
+ *     1/l sum_{i labeled} V(x_i, y_i, f) + gamma_A |f|_K^2
+ *                                       + gamma_I/(l+u)^2 f'Lf      (eq. 4)
+ *
+ * LapRLS, squared loss V = (y - f)^2 (eq. 8):
+ *     alpha = (J K + gamma_A l I + gamma_I l/(l+u)^2 L K)^-1 Y,
+ * J = diag(labeled), Y = labels on labeled rows and 0 elsewhere.  One LU
+ * factorization of the n x n matrix serves every class (one right-hand side
+ * per one-vs-rest problem).  With gamma_I = 0 the unlabeled coefficients
+ * are 0 and the labeled ones solve (K_ll + gamma_A l I) alpha = y: RLS, by
+ * Cholesky on the l x l system.
+ *
+ * LapSVM, hinge loss, dual (eqs. 10-12): with P = 2 gamma_A I +
+ * 2 gamma_I/(l+u)^2 L K,
+ *     beta* = argmax sum beta_i - 1/2 beta'Q beta,  sum beta_i y_i = 0,
+ *             0 <= beta_i <= 1/l,
+ *     Q = Y~ J K P^-1 J' Y~,     alpha = P^-1 J' Y~ beta*,
+ * solved by SMO (lsv_smo) on the l x l matrix Q.  P^-1 J' does not depend on
+ * the class, so one LU and one solve with l right-hand sides serve all
+ * one-vs-rest problems.  The bias is b = -rho from the KKT conditions.
+ * With gamma_I = 0, P = 2 gamma_A I: Q = Y~ K_ll Y~ / (2 gamma_A) and this
+ * is exactly the SVM with C = 1/(2 gamma_A l) (same gradient, so the same
+ * stopping rule as LIBSVM's).
+ */
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "blas.h"
+#include "internal.h"
+
+
+void lsv_train_param_default(lsv_train_param *p)
+{
+	memset(p, 0, sizeof *p);
+	p->solver = LSV_SOLVER_LAPSVM;
+	p->kernel.type = LSV_KERNEL_RBF;
+	p->kernel.degree = 3;
+	p->kernel.gamma = 0.0;  /* 0: 1/(number of features), as LIBSVM */
+	p->kernel.coef0 = 0.0;
+	p->gamma_A = 1e-3;
+	p->gamma_I = 1e-2;
+	p->normalized = 1;
+	p->power = 1;
+	p->eps = 1e-3;
+	p->max_iter = 0;
+}
+
+lsv_status lsv_train_param_check(const lsv_train_param *p, lsv_error *err)
+{
+	lsv_kernel k = p->kernel;
+
+	if (p->solver != LSV_SOLVER_LAPSVM && p->solver != LSV_SOLVER_LAPRLS)
+		return lsv_fail(err, LSV_EINVAL, "unknown solver %d", (int)p->solver);
+	if (k.gamma == 0.0)
+		k.gamma = 1.0;  /* resolved from the data at training time */
+	if (lsv_kernel_check(&k, err) != LSV_OK)
+		return LSV_EINVAL;
+	if (!(p->gamma_A > 0.0) || !isfinite(p->gamma_A))
+		return lsv_fail(err, LSV_EINVAL,
+				"gamma_A = %g out of range (expected > 0)", p->gamma_A);
+	if (!(p->gamma_I >= 0.0) || !isfinite(p->gamma_I))
+		return lsv_fail(err, LSV_EINVAL,
+				"gamma_I = %g out of range (expected >= 0)", p->gamma_I);
+	if (p->power < 1 || p->power > 100)
+		return lsv_fail(err, LSV_EINVAL,
+				"Laplacian power %d out of range (expected 1..100)",
+				p->power);
+	if (!(p->eps > 0.0) || !isfinite(p->eps))
+		return lsv_fail(err, LSV_EINVAL,
+				"tolerance eps = %g out of range (expected > 0)", p->eps);
+	if (p->max_iter < 0)
+		return lsv_fail(err, LSV_EINVAL, "max_iter must be >= 0");
+	return LSV_OK;
+}
+
+/* Refuse politely, before allocating, arrays that cannot fit in memory. */
+static lsv_status check_bytes(double count, const char *what, lsv_error *err)
+{
+	double bytes = count * (double)sizeof(double);
+	long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+	double phys = pages > 0 && psize > 0 ? (double)pages * (double)psize : 0;
+
+	if (count > (double)SIZE_MAX / sizeof(double) ||
+	    (phys > 0 && bytes > phys))
+		return lsv_fail(err, LSV_ETOOBIG,
+				"%s needs %.1f GB but the machine has %.1f GB",
+				what, bytes / 1e9, phys / 1e9);
+	return LSV_OK;
+}
+
+static void *alloc(size_t count, size_t size)
+{
+	return malloc((count ? count : 1) * size);
+}
+
+/* ------------------------------------------------------------------ */
+/* Classes                                                             */
+/* ------------------------------------------------------------------ */
+
+/* Distinct labels of the labeled rows, in order of first appearance, but
+ * +1 before -1 in a {+1, -1} problem so that f > 0 means +1. */
+static lsv_status find_classes(const lsv_data *x, double **labels, int *nr,
+			       lsv_error *err)
+{
+	size_t i, cap = 0;
+	int k, m = 0;
+	double *lab = NULL;
+
+	for (i = 0; i < x->n; i++) {
+		if (!lsv_data_is_labeled(x, i))
+			continue;
+		for (k = 0; k < m; k++)
+			if (lab[k] == x->y[i])
+				break;
+		if (k < m)
+			continue;
+		if (lsv_grow((void **)&lab, &cap, (size_t)m + 1, sizeof *lab)) {
+			free(lab);
+			return lsv_fail(err, LSV_ENOMEM, "out of memory");
+		}
+		lab[m++] = x->y[i];
+	}
+	if (m == 2 && lab[0] == -1.0 && lab[1] == 1.0) {
+		lab[0] = 1.0;
+		lab[1] = -1.0;
+	}
+	*labels = lab;
+	*nr = m;
+	return LSV_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Training                                                            */
+/* ------------------------------------------------------------------ */
+
+typedef struct {
+	const lsv_data *x;
+	const lsv_train_param *p;
+	size_t n, l;
+	size_t *lab;      /* indices of the labeled rows */
+	double *labels;
+	int nr_class, nr_fn;
+	double *Y;        /* l x nr_fn targets, column-major, +-1 */
+	double *alpha;    /* n x nr_fn, column-major */
+	double *bias;     /* nr_fn */
+	lsv_error *err;
+} job;
+
+static void targets(job *J)
+{
+	size_t i;
+	int c;
+	for (c = 0; c < J->nr_fn; c++)
+		for (i = 0; i < J->l; i++)
+			J->Y[i + (size_t)c * J->l] =
+				J->x->y[J->lab[i]] == J->labels[c] ? 1.0 : -1.0;
+}
+
+/* c L K into M (n x n), from the graph; M and K are the caller's. */
+static lsv_status scaled_LK(const lsv_graph *g, const lsv_train_param *p,
+			    const double *K, double c, double *M, size_t n,
+			    lsv_error *err)
+{
+	double *L = alloc(n * n, sizeof *L);
+	lsv_status st;
+	int N = (int)n;
+	const double zero = 0.0;
+
+	if (L == NULL)
+		return lsv_fail(err, LSV_ENOMEM,
+				"out of memory for the Laplacian (%zu bytes)",
+				n * n * sizeof *L);
+	st = lsv_laplacian_dense(g, p->normalized, p->power, L, err);
+	if (st == LSV_OK)
+		dgemm_("N", "N", &N, &N, &N, &c, L, &N, K, &N, &zero, M, &N, 1, 1);
+	free(L);
+	return st;
+}
+
+/* LapRLS (eq. 8), or RLS when gamma_I = 0. */
+static lsv_status train_rls(job *J, const lsv_graph *g, const double *K)
+{
+	size_t n = J->n, l = J->l, i, r;
+	const lsv_train_param *p = J->p;
+	int c, info, nrhs = J->nr_fn;
+	lsv_status st = LSV_OK;
+
+	memset(J->bias, 0, (size_t)J->nr_fn * sizeof *J->bias);
+	if (p->gamma_I == 0.0) {
+		/* RLS: (K_ll + gamma_A l I) a = y, Cholesky; SPD when K is PSD. */
+		double *A = alloc(l * l, sizeof *A), *B = alloc(l * (size_t)nrhs, sizeof *B);
+		int L_ = (int)l;
+		if (A == NULL || B == NULL) {
+			free(A);
+			free(B);
+			return lsv_fail(J->err, LSV_ENOMEM, "out of memory");
+		}
+		for (i = 0; i < l; i++)
+			for (r = 0; r < l; r++)
+				A[r + i * l] = K[J->lab[r] + J->lab[i] * n];
+		for (i = 0; i < l; i++)
+			A[i + i * l] += p->gamma_A * (double)l;
+		memcpy(B, J->Y, l * (size_t)nrhs * sizeof *B);
+		dposv_("L", &L_, &nrhs, A, &L_, B, &L_, &info, 1);
+		if (info != 0)
+			st = lsv_fail(J->err, LSV_ENUMERIC,
+				      "RLS system is not positive definite (LAPACK "
+				      "dposv info %d): is the kernel positive "
+				      "semi-definite?", info);
+		memset(J->alpha, 0, n * (size_t)nrhs * sizeof *J->alpha);
+		for (c = 0; st == LSV_OK && c < nrhs; c++)
+			for (i = 0; i < l; i++)
+				J->alpha[J->lab[i] + (size_t)c * n] = B[i + (size_t)c * l];
+		free(A);
+		free(B);
+		return st;
+	}
+	{
+		/* M = gamma_I l/(l+u)^2 L K + J K + gamma_A l I */
+		double *M = alloc(n * n, sizeof *M);
+		int *ipiv = alloc(n, sizeof *ipiv), N = (int)n;
+		double cI = p->gamma_I * (double)l / ((double)n * (double)n);
+		if (M == NULL || ipiv == NULL) {
+			free(M);
+			free(ipiv);
+			return lsv_fail(J->err, LSV_ENOMEM,
+					"out of memory for the LapRLS system (%zu bytes)",
+					n * n * sizeof *M);
+		}
+		st = scaled_LK(g, p, K, cI, M, n, J->err);
+		if (st == LSV_OK) {
+			for (r = 0; r < l; r++) {
+				size_t row = J->lab[r];
+				for (i = 0; i < n; i++)
+					M[row + i * n] += K[row + i * n];
+			}
+			for (i = 0; i < n; i++)
+				M[i + i * n] += p->gamma_A * (double)l;
+			memset(J->alpha, 0, n * (size_t)nrhs * sizeof *J->alpha);
+			for (c = 0; c < nrhs; c++)
+				for (i = 0; i < l; i++)
+					J->alpha[J->lab[i] + (size_t)c * n] =
+						J->Y[i + (size_t)c * l];
+			dgesv_(&N, &nrhs, M, &N, ipiv, J->alpha, &N, &info);
+			if (info != 0)
+				st = lsv_fail(J->err, LSV_ENUMERIC,
+					      "LapRLS system is singular (LAPACK dgesv "
+					      "info %d)", info);
+		}
+		free(M);
+		free(ipiv);
+	}
+	return st;
+}
+
+/* LapSVM dual (eqs. 10-12), or the SVM when gamma_I = 0. */
+static lsv_status train_svm(job *J, const lsv_graph *g, const double *K)
+{
+	size_t n = J->n, l = J->l, i, r;
+	const lsv_train_param *p = J->p;
+	double *Z = NULL, *G = NULL, *Q = NULL, *beta = NULL, *box = NULL;
+	lsv_status st = LSV_OK;
+	int c, info;
+
+	G = alloc(l * l, sizeof *G);
+	Q = alloc(l * l, sizeof *Q);
+	beta = alloc(l, sizeof *beta);
+	box = alloc(l, sizeof *box);
+	if (G == NULL || Q == NULL || beta == NULL || box == NULL) {
+		st = lsv_fail(J->err, LSV_ENOMEM, "out of memory for the dual");
+		goto done;
+	}
+	if (p->gamma_I == 0.0) {
+		/* Z = J'/(2 gamma_A): G = K_ll / (2 gamma_A). */
+		for (i = 0; i < l; i++)
+			for (r = 0; r < l; r++)
+				G[r + i * l] = K[J->lab[r] + J->lab[i] * n] /
+					       (2.0 * p->gamma_A);
+	} else {
+		/* P = 2 gamma_A I + 2 gamma_I/(l+u)^2 L K;  Z = P^-1 J' (n x l);
+		 * G = J K Z = K[lab,:] Z (l x l). */
+		double *P = alloc(n * n, sizeof *P);
+		double *KL = alloc(n * l, sizeof *KL);
+		int *ipiv = alloc(n, sizeof *ipiv), N = (int)n, L_ = (int)l;
+		double cI = 2.0 * p->gamma_I / ((double)n * (double)n);
+		const double one = 1.0, zero = 0.0;
+		Z = alloc(n * l, sizeof *Z);
+		if (P == NULL || KL == NULL || ipiv == NULL || Z == NULL) {
+			free(P);
+			free(KL);
+			free(ipiv);
+			st = lsv_fail(J->err, LSV_ENOMEM,
+				      "out of memory for the LapSVM system (%zu bytes)",
+				      n * n * sizeof *P);
+			goto done;
+		}
+		st = scaled_LK(g, p, K, cI, P, n, J->err);
+		if (st == LSV_OK) {
+			for (i = 0; i < n; i++)
+				P[i + i * n] += 2.0 * p->gamma_A;
+			memset(Z, 0, n * l * sizeof *Z);
+			for (i = 0; i < l; i++)
+				Z[J->lab[i] + i * n] = 1.0;
+			dgesv_(&N, &L_, P, &N, ipiv, Z, &N, &info);
+			if (info != 0)
+				st = lsv_fail(J->err, LSV_ENUMERIC,
+					      "LapSVM system is singular (LAPACK dgesv "
+					      "info %d)", info);
+		}
+		if (st == LSV_OK) {
+			for (i = 0; i < l; i++)
+				memcpy(KL + i * n, K + J->lab[i] * n, n * sizeof *KL);
+			dgemm_("T", "N", &L_, &L_, &N, &one, KL, &N, Z, &N, &zero, G,
+			       &L_, 1, 1);
+			/* K P^-1 is symmetric in exact arithmetic; make it so. */
+			for (i = 0; i < l; i++)
+				for (r = i + 1; r < l; r++) {
+					double s = 0.5 * (G[r + i * l] + G[i + r * l]);
+					G[r + i * l] = G[i + r * l] = s;
+				}
+		}
+		free(P);
+		free(KL);
+		free(ipiv);
+		if (st != LSV_OK)
+			goto done;
+	}
+	memset(J->alpha, 0, n * (size_t)J->nr_fn * sizeof *J->alpha);
+	for (c = 0; c < J->nr_fn; c++) {
+		const double *y = J->Y + (size_t)c * l;
+		double rho;
+		for (i = 0; i < l; i++)
+			for (r = 0; r < l; r++)
+				Q[r + i * l] = y[r] * y[i] * G[r + i * l];
+		for (i = 0; i < l; i++)
+			box[i] = 1.0 / (double)l;
+		st = lsv_smo(Q, y, box, l, p->eps, p->max_iter, beta, &rho, NULL,
+			     J->err);
+		if (st != LSV_OK)
+			goto done;
+		J->bias[c] = -rho;
+		/* alpha = Z (y .* beta) */
+		if (p->gamma_I == 0.0) {
+			for (i = 0; i < l; i++)
+				J->alpha[J->lab[i] + (size_t)c * n] =
+					y[i] * beta[i] / (2.0 * p->gamma_A);
+		} else {
+			for (i = 0; i < l; i++) {
+				double s = y[i] * beta[i];
+				if (s == 0.0)
+					continue;
+				for (r = 0; r < n; r++)
+					J->alpha[r + (size_t)c * n] += Z[r + i * n] * s;
+			}
+		}
+	}
+done:
+	free(Z);
+	free(G);
+	free(Q);
+	free(beta);
+	free(box);
+	return st;
+}
+
+/* The model keeps the rows whose coefficients are not all zero. */
+static lsv_status make_model(job *J, lsv_model **out)
+{
+	const lsv_data *x = J->x;
+	size_t n = J->n, i, p, nsv = 0, nnz = 0, k = 0;
+	lsv_model *m = calloc(1, sizeof *m);
+	lsv_data *sv = calloc(1, sizeof *sv);
+	int c;
+
+	if (m == NULL || sv == NULL)
+		goto nomem;
+	m->param = *J->p;
+	m->l = J->l;
+	m->u = n - J->l;
+	m->unlabeled = x->unlabeled;
+	m->nr_class = J->nr_class;
+	m->nr_fn = J->nr_fn;
+	m->labels = J->labels;
+	J->labels = NULL;
+	m->bias = J->bias;
+	J->bias = NULL;
+	m->sv = sv;
+	for (i = 0; i < n; i++) {
+		int any = 0;
+		for (c = 0; c < J->nr_fn; c++)
+			any |= J->alpha[i + (size_t)c * n] != 0.0;
+		if (any) {
+			nsv++;
+			nnz += x->rowptr[i + 1] - x->rowptr[i];
+		}
+	}
+	sv->n = nsv;
+	sv->unlabeled = x->unlabeled;
+	sv->dim = x->dim;
+	sv->rowptr = alloc(nsv + 1, sizeof *sv->rowptr);
+	sv->col = alloc(nnz, sizeof *sv->col);
+	sv->val = alloc(nnz, sizeof *sv->val);
+	sv->y = calloc(nsv ? nsv : 1, sizeof *sv->y);
+	m->coef = alloc(nsv * (size_t)J->nr_fn, sizeof *m->coef);
+	if (!sv->rowptr || !sv->col || !sv->val || !sv->y || !m->coef)
+		goto nomem;
+	for (i = 0; i < n; i++) {
+		int any = 0;
+		for (c = 0; c < J->nr_fn; c++)
+			any |= J->alpha[i + (size_t)c * n] != 0.0;
+		if (!any)
+			continue;
+		sv->rowptr[k] = sv->nnz;
+		for (p = x->rowptr[i]; p < x->rowptr[i + 1]; p++) {
+			sv->col[sv->nnz] = x->col[p];
+			sv->val[sv->nnz++] = x->val[p];
+		}
+		for (c = 0; c < J->nr_fn; c++)
+			m->coef[k * (size_t)J->nr_fn + (size_t)c] =
+				J->alpha[i + (size_t)c * n];
+		k++;
+	}
+	sv->rowptr[nsv] = sv->nnz;
+	*out = m;
+	return LSV_OK;
+nomem:
+	if (m != NULL)
+		lsv_model_free(m);
+	else
+		lsv_data_free(sv);
+	return lsv_fail(J->err, LSV_ENOMEM, "out of memory for the model");
+}
+
+lsv_status lsv_train(const lsv_data *x, const lsv_graph *g,
+		     const lsv_train_param *p, lsv_model **out, lsv_error *err)
+{
+	job J;
+	lsv_train_param prm = *p;
+	double *K = NULL;
+	size_t n = x->n, i;
+	lsv_status st;
+
+	*out = NULL;
+	memset(&J, 0, sizeof J);
+	if ((st = lsv_train_param_check(p, err)) != LSV_OK)
+		return st;
+	if (prm.kernel.gamma == 0.0)
+		prm.kernel.gamma = 1.0 / (double)(x->dim ? x->dim : 1);
+	if (x->l == 0)
+		return lsv_fail(err, LSV_EINVAL,
+				"no labeled rows (every label is the unlabeled "
+				"marker %g)", x->unlabeled);
+	if (prm.gamma_I > 0.0 && g == NULL)
+		return lsv_fail(err, LSV_EINVAL, "gamma_I > 0 needs a graph");
+	if (g != NULL && g->n != n)
+		return lsv_fail(err, LSV_EINVAL,
+				"the graph has %zu rows but the data %zu", g->n, n);
+	if (n > INT_MAX)
+		return lsv_fail(err, LSV_ETOOBIG, "%zu rows: too many", n);
+	/* Dense memory: K plus, with a graph, L and the system matrix. */
+	if ((st = check_bytes((double)n * (double)n * (prm.gamma_I > 0 ? 3 : 1),
+			      "the dense kernel and Laplacian", err)) != LSV_OK)
+		return st;
+
+	J.x = x;
+	J.p = &prm;
+	J.n = n;
+	J.err = err;
+	if ((st = find_classes(x, &J.labels, &J.nr_class, err)) != LSV_OK)
+		return st;
+	if (J.nr_class < 2) {
+		st = lsv_fail(err, LSV_EINVAL,
+			      "the labeled rows have only one class (%g): need "
+			      "at least two", J.labels[0]);
+		goto done;
+	}
+	J.nr_fn = J.nr_class == 2 ? 1 : J.nr_class;
+	J.lab = alloc(x->l, sizeof *J.lab);
+	J.Y = alloc(x->l * (size_t)J.nr_fn, sizeof *J.Y);
+	J.alpha = alloc(n * (size_t)J.nr_fn, sizeof *J.alpha);
+	J.bias = calloc((size_t)J.nr_fn, sizeof *J.bias);
+	K = alloc(n * n, sizeof *K);
+	if (!J.lab || !J.Y || !J.alpha || !J.bias || !K) {
+		st = lsv_fail(err, LSV_ENOMEM,
+			      "out of memory for the kernel matrix (%zu bytes)",
+			      n * n * sizeof *K);
+		goto done;
+	}
+	for (i = 0; i < n; i++)
+		if (lsv_data_is_labeled(x, i))
+			J.lab[J.l++] = i;
+	targets(&J);
+	if ((st = lsv_kernel_matrix(&prm.kernel, x, NULL, n, x, NULL, n, K,
+				    err)) != LSV_OK)
+		goto done;
+	if (prm.solver == LSV_SOLVER_LAPRLS)
+		st = train_rls(&J, g, K);
+	else
+		st = train_svm(&J, g, K);
+	if (st == LSV_OK) {
+		for (i = 0; i < n * (size_t)J.nr_fn; i++)
+			if (!isfinite(J.alpha[i])) {
+				st = lsv_fail(err, LSV_ENUMERIC,
+					      "training produced non-finite "
+					      "coefficients (ill-conditioned system)");
+				break;
+			}
+	}
+	if (st == LSV_OK)
+		st = make_model(&J, out);
+done:
+	free(K);
+	free(J.lab);
+	free(J.Y);
+	free(J.alpha);
+	free(J.bias);
+	free(J.labels);
+	return st;
+}

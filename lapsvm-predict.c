@@ -1,0 +1,223 @@
+/*
+ * lapsvm-predict -- apply a trained model to a data set: one predicted
+ * label per row, optionally the decision values, and, when the data has
+ * labels, the accuracy (and for two classes the PRBEP, the measure of the
+ * JMLR 2006 text experiments), like LIBSVM's svm-predict.
+ *
+ *     lapsvm-predict [options] test_file model_file output_file
+ *
+ * Everything is read and computed before the output is opened, so bad
+ * input never touches an existing output file.
+ */
+#include <float.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lapsvm.h"
+#include "tool.h"
+
+static void usage(void)
+{
+	printf(
+"Usage: lapsvm-predict [options] test_file model_file output_file\n"
+"Predict the label of every row of test_file (LIBSVM format) with a model\n"
+"written by lapsvm-train, one label per line in output_file.  Any one of\n"
+"the files may be '-' (standard input or output), but not both inputs.\n"
+"The output is replaced only when complete.\n"
+"\n"
+"If test_file has labeled rows (label other than the unlabeled marker),\n"
+"prints the accuracy over them, and for a two-class model the\n"
+"precision-recall break-even point, with the rows of the model's first\n"
+"class as positives, ranked by f(x).  These go to standard output, or to\n"
+"standard error when the predictions do.\n"
+"\n"
+"options:\n"
+"-d        : also write the decision values: a first line 'labels L1 ...'\n"
+"            naming the class of each column, then 'label f1 f2 ...' per\n"
+"            row; a two-class model has one column, f(x), named after its\n"
+"            first class (f(x) > 0 predicts it)\n"
+"-u marker : label of the unlabeled rows of test_file (default: the\n"
+"            model's unlabeled_marker)\n"
+"-q        : quiet: no accuracy, PRBEP or warnings\n"
+"-h        : show this help\n"
+"\n"
+"Exit status: 0 success, 1 failure (bad input, I/O), 2 usage error.\n");
+}
+
+/* Nonzero if the regular file at path starts like a model, so a test_file
+ * that is really a model gets a message that says so. */
+static int looks_like_model(const char *path)
+{
+	static const char magic[] = "lapsvm_model";
+	char buf[sizeof magic];
+	FILE *fp;
+	size_t got;
+
+	if (strcmp(path, "-") == 0 || (fp = fopen(path, "r")) == NULL)
+		return 0;
+	got = fread(buf, 1, sizeof magic - 1, fp);
+	fclose(fp);
+	return got == sizeof magic - 1 && memcmp(buf, magic, got) == 0;
+}
+
+/* Accuracy over the labeled rows; PRBEP for a two-class model. */
+static void report(const lsv_model *m, const lsv_data *x, const double *pred,
+		   const double *scores, FILE *to)
+{
+	size_t i, j, nl = 0, correct = 0, unknown = 0;
+	double *f = NULL, err_rate, bep;
+	int *pos = NULL, c;
+
+	for (i = 0; i < x->n; i++) {
+		if (!lsv_data_is_labeled(x, i))
+			continue;
+		nl++;
+		correct += pred[i] == x->y[i];
+		for (c = 0; c < m->nr_class; c++)
+			if (x->y[i] == m->labels[c])
+				break;
+		unknown += c == m->nr_class;
+	}
+	if (nl == 0)
+		return;
+	fprintf(to, "Accuracy = %g%% (%zu/%zu) (classification)\n",
+		100.0 * (double)correct / (double)nl, correct, nl);
+	if (unknown > 0)
+		tool_info("warning: %zu labeled rows have a label that is not one "
+			  "of the model's classes (counted as errors)", unknown);
+	if (m->nr_fn != 1)
+		return;
+	f = malloc(nl * sizeof *f);
+	pos = malloc(nl * sizeof *pos);
+	if (f == NULL || pos == NULL) {
+		tool_msg("warning: out of memory for the PRBEP; skipped");
+	} else {
+		for (i = 0, j = 0; i < x->n; i++) {
+			if (!lsv_data_is_labeled(x, i))
+				continue;
+			f[j] = scores[i];
+			pos[j++] = x->y[i] == m->labels[0];
+		}
+		bep = lsv_prbep(f, pos, nl, &err_rate);
+		fprintf(to, "PRBEP = %.2f%% (error rate at PRBEP = %.2f%%)\n",
+			100.0 * bep, 100.0 * err_rate);
+	}
+	free(f);
+	free(pos);
+}
+
+int main(int argc, char **argv)
+{
+	lsv_model *m = NULL;
+	lsv_data *x = NULL;
+	lsv_out *out = NULL;
+	lsv_error err;
+	const char *testpath, *modelpath, *outpath;
+	double marker = 0.0, *scores = NULL, *pred = NULL;
+	int c, marker_given = 0, decision = 0;
+	size_t i, nf;
+	FILE *fp;
+
+	tool_init(argv[0]);
+	opterr = 0;
+	while ((c = getopt(argc, argv, ":du:qh")) != -1) {
+		switch (c) {
+		case 'd':
+			decision = 1;
+			break;
+		case 'u':
+			marker = tool_opt_double(c, optarg, -DBL_MAX, DBL_MAX);
+			marker_given = 1;
+			break;
+		case 'q':
+			tool_quiet = 1;
+			break;
+		case 'h':
+			usage();
+			return 0;
+		case ':':
+			tool_usage_error("option -%c needs a value", optopt);
+		default:
+			tool_usage_error("unknown option -%c", optopt);
+		}
+	}
+	if (argc - optind < 1)
+		tool_usage_error("missing test_file, model_file and output_file");
+	if (argc - optind < 2)
+		tool_usage_error("missing model_file and output_file");
+	if (argc - optind < 3)
+		tool_usage_error("missing output_file");
+	if (argc - optind > 3)
+		tool_usage_error("too many arguments (expected test_file model_file "
+				 "output_file)");
+	testpath = argv[optind];
+	modelpath = argv[optind + 1];
+	outpath = argv[optind + 2];
+	if (strcmp(testpath, "-") == 0 && strcmp(modelpath, "-") == 0)
+		tool_usage_error("test_file and model_file cannot both be '-' "
+				 "(standard input)");
+
+	/* The model first: its unlabeled marker is the test data's default. */
+	if (lsv_model_read_path(modelpath, &m, &err) != LSV_OK)
+		tool_die_err(&err);
+	if (!marker_given)
+		marker = m->unlabeled;
+	if (lsv_data_read_path(testpath, marker, &x, &err) != LSV_OK) {
+		if (err.status == LSV_EFORMAT && looks_like_model(testpath))
+			tool_die(EXIT_FAILURE, "%s: this is a lapsvm model, not test "
+				 "data (expected: lapsvm-predict test_file model_file "
+				 "output_file)", testpath);
+		tool_die_err(&err);
+	}
+
+	nf = (size_t)m->nr_fn;
+	if (x->n > SIZE_MAX / sizeof(double) / nf)
+		tool_die(EXIT_FAILURE, "%s: %zu rows x %zu decision values are too "
+			 "many", testpath, x->n, nf);
+	scores = malloc(x->n * nf * sizeof *scores);
+	pred = malloc(x->n * sizeof *pred);
+	if (scores == NULL || pred == NULL)
+		tool_die(EXIT_FAILURE, "out of memory for %zu rows x %zu decision "
+			 "values", x->n, nf);
+	if (lsv_model_decision(m, x, scores, &err) != LSV_OK)
+		tool_die_err(&err);
+	for (i = 0; i < x->n; i++)
+		pred[i] = lsv_model_label(m, scores + i * nf);
+
+	if (lsv_out_open(outpath, &out, &err) != LSV_OK)
+		tool_die_err(&err);
+	tool_track(lsv_out_tmpname(out));
+	fp = lsv_out_file(out);
+	if (decision) {
+		fputs("labels", fp);
+		for (i = 0; i < nf; i++)
+			fprintf(fp, " %.17g", m->labels[i]);
+		putc('\n', fp);
+	}
+	for (i = 0; i < x->n && !ferror(fp); i++) {
+		size_t j;
+		fprintf(fp, "%.17g", pred[i]);
+		if (decision)
+			for (j = 0; j < nf; j++)
+				fprintf(fp, " %.17g", scores[i * nf + j]);
+		putc('\n', fp);
+	}
+	if (lsv_out_commit(out, &err) != LSV_OK) {
+		tool_track(NULL);
+		tool_die_err(&err);
+	}
+	tool_track(NULL);
+
+	if (!tool_quiet)
+		report(m, x, pred, scores,
+		       strcmp(outpath, "-") == 0 ? stderr : stdout);
+
+	free(scores);
+	free(pred);
+	lsv_data_free(x);
+	lsv_model_free(m);
+	return 0;
+}

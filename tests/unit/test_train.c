@@ -1,0 +1,605 @@
+/* LapRLS / LapSVM training against independently derived answers: naive
+ * Gaussian elimination on the paper's closed forms, an analytic two-point
+ * dual, the KKT conditions of the QP, and the gamma_I -> 0 limits. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "lapsvm.h"
+#include "unit.h"
+
+/* Solve A X = B (n x n, n x m, column-major) by Gaussian elimination with
+ * partial pivoting; A and B are overwritten, X returned in B. */
+static void gauss(double *A, double *B, size_t n, size_t m)
+{
+	size_t i, j, k, c;
+	for (k = 0; k < n; k++) {
+		size_t piv = k;
+		for (i = k + 1; i < n; i++)
+			if (fabs(A[i + k * n]) > fabs(A[piv + k * n]))
+				piv = i;
+		for (j = 0; j < n; j++) {
+			double t = A[k + j * n];
+			A[k + j * n] = A[piv + j * n];
+			A[piv + j * n] = t;
+		}
+		for (c = 0; c < m; c++) {
+			double t = B[k + c * n];
+			B[k + c * n] = B[piv + c * n];
+			B[piv + c * n] = t;
+		}
+		for (i = k + 1; i < n; i++) {
+			double f = A[i + k * n] / A[k + k * n];
+			for (j = k; j < n; j++)
+				A[i + j * n] -= f * A[k + j * n];
+			for (c = 0; c < m; c++)
+				B[i + c * n] -= f * B[k + c * n];
+		}
+	}
+	for (c = 0; c < m; c++)
+		for (k = n; k-- > 0;) {
+			double s = B[k + c * n];
+			for (j = k + 1; j < n; j++)
+				s -= A[k + j * n] * B[j + c * n];
+			B[k + c * n] = s / A[k + k * n];
+		}
+}
+
+/* Small 2-D problem: n points, labels +1/-1/0 (unlabeled) given. */
+static lsv_data *points(const double *xy, const double *y, size_t n)
+{
+	lsv_data *x = calloc(1, sizeof *x);
+	size_t i;
+	x->n = n;
+	x->dim = 2;
+	x->rowptr = malloc((n + 1) * sizeof *x->rowptr);
+	x->col = malloc(2 * n * sizeof *x->col);
+	x->val = malloc(2 * n * sizeof *x->val);
+	x->y = malloc(n * sizeof *x->y);
+	for (i = 0; i < n; i++) {
+		x->rowptr[i] = 2 * i;
+		x->col[2 * i] = 0;
+		x->col[2 * i + 1] = 1;
+		x->val[2 * i] = xy[2 * i];
+		x->val[2 * i + 1] = xy[2 * i + 1];
+		x->y[i] = y[i];
+		x->l += y[i] != 0.0;
+	}
+	x->rowptr[n] = 2 * n;
+	x->nnz = 2 * n;
+	return x;
+}
+
+static lsv_data *toy(size_t n, unsigned long long seed, const size_t *lab,
+		     const double *laby, size_t l)
+{
+	double *xy = malloc(2 * n * sizeof *xy), *y = calloc(n, sizeof *y);
+	lsv_rng r;
+	lsv_data *x;
+	size_t i;
+	lsv_rng_seed(&r, seed);
+	for (i = 0; i < 2 * n; i++)
+		xy[i] = lsv_rng_normal(&r) + (i % 2 == 0 && i < n ? 2.0 : 0.0);
+	for (i = 0; i < l; i++)
+		y[lab[i]] = laby[i];
+	x = points(xy, y, n);
+	free(xy);
+	free(y);
+	return x;
+}
+
+/* Independent pieces: RBF Gram matrix and the Laplacian, by formula. */
+static double *gram(const lsv_data *x, double g)
+{
+	size_t n = x->n, i, j;
+	double *K = malloc(n * n * sizeof *K);
+	for (i = 0; i < n; i++)
+		for (j = 0; j < n; j++) {
+			double du = x->val[2 * i] - x->val[2 * j];
+			double dv = x->val[2 * i + 1] - x->val[2 * j + 1];
+			K[i + j * n] = exp(-g * (du * du + dv * dv));
+		}
+	return K;
+}
+
+static double *laplacian(const lsv_graph *gr, int normalized)
+{
+	size_t n = gr->n, i, j, p;
+	double *W = calloc(n * n, sizeof *W), *L = calloc(n * n, sizeof *L);
+	double *d = calloc(n, sizeof *d);
+	for (i = 0; i < n; i++)
+		for (p = gr->rowptr[i]; p < gr->rowptr[i + 1]; p++) {
+			W[i + (size_t)gr->col[p] * n] = gr->w[p];
+			d[i] += gr->w[p];
+		}
+	for (i = 0; i < n; i++)
+		for (j = 0; j < n; j++) {
+			if (normalized)
+				L[i + j * n] = (i == j && d[i] > 0 ? 1.0 : 0.0) -
+					       (d[i] > 0 && d[j] > 0 ? W[i + j * n] / sqrt(d[i] * d[j]) : 0.0);
+			else
+				L[i + j * n] = (i == j ? d[i] : 0.0) - W[i + j * n];
+		}
+	free(W);
+	free(d);
+	return L;
+}
+
+static double *decision(const lsv_model *m, const lsv_data *x)
+{
+	double *s = malloc(x->n * (size_t)m->nr_fn * sizeof *s);
+	lsv_error e;
+	if (lsv_model_decision(m, x, s, &e) != LSV_OK) {
+		fprintf(stderr, "  decision: %s\n", e.msg);
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+static lsv_model *train(const lsv_data *x, const lsv_graph *g,
+			const lsv_train_param *p)
+{
+	lsv_model *m = NULL;
+	lsv_error e;
+	if (lsv_train(x, g, p, &m, &e) != LSV_OK)
+		fprintf(stderr, "  train: %s\n", e.msg);
+	return m;
+}
+
+static lsv_graph *knn_graph(const lsv_data *x, int k)
+{
+	lsv_graph_param gp;
+	lsv_graph *g = NULL;
+	lsv_error e;
+	lsv_graph_param_default(&gp);
+	gp.k = k;
+	lsv_graph_build(x, &gp, &g, NULL, &e);
+	return g;
+}
+
+static double max_rel_diff(const double *a, const double *b, size_t n)
+{
+	double worst = 0.0;
+	size_t i;
+	for (i = 0; i < n; i++) {
+		double d = fabs(a[i] - b[i]) / fmax(1.0, fabs(b[i]));
+		if (d > worst)
+			worst = d;
+	}
+	return worst;
+}
+
+static const size_t LAB[] = {0, 3, 7, 12, 15, 18};
+static const double LABY[] = {1, -1, 1, -1, 1, -1};
+
+static void laprls_matches_closed_form_of_eq8(void)
+{
+	size_t n = 20, l = 6, i, j, k;
+	lsv_data *x = toy(n, 3, LAB, LABY, l);
+	lsv_graph *g = knn_graph(x, 4);
+	lsv_train_param p;
+	lsv_model *m;
+	double *K, *L, *M, *a, *want, *got;
+	int norm;
+
+	for (norm = 0; norm < 2; norm++) {
+		lsv_train_param_default(&p);
+		p.solver = LSV_SOLVER_LAPRLS;
+		p.kernel.gamma = 0.5;
+		p.gamma_A = 0.01;
+		p.gamma_I = 3.0;
+		p.normalized = norm;
+		m = train(x, g, &p);
+		CHECK(m != NULL);
+		if (m == NULL)
+			continue;
+		/* M = J K + gamma_A l I + gamma_I l/n^2 L K;  alpha = M^-1 Y */
+		K = gram(x, 0.5);
+		L = laplacian(g, norm);
+		M = calloc(n * n, sizeof *M);
+		a = calloc(n, sizeof *a);
+		want = calloc(n, sizeof *want);
+		for (i = 0; i < n; i++)
+			for (j = 0; j < n; j++) {
+				double lk = 0.0;
+				for (k = 0; k < n; k++)
+					lk += L[i + k * n] * K[k + j * n];
+				M[i + j * n] = (x->y[i] != 0 ? K[i + j * n] : 0.0) +
+					       (i == j ? p.gamma_A * (double)l : 0.0) +
+					       p.gamma_I * (double)l / (double)(n * n) * lk;
+			}
+		for (i = 0; i < n; i++)
+			a[i] = x->y[i];
+		gauss(M, a, n, 1);
+		for (i = 0; i < n; i++)
+			for (j = 0; j < n; j++)
+				want[i] += K[i + j * n] * a[j];
+		got = decision(m, x);
+		CHECK(got != NULL && max_rel_diff(got, want, n) < 1e-9);
+		CHECK(m->bias[0] == 0.0 && m->labels[0] == 1.0);
+		free(K);
+		free(L);
+		free(M);
+		free(a);
+		free(want);
+		free(got);
+		lsv_model_free(m);
+	}
+	lsv_graph_free(g);
+	lsv_data_free(x);
+}
+
+static void rls_at_gamma_I_zero_is_the_labeled_closed_form(void)
+{
+	size_t n = 20, l = 6, i, j;
+	lsv_data *x = toy(n, 4, LAB, LABY, l);
+	lsv_train_param p;
+	lsv_model *m;
+	double *K = gram(x, 0.5), A[36], b[6], *want = calloc(n, sizeof *want), *got;
+
+	lsv_train_param_default(&p);
+	p.solver = LSV_SOLVER_LAPRLS;
+	p.kernel.gamma = 0.5;
+	p.gamma_A = 0.02;
+	p.gamma_I = 0.0;
+	m = train(x, NULL, &p);  /* no graph needed */
+	CHECK(m != NULL && m->sv->n == l);
+	for (i = 0; i < l; i++) {
+		for (j = 0; j < l; j++)
+			A[i + j * l] = K[LAB[i] + LAB[j] * n] + (i == j ? 0.02 * l : 0.0);
+		b[i] = LABY[i];
+	}
+	gauss(A, b, l, 1);
+	for (i = 0; i < n; i++)
+		for (j = 0; j < l; j++)
+			want[i] += K[i + LAB[j] * n] * b[j];
+	got = m ? decision(m, x) : NULL;
+	CHECK(got != NULL && max_rel_diff(got, want, n) < 1e-10);
+	free(K);
+	free(want);
+	free(got);
+	lsv_model_free(m);
+	lsv_data_free(x);
+}
+
+static void gamma_I_to_zero_limit_is_rls_and_svm(void)
+{
+	/* The general n x n path with a vanishing gamma_I must approach the
+	 * gamma_I = 0 shortcut (RLS / SVM on the labeled rows only). */
+	size_t n = 20;
+	lsv_data *x = toy(n, 5, LAB, LABY, 6);
+	lsv_graph *g = knn_graph(x, 4);
+	lsv_train_param p;
+	int s;
+
+	for (s = 0; s < 2; s++) {
+		lsv_model *m0, *m1;
+		double *f0, *f1;
+		lsv_train_param_default(&p);
+		p.solver = s ? LSV_SOLVER_LAPSVM : LSV_SOLVER_LAPRLS;
+		p.kernel.gamma = 0.5;
+		p.gamma_A = 0.01;
+		p.eps = 1e-10;
+		p.gamma_I = 0.0;
+		m0 = train(x, g, &p);
+		p.gamma_I = 1e-9;
+		m1 = train(x, g, &p);
+		CHECK(m0 != NULL && m1 != NULL);
+		if (m0 == NULL || m1 == NULL)
+			continue;
+		f0 = decision(m0, x);
+		f1 = decision(m1, x);
+		CHECK(f0 && f1 && max_rel_diff(f1, f0, n) < 1e-6);
+		free(f0);
+		free(f1);
+		lsv_model_free(m0);
+		lsv_model_free(m1);
+	}
+	lsv_graph_free(g);
+	lsv_data_free(x);
+}
+
+static void lapsvm_two_labels_matches_analytic_dual(void)
+{
+	/* l = 2 (one per class): the dual has beta_1 = beta_2 = beta, the
+	 * maximizer of 2 beta - beta^2 (G11 + G22 - 2 G12) / 2 clipped to
+	 * [0, 1/2]; both free gives y_i f_i = 1 at both points. */
+	size_t n = 16, i, j, k, lab[2] = {2, 9};
+	double laby[2] = {1, -1};
+	lsv_data *x = toy(n, 6, lab, laby, 2);
+	lsv_graph *g = knn_graph(x, 3);
+	lsv_train_param p;
+	lsv_model *m;
+	double *K, *L, *P, *Z, G[4], beta, *alpha, *want, *got, b;
+	double cI;
+
+	lsv_train_param_default(&p);
+	p.solver = LSV_SOLVER_LAPSVM;
+	p.kernel.gamma = 0.5;
+	p.gamma_A = 0.05;
+	p.gamma_I = 50.0;
+	p.eps = 1e-12;
+	m = train(x, g, &p);
+	CHECK(m != NULL);
+	if (m == NULL)
+		return;
+	K = gram(x, 0.5);
+	L = laplacian(g, 1);
+	P = calloc(n * n, sizeof *P);
+	Z = calloc(n * 2, sizeof *Z);
+	cI = 2.0 * p.gamma_I / (double)(n * n);
+	for (i = 0; i < n; i++)
+		for (j = 0; j < n; j++) {
+			double lk = 0.0;
+			for (k = 0; k < n; k++)
+				lk += L[i + k * n] * K[k + j * n];
+			P[i + j * n] = cI * lk + (i == j ? 2.0 * p.gamma_A : 0.0);
+		}
+	Z[lab[0]] = 1.0;
+	Z[lab[1] + n] = 1.0;
+	gauss(P, Z, n, 2);  /* Z = P^-1 J' */
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < 2; j++) {
+			G[i + 2 * j] = 0.0;
+			for (k = 0; k < n; k++)
+				G[i + 2 * j] += K[lab[i] + k * n] * Z[k + j * n];
+		}
+	beta = 2.0 / (G[0] + G[3] - G[1] - G[2]);
+	CHECK(beta > 0 && beta < 0.5);  /* the case where both are free */
+	alpha = calloc(n, sizeof *alpha);
+	want = calloc(n, sizeof *want);
+	for (k = 0; k < n; k++)
+		alpha[k] = beta * (Z[k] - Z[k + n]);
+	for (i = 0; i < n; i++)
+		for (j = 0; j < n; j++)
+			want[i] += K[i + j * n] * alpha[j];
+	b = 1.0 - want[lab[0]];  /* f(x_lab0) = 1 */
+	for (i = 0; i < n; i++)
+		want[i] += b;
+	CHECK(fabs(want[lab[1]] + 1.0) < 1e-9);  /* and f(x_lab1) = -1 */
+	got = decision(m, x);
+	CHECK(got != NULL && max_rel_diff(got, want, n) < 1e-8);
+	free(K);
+	free(L);
+	free(P);
+	free(Z);
+	free(alpha);
+	free(want);
+	free(got);
+	lsv_model_free(m);
+	lsv_graph_free(g);
+	lsv_data_free(x);
+}
+
+static void smo_solution_satisfies_kkt(void)
+{
+	enum { L = 40 };
+	static double A[L * L], Q[L * L];
+	double y[L], C[L], beta[L], G[L], rho, up = -INFINITY, low = INFINITY, s = 0;
+	lsv_rng r;
+	lsv_error e;
+	size_t i, j, k;
+	long iters = 0;
+
+	lsv_rng_seed(&r, 8);
+	for (i = 0; i < L * L; i++)
+		A[i] = lsv_rng_normal(&r);
+	for (i = 0; i < L; i++) {
+		y[i] = lsv_rng_uniform(&r) < 0.4 ? -1.0 : 1.0;
+		C[i] = i % 3 == 0 ? 0.05 : 1.0;  /* per-point boxes */
+	}
+	for (i = 0; i < L; i++)  /* Q = Y A'A Y / L: PSD */
+		for (j = 0; j < L; j++) {
+			double d = 0.0;
+			for (k = 0; k < L; k++)
+				d += A[k + i * L] * A[k + j * L];
+			Q[i + j * L] = y[i] * y[j] * d / L;
+		}
+	CHECK(lsv_smo(Q, y, C, L, 1e-9, 0, beta, &rho, &iters, &e) == LSV_OK);
+	CHECK(iters > 0);
+	for (i = 0; i < L; i++) {
+		CHECK(beta[i] >= 0.0 && beta[i] <= C[i]);
+		s += y[i] * beta[i];
+		G[i] = -1.0;
+		for (j = 0; j < L; j++)
+			G[i] += Q[i + j * L] * beta[j];
+	}
+	CHECK(fabs(s) < 1e-12);
+	/* KKT: max over I_up of -y G <= min over I_low of -y G (+ eps) */
+	for (i = 0; i < L; i++) {
+		int in_up = (y[i] > 0 && beta[i] < C[i]) || (y[i] < 0 && beta[i] > 0);
+		int in_low = (y[i] > 0 && beta[i] > 0) || (y[i] < 0 && beta[i] < C[i]);
+		if (in_up)
+			up = fmax(up, -y[i] * G[i]);
+		if (in_low)
+			low = fmin(low, -y[i] * G[i]);
+		if (beta[i] > 0 && beta[i] < C[i])  /* free: y G = rho */
+			CHECK(fabs(y[i] * G[i] - rho) < 1e-6);
+	}
+	CHECK(up - low < 1e-8);
+}
+
+static void laplacian_power_and_isolated_nodes(void)
+{
+	/* Path 1-2-3 plus isolated node 4: L^2 equals L L by hand, and the
+	 * isolated node has a zero row (no 1 on the normalized diagonal). */
+	static const char text[] = "1 2:1\n2 1:1 3:2\n3 2:2\n4\n";
+	FILE *fp = fmemopen((void *)text, sizeof text - 1, "r");
+	lsv_graph *g;
+	lsv_error e;
+	double L1[16], L2[16], want[16];
+	size_t i, j, k, n = 4;
+	int norm;
+
+	CHECK(lsv_graph_read(fp, "g", 4, &g, &e) == LSV_OK);
+	fclose(fp);
+	for (norm = 0; norm < 2; norm++) {
+		double *ref = laplacian(g, norm);
+		CHECK(lsv_laplacian_dense(g, norm, 1, L1, &e) == LSV_OK);
+		CHECK(lsv_laplacian_dense(g, norm, 2, L2, &e) == LSV_OK);
+		for (i = 0; i < n; i++)
+			for (j = 0; j < n; j++) {
+				want[i + j * n] = 0.0;
+				for (k = 0; k < n; k++)
+					want[i + j * n] += ref[i + k * n] * ref[k + j * n];
+			}
+		for (i = 0; i < 16; i++) {
+			CHECK(fabs(L1[i] - ref[i]) < 1e-15);
+			CHECK(fabs(L2[i] - want[i]) < 1e-14);
+		}
+		for (i = 0; i < n; i++)
+			CHECK(L1[3 + i * n] == 0.0 && L1[i + 3 * n] == 0.0);
+		free(ref);
+	}
+	/* hand values: D - W for the path 1-2-3 (weights 1, 2) */
+	lsv_laplacian_dense(g, 0, 1, L1, &e);
+	CHECK(L1[0] == 1 && L1[1 + 1 * n] == 3 && L1[2 + 2 * n] == 2 &&
+	      L1[0 + 1 * n] == -1 && L1[1 + 2 * n] == -2 && L1[0 + 2 * n] == 0);
+	lsv_laplacian_dense(g, 1, 1, L1, &e);
+	CHECK(fabs(L1[1 + 2 * n] + 2.0 / sqrt(3.0 * 2.0)) < 1e-15);
+	lsv_graph_free(g);
+}
+
+static void smo_reports_iteration_cap(void)
+{
+	double Q[4] = {1, 0.5, 0.5, 1}, y[2] = {1, -1}, C[2] = {10, 10}, beta[2], rho;
+	lsv_error e;
+	CHECK(lsv_smo(Q, y, C, 2, 1e-12, 1, beta, &rho, NULL, &e) == LSV_ENUMERIC);
+	CHECK(strstr(e.msg, "did not converge in 1 iterations") != NULL);
+}
+
+static void one_vs_rest_equals_binary_problems(void)
+{
+	/* Class c's decision function is the binary LapRLS of c vs the rest. */
+	size_t n = 24, i, lab[6] = {0, 5, 9, 13, 17, 22};
+	double laby[6] = {1, 2, 3, 1, 2, 3};
+	lsv_data *x = toy(n, 9, lab, laby, 6);
+	lsv_graph *g = knn_graph(x, 4);
+	lsv_train_param p;
+	lsv_model *m;
+	double *f;
+	int c;
+
+	lsv_train_param_default(&p);
+	p.solver = LSV_SOLVER_LAPRLS;
+	p.kernel.gamma = 0.5;
+	p.gamma_A = 0.01;
+	p.gamma_I = 1.0;
+	m = train(x, g, &p);
+	CHECK(m != NULL && m->nr_class == 3 && m->nr_fn == 3);
+	if (m == NULL)
+		return;
+	CHECK(m->labels[0] == 1 && m->labels[1] == 2 && m->labels[2] == 3);
+	f = decision(m, x);
+	for (c = 0; c < 3 && f; c++) {
+		lsv_data *xb = toy(n, 9, lab, laby, 6);
+		lsv_model *mb;
+		double *fb, *col = malloc(n * sizeof *col);
+		for (i = 0; i < 6; i++)
+			xb->y[lab[i]] = laby[i] == m->labels[c] ? 1.0 : -1.0;
+		mb = train(xb, g, &p);
+		fb = mb ? decision(mb, xb) : NULL;
+		for (i = 0; i < n; i++)
+			col[i] = f[i * 3 + (size_t)c];
+		CHECK(fb != NULL && max_rel_diff(col, fb, n) < 1e-10);
+		free(fb);
+		free(col);
+		lsv_model_free(mb);
+		lsv_data_free(xb);
+	}
+	free(f);
+	lsv_model_free(m);
+	lsv_graph_free(g);
+	lsv_data_free(x);
+}
+
+static void training_refuses_degenerate_label_sets(void)
+{
+	size_t lab[2] = {1, 4};
+	double same[2] = {1, 1};
+	lsv_data *x = toy(8, 2, lab, same, 2);
+	lsv_graph *g = knn_graph(x, 3);
+	lsv_train_param p;
+	lsv_model *m = (lsv_model *)1;
+	lsv_error e;
+	size_t i;
+
+	lsv_train_param_default(&p);
+	p.kernel.gamma = 1;
+	CHECK(lsv_train(x, g, &p, &m, &e) == LSV_EINVAL && m == NULL);
+	CHECK_STR(e.msg, "the labeled rows have only one class (1): need at least two");
+	for (i = 0; i < x->n; i++)
+		x->y[i] = 0.0;
+	x->l = 0;
+	CHECK(lsv_train(x, g, &p, &m, &e) == LSV_EINVAL);
+	CHECK_STR(e.msg, "no labeled rows (every label is the unlabeled marker 0)");
+	lsv_graph_free(g);
+	lsv_data_free(x);
+	x = toy(9, 2, lab, (double[]){1, -1}, 2);
+	g = knn_graph(x, 3);
+	lsv_data_free(x);
+	x = toy(8, 2, lab, (double[]){1, -1}, 2);
+	CHECK(lsv_train(x, g, &p, &m, &e) == LSV_EINVAL);
+	CHECK_STR(e.msg, "the graph has 9 rows but the data 8");
+	lsv_graph_free(g);
+	lsv_data_free(x);
+}
+
+static void model_round_trip_gives_identical_decisions(void)
+{
+	size_t n = 20, i;
+	lsv_data *x = toy(n, 12, LAB, LABY, 6);
+	lsv_graph *g = knn_graph(x, 4);
+	lsv_train_param p;
+	lsv_model *m, *r = NULL;
+	lsv_error e;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp;
+	double *f1, *f2;
+
+	lsv_train_param_default(&p);
+	p.kernel.gamma = 0.3;
+	m = train(x, g, &p);
+	if (m == NULL) {
+		CHECK(0);
+		return;
+	}
+	fp = open_memstream(&buf, &len);
+	CHECK(lsv_model_write(fp, "m", m, &e) == LSV_OK);
+	fclose(fp);
+	fp = fmemopen(buf, len, "r");
+	CHECK(lsv_model_read(fp, "m", &r, &e) == LSV_OK);
+	fclose(fp);
+	if (r != NULL) {
+		f1 = decision(m, x);
+		f2 = decision(r, x);
+		for (i = 0; f1 && f2 && i < n; i++)
+			CHECK(f1[i] == f2[i]);
+		free(f1);
+		free(f2);
+	}
+	free(buf);
+	lsv_model_free(m);
+	lsv_model_free(r);
+	lsv_graph_free(g);
+	lsv_data_free(x);
+}
+
+const unit_case train_cases[] = {
+	{"laprls_matches_closed_form_of_eq8", laprls_matches_closed_form_of_eq8},
+	{"rls_at_gamma_I_zero_is_the_labeled_closed_form",
+	 rls_at_gamma_I_zero_is_the_labeled_closed_form},
+	{"gamma_I_to_zero_limit_is_rls_and_svm", gamma_I_to_zero_limit_is_rls_and_svm},
+	{"lapsvm_two_labels_matches_analytic_dual",
+	 lapsvm_two_labels_matches_analytic_dual},
+	{"smo_solution_satisfies_kkt", smo_solution_satisfies_kkt},
+	{"smo_reports_iteration_cap", smo_reports_iteration_cap},
+	{"laplacian_power_and_isolated_nodes", laplacian_power_and_isolated_nodes},
+	{"one_vs_rest_equals_binary_problems", one_vs_rest_equals_binary_problems},
+	{"training_refuses_degenerate_label_sets",
+	 training_refuses_degenerate_label_sets},
+	{"model_round_trip_gives_identical_decisions",
+	 model_round_trip_gives_identical_decisions},
+	{NULL, NULL},
+};
