@@ -164,18 +164,11 @@ int main(int argc, char **argv)
 			  p.weight == LSV_WEIGHT_DISTANCE ? "duplicate points"
 							  : "heat weight underflow");
 
-	if (lsv_out_open(outpath, &out, &err) != LSV_OK)
-		tool_die_err(&err);
-	tool_track(lsv_out_tmpname(out));
-	if (lsv_graph_write(lsv_out_file(out), outpath, g, &err) != LSV_OK) {
-		lsv_out_abort(out);
-		tool_die_err(&err);
-	}
-	if (lsv_out_commit(out, &err) != LSV_OK) {
-		tool_track(NULL);
-		tool_die_err(&err);
-	}
-	tool_track(NULL);
+	if (lsv_graph_write(tool_output_open(outpath, &out),
+			    strcmp(outpath, "-") ? outpath : "(stdout)", g,
+			    &err) != LSV_OK)
+		tool_output_fail(out, &err);
+	tool_output_commit(out);
 
 	if (p.epsilon > 0.0)
 		tool_info("%zu rows, epsilon = %g: %zu edges, %zu isolated rows; "

@@ -112,18 +112,11 @@ int main(int argc, char **argv)
 		}
 		free(idx);
 	}
-	if (lsv_out_open(outpath, &out, &err) != LSV_OK)
-		tool_die_err(&err);
-	tool_track(lsv_out_tmpname(out));
-	if (lsv_data_write(lsv_out_file(out),
+	if (lsv_data_write(tool_output_open(outpath, &out),
 			   strcmp(outpath, "-") ? outpath : "(stdout)", x,
-			   &err) != LSV_OK) {
-		lsv_out_abort(out);
-		tool_die_err(&err);
-	}
-	if (lsv_out_commit(out, &err) != LSV_OK)
-		tool_die_err(&err);
-	tool_track(NULL);
+			   &err) != LSV_OK)
+		tool_output_fail(out, &err);
+	tool_output_commit(out);
 	lsv_data_free(x);
 	return 0;
 }

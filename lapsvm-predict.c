@@ -187,10 +187,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < x->n; i++)
 		pred[i] = lsv_model_label(m, scores + i * nf);
 
-	if (lsv_out_open(outpath, &out, &err) != LSV_OK)
-		tool_die_err(&err);
-	tool_track(lsv_out_tmpname(out));
-	fp = lsv_out_file(out);
+	fp = tool_output_open(outpath, &out);
 	if (decision) {
 		fputs("labels", fp);
 		for (i = 0; i < nf; i++)
@@ -205,11 +202,7 @@ int main(int argc, char **argv)
 				fprintf(fp, " %.17g", scores[i * nf + j]);
 		putc('\n', fp);
 	}
-	if (lsv_out_commit(out, &err) != LSV_OK) {
-		tool_track(NULL);
-		tool_die_err(&err);
-	}
-	tool_track(NULL);
+	tool_output_commit(out);
 
 	if (!tool_quiet)
 		report(m, x, pred, scores,

@@ -104,45 +104,6 @@ static void write_predictions(FILE *fp, const lsv_model *md,
 	}
 }
 
-static void write_output(const char *path, void (*fn)(FILE *, void *),
-			 void *ctx)
-{
-	lsv_out *out;
-	lsv_error err;
-
-	if (lsv_out_open(path, &out, &err) != LSV_OK)
-		tool_die_err(&err);
-	tool_track(lsv_out_tmpname(out));
-	fn(lsv_out_file(out), ctx);
-	if (lsv_out_commit(out, &err) != LSV_OK) {
-		tool_track(NULL);
-		tool_die_err(&err);
-	}
-	tool_track(NULL);
-}
-
-typedef struct {
-	const lsv_model *m;
-	const double *scores;
-	const size_t *rows;
-	size_t nrows;
-	const char *name;
-} pred_ctx;
-
-static void emit_predictions(FILE *fp, void *ctx)
-{
-	pred_ctx *c = ctx;
-	write_predictions(fp, c->m, c->scores, c->rows, c->nrows);
-}
-
-static void emit_model(FILE *fp, void *ctx)
-{
-	pred_ctx *c = ctx;
-	lsv_error err;
-	if (lsv_model_write(fp, c->name, c->m, &err) != LSV_OK)
-		tool_msg("%s", err.msg);  /* the commit reports the failure */
-}
-
 /* n-fold cross validation over the labeled rows; prints like svm-train -v. */
 static void cross_validate(const lsv_data *x, const lsv_graph *g,
 			   const lsv_train_param *p, long folds,
@@ -385,7 +346,7 @@ int main(int argc, char **argv)
 		/* Transductive predictions: f on the unlabeled training rows. */
 		double *scores = malloc(x->n * (size_t)m->nr_fn * sizeof *scores);
 		size_t *rows = malloc((x->n - x->l + 1) * sizeof *rows), i, u = 0;
-		pred_ctx pc;
+		lsv_out *out;
 		if (scores == NULL || rows == NULL)
 			tool_die(1, "out of memory");
 		if (lsv_model_decision(m, x, scores, &err) != LSV_OK)
@@ -393,21 +354,19 @@ int main(int argc, char **argv)
 		for (i = 0; i < x->n; i++)
 			if (!lsv_data_is_labeled(x, i))
 				rows[u++] = i;
-		pc.m = m;
-		pc.scores = scores;
-		pc.rows = rows;
-		pc.nrows = u;
-		pc.name = pred_file;
-		write_output(pred_file, emit_predictions, &pc);
+		write_predictions(tool_output_open(pred_file, &out), m, scores, rows,
+				  u);
+		tool_output_commit(out);
 		free(scores);
 		free(rows);
 	}
 	{
-		pred_ctx pc;
-		memset(&pc, 0, sizeof pc);
-		pc.m = m;
-		pc.name = outpath;
-		write_output(outpath, emit_model, &pc);
+		lsv_out *out;
+		if (lsv_model_write(tool_output_open(outpath, &out),
+				    strcmp(outpath, "-") ? outpath : "(stdout)", m,
+				    &err) != LSV_OK)
+			tool_output_fail(out, &err);
+		tool_output_commit(out);
 	}
 	lsv_model_free(m);
 	lsv_graph_free(g);

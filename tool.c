@@ -145,6 +145,33 @@ long tool_opt_long(int opt, const char *arg, long min, long max)
 	return v;
 }
 
+FILE *tool_output_open(const char *path, lsv_out **out)
+{
+	lsv_error err;
+
+	if (lsv_out_open(path, out, &err) != LSV_OK)
+		tool_die_err(&err);
+	tool_track(lsv_out_tmpname(*out));
+	return lsv_out_file(*out);
+}
+
+void tool_output_commit(lsv_out *out)
+{
+	lsv_error err;
+	lsv_status st = lsv_out_commit(out, &err);
+
+	tool_track(NULL);
+	if (st != LSV_OK)
+		tool_die_err(&err);
+}
+
+void tool_output_fail(lsv_out *out, const lsv_error *err)
+{
+	lsv_out_abort(out);
+	tool_track(NULL);
+	tool_die_err(err);
+}
+
 void tool_progress(void *ctx, size_t done, size_t total)
 {
 	static double last;

@@ -41,6 +41,13 @@ long tool_opt_long(int opt, const char *arg, long min, long max);
  * temporary file before the program dies; tool_track(NULL) stops that. */
 void tool_track(const char *tmpname);
 
+/* Outputs: lsv_out (temporary file renamed into place) plus tool_track,
+ * dying with a message on any failure; the name "-" is standard output. */
+FILE *tool_output_open(const char *path, lsv_out **out);
+void tool_output_commit(lsv_out *out);
+void tool_output_fail(lsv_out *out, const lsv_error *err)
+	__attribute__((noreturn));
+
 /* Progress callback for the library: quiet for the first 3 seconds, then
  * at most one line a second with rows done, rate and time left. */
 void tool_progress(void *ctx, size_t done, size_t total);

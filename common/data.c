@@ -45,24 +45,27 @@ typedef struct {
 	lsv_error *err;
 } reader;
 
-/* "NAME:LINE: what (found 'TOKEN', expected WANT)", the token cut short. */
-static lsv_status bad(reader *r, const char *what, const char *tok,
-		      const char *want)
+lsv_status lsv_bad_token(lsv_error *err, const char *name, size_t line,
+			 const char *what, const char *tok, const char *want)
 {
-	return lsv_fail(r->err, LSV_EFORMAT,
-			"%s:%zu: %s (found '%.*s%s', expected %s)", r->name,
-			r->line, what, LSV_SHOW, tok,
+	return lsv_fail(err, LSV_EFORMAT, "%s:%zu: %s (found '%.*s%s', expected %s)",
+			name, line, what, LSV_SHOW, tok,
 			strlen(tok) > LSV_SHOW ? "..." : "", want);
 }
 
-/* What a number should have been, from lsv_parse_double's reason. */
-static const char *want_number(const lsv_error *why)
+const char *lsv_want_number(const lsv_error *why)
 {
 	if (strcmp(why->msg, "not finite") == 0)
 		return "a finite number";
 	if (strcmp(why->msg, "out of range for a double") == 0)
 		return "a number within the range of a double";
 	return "a number";
+}
+
+static lsv_status bad(reader *r, const char *what, const char *tok,
+		      const char *want)
+{
+	return lsv_bad_token(r->err, r->name, r->line, what, tok, want);
 }
 
 static lsv_status nomem(reader *r)
@@ -72,14 +75,69 @@ static lsv_status nomem(reader *r)
 			r->name, r->line, r->x->n, r->x->nnz);
 }
 
+lsv_status lsv_parse_features(char *s, lsv_data *x, size_t *cap_nnz,
+			      const char *name, size_t line, lsv_error *err)
+{
+	lsv_error why;
+	char *tok, *colon, what[64];
+	long idx, prev = 0;
+	double v;
+
+	while ((tok = lsv_token(&s)) != NULL) {
+		colon = strchr(tok, ':');
+		if (colon == NULL)
+			return lsv_bad_token(err, name, line, "bad feature", tok,
+					     "index:value");
+		*colon = '\0';
+		if (lsv_parse_long(tok, 1, LSV_MAX_FEATURE, &idx, &why)) {
+			if (strncmp(why.msg, "out of range", 12) == 0)
+				return lsv_bad_token(err, name, line,
+						     "feature index out of range", tok,
+						     "1..2147483647");
+			*colon = ':';
+			return lsv_bad_token(err, name, line, "bad feature index", tok,
+					     "index:value with a positive integer index");
+		}
+		if (idx <= prev)
+			return lsv_fail(err, LSV_EFORMAT,
+					"%s:%zu: feature index %ld %s (found %ld after "
+					"%ld, expected indices strictly increasing)",
+					name, line, idx,
+					idx == prev ? "repeated" : "decreasing", idx,
+					prev);
+		if (lsv_parse_double(colon + 1, &v, &why) != LSV_OK) {
+			snprintf(what, sizeof what, "bad value for feature %ld", idx);
+			return lsv_bad_token(err, name, line, what, colon + 1,
+					     lsv_want_number(&why));
+		}
+		if (x->nnz == *cap_nnz) {
+			/* col and val share one capacity, grown together. */
+			size_t c = *cap_nnz, c2 = c;
+			if (lsv_grow((void **)&x->col, &c, x->nnz + 1, sizeof *x->col) ||
+			    lsv_grow((void **)&x->val, &c2, x->nnz + 1, sizeof *x->val))
+				return lsv_fail(err, LSV_ENOMEM,
+						"%s:%zu: out of memory after %zu values",
+						name, line, x->nnz);
+			*cap_nnz = c < c2 ? c : c2;
+		}
+		x->col[x->nnz] = (int)(idx - 1);
+		x->val[x->nnz] = v;
+		x->nnz++;
+		if ((size_t)idx > x->dim)
+			x->dim = (size_t)idx;
+		prev = idx;
+	}
+	return LSV_OK;
+}
+
 /* Parse one line (already stripped of its end, blanks and comment). */
 static lsv_status parse_line(reader *r, char *s)
 {
 	lsv_data *x = r->x;
 	lsv_error why;
-	char *tok, *colon;
-	double label, v;
-	long idx, prev = 0;
+	lsv_status st;
+	char *tok;
+	double label;
 
 	tok = lsv_token(&s);
 	if (tok == NULL)
@@ -89,52 +147,14 @@ static lsv_status parse_line(reader *r, char *s)
 	if (lsv_parse_double(tok, &label, &why) != LSV_OK) {
 		if (strchr(tok, ':') != NULL)
 			return bad(r, "missing label", tok, "a label first");
-		return bad(r, "bad label", tok, want_number(&why));
+		return bad(r, "bad label", tok, lsv_want_number(&why));
 	}
 	if (lsv_grow((void **)&x->y, &r->cap_rows, x->n + 1, sizeof *x->y))
 		return nomem(r);
 
-	while ((tok = lsv_token(&s)) != NULL) {
-		colon = strchr(tok, ':');
-		if (colon == NULL)
-			return bad(r, "bad feature", tok, "index:value");
-		*colon = '\0';
-		if (lsv_parse_long(tok, 1, LSV_MAX_FEATURE, &idx, &why)) {
-			if (strncmp(why.msg, "out of range", 12) == 0)
-				return bad(r, "feature index out of range", tok,
-					   "1..2147483647");
-			*colon = ':';
-			return bad(r, "bad feature index", tok,
-				   "index:value with a positive integer index");
-		}
-		if (idx <= prev)
-			return lsv_fail(r->err, LSV_EFORMAT,
-					"%s:%zu: feature index %ld %s (found %ld after "
-					"%ld, expected indices strictly increasing)",
-					r->name, r->line, idx,
-					idx == prev ? "repeated" : "decreasing", idx,
-					prev);
-		if (lsv_parse_double(colon + 1, &v, &why) != LSV_OK) {
-			char what[64];
-			snprintf(what, sizeof what, "bad value for feature %ld", idx);
-			return bad(r, what, colon + 1, want_number(&why));
-		}
-		if (x->nnz == r->cap_nnz) {
-			/* col and val share one capacity, grown together. */
-			size_t c = r->cap_nnz, c2 = c;
-			if (lsv_grow((void **)&x->col, &c, x->nnz + 1, sizeof *x->col))
-				return nomem(r);
-			if (lsv_grow((void **)&x->val, &c2, x->nnz + 1, sizeof *x->val))
-				return nomem(r);
-			r->cap_nnz = c;
-		}
-		x->col[x->nnz] = (int)(idx - 1);
-		x->val[x->nnz] = v;
-		x->nnz++;
-		if ((size_t)idx > x->dim)
-			x->dim = (size_t)idx;
-		prev = idx;
-	}
+	st = lsv_parse_features(s, x, &r->cap_nnz, r->name, r->line, r->err);
+	if (st != LSV_OK)
+		return st;
 	x->y[x->n] = label;
 	if (label != x->unlabeled)
 		x->l++;

@@ -36,6 +36,20 @@ char *lsv_token(char **s);
  * (then *p and *cap are unchanged). */
 int lsv_grow(void **p, size_t *cap, size_t need, size_t sz);
 
+/* "NAME:LINE: what (found 'TOKEN', expected WANT)", the token cut to
+ * LSV_SHOW characters; returns LSV_EFORMAT. */
+lsv_status lsv_bad_token(lsv_error *err, const char *name, size_t line,
+			 const char *what, const char *tok, const char *want);
+
+/* What a number should have been, from lsv_parse_double's reason. */
+const char *lsv_want_number(const lsv_error *why);
+
+/* Append the "index:value ..." tokens of s as the features of the row
+ * being read into x (x->col, x->val, x->nnz, x->dim; *cap_nnz is their
+ * shared capacity), with the data format's rules and messages. */
+lsv_status lsv_parse_features(char *s, lsv_data *x, size_t *cap_nnz,
+			      const char *name, size_t line, lsv_error *err);
+
 /* The set of features that occur in some rows of a data set, numbered
  * 0..m-1 in increasing index order, so dense blocks are only as wide as the
  * features really used (a file may use index 2^31 - 1 once). */

@@ -292,24 +292,10 @@ typedef struct {
 	size_t cap_rows, cap_nnz, cap_coef;
 } reader;
 
-/* "NAME:LINE: what (found 'TOKEN', expected WANT)", the token cut short. */
 static lsv_status bad(reader *r, const char *what, const char *tok,
 		      const char *want)
 {
-	return lsv_fail(r->err, LSV_EFORMAT,
-			"%s:%zu: %s (found '%.*s%s', expected %s)", r->name,
-			r->line, what, LSV_SHOW, tok,
-			strlen(tok) > LSV_SHOW ? "..." : "", want);
-}
-
-/* What a number should have been, from lsv_parse_double's reason. */
-static const char *want_number(const lsv_error *why)
-{
-	if (strcmp(why->msg, "not finite") == 0)
-		return "a finite number";
-	if (strcmp(why->msg, "out of range for a double") == 0)
-		return "a number within the range of a double";
-	return "a number";
+	return lsv_bad_token(r->err, r->name, r->line, what, tok, want);
 }
 
 static lsv_status nomem(reader *r)
@@ -353,7 +339,7 @@ static lsv_status key_double(reader *r, const char *key, char *s, double *out,
 		return st;
 	snprintf(what, sizeof what, "bad %s", key);
 	if (lsv_parse_double(tok, &v, &why) != LSV_OK)
-		return bad(r, what, tok, positive || nonneg ? want : want_number(&why));
+		return bad(r, what, tok, positive || nonneg ? want : lsv_want_number(&why));
 	if ((positive && !(v > 0.0)) || (nonneg && !(v >= 0.0)))
 		return bad(r, what, tok, want);
 	*out = v;
@@ -408,7 +394,7 @@ static lsv_status key_list(reader *r, const char *key, char *s, double **v,
 	snprintf(what, sizeof what, "bad value in %s", key);
 	while ((tok = lsv_token(&s)) != NULL) {
 		if (lsv_parse_double(tok, &x, &why) != LSV_OK)
-			return bad(r, what, tok, want_number(&why));
+			return bad(r, what, tok, lsv_want_number(&why));
 		if (lsv_grow((void **)v, cap, *n + 1, sizeof **v))
 			return nomem(r);
 		(*v)[(*n)++] = x;
@@ -601,9 +587,9 @@ static lsv_status parse_sv(reader *r, char *s)
 	lsv_model *m = r->m;
 	lsv_data *x = m->sv;
 	size_t nf = (size_t)m->nr_fn, c, svno = x->n + 1;
-	char what[96], want[64], *tok, *colon;
+	char what[96], want[64], *tok;
 	lsv_error why;
-	long idx, prev = 0;
+	lsv_status st;
 	double v;
 
 	if (lsv_grow((void **)&x->rowptr, &r->cap_rows, x->n + 2,
@@ -631,48 +617,13 @@ static lsv_status parse_sv(reader *r, char *s)
 		if (strchr(tok, ':') != NULL)
 			return bad(r, what, tok, want);
 		if (lsv_parse_double(tok, &v, &why) != LSV_OK)
-			return bad(r, what, tok, want_number(&why));
+			return bad(r, what, tok, lsv_want_number(&why));
 		m->coef[x->n * nf + c] = v;
 	}
 	/* The features, with the data reader's rules and messages. */
-	while ((tok = lsv_token(&s)) != NULL) {
-		colon = strchr(tok, ':');
-		if (colon == NULL)
-			return bad(r, "bad feature", tok, "index:value");
-		*colon = '\0';
-		if (lsv_parse_long(tok, 1, LSV_MAX_FEATURE, &idx, &why)) {
-			if (strncmp(why.msg, "out of range", 12) == 0)
-				return bad(r, "feature index out of range", tok,
-					   "1..2147483647");
-			*colon = ':';
-			return bad(r, "bad feature index", tok,
-				   "index:value with a positive integer index");
-		}
-		if (idx <= prev)
-			return lsv_fail(r->err, LSV_EFORMAT,
-					"%s:%zu: feature index %ld %s (found %ld after "
-					"%ld, expected indices strictly increasing)",
-					r->name, r->line, idx,
-					idx == prev ? "repeated" : "decreasing", idx,
-					prev);
-		if (lsv_parse_double(colon + 1, &v, &why) != LSV_OK) {
-			snprintf(what, sizeof what, "bad value for feature %ld", idx);
-			return bad(r, what, colon + 1, want_number(&why));
-		}
-		if (x->nnz == r->cap_nnz) {
-			size_t c1 = r->cap_nnz, c2 = c1;
-			if (lsv_grow((void **)&x->col, &c1, x->nnz + 1, sizeof *x->col) ||
-			    lsv_grow((void **)&x->val, &c2, x->nnz + 1, sizeof *x->val))
-				return nomem(r);
-			r->cap_nnz = c1 < c2 ? c1 : c2;
-		}
-		x->col[x->nnz] = (int)(idx - 1);
-		x->val[x->nnz] = v;
-		x->nnz++;
-		if ((size_t)idx > x->dim)
-			x->dim = (size_t)idx;
-		prev = idx;
-	}
+	if ((st = lsv_parse_features(s, x, &r->cap_nnz, r->name, r->line,
+				     r->err)) != LSV_OK)
+		return st;
 	x->n++;
 	return LSV_OK;
 }
