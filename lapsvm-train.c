@@ -289,6 +289,21 @@ int main(int argc, char **argv)
 		tool_die(1, "%s: no labeled rows (every label is the unlabeled "
 			 "marker %g; see -u)", strcmp(in, "-") ? in : "(stdin)",
 			 marker);
+	{
+		/* Say it now, not after building a graph: one class is no task. */
+		size_t i, first = x->n;
+		for (i = 0; i < x->n; i++)
+			if (lsv_data_is_labeled(x, i)) {
+				if (first == x->n)
+					first = i;
+				else if (x->y[i] != x->y[first])
+					break;
+			}
+		if (i == x->n)
+			tool_die(1, "%s: the labeled rows have only one class (%g): "
+				 "need at least two", strcmp(in, "-") ? in : "(stdin)",
+				 x->y[first]);
+	}
 	resolve_reg(&reg, x->l, x->n, &p);
 	if (lsv_train_param_check(&p, &err) != LSV_OK)
 		tool_usage_error("%s", err.msg);
@@ -300,12 +315,12 @@ int main(int argc, char **argv)
 		snprintf(graph_desc, sizeof graph_desc, "file %s", graph_file);
 	} else if (p.gamma_I > 0.0) {
 		lsv_graph_info info;
-		tool_info("no graph given (-G): building a %d-NN graph (euclidean, "
-			  "heat weights) over the %zu rows", gp.k, x->n);
 		if (!tool_quiet)
 			gp.progress = tool_progress;
 		if (lsv_graph_build(x, &gp, &g, &info, &err) != LSV_OK)
 			tool_die_err(&err);
+		tool_info("no graph given (-G): built a %d-NN graph (euclidean, "
+			  "heat weights) over the %zu rows", info.k, x->n);
 		snprintf(graph_desc, sizeof graph_desc,
 			 "built knn k=%d euclidean heat t=%.17g union", info.k,
 			 info.t);

@@ -123,10 +123,12 @@ double tool_opt_double(int opt, const char *arg, double min, double max)
 		tool_usage_error("option -%c: '%s' %s (expected a number in "
 				 "[%g, %g])", opt, arg,
 				 strcmp(err.msg, "not finite") == 0 ? "is not finite"
-								 : "is not a number",
+				 : strcmp(err.msg, "not a number") == 0 ||
+				   strcmp(err.msg, "empty number") == 0
+					 ? "is not a number" : "is out of range",
 				 min, max);
 	if (v < min || v > max)
-		tool_usage_error("option -%c: %s out of range (expected a number "
+		tool_usage_error("option -%c: '%s' out of range (expected a number "
 				 "in [%g, %g])", opt, arg, min, max);
 	return v;
 }

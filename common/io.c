@@ -20,13 +20,39 @@ struct lsv_out {
 	FILE *fp;
 	char *path;  /* destination; NULL for standard output */
 	char *tmp;   /* temporary file beside it */
+	int direct;  /* fp is the destination itself (stdout, FIFO, device) */
 };
+
+/* An existing destination that is not a regular file (/dev/null, a FIFO,
+ * a terminal) is written into, not replaced: renaming a file over it
+ * would destroy it.  A symbolic link is followed, so the file it names is
+ * replaced and the link kept. */
+static lsv_status open_direct(lsv_out *o, const char *path, lsv_error *err)
+{
+	o->fp = fopen(path, "w");
+	o->path = o->fp ? strdup(path) : NULL;
+	if (o->fp != NULL && o->path == NULL) {
+		fclose(o->fp);
+		free(o);
+		return lsv_fail(err, LSV_ENOMEM, "out of memory");
+	}
+	if (o->fp == NULL) {
+		lsv_status st = lsv_fail(err, LSV_EIO, "%s: cannot open: %s", path,
+					 strerror(errno));
+		free(o);
+		return st;
+	}
+	o->direct = 1;
+	return LSV_OK;
+}
 
 lsv_status lsv_out_open(const char *path, lsv_out **out, lsv_error *err)
 {
 	lsv_out *o;
 	const char *slash, *base;
+	char *real = NULL;
 	size_t dirlen, len;
+	struct stat sb;
 	mode_t mask;
 	int fd;
 
@@ -36,12 +62,32 @@ lsv_status lsv_out_open(const char *path, lsv_out **out, lsv_error *err)
 		return lsv_fail(err, LSV_ENOMEM, "%s: out of memory", path);
 	if (strcmp(path, "-") == 0) {
 		o->fp = stdout;
+		o->direct = 1;
 		*out = o;
 		return LSV_OK;
 	}
 	if (*path == '\0') {
 		free(o);
 		return lsv_fail(err, LSV_EINVAL, "empty output file name");
+	}
+	if (stat(path, &sb) == 0) {
+		lsv_status st;
+		if (S_ISDIR(sb.st_mode)) {
+			free(o);
+			return lsv_fail(err, LSV_EIO, "%s: is a directory", path);
+		}
+		if (!S_ISREG(sb.st_mode)) {
+			if ((st = open_direct(o, path, err)) == LSV_OK)
+				*out = o;
+			return st;
+		}
+		if (lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode))
+			path = real = realpath(path, NULL);
+		if (path == NULL) {
+			free(o);
+			return lsv_fail(err, LSV_EIO, "cannot resolve a link: %s",
+					strerror(errno));
+		}
 	}
 	slash = strrchr(path, '/');
 	base = slash ? slash + 1 : path;
@@ -51,21 +97,26 @@ lsv_status lsv_out_open(const char *path, lsv_out **out, lsv_error *err)
 	o->tmp = malloc(len + 16);
 	if (o->path == NULL || o->tmp == NULL) {
 		lsv_out_abort(o);
-		return lsv_fail(err, LSV_ENOMEM, "%s: out of memory", path);
+		free(real);
+		return lsv_fail(err, LSV_ENOMEM, "out of memory");
 	}
 	memcpy(o->path, path, len + 1);
+	path = o->path;  /* real (the link's target) is no longer needed */
+	base = path + dirlen;
+	free(real);
 	/* "dir/.base.tmp.XXXXXX": hidden, and named after its destination so a
 	 * stray one (left by kill -9) is easy to recognise. */
 	memcpy(o->tmp, path, dirlen);
 	sprintf(o->tmp + dirlen, ".%s.tmp.XXXXXX", base);
 	fd = mkstemp(o->tmp);
 	if (fd < 0) {
-		int e = errno;
+		lsv_status st = lsv_fail(err, LSV_EIO,
+					 "%s: cannot create a file beside it: %s",
+					 path, strerror(errno));
 		free(o->tmp);
 		o->tmp = NULL;
 		lsv_out_abort(o);
-		return lsv_fail(err, LSV_EIO, "%s: cannot create a file beside it: %s",
-				path, strerror(e));
+		return st;
 	}
 	/* mkstemp makes the file 0600; give it the mode a plain fopen would. */
 	mask = umask(0);
@@ -75,10 +126,11 @@ lsv_status lsv_out_open(const char *path, lsv_out **out, lsv_error *err)
 	}
 	o->fp = fdopen(fd, "w");
 	if (o->fp == NULL) {
-		int e = errno;
+		lsv_status st = lsv_fail(err, LSV_EIO, "%s: %s", path,
+					 strerror(errno));
 		close(fd);
 		lsv_out_abort(o);
-		return lsv_fail(err, LSV_EIO, "%s: %s", path, strerror(e));
+		return st;
 	}
 	*out = o;
 	return LSV_OK;
@@ -99,10 +151,17 @@ lsv_status lsv_out_commit(lsv_out *o, lsv_error *err)
 	lsv_status st = LSV_OK;
 	int e = 0;
 
-	if (o->path == NULL) {  /* standard output: flush and report */
-		if (fflush(o->fp) != 0 || ferror(o->fp))
-			st = lsv_fail(err, LSV_EIO, "(stdout): write error: %s",
-				      strerror(errno));
+	if (o->direct) {  /* standard output, a FIFO, a device */
+		int bad = fflush(o->fp) != 0 || ferror(o->fp);
+		int e = errno;
+		if (o->fp != stdout && fclose(o->fp) != 0 && !bad) {
+			bad = 1;
+			e = errno;
+		}
+		if (bad)
+			st = lsv_fail(err, LSV_EIO, "%s: write error: %s",
+				      o->path ? o->path : "(stdout)", strerror(e));
+		free(o->path);
 		free(o);
 		return st;
 	}
@@ -129,7 +188,7 @@ void lsv_out_abort(lsv_out *o)
 {
 	if (o == NULL)
 		return;
-	if (o->path != NULL && o->fp != NULL)
+	if (o->fp != NULL && o->fp != stdout)
 		fclose(o->fp);
 	if (o->tmp != NULL)
 		unlink(o->tmp);

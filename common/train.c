@@ -348,7 +348,7 @@ static lsv_status train_svm(job *J, const lsv_graph *g, const double *K)
 			     J->err);
 		if (st != LSV_OK)
 			goto done;
-		J->bias[c] = -rho;
+		J->bias[c] = 0.0 - rho;  /* not -0 when rho = 0 */
 		/* alpha = Z (y .* beta) */
 		if (p->gamma_I == 0.0) {
 			for (i = 0; i < l; i++)

@@ -64,7 +64,7 @@ load helpers
 @test "-e -1: exit 2, out of range" {
 	small_data small.txt
 	run --separate-stderr "$GB" -e -1 small.txt
-	assert_usage_error "option -e: -1 out of range"
+	assert_usage_error "option -e: '-1' out of range"
 }
 
 @test "-e 0: exit 2 (epsilon must be positive)" {
@@ -95,7 +95,7 @@ load helpers
 @test "-t 0: exit 2, out of range" {
 	small_data small.txt
 	run --separate-stderr "$GB" -t 0 small.txt
-	assert_usage_error "option -t: 0 out of range"
+	assert_usage_error "option -t: '0' out of range"
 }
 
 @test "-t with trailing blank: exit 2, not a number" {
@@ -491,7 +491,7 @@ expect_data_error() {
 	mkdir outdir
 	run --separate-stderr "$GB" -q small.txt outdir
 	assert_status 1
-	assert_stderr_has "graph-build: outdir: write error"
+	assert_stderr_has "graph-build: outdir: is a directory"
 	[ -d outdir ]
 	[ "$(ls -A outdir)" = "" ]
 	assert_no_tmp_files .

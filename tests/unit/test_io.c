@@ -117,7 +117,59 @@ static void out_in_missing_directory_fails_cleanly(void)
 	CHECK(strstr(e.msg, "/nonexistent-dir-lsv/x: cannot create") == e.msg);
 }
 
+static void out_through_symlink_replaces_target_keeps_link(void)
+{
+	char path[128], link[128], buf[64];
+	lsv_out *o;
+	lsv_error e;
+	struct stat st;
+	FILE *fp;
+
+	make_dir();
+	snprintf(path, sizeof path, "%s/real", dir);
+	snprintf(link, sizeof link, "%s/link", dir);
+	fp = fopen(path, "w");
+	fputs("old\n", fp);
+	fclose(fp);
+	CHECK(symlink("real", link) == 0);
+	CHECK(lsv_out_open(link, &o, &e) == LSV_OK);
+	fputs("new\n", lsv_out_file(o));
+	CHECK(lsv_out_commit(o, &e) == LSV_OK);
+	CHECK(lstat(link, &st) == 0 && S_ISLNK(st.st_mode));
+	slurp(path, buf, sizeof buf);
+	CHECK_STR(buf, "new\n");
+	CHECK(count_entries() == 2);
+	unlink(link);
+	unlink(path);
+	rmdir(dir);
+}
+
+static void out_to_a_device_writes_into_it(void)
+{
+	/* Renaming over /dev/null would destroy it: it is written into. */
+	lsv_out *o;
+	lsv_error e;
+	struct stat st;
+	CHECK(lsv_out_open("/dev/null", &o, &e) == LSV_OK);
+	CHECK(lsv_out_tmpname(o) == NULL);
+	fputs("x\n", lsv_out_file(o));
+	CHECK(lsv_out_commit(o, &e) == LSV_OK);
+	CHECK(stat("/dev/null", &st) == 0 && S_ISCHR(st.st_mode));
+}
+
+static void out_to_a_directory_is_refused(void)
+{
+	lsv_out *o = (lsv_out *)1;
+	lsv_error e;
+	CHECK(lsv_out_open("/tmp", &o, &e) == LSV_EIO && o == NULL);
+	CHECK_STR(e.msg, "/tmp: is a directory");
+}
+
 const unit_case io_cases[] = {
+	{"out_through_symlink_replaces_target_keeps_link",
+	 out_through_symlink_replaces_target_keeps_link},
+	{"out_to_a_device_writes_into_it", out_to_a_device_writes_into_it},
+	{"out_to_a_directory_is_refused", out_to_a_directory_is_refused},
 	{"out_replaces_file_only_on_commit", out_replaces_file_only_on_commit},
 	{"out_abort_leaves_old_file_and_no_temporary",
 	 out_abort_leaves_old_file_and_no_temporary},

@@ -1,0 +1,746 @@
+#!/usr/bin/env bats
+# lapsvm-train: command line, exit codes, messages, the model file it
+# writes (and what it records), the regularization scalings, graphs given or
+# built, -o, -v, -u, multiclass, malformed input and crash-safe outputs.
+# Exit codes: 0 ok, 1 failure, 2 usage.  Every test uses small data (the
+# 200-point two moons with one label per class) and runs well under a second.
+
+load helpers
+
+TRAIN="$BIN/lapsvm-train"
+PRED="$BIN/lapsvm-predict"
+
+# Replaces the helpers' setup: this file needs all four tools.
+setup() {
+	[ -x "$TRAIN" ] || skip "lapsvm-train not built (looked in $BIN)"
+	[ -x "$PRED" ] || skip "lapsvm-predict not built (looked in $BIN)"
+	[ -x "$GB" ] || skip "graph-build not built (looked in $BIN)"
+	[ -x "$DG" ] || skip "lapsvm-datagen not built (looked in $BIN)"
+	WORK="$BATS_TEST_TMPDIR/work"
+	mkdir -p "$WORK"
+	cd "$WORK" || return 1
+}
+
+# --------------------------------------------------------------- fixtures
+
+# m.txt: 200 two-moons points, one labeled row per class (l = 2, u = 198),
+# the unlabeled rows labeled 0.
+moons1() {
+	moons "${1:-m.txt}" -S 1 -l 1
+}
+
+# key FILE KEY: the value(s) of header line "KEY ..." of a model file.
+key() {
+	sed -n '/^SV$/q; s/^'"$2"' //p' "$1"
+}
+
+# sv_lines FILE: the lines after "SV".
+sv_lines() {
+	sed '1,/^SV$/d' "$1"
+}
+
+# assert_close ACTUAL EXPECTED: equal to 1e-12 relative.
+assert_close() {
+	if ! awk -v a="$1" -v b="$2" 'BEGIN {
+		d = a - b; if (d < 0) d = -d
+		m = b < 0 ? -b : b
+		exit !(d <= 1e-12 * m) }'; then
+		echo "expected $2, got $1"
+		return 1
+	fi
+}
+
+# A usage error from lapsvm-train that wrote no model.
+assert_train_usage() {
+	assert_usage_error "$1" lapsvm-train
+	[ ! -e m.txt.model ]
+}
+
+# A usage error naming option $1 and saying $2 (e.g. "out of range").
+assert_bad_option() {
+	assert_status 2
+	assert_stderr_regex "^lapsvm-train: option -$1: .*$2"
+	assert_stderr_has "Try 'lapsvm-train -h' for more information."
+	assert_stdout_empty
+	[ ! -e m.txt.model ]
+}
+
+# ------------------------------------------------------------------ help
+
+@test "-h prints usage on stdout and exits 0" {
+	run --separate-stderr "$TRAIN" -h
+	assert_status 0
+	[[ "$output" == "Usage: lapsvm-train [options] training_set_file [model_file]"* ]]
+	[[ "$output" == *"-s solver"* && "$output" == *"-c C"* && "$output" == *"-G file"* ]]
+	[[ "$output" == *"Exit status: 0 success, 1 failure"*"2 usage"* ]]
+	assert_stderr_empty
+	[ -z "$(ls -A)" ]
+}
+
+# ----------------------------------------------------------- usage errors
+
+@test "no arguments: exit 2, missing training_set_file" {
+	run --separate-stderr "$TRAIN"
+	assert_train_usage "missing training_set_file"
+}
+
+@test "unknown option: exit 2 naming it" {
+	moons1
+	run --separate-stderr "$TRAIN" -x m.txt
+	assert_train_usage "unknown option -x"
+}
+
+@test "option missing its value: exit 2" {
+	moons1
+	run --separate-stderr "$TRAIN" m.txt -k
+	assert_train_usage "option -k needs a value"
+}
+
+@test "three arguments: exit 2, too many" {
+	moons1
+	run --separate-stderr "$TRAIN" m.txt a.model extra
+	assert_train_usage "too many arguments"
+	[ ! -e a.model ] && [ ! -e extra ]
+}
+
+@test "-t 3: exit 2, kernel type out of range" {
+	moons1
+	run --separate-stderr "$TRAIN" -t 3 m.txt
+	assert_bad_option t "out of range"
+}
+
+@test "-t abc: exit 2, not an integer" {
+	moons1
+	run --separate-stderr "$TRAIN" -t abc m.txt
+	assert_bad_option t "'abc' is not an integer"
+}
+
+@test "-d 0: exit 2, degree out of range" {
+	moons1
+	run --separate-stderr "$TRAIN" -d 0 m.txt
+	assert_bad_option d "out of range"
+}
+
+@test "-g 0: exit 2, gamma must be > 0" {
+	moons1
+	run --separate-stderr "$TRAIN" -g 0 m.txt
+	assert_bad_option g "out of range"
+}
+
+@test "-g nan: exit 2, not finite" {
+	moons1
+	run --separate-stderr "$TRAIN" -g nan m.txt
+	assert_bad_option g "'nan' is not finite"
+}
+
+@test "-a -1: exit 2, out of range" {
+	moons1
+	run --separate-stderr "$TRAIN" -a -1 m.txt
+	assert_bad_option a "out of range"
+}
+
+@test "-A 0: exit 2, gamma_A must be > 0" {
+	moons1
+	run --separate-stderr "$TRAIN" -A 0 m.txt
+	assert_bad_option A "out of range"
+}
+
+@test "-c 0: exit 2, C must be > 0" {
+	moons1
+	run --separate-stderr "$TRAIN" -c 0 m.txt
+	assert_bad_option c "out of range"
+}
+
+@test "-i -1: exit 2, out of range" {
+	moons1
+	run --separate-stderr "$TRAIN" -i -1 m.txt
+	assert_bad_option i "out of range"
+}
+
+@test "-I abc: exit 2, not a number" {
+	moons1
+	run --separate-stderr "$TRAIN" -I abc m.txt
+	assert_bad_option I "'abc' is not a number"
+}
+
+@test "-P 0: exit 2, Laplacian power out of range" {
+	moons1
+	run --separate-stderr "$TRAIN" -P 0 m.txt
+	assert_bad_option P "out of range"
+}
+
+@test "-e 0: exit 2, tolerance must be > 0" {
+	moons1
+	run --separate-stderr "$TRAIN" -e 0 m.txt
+	assert_bad_option e "out of range"
+}
+
+@test "-v 1: exit 2, at least 2 folds" {
+	moons1
+	run --separate-stderr "$TRAIN" -v 1 m.txt
+	assert_bad_option v "out of range"
+}
+
+@test "-v x: exit 2, not an integer" {
+	moons1
+	run --separate-stderr "$TRAIN" -v x m.txt
+	assert_bad_option v "'x' is not an integer"
+}
+
+@test "-k 0: exit 2, out of range" {
+	moons1
+	run --separate-stderr "$TRAIN" -k 0 m.txt
+	assert_bad_option k "out of range"
+}
+
+@test "-S -1: exit 2, seed out of range" {
+	moons1
+	run --separate-stderr "$TRAIN" -S -1 m.txt
+	assert_bad_option S "out of range"
+}
+
+@test "-u nan: exit 2, not finite" {
+	moons1
+	run --separate-stderr "$TRAIN" -u nan m.txt
+	assert_bad_option u "'nan' is not finite"
+}
+
+@test "-s foo: exit 2, unknown solver" {
+	moons1
+	run --separate-stderr "$TRAIN" -s foo m.txt
+	assert_train_usage "option -s: unknown solver 'foo' (expected lapsvm or laprls)"
+}
+
+@test "-L foo: exit 2, unknown Laplacian" {
+	moons1
+	run --separate-stderr "$TRAIN" -L foo m.txt
+	assert_train_usage "option -L: unknown Laplacian 'foo'"
+}
+
+@test "-k with -G: exit 2, -k does not apply to a given graph" {
+	moons1
+	"$GB" -q m.txt m.graph
+	run --separate-stderr "$TRAIN" -k 3 -G m.graph m.txt
+	assert_train_usage "-k sets the graph built here; it does not apply with -G"
+}
+
+@test "-o with -v: exit 2, they exclude each other" {
+	moons1
+	run --separate-stderr "$TRAIN" -o p.txt -v 2 m.txt
+	assert_train_usage "-o and -v exclude each other"
+	[ ! -e p.txt ]
+}
+
+@test "data and graph both '-': exit 2" {
+	: >empty.txt
+	run --separate-stderr "$TRAIN" -G - - out.model <empty.txt
+	assert_train_usage "the data and the graph cannot both be standard input"
+	[ ! -e out.model ]
+}
+
+# ---------------------------------------------------------- model outputs
+
+@test "model goes to TRAINING_FILE.model by default" {
+	moons1
+	run --separate-stderr "$TRAIN" m.txt
+	assert_status 0
+	assert_stdout_empty
+	[ "$(ls -A)" = "$(printf 'm.txt\nm.txt.model')" ]
+	[ "$(head -n 1 m.txt.model)" = "lapsvm_model 1" ]
+}
+
+@test "explicit model_file: written there, no default file" {
+	moons1
+	mkdir sub
+	run --separate-stderr "$TRAIN" m.txt sub/out.model
+	assert_status 0
+	assert_stdout_empty
+	[ ! -e m.txt.model ]
+	[ "$(head -n 1 sub/out.model)" = "lapsvm_model 1" ]
+	assert_no_tmp_files sub
+}
+
+@test "model_file '-': the model on stdout, no file" {
+	moons1
+	"$TRAIN" -q m.txt ref.model
+	run --separate-stderr "$TRAIN" -q m.txt -
+	assert_status 0
+	assert_stderr_empty
+	[ "${lines[0]}" = "lapsvm_model 1" ]
+	[ "$output" = "$(cat ref.model)" ]
+	[ "$(ls -A)" = "$(printf 'm.txt\nref.model')" ]
+}
+
+@test "training data '-' reads stdin; the model goes to stdout" {
+	moons1
+	"$TRAIN" -q m.txt ref.model
+	run --separate-stderr "$TRAIN" -q - <m.txt
+	assert_status 0
+	[ "${lines[0]}" = "lapsvm_model 1" ]
+	[ "$output" = "$(cat ref.model)" ]
+	[ "$(ls -A)" = "$(printf 'm.txt\nref.model')" ]
+}
+
+@test "training data '-' with a model_file writes that file" {
+	moons1
+	"$TRAIN" -q m.txt ref.model
+	run --separate-stderr "$TRAIN" -q - out.model <m.txt
+	assert_status 0
+	assert_stdout_empty
+	assert_same out.model ref.model
+}
+
+@test "the model records solver, kernel, gammas, Laplacian, labels, bias, nr_sv" {
+	moons1
+	run --separate-stderr "$TRAIN" m.txt
+	assert_status 0
+	local f=m.txt.model
+	[ "$(key $f solver)" = lapsvm ]
+	[ "$(key $f kernel)" = rbf ]
+	[ "$(key $f degree)" = 3 ]
+	[ "$(key $f gamma)" = 0.5 ]  # default: 1 / (2 features)
+	[ "$(key $f coef0)" = 0 ]
+	[ -n "$(key $f gamma_A)" ] && [ -n "$(key $f gamma_I)" ]
+	[ "$(key $f laplacian)" = normalized ]
+	[ "$(key $f laplacian_power)" = 1 ]
+	[ "$(key $f eps)" = 0.001 ]
+	[ "$(key $f l)" = 2 ] && [ "$(key $f u)" = 198 ]
+	[ "$(key $f unlabeled_marker)" = 0 ]
+	[[ "$(key $f graph)" == "built knn k=6 euclidean heat t="*" union" ]]
+	[ "$(key $f nr_class)" = 2 ]
+	[ "$(key $f labels)" = "1 -1" ]
+	[ "$(key $f nr_fn)" = 1 ]
+	[[ "$(key $f bias)" =~ ^-?[0-9.e+-]+$ ]]
+	# LapSVM expands over all l + u rows (representer theorem)
+	[ "$(key $f nr_sv)" = 200 ]
+	[ "$(sv_lines $f | wc -l)" -eq 200 ]
+}
+
+@test "options are recorded: -s -t -d -g -r -L -P -e" {
+	moons1
+	run --separate-stderr "$TRAIN" -q -s laprls -t 1 -d 2 -g 0.25 -r 1.5 \
+		-L unnormalized -P 2 -e 0.01 m.txt out.model
+	assert_status 0
+	[ "$(key out.model solver)" = laprls ]
+	[ "$(key out.model kernel)" = polynomial ]
+	[ "$(key out.model degree)" = 2 ]
+	[ "$(key out.model gamma)" = 0.25 ]
+	[ "$(key out.model coef0)" = 1.5 ]
+	[ "$(key out.model laplacian)" = unnormalized ]
+	[ "$(key out.model laplacian_power)" = 2 ]
+	[ "$(key out.model eps)" = 0.01 ]
+}
+
+# ------------------------------------------------------ regularization
+# Data: 200 moons with 5 labels per class: l = 10, l + u = 200.
+
+@test "defaults: gamma_A = 0.005 / l, gamma_I = 0.045 (l+u)^2 / l" {
+	moons m.txt -S 1 -l 5
+	run --separate-stderr "$TRAIN" -q m.txt
+	assert_status 0
+	assert_close "$(key m.txt.model gamma_A)" "$(awk 'BEGIN { print 0.005 / 10 }')"
+	assert_close "$(key m.txt.model gamma_I)" "$(awk 'BEGIN { print 0.045 * 200 * 200 / 10 }')"
+}
+
+@test "-a: gamma_A = a / l" {
+	moons m.txt -S 1 -l 5
+	run --separate-stderr "$TRAIN" -q -a 0.3 m.txt
+	assert_status 0
+	assert_close "$(key m.txt.model gamma_A)" "$(awk 'BEGIN { printf "%.17g", 0.3 / 10 }')"
+}
+
+@test "-A: gamma_A as given" {
+	moons m.txt -S 1 -l 5
+	run --separate-stderr "$TRAIN" -q -A 0.7 m.txt
+	assert_status 0
+	assert_close "$(key m.txt.model gamma_A)" 0.7
+}
+
+@test "-c: gamma_A = 1 / (2 C l)" {
+	moons m.txt -S 1 -l 5
+	run --separate-stderr "$TRAIN" -q -c 4 m.txt
+	assert_status 0
+	assert_close "$(key m.txt.model gamma_A)" "$(awk 'BEGIN { printf "%.17g", 1 / (2 * 4 * 10) }')"
+}
+
+@test "-i: gamma_I = i (l+u)^2 / l" {
+	moons m.txt -S 1 -l 5
+	run --separate-stderr "$TRAIN" -q -i 0.5 m.txt
+	assert_status 0
+	assert_close "$(key m.txt.model gamma_I)" "$(awk 'BEGIN { printf "%.17g", 0.5 * 200 * 200 / 10 }')"
+}
+
+@test "-I: gamma_I as given" {
+	moons m.txt -S 1 -l 5
+	run --separate-stderr "$TRAIN" -q -I 2.5 m.txt
+	assert_status 0
+	assert_close "$(key m.txt.model gamma_I)" 2.5
+}
+
+# ----------------------------------------------------------------- graphs
+
+@test "no -G and gamma_I > 0: says on stderr that it builds a graph" {
+	moons1
+	run --separate-stderr "$TRAIN" m.txt
+	assert_status 0
+	assert_stderr_has "lapsvm-train: no graph given (-G): built a 6-NN graph (euclidean, heat weights) over the 200 rows"
+	assert_stderr_has "lapsvm-train: LapSVM: l = 2, u = 198, 2 classes"
+}
+
+@test "-k sets the neighbours of the graph built here" {
+	moons1
+	run --separate-stderr "$TRAIN" -k 3 m.txt
+	assert_status 0
+	assert_stderr_has "built a 3-NN graph"
+	[[ "$(key m.txt.model graph)" == "built knn k=3 "* ]]
+	# the same model as with graph-build -k 3's graph
+	"$GB" -q -k 3 m.txt k3.graph
+	"$TRAIN" -q -G k3.graph m.txt g.model
+	[ "$(sv_lines g.model)" = "$(sv_lines m.txt.model)" ]
+}
+
+@test "-i 0: SVM, no graph built, only the labeled rows are expansion points" {
+	moons1
+	run --separate-stderr "$TRAIN" -i 0 m.txt
+	assert_status 0
+	[[ "$stderr" != *"graph"* ]]
+	assert_stderr_has "lapsvm-train: SVM: l = 2, u = 198, 2 classes, gamma_A = 0.0025, gamma_I = 0, 2 expansion points"
+	[ "$(key m.txt.model gamma_I)" = 0 ]
+	[ -z "$(key m.txt.model graph)" ]
+	[ "$(key m.txt.model nr_sv)" = 2 ]
+	# the two expansion points are the two labeled rows
+	[ "$(sv_lines m.txt.model | cut -d' ' -f2-)" = "$(awk '$1 != 0' m.txt | cut -d' ' -f2-)" ]
+}
+
+@test "-s laprls -i 0: RLS over the labeled rows only" {
+	moons1
+	run --separate-stderr "$TRAIN" -s laprls -i 0 m.txt
+	assert_status 0
+	assert_stderr_has "lapsvm-train: RLS: l = 2, u = 198"
+	[ "$(key m.txt.model nr_sv)" = 2 ]
+}
+
+@test "-G with a graph-build graph from a pipe" {
+	moons1
+	run --separate-stderr bash -c "'$GB' -q m.txt - | '$TRAIN' -G - m.txt g.model"
+	assert_status 0
+	[ "$(key g.model graph)" = "file -" ]
+	[ "$(key g.model nr_sv)" = 200 ]
+	# graph-build's defaults are the graph built here: same solution
+	"$TRAIN" -q m.txt built.model
+	[ "$(sv_lines g.model)" = "$(sv_lines built.model)" ]
+}
+
+@test "-G file: the model names it" {
+	moons1
+	"$GB" -q m.txt m.graph
+	run --separate-stderr "$TRAIN" -q -G m.graph m.txt
+	assert_status 0
+	assert_stderr_empty
+	[ "$(key m.txt.model graph)" = "file m.graph" ]
+}
+
+@test "-G graph with fewer rows than the data: exit 1" {
+	moons1
+	"$GB" -q m.txt m.graph
+	head -n 199 m.graph >short.graph
+	run --separate-stderr "$TRAIN" -G short.graph m.txt
+	assert_status 1
+	assert_stderr_has "lapsvm-train: short.graph: 199 rows, but the data has 200"
+	[ ! -e m.txt.model ]
+}
+
+@test "-G graph with more rows than the data: exit 1, file:line" {
+	small_data small.txt
+	printf '%s\n' '1 2:0.5' '2 1:0.5' '3' '4' '5' >long.graph
+	run --separate-stderr "$TRAIN" -G long.graph small.txt
+	assert_status 1
+	assert_stderr_has "lapsvm-train: long.graph:5: more rows than the data's 4"
+	[ ! -e small.txt.model ]
+}
+
+@test "-G asymmetric graph: exit 1, file:line" {
+	small_data small.txt
+	printf '%s\n' '1 2:0.5' '2 1:0.6' '3' '4' >asym.graph
+	run --separate-stderr "$TRAIN" -G asym.graph small.txt
+	assert_status 1
+	assert_stderr_regex "^lapsvm-train: asym.graph:[0-9]+: .*symmetric"
+	[ ! -e small.txt.model ]
+}
+
+@test "-G negative weight: exit 1, file:line" {
+	small_data small.txt
+	printf '%s\n' '1 2:-0.5' '2 1:-0.5' '3' '4' >neg.graph
+	run --separate-stderr "$TRAIN" -G neg.graph small.txt
+	assert_status 1
+	assert_stderr_has "lapsvm-train: neg.graph:1: weight -0.5 for column 2 is not positive"
+	[ ! -e small.txt.model ]
+}
+
+@test "-G missing file: exit 1, cannot open" {
+	moons1
+	run --separate-stderr "$TRAIN" -G nope.graph m.txt
+	assert_status 1
+	assert_stderr_has "lapsvm-train: nope.graph: cannot open: No such file or directory"
+	[ ! -e m.txt.model ]
+}
+
+# --------------------------------------------------------------------- -o
+
+@test "-o: header and one line per unlabeled row, as lapsvm-predict -d" {
+	moons1
+	run --separate-stderr "$TRAIN" -q -o pred.txt m.txt
+	assert_status 0
+	[ -e m.txt.model ]
+	[ "$(head -n 1 pred.txt)" = "labels 1" ]
+	[ "$(wc -l <pred.txt)" -eq 199 ]
+	# "label f" with the label the sign of f gives
+	awk 'NR > 1 { if (NF != 2 || ($2 > 0) != ($1 == 1) || ($1 != 1 && $1 != -1)) exit 1 }' pred.txt
+	awk '$1 == 0' m.txt >unl.txt
+	"$PRED" -q -d unl.txt m.txt.model ref.txt
+	assert_same pred.txt ref.txt
+	assert_no_tmp_files .
+}
+
+# --------------------------------------------------------------------- -v
+
+@test "-v 2: prints the cross validation accuracy, writes no model" {
+	moons m.txt -S 1 -l 10
+	run --separate-stderr "$TRAIN" -v 2 m.txt
+	assert_status 0
+	[[ "$output" =~ ^"Cross Validation Accuracy = "[0-9.]+"% ("[0-9]+"/20)"$ ]]
+	[ "$(ls -A)" = m.txt ]
+}
+
+@test "-S makes -v deterministic; the seed changes the folds" {
+	moons m.txt -S 1 -e 0.3 -l 10
+	a=$("$TRAIN" -q -i 0 -v 3 -S 3 m.txt)
+	b=$("$TRAIN" -q -i 0 -v 3 -S 3 m.txt)
+	[ -n "$a" ] && [ "$a" = "$b" ]
+	local s all=""
+	for s in 1 2 3 4 5 6 7; do
+		all+="$("$TRAIN" -q -i 0 -v 3 -S "$s" m.txt)"$'\n'
+	done
+	[ "$(printf '%s' "$all" | sort -u | wc -l)" -gt 1 ]
+}
+
+@test "-v with more folds than labeled rows: exit 1" {
+	moons m.txt -S 1 -l 10
+	run --separate-stderr "$TRAIN" -q -v 30 m.txt
+	assert_status 1
+	assert_stderr_has "lapsvm-train: -v 30: only 20 labeled rows"
+	[ ! -e m.txt.model ]
+}
+
+# ------------------------------------------------------------ messages
+
+@test "-q: nothing on stderr" {
+	moons1
+	run --separate-stderr "$TRAIN" -q m.txt
+	assert_status 0
+	assert_stderr_empty
+	assert_stdout_empty
+	[ -e m.txt.model ]
+}
+
+# ------------------------------------------------------------ labels
+
+@test "no labeled rows: exit 1, says so" {
+	moons1
+	awk '{ $1 = 0; print }' m.txt >none.txt
+	run --separate-stderr "$TRAIN" none.txt
+	assert_status 1
+	assert_stderr_has "lapsvm-train: none.txt: no labeled rows (every label is the unlabeled marker 0; see -u)"
+	[ ! -e none.txt.model ]
+}
+
+@test "one labeled class only: exit 1" {
+	moons1
+	awk '$1 == -1 { $1 = 0 } { print }' m.txt >one.txt
+	run --separate-stderr "$TRAIN" one.txt
+	assert_status 1
+	assert_stderr_has "lapsvm-train: one.txt: the labeled rows have only one class (1): need at least two"
+	[ ! -e one.txt.model ]
+}
+
+@test "-u marker: those rows are unlabeled, 0 becomes a class" {
+	printf '%s\n' '1 1:0 2:0' '1 1:1 2:0' '0 1:0 2:2' '-1 1:3 2:3' \
+		'-1 1:3 2:2' >u.txt
+	run --separate-stderr "$TRAIN" -q -i 0 -u -1 u.txt
+	assert_status 0
+	[ "$(key u.txt.model unlabeled_marker)" = -1 ]
+	[ "$(key u.txt.model l)" = 3 ] && [ "$(key u.txt.model u)" = 2 ]
+	[ "$(key u.txt.model labels)" = "1 0" ]
+	# by default 0 is the marker
+	"$TRAIN" -q -i 0 u.txt d.model
+	[ "$(key d.model l)" = 4 ] && [ "$(key d.model labels)" = "1 -1" ]
+}
+
+@test "class order: first appearance, but +1 before -1" {
+	printf '%s\n' '2 1:0' '1 1:1' '0 1:2' '2 1:0.1' >a.txt
+	printf '%s\n' '-1 1:0' '1 1:1' '0 1:2' >b.txt
+	"$TRAIN" -q -i 0 a.txt
+	"$TRAIN" -q -i 0 b.txt
+	[ "$(key a.txt.model labels)" = "2 1" ]
+	[ "$(key b.txt.model labels)" = "1 -1" ]
+}
+
+@test "three classes: nr_class 3, nr_fn 3, one-vs-rest functions" {
+	# three separated clusters, two labeled rows each, 24 unlabeled
+	awk 'BEGIN { for (i = 0; i < 30; i++) { c = i % 3
+		printf "%d 1:%g 2:%g\n", i < 6 ? c + 1 : 0,
+			(c == 1) * 3 + (i % 5) * 0.1, (c == 2) * 3 + int(i / 5) * 0.1 } }' >three.txt
+	run --separate-stderr "$TRAIN" three.txt
+	assert_status 0
+	assert_stderr_has "LapSVM: l = 6, u = 24, 3 classes"
+	[ "$(key three.txt.model nr_class)" = 3 ]
+	[ "$(key three.txt.model labels)" = "1 2 3" ]
+	[ "$(key three.txt.model nr_fn)" = 3 ]
+	[ "$(key three.txt.model bias | wc -w)" -eq 3 ]
+	# every SV line: three coefficients, then index:value pairs
+	sv_lines three.txt.model | awk '{ for (f = 1; f <= 3; f++) if ($f ~ /:/) exit 1
+		for (f = 4; f <= NF; f++) if ($f !~ /:/) exit 1 }'
+	# all 30 rows, with their true class, are predicted right
+	awk '{ if ($1 == 0) $1 = (NR - 1) % 3 + 1; print }' three.txt >full.txt
+	run --separate-stderr "$PRED" full.txt three.txt.model out
+	assert_status 0
+	[ "${lines[0]}" = "Accuracy = 100% (30/30) (classification)" ]
+}
+
+# ------------------------------------------------ bad input and outputs
+
+@test "malformed data: exit 1, file:line, model untouched, no temp files" {
+	printf '%s\n' '1 1:0 2:0' '1 1:1 2:x' '-1 1:0 2:2' >bad.txt
+	echo old >bad.txt.model
+	echo old >out.model
+	run --separate-stderr "$TRAIN" bad.txt
+	assert_status 1
+	[[ "$stderr" == "lapsvm-train: bad.txt:2: "* ]]
+	assert_stderr_has "bad value for feature 2 (found 'x', expected a number)"
+	run --separate-stderr "$TRAIN" bad.txt out.model
+	assert_status 1
+	[[ "$stderr" == "lapsvm-train: bad.txt:2: "* ]]
+	[ "$(cat bad.txt.model)" = old ] && [ "$(cat out.model)" = old ]
+	assert_no_tmp_files .
+}
+
+@test "missing data file: exit 1, cannot open" {
+	run --separate-stderr "$TRAIN" nope.txt
+	assert_status 1
+	assert_stderr_has "lapsvm-train: nope.txt: cannot open: No such file or directory"
+	[ -z "$(ls -A)" ]
+}
+
+@test "empty data on stdin: exit 1" {
+	: >empty.txt
+	run --separate-stderr "$TRAIN" - <empty.txt
+	assert_status 1
+	assert_stderr_has "lapsvm-train: (stdin): no data rows"
+	assert_stdout_empty
+}
+
+@test "model directory does not exist: exit 1" {
+	small_data small.txt
+	run --separate-stderr "$TRAIN" -q small.txt nodir/x.model
+	assert_status 1
+	assert_stderr_has "lapsvm-train: nodir/x.model: "
+	[ ! -e nodir ]
+}
+
+@test "model directory not writable: exit 1, nothing left" {
+	[ "$(id -u)" -ne 0 ] || skip "running as root: permissions do not apply"
+	small_data small.txt
+	mkdir ro
+	chmod 555 ro
+	run --separate-stderr "$TRAIN" -q small.txt ro/x.model
+	chmod 755 ro
+	assert_status 1
+	assert_stderr_has "lapsvm-train: ro/x.model: "
+	[ -z "$(ls -A ro)" ]
+}
+
+@test "model_file a FIFO: the model is written into it, not over it" {
+	# The crash-safe rename must not replace what is not a regular file
+	# (a FIFO, /dev/null, a device): it writes into it instead.
+	small_data small.txt
+	mkfifo out.fifo
+	timeout 20 cat out.fifo >got &
+	local reader=$!
+	run --separate-stderr "$TRAIN" -q small.txt out.fifo
+	if [ "$status" -ne 0 ] || [ ! -p out.fifo ]; then
+		kill "$reader" 2>/dev/null
+		wait "$reader" 2>/dev/null || true
+	fi
+	if [ ! -p out.fifo ]; then
+		echo "out.fifo was replaced: $(ls -l out.fifo)"
+		return 1
+	fi
+	assert_status 0
+	wait "$reader" || true
+	[ "$(head -n 1 got)" = "lapsvm_model 1" ]
+	assert_no_tmp_files .
+}
+
+@test "a successful run replaces an existing model" {
+	moons1
+	echo old >m.txt.model
+	run --separate-stderr "$TRAIN" -q m.txt
+	assert_status 0
+	[ "$(head -n 1 m.txt.model)" = "lapsvm_model 1" ]
+	assert_no_tmp_files .
+}
+
+# ------------------------------------------------ training and prediction
+
+@test "train | predict: an Accuracy line over the labeled test rows" {
+	moons1
+	moons full.txt -S 1
+	run --separate-stderr bash -c "'$TRAIN' -q m.txt - | '$PRED' full.txt - out"
+	assert_status 0
+	[[ "${lines[0]}" =~ ^"Accuracy = "[0-9.]+"% ("[0-9]+"/200) (classification)"$ ]]
+	[ "$(wc -l <out)" -eq 200 ]
+}
+
+@test "determinism: two runs give byte-identical models" {
+	moons1
+	"$TRAIN" -q m.txt a.model
+	"$TRAIN" -q m.txt b.model
+	assert_same a.model b.model
+	"$TRAIN" -q -s laprls m.txt c.model
+	"$TRAIN" -q -s laprls m.txt d.model
+	assert_same c.model d.model
+}
+
+@test "LapRLS and LapSVM both train and predict" {
+	moons1
+	moons full.txt -S 1
+	run --separate-stderr "$TRAIN" -s laprls m.txt rls.model
+	assert_status 0
+	assert_stderr_has "lapsvm-train: LapRLS: l = 2, u = 198"
+	run --separate-stderr "$TRAIN" -s lapsvm m.txt svm.model
+	assert_status 0
+	assert_stderr_has "lapsvm-train: LapSVM: l = 2, u = 198"
+	[ "$(key rls.model solver)" = laprls ] && [ "$(key svm.model solver)" = lapsvm ]
+	! cmp -s rls.model svm.model
+	local s
+	for s in rls svm; do
+		run --separate-stderr "$PRED" full.txt $s.model out
+		assert_status 0
+		[[ "${lines[0]}" == "Accuracy = "* ]]
+	done
+}
+
+@test "kernels -t 0, 1, 2 all train and predict" {
+	moons1
+	moons full.txt -S 1
+	local t names=(linear polynomial rbf)
+	for t in 0 1 2; do
+		run --separate-stderr "$TRAIN" -q -t $t m.txt k$t.model
+		assert_status 0
+		[ "$(key k$t.model kernel)" = "${names[$t]}" ]
+		run --separate-stderr "$PRED" full.txt k$t.model out
+		assert_status 0
+		[[ "${lines[0]}" == "Accuracy = "* ]]
+	done
+	! cmp -s k0.model k1.model && ! cmp -s k1.model k2.model
+}
