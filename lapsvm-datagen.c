@@ -65,10 +65,8 @@ int main(int argc, char **argv)
 		case 'h':
 			usage();
 			return 0;
-		case ':':
-			tool_usage_error("option -%c needs a value", optopt);
 		default:
-			tool_usage_error("unknown option -%c", optopt);
+			tool_option_error(c);
 		}
 	}
 	if (optind >= argc)

@@ -114,6 +114,13 @@ void tool_usage_error(const char *fmt, ...)
 	exit(EXIT_USAGE);
 }
 
+void tool_option_error(int c)
+{
+	if (c == ':')
+		tool_usage_error("option -%c needs a value", optopt);
+	tool_usage_error("unknown option -%c", optopt);
+}
+
 double tool_opt_double(int opt, const char *arg, double min, double max)
 {
 	lsv_error err;

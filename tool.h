@@ -32,6 +32,10 @@ void tool_die_err(const lsv_error *err) __attribute__((noreturn));
 void tool_usage_error(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2), noreturn));
 
+/* getopt returned ':' (an option without its value) or '?' (an unknown
+ * option; optopt names it): a usage error, exit 2. */
+void tool_option_error(int c) __attribute__((noreturn));
+
 /* Option values, parsed strictly; a bad one is a usage error naming the
  * option, the value and the accepted range. */
 double tool_opt_double(int opt, const char *arg, double min, double max);
