@@ -26,7 +26,8 @@ static void usage(void)
 "\n"
 "options:\n"
 "-s solver : lapsvm (default): hinge loss, dual (eqs. 10-12), SVM when\n"
-"            gamma_I = 0; laprls: squared loss (eq. 8), RLS when gamma_I = 0\n"
+"            gamma_I = 0; laprls: squared loss (eq. 8), RLS when gamma_I = 0;\n"
+"            tsvm: Joachims' transductive SVM (label switching, no graph)\n"
 "-t kernel : 0 linear u'v; 1 polynomial (gamma u'v + coef0)^degree;\n"
 "            2 rbf exp(-gamma |u-v|^2) (default); sigma maps to\n"
 "            gamma = 1/(2 sigma^2)\n"
@@ -48,6 +49,11 @@ static void usage(void)
 "-k k      : neighbours of that graph (default 6)\n"
 "-L type   : normalized (default) I - D^-1/2 W D^-1/2, or unnormalized D - W\n"
 "-P p      : iterated Laplacian L^p (default 1)\n"
+"TSVM (labeled cost C = 1/(2 gamma_A l), as the SVM):\n"
+"-C cost   : cost C* of the unlabeled points (default C)\n"
+"-p r      : fraction of the unlabeled points in the positive class, 0 < r < 1\n"
+"            (default: the labeled ratio; per class in one-vs-rest)\n"
+"-w n      : at most n label switches per binary problem (default: no cap)\n"
 "Other:\n"
 "-u marker : label of the unlabeled rows (default 0)\n"
 "-e eps    : tolerance of the dual solver (default 0.001)\n"
@@ -102,6 +108,14 @@ static void write_predictions(FILE *fp, const lsv_model *md,
 			fprintf(fp, " %.17g", s[c]);
 		fputc('\n', fp);
 	}
+}
+
+static void tsvm_progress(void *ctx, int fn, double cneg, double cpos,
+			  long switches)
+{
+	(void)ctx;
+	tool_info("TSVM function %d: C*- = %.3g, C*+ = %.3g, %ld label switches "
+		  "so far", fn + 1, cneg, cpos, switches);
 }
 
 /* n-fold cross validation over the labeled rows; prints like svm-train -v. */
@@ -174,22 +188,24 @@ int main(int argc, char **argv)
 	double marker = LSV_UNLABELED_DEFAULT;
 	long folds = 0;
 	unsigned long long seed = 1;
-	int c, k_given = 0;
+	int c, k_given = 0, tsvm_opt = 0;
 
 	tool_init(argv[0]);
 	lsv_train_param_default(&p);
 	lsv_graph_param_default(&gp);
 	opterr = 0;
-	while ((c = getopt(argc, argv, ":s:t:d:g:r:A:a:c:I:i:G:k:L:P:u:e:o:v:S:qh")) != -1) {
+	while ((c = getopt(argc, argv, ":s:t:d:g:r:A:a:c:I:i:G:k:L:P:u:e:o:v:S:C:p:w:qh")) != -1) {
 		switch (c) {
 		case 's':
 			if (strcmp(optarg, "lapsvm") == 0)
 				p.solver = LSV_SOLVER_LAPSVM;
 			else if (strcmp(optarg, "laprls") == 0)
 				p.solver = LSV_SOLVER_LAPRLS;
+			else if (strcmp(optarg, "tsvm") == 0)
+				p.solver = LSV_SOLVER_TSVM;
 			else
 				tool_usage_error("option -s: unknown solver '%s' (expected "
-						 "lapsvm or laprls)", optarg);
+						 "lapsvm, laprls or tsvm)", optarg);
 			break;
 		case 't':
 			p.kernel.type = (lsv_kernel_type)tool_opt_long(c, optarg, 0, 2);
@@ -246,6 +262,21 @@ int main(int argc, char **argv)
 		case 'S':
 			seed = (unsigned long long)tool_opt_long(c, optarg, 0, LONG_MAX);
 			break;
+		case 'C':
+			p.tsvm_cstar = tool_opt_double(c, optarg, 0x1p-1022, 1e300);
+			tsvm_opt = c;
+			break;
+		case 'p':
+			p.tsvm_r = tool_opt_double(c, optarg, 0.0, 1.0);
+			if (!(p.tsvm_r > 0.0 && p.tsvm_r < 1.0))
+				tool_usage_error("option -p: '%s' out of range (expected "
+						 "0 < r < 1)", optarg);
+			tsvm_opt = c;
+			break;
+		case 'w':
+			p.tsvm_max_switches = tool_opt_long(c, optarg, 1, LONG_MAX);
+			tsvm_opt = c;
+			break;
 		case 'q':
 			tool_quiet = 1;
 			break;
@@ -266,6 +297,10 @@ int main(int argc, char **argv)
 				 "with -G");
 	if (folds > 0 && pred_file)
 		tool_usage_error("-o and -v exclude each other");
+	if (tsvm_opt && p.solver != LSV_SOLVER_TSVM)
+		tool_usage_error("-%c applies to the TSVM (-s tsvm)", tsvm_opt);
+	if (p.solver == LSV_SOLVER_TSVM && (graph_file || k_given))
+		tool_usage_error("the TSVM uses no graph (-G, -k)");
 	in = argv[optind];
 	if (graph_file && strcmp(graph_file, "-") == 0 && strcmp(in, "-") == 0)
 		tool_usage_error("the data and the graph cannot both be standard input");
@@ -303,6 +338,13 @@ int main(int argc, char **argv)
 				 x->y[first]);
 	}
 	resolve_reg(&reg, x->l, x->n, &p);
+	if (p.solver == LSV_SOLVER_TSVM) {
+		p.gamma_I = 0.0;
+		if (x->l == x->n)
+			tool_info("warning: no unlabeled rows: the TSVM is the SVM");
+		if (!tool_quiet)
+			p.progress = tsvm_progress;
+	}
 	if (lsv_train_param_check(&p, &err) != LSV_OK)
 		tool_usage_error("%s", err.msg);
 
@@ -349,11 +391,20 @@ int main(int argc, char **argv)
 		if (m->graph != NULL)
 			strcpy(m->graph, graph_desc);
 	}
-	tool_info("%s%s: l = %zu, u = %zu, %d classes, gamma_A = %g, gamma_I = "
+	if (m->switch_capped)
+		tool_info("warning: the TSVM stopped at the cap of %ld label switches "
+			  "(-w) before the switching condition was met",
+			  p.tsvm_max_switches);
+	tool_info("%s: l = %zu, u = %zu, %d classes, gamma_A = %g, gamma_I = "
 		  "%g, %zu expansion points; %.2f s",
-		  p.gamma_I == 0.0 ? "" : "Lap",
-		  p.solver == LSV_SOLVER_LAPRLS ? "RLS" : "SVM", m->l, m->u,
-		  m->nr_class, p.gamma_A, p.gamma_I, m->sv->n, tool_elapsed());
+		  p.solver == LSV_SOLVER_TSVM ? "TSVM"
+		  : p.solver == LSV_SOLVER_LAPRLS
+			  ? (p.gamma_I == 0.0 ? "RLS" : "LapRLS")
+			  : (p.gamma_I == 0.0 ? "SVM" : "LapSVM"),
+		  m->l, m->u, m->nr_class, p.gamma_A, p.gamma_I, m->sv->n,
+		  tool_elapsed());
+	if (p.solver == LSV_SOLVER_TSVM)
+		tool_info("TSVM: %ld label switches in all", m->switches);
 
 	if (pred_file != NULL) {
 		/* Transductive predictions: f on the unlabeled training rows. */

@@ -67,4 +67,14 @@ lsv_status lsv_fmap_build(const lsv_data *x, const size_t *rows, size_t nrows,
 int lsv_fmap_get(const lsv_fmap *f, int col);
 void lsv_fmap_free(lsv_fmap *f);
 
+/* One binary TSVM problem (common/tsvm.c) on the dense n x n kernel K:
+ * labeled rows lab[0..l) with labels ylab (+-1); fills alpha (n), the bias,
+ * ystar (n: the final +-1 label of every row), the number of switches and
+ * whether the switch cap stopped it. */
+lsv_status lsv_tsvm_binary(const double *K, size_t n, const size_t *lab,
+			   size_t l, const double *ylab,
+			   const lsv_train_param *p, int fn, double *alpha,
+			   double *bias, double *ystar, long *switches,
+			   int *capped, lsv_error *err);
+
 #endif

@@ -261,10 +261,11 @@ lsv_status lsv_laplacian_dense(const lsv_graph *g, int normalized, int power,
 
 typedef enum {
 	LSV_SOLVER_LAPSVM = 0,  /* hinge loss, dual (JMLR eqs. 10-12); SVM at gamma_I = 0 */
-	LSV_SOLVER_LAPRLS = 1   /* squared loss, closed form (eq. 8); RLS at gamma_I = 0 */
+	LSV_SOLVER_LAPRLS = 1,  /* squared loss, closed form (eq. 8); RLS at gamma_I = 0 */
+	LSV_SOLVER_TSVM = 2     /* Joachims' transductive SVM (label switching); no graph */
 } lsv_solver;
 
-/* "lapsvm", "laprls"; NULL for an unknown solver. */
+/* "lapsvm", "laprls", "tsvm"; NULL for an unknown solver. */
 const char *lsv_solver_name(lsv_solver s);
 
 /*
@@ -282,6 +283,18 @@ typedef struct {
 	int power;              /* Laplacian power p (default 1) */
 	double eps;             /* dual solver's stopping tolerance (default 1e-3) */
 	long max_iter;          /* dual solver's iteration cap (0: automatic) */
+	/* TSVM only.  The labeled points' cost is the SVM's, C = 1/(2 gamma_A l). */
+	double tsvm_cstar;      /* cost C* of the unlabeled points (0: C) */
+	double tsvm_r;          /* fraction of the unlabeled points put in the
+				   positive class, in (0, 1) (0: that class's
+				   fraction among the labeled rows) */
+	long tsvm_max_switches; /* cap on label switches per binary problem
+				   (0: none) */
+	/* TSVM progress, after each annealing step of each binary problem
+	 * fn (may be NULL; not part of the model). */
+	void (*progress)(void *ctx, int fn, double cstar_neg, double cstar_pos,
+			 long switches);
+	void *progress_ctx;
 } lsv_train_param;
 
 void lsv_train_param_default(lsv_train_param *p);
@@ -306,6 +319,12 @@ typedef struct {
 	lsv_data *sv;           /* expansion points (their y is unused: 0) */
 	double *coef;           /* sv->n x nr_fn, row-major */
 	char *graph;            /* one line describing the graph used, or NULL */
+	/* Filled by lsv_train for the TSVM, never saved: */
+	double *ystar;          /* NULL, or the final +-1 labels of the n
+				   training rows for each function (n x nr_fn,
+				   row-major; labeled rows keep their own) */
+	long switches;          /* label switches made, all functions */
+	int switch_capped;      /* some problem stopped at the switch cap */
 } lsv_model;
 
 /*
@@ -346,11 +365,12 @@ void lsv_model_free(lsv_model *m);
  * second-order working set of Fan, Chen & Lin (JMLR 6, 2005), as LIBSVM,
  * stopping when the maximal KKT violation m(b) - M(b) < eps.  Fills
  * beta (l), rho (decision values are sum ... - rho) and, if not NULL, the
- * number of iterations.  max_iter 0 means max(10^7, 100 l).  LSV_ENUMERIC
+ * number of iterations.  warm: start from the caller's beta, which must be
+ * feasible; else from 0.  max_iter 0 means max(10^7, 100 l).  LSV_ENUMERIC
  * if the cap is reached.
  */
 lsv_status lsv_smo(const double *Q, const double *y, const double *C,
-		   size_t l, double eps, long max_iter, double *beta,
+		   size_t l, double eps, long max_iter, int warm, double *beta,
 		   double *rho, long *iters, lsv_error *err);
 
 /* ------------------------------------------------------------------ */

@@ -45,6 +45,7 @@ const char *lsv_solver_name(lsv_solver s)
 	switch (s) {
 	case LSV_SOLVER_LAPSVM: return "lapsvm";
 	case LSV_SOLVER_LAPRLS: return "laprls";
+	case LSV_SOLVER_TSVM: return "tsvm";
 	}
 	return NULL;
 }
@@ -57,6 +58,7 @@ void lsv_model_free(lsv_model *m)
 	free(m->bias);
 	free(m->coef);
 	free(m->graph);
+	free(m->ystar);
 	lsv_data_free(m->sv);
 	free(m);
 }
@@ -242,6 +244,11 @@ lsv_status lsv_model_write(FILE *fp, const char *name, const lsv_model *m,
 	fprintf(fp, "unlabeled_marker %.17g\n", m->unlabeled);
 	if (m->graph != NULL)
 		fprintf(fp, "graph %s\n", m->graph);
+	if (p->solver == LSV_SOLVER_TSVM) {
+		fprintf(fp, "tsvm_cstar %.17g\n", p->tsvm_cstar);
+		fprintf(fp, "tsvm_r %.17g\n", p->tsvm_r);
+		fprintf(fp, "tsvm_max_switches %ld\n", p->tsvm_max_switches);
+	}
 	fprintf(fp, "nr_class %d\n", m->nr_class);
 	write_list(fp, "labels", m->labels, (size_t)m->nr_class);
 	fprintf(fp, "nr_fn %d\n", m->nr_fn);
@@ -269,14 +276,22 @@ lsv_status lsv_model_write(FILE *fp, const char *name, const lsv_model *m,
 enum {
 	K_SOLVER, K_KERNEL, K_DEGREE, K_GAMMA, K_COEF0, K_GAMMA_A, K_GAMMA_I,
 	K_LAPLACIAN, K_POWER, K_EPS, K_MAX_ITER, K_L, K_U, K_MARKER, K_GRAPH,
-	K_NR_CLASS, K_LABELS, K_NR_FN, K_BIAS, K_NR_SV, NKEYS
+	K_NR_CLASS, K_LABELS, K_NR_FN, K_BIAS, K_NR_SV, K_TSVM_CSTAR, K_TSVM_R,
+	K_TSVM_SWITCHES, NKEYS
 };
+
+/* Keys a model may omit: the graph, and the TSVM's (other solvers). */
+static int optional_key(int k)
+{
+	return k == K_GRAPH || k == K_TSVM_CSTAR || k == K_TSVM_R ||
+	       k == K_TSVM_SWITCHES;
+}
 
 static const char *const key_names[NKEYS] = {
 	"solver", "kernel", "degree", "gamma", "coef0", "gamma_A", "gamma_I",
 	"laplacian", "laplacian_power", "eps", "max_iter", "l", "u",
 	"unlabeled_marker", "graph", "nr_class", "labels", "nr_fn", "bias",
-	"nr_sv"
+	"nr_sv", "tsvm_cstar", "tsvm_r", "tsvm_max_switches"
 };
 
 /* State of one read. */
@@ -409,7 +424,7 @@ static lsv_status key_list(reader *r, const char *key, char *s, double **v,
 /* One header line: key (already cut off), then s, its value(s). */
 static lsv_status parse_header(reader *r, const char *key, char *s)
 {
-	static const char *const solvers[] = {"lapsvm", "laprls"};
+	static const char *const solvers[] = {"lapsvm", "laprls", "tsvm"};
 	static const char *const kernels[] = {"linear", "polynomial", "rbf"};
 	static const char *const laps[] = {"unnormalized", "normalized"};
 	lsv_model *m = r->m;
@@ -433,7 +448,7 @@ static lsv_status parse_header(reader *r, const char *key, char *s)
 
 	switch (k) {
 	case K_SOLVER:
-		st = key_name(r, key, s, solvers, 2, &i, "lapsvm or laprls");
+		st = key_name(r, key, s, solvers, 3, &i, "lapsvm, laprls or tsvm");
 		p->solver = (lsv_solver)i;
 		break;
 	case K_KERNEL:
@@ -471,6 +486,20 @@ static lsv_status parse_header(reader *r, const char *key, char *s)
 		break;
 	case K_MAX_ITER:
 		st = key_long(r, key, s, 0, LONG_MAX, &p->max_iter);
+		break;
+	case K_TSVM_CSTAR:
+		st = key_double(r, key, s, &p->tsvm_cstar, 1, 0);
+		break;
+	case K_TSVM_R:
+		st = key_double(r, key, s, &p->tsvm_r, 0, 1);
+		if (st == LSV_OK && !(p->tsvm_r < 1.0))
+			st = lsv_fail(r->err, LSV_EFORMAT,
+				      "%s:%zu: tsvm_r %.17g out of range (expected "
+				      "0 <= r < 1, 0 for the labeled ratio)", r->name,
+				      r->line, p->tsvm_r);
+		break;
+	case K_TSVM_SWITCHES:
+		st = key_long(r, key, s, 0, LONG_MAX, &p->tsvm_max_switches);
 		break;
 	case K_L:
 		st = key_long(r, key, s, 0, LONG_MAX, &v);
@@ -539,7 +568,7 @@ static lsv_status check_header(reader *r)
 	int k, c, want_fn;
 
 	for (k = 0; k < NKEYS; k++)
-		if (k != K_GRAPH && !r->seen[k])
+		if (!optional_key(k) && !r->seen[k])
 			return lsv_fail(r->err, LSV_EFORMAT,
 					"%s:%zu: missing key '%s' (expected every "
 					"header key before SV)", r->name, r->line,
@@ -728,7 +757,7 @@ lsv_status lsv_model_read(FILE *fp, const char *name, lsv_model **out,
 				      name);
 		else if (part == 1) {
 			for (k = 0; k < NKEYS; k++)
-				if (k != K_GRAPH && !r.seen[k])
+				if (!optional_key(k) && !r.seen[k])
 					break;
 			if (k < NKEYS)
 				st = lsv_fail(err, LSV_EFORMAT,

@@ -24,8 +24,8 @@
  * max_iter iterations.
  */
 lsv_status lsv_smo(const double *Q, const double *y, const double *C,
-		   size_t l, double eps, long max_iter, double *beta, double *rho,
-		   long *iters, lsv_error *err)
+		   size_t l, double eps, long max_iter, int warm, double *beta,
+		   double *rho, long *iters, lsv_error *err)
 {
 	double *G = malloc((l ? l : 1) * sizeof *G);
 	const double tau = 1e-12;
@@ -35,8 +35,16 @@ lsv_status lsv_smo(const double *Q, const double *y, const double *C,
 	if (G == NULL)
 		return lsv_fail(err, LSV_ENOMEM, "out of memory in the dual solver");
 	for (t = 0; t < l; t++) {
-		beta[t] = 0.0;
+		if (!warm)
+			beta[t] = 0.0;
 		G[t] = -1.0;
+	}
+	if (warm) {  /* G = Q beta - e, skipping the zeros of beta */
+		size_t s;
+		for (s = 0; s < l; s++)
+			if (beta[s] != 0.0)
+				for (t = 0; t < l; t++)
+					G[t] += Q[t + s * l] * beta[s];
 	}
 	if (max_iter == 0)
 		max_iter = l > 100000 ? (long)(100 * l) : 10000000;

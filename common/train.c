@@ -53,13 +53,16 @@ void lsv_train_param_default(lsv_train_param *p)
 	p->power = 1;
 	p->eps = 1e-3;
 	p->max_iter = 0;
+	p->tsvm_cstar = 0.0;
+	p->tsvm_r = 0.0;
+	p->tsvm_max_switches = 0;
 }
 
 lsv_status lsv_train_param_check(const lsv_train_param *p, lsv_error *err)
 {
 	lsv_kernel k = p->kernel;
 
-	if (p->solver != LSV_SOLVER_LAPSVM && p->solver != LSV_SOLVER_LAPRLS)
+	if (lsv_solver_name(p->solver) == NULL)
 		return lsv_fail(err, LSV_EINVAL, "unknown solver %d", (int)p->solver);
 	if (k.gamma == 0.0)
 		k.gamma = 1.0;  /* resolved from the data at training time */
@@ -80,6 +83,17 @@ lsv_status lsv_train_param_check(const lsv_train_param *p, lsv_error *err)
 				"tolerance eps = %g out of range (expected > 0)", p->eps);
 	if (p->max_iter < 0)
 		return lsv_fail(err, LSV_EINVAL, "max_iter must be >= 0");
+	if (!(p->tsvm_cstar >= 0.0) || !isfinite(p->tsvm_cstar))
+		return lsv_fail(err, LSV_EINVAL,
+				"TSVM cost C* = %g out of range (expected > 0, or 0 "
+				"for C)", p->tsvm_cstar);
+	if (!(p->tsvm_r >= 0.0 && p->tsvm_r < 1.0))
+		return lsv_fail(err, LSV_EINVAL,
+				"TSVM positive fraction r = %g out of range (expected "
+				"0 < r < 1, or 0 for the labeled ratio)", p->tsvm_r);
+	if (p->tsvm_max_switches < 0)
+		return lsv_fail(err, LSV_EINVAL,
+				"TSVM switch cap must be >= 0 (0: none)");
 	return LSV_OK;
 }
 
@@ -153,6 +167,9 @@ typedef struct {
 	double *Y;        /* l x nr_fn targets, column-major, +-1 */
 	double *alpha;    /* n x nr_fn, column-major */
 	double *bias;     /* nr_fn */
+	double *ystar;    /* TSVM: n x nr_fn final labels, row-major */
+	long switches;
+	int capped;
 	lsv_error *err;
 } job;
 
@@ -344,7 +361,7 @@ static lsv_status train_svm(job *J, const lsv_graph *g, const double *K)
 				Q[r + i * l] = y[r] * y[i] * G[r + i * l];
 		for (i = 0; i < l; i++)
 			box[i] = 1.0 / (double)l;
-		st = lsv_smo(Q, y, box, l, p->eps, p->max_iter, beta, &rho, NULL,
+		st = lsv_smo(Q, y, box, l, p->eps, p->max_iter, 0, beta, &rho, NULL,
 			     J->err);
 		if (st != LSV_OK)
 			goto done;
@@ -373,6 +390,47 @@ done:
 	return st;
 }
 
+/* TSVM (common/tsvm.c), one binary problem per function. */
+static lsv_status train_tsvm(job *J, const double *K)
+{
+	size_t n = J->n, i;
+	double *a = malloc(n * sizeof *a), *ys = malloc(n * sizeof *ys);
+	lsv_status st = LSV_OK;
+	int c;
+
+	J->ystar = malloc(n * (size_t)J->nr_fn * sizeof *J->ystar);
+	if (a == NULL || ys == NULL || J->ystar == NULL) {
+		free(a);
+		free(ys);
+		return lsv_fail(J->err, LSV_ENOMEM, "out of memory for the TSVM");
+	}
+	for (c = 0; c < J->nr_fn && st == LSV_OK; c++) {
+		long sw = 0;
+		int capped = 0;
+		lsv_train_param p = *J->p;
+		if (p.tsvm_r == 0.0 && J->nr_fn > 1) {
+			/* one-vs-rest: the class's own labeled ratio */
+			size_t pos = 0;
+			for (i = 0; i < J->l; i++)
+				pos += J->Y[i + (size_t)c * J->l] > 0;
+			p.tsvm_r = (double)pos / (double)J->l;
+		}
+		st = lsv_tsvm_binary(K, n, J->lab, J->l, J->Y + (size_t)c * J->l, &p,
+				     c, a, &J->bias[c], ys, &sw, &capped, J->err);
+		if (st != LSV_OK)
+			break;
+		for (i = 0; i < n; i++) {
+			J->alpha[i + (size_t)c * n] = a[i];
+			J->ystar[i * (size_t)J->nr_fn + (size_t)c] = ys[i];
+		}
+		J->switches += sw;
+		J->capped |= capped;
+	}
+	free(a);
+	free(ys);
+	return st;
+}
+
 /* The model keeps the rows whose coefficients are not all zero. */
 static lsv_status make_model(job *J, lsv_model **out)
 {
@@ -395,6 +453,10 @@ static lsv_status make_model(job *J, lsv_model **out)
 	m->bias = J->bias;
 	J->bias = NULL;
 	m->sv = sv;
+	m->ystar = J->ystar;
+	J->ystar = NULL;
+	m->switches = J->switches;
+	m->switch_capped = J->capped;
 	for (i = 0; i < n; i++) {
 		int any = 0;
 		for (c = 0; c < J->nr_fn; c++)
@@ -460,6 +522,11 @@ lsv_status lsv_train(const lsv_data *x, const lsv_graph *g,
 		return lsv_fail(err, LSV_EINVAL,
 				"no labeled rows (every label is the unlabeled "
 				"marker %g)", x->unlabeled);
+	if (prm.solver == LSV_SOLVER_TSVM) {
+		prm.gamma_I = 0.0;  /* the TSVM uses no graph */
+		if (prm.tsvm_cstar == 0.0)  /* record the C* used: C */
+			prm.tsvm_cstar = 1.0 / (2.0 * prm.gamma_A * (double)x->l);
+	}
 	if (prm.gamma_I > 0.0 && g == NULL)
 		return lsv_fail(err, LSV_EINVAL, "gamma_I > 0 needs a graph");
 	if (g != NULL && g->n != n)
@@ -468,7 +535,8 @@ lsv_status lsv_train(const lsv_data *x, const lsv_graph *g,
 	if (n > INT_MAX)
 		return lsv_fail(err, LSV_ETOOBIG, "%zu rows: too many", n);
 	/* Dense memory: K plus, with a graph, L and the system matrix. */
-	if ((st = check_bytes((double)n * (double)n * (prm.gamma_I > 0 ? 3 : 1),
+	if ((st = check_bytes((double)n * (double)n *
+				      (prm.gamma_I > 0 ? 3 : prm.solver == LSV_SOLVER_TSVM ? 2 : 1),
 			      "the dense kernel and Laplacian", err)) != LSV_OK)
 		return st;
 
@@ -505,6 +573,8 @@ lsv_status lsv_train(const lsv_data *x, const lsv_graph *g,
 		goto done;
 	if (prm.solver == LSV_SOLVER_LAPRLS)
 		st = train_rls(&J, g, K);
+	else if (prm.solver == LSV_SOLVER_TSVM)
+		st = train_tsvm(&J, K);
 	else
 		st = train_svm(&J, g, K);
 	if (st == LSV_OK) {
@@ -524,6 +594,7 @@ done:
 	free(J.Y);
 	free(J.alpha);
 	free(J.bias);
+	free(J.ystar);
 	free(J.labels);
 	return st;
 }

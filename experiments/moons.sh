@@ -1,7 +1,7 @@
 #!/bin/bash
 # moons.sh -- two moons with one labeled point per class (JMLR 2006 Section
-# 5.1, Figures 2-3): accuracy on the 198 unlabeled points of SVM, RLS,
-# LapSVM and LapRLS, averaged over DRAWS seeded choices of the two labels.
+# 5.1, Figures 2-3): accuracy on the 198 unlabeled points of SVM, TSVM,
+# RLS, LapSVM and LapRLS, averaged over DRAWS seeded choices of the two labels.
 # Driven only through the command-line tools.
 #
 #   experiments/moons.sh [data.libsvm]   (default $DATA/twomoons.libsvm; if
@@ -41,20 +41,21 @@ awk -v draws="$DRAWS" -v seed="$SEED" '
 	}' "$tmp/full" > "$tmp/pairs"
 cut -d' ' -f1 "$tmp/full" > "$tmp/truth_all"
 printf '| method | mean accuracy on the unlabeled points | min | max |\n|---|---|---|---|\n'
-for s in svm rls lapsvm laprls; do
+for s in svm tsvm rls lapsvm laprls; do
 	case $s in
 	svm) opts="-s lapsvm -i 0" ;;
+	tsvm) opts="-s tsvm" ;;
 	rls) opts="-s laprls -i 0" ;;
-	lapsvm) opts="-s lapsvm" ;;
-	laprls) opts="-s laprls" ;;
+	lapsvm) opts="-s lapsvm -G $tmp/graph" ;;
+	laprls) opts="-s laprls -G $tmp/graph" ;;
 	esac
 	accs=""
 	while read -r a b; do
 		awk -v a="$a" -v b="$b" '{ if (NR != a && NR != b) $1 = 0; print }' \
 			"$tmp/full" > "$tmp/semi"
 		# shellcheck disable=SC2086
-		"$BIN"/lapsvm-train -q $TRAIN_OPTS $opts -G "$tmp/graph" \
-			-o "$tmp/pred" "$tmp/semi" "$tmp/model"
+		"$BIN"/lapsvm-train -q $TRAIN_OPTS $opts -o "$tmp/pred" \
+			"$tmp/semi" "$tmp/model"
 		acc=$(paste -d' ' "$tmp/truth_all" <(cut -d' ' -f1 "$tmp/semi") |
 			awk '$2 == 0 { print $1 }' |
 			paste -d' ' - <(tail -n +2 "$tmp/pred" | cut -d' ' -f1) |

@@ -208,7 +208,7 @@ assert_bad_option() {
 @test "-s foo: exit 2, unknown solver" {
 	moons1
 	run --separate-stderr "$TRAIN" -s foo m.txt
-	assert_train_usage "option -s: unknown solver 'foo' (expected lapsvm or laprls)"
+	assert_train_usage "option -s: unknown solver 'foo' (expected lapsvm, laprls or tsvm)"
 }
 
 @test "-L foo: exit 2, unknown Laplacian" {

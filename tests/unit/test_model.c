@@ -221,9 +221,9 @@ static void model_refuses_each_malformed_line_with_its_message(void)
 		 "expected 'lapsvm_model 1')"},
 		/* Header keys and values. */
 		{"solver lapsvm\n", "solver svm\n",
-		 "m:2: unknown solver (found 'svm', expected lapsvm or laprls)"},
+		 "m:2: unknown solver (found 'svm', expected lapsvm, laprls or tsvm)"},
 		{"solver lapsvm\n", "solver\n",
-		 "m:2: missing value for solver (expected lapsvm or laprls)"},
+		 "m:2: missing value for solver (expected lapsvm, laprls or tsvm)"},
 		{"solver lapsvm\n", "solver lapsvm laprls\n",
 		 "m:2: extra text after the solver value (found 'laprls', expected end of line)"},
 		{"kernel rbf\n", "kernel sigmoid\n",

@@ -395,7 +395,7 @@ static void smo_solution_satisfies_kkt(void)
 				d += A[k + i * L] * A[k + j * L];
 			Q[i + j * L] = y[i] * y[j] * d / L;
 		}
-	CHECK(lsv_smo(Q, y, C, L, 1e-9, 0, beta, &rho, &iters, &e) == LSV_OK);
+	CHECK(lsv_smo(Q, y, C, L, 1e-9, 0, 0, beta, &rho, &iters, &e) == LSV_OK);
 	CHECK(iters > 0);
 	for (i = 0; i < L; i++) {
 		CHECK(beta[i] >= 0.0 && beta[i] <= C[i]);
@@ -464,7 +464,7 @@ static void smo_reports_iteration_cap(void)
 {
 	double Q[4] = {1, 0.5, 0.5, 1}, y[2] = {1, -1}, C[2] = {10, 10}, beta[2], rho;
 	lsv_error e;
-	CHECK(lsv_smo(Q, y, C, 2, 1e-12, 1, beta, &rho, NULL, &e) == LSV_ENUMERIC);
+	CHECK(lsv_smo(Q, y, C, 2, 1e-12, 1, 0, beta, &rho, NULL, &e) == LSV_ENUMERIC);
 	CHECK(strstr(e.msg, "did not converge in 1 iterations") != NULL);
 }
 
@@ -601,5 +601,148 @@ const unit_case train_cases[] = {
 	 training_refuses_degenerate_label_sets},
 	{"model_round_trip_gives_identical_decisions",
 	 model_round_trip_gives_identical_decisions},
+	{NULL, NULL},
+};
+
+/* ------------------------------------------------------------------ */
+/* TSVM                                                                */
+/* ------------------------------------------------------------------ */
+
+static lsv_model *tsvm_on(const lsv_data *x, double r, long cap)
+{
+	lsv_train_param p;
+	lsv_train_param_default(&p);
+	p.solver = LSV_SOLVER_TSVM;
+	p.kernel.type = LSV_KERNEL_RBF;
+	p.kernel.gamma = 0.5;
+	p.gamma_A = 0.05;
+	p.eps = 1e-6;
+	p.tsvm_r = r;
+	p.tsvm_max_switches = cap;
+	return train(x, NULL, &p);
+}
+
+static void tsvm_converges_with_no_switchable_pair(void)
+{
+	/* After the last pass, no unlabeled positive m and negative j have
+	 * xi_m > 0, xi_j > 0, xi_m + xi_j > 2 (Joachims' switching test). */
+	size_t n = 40, i;
+	lsv_data *x = toy(n, 21, LAB, LABY, 6);
+	lsv_model *m = tsvm_on(x, 0.0, 0);
+	double *f, xm = 0.0, xj = 0.0;
+
+	CHECK(m != NULL && m->ystar != NULL);
+	if (m == NULL || m->ystar == NULL)
+		return;
+	f = decision(m, x);
+	for (i = 0; f && i < n; i++) {
+		double xi;
+		if (x->y[i] != 0.0)
+			continue;
+		xi = 1.0 - m->ystar[i] * f[i];
+		if (m->ystar[i] > 0)
+			xm = fmax(xm, xi);
+		else
+			xj = fmax(xj, xi);
+	}
+	CHECK(!(xm > 0 && xj > 0 && xm + xj > 2.0 + 1e-9));
+	for (i = 0; i < 6; i++)  /* labeled rows keep their labels */
+		CHECK(m->ystar[LAB[i]] == LABY[i]);
+	free(f);
+	lsv_model_free(m);
+	lsv_data_free(x);
+}
+
+static void tsvm_positive_fraction_is_r(void)
+{
+	size_t n = 57, i, u = 0, pos = 0;
+	lsv_data *x = toy(n, 22, LAB, LABY, 6);
+	const double r[] = {0.2, 0.5, 0.7};
+	int k;
+
+	for (k = 0; k < 3; k++) {
+		lsv_model *m = tsvm_on(x, r[k], 0);
+		CHECK(m != NULL);
+		if (m == NULL)
+			continue;
+		for (i = 0, u = 0, pos = 0; i < n; i++)
+			if (x->y[i] == 0.0) {
+				u++;
+				pos += m->ystar[i] > 0;
+			}
+		CHECK(fabs((double)pos - r[k] * (double)u) <= 1.0);
+		lsv_model_free(m);
+	}
+	lsv_data_free(x);
+}
+
+static void tsvm_without_unlabeled_rows_is_the_svm(void)
+{
+	size_t n = 6, lab[6] = {0, 1, 2, 3, 4, 5};
+	lsv_data *x = toy(n, 23, lab, LABY, 6);
+	lsv_train_param p;
+	lsv_model *t, *s;
+	double *ft, *fs;
+
+	t = tsvm_on(x, 0.0, 0);
+	lsv_train_param_default(&p);
+	p.solver = LSV_SOLVER_LAPSVM;
+	p.kernel.gamma = 0.5;
+	p.gamma_A = 0.05;
+	p.gamma_I = 0.0;
+	p.eps = 1e-6;
+	s = train(x, NULL, &p);
+	CHECK(t != NULL && s != NULL);
+	if (t != NULL && s != NULL) {
+		ft = decision(t, x);
+		fs = decision(s, x);
+		CHECK(ft && fs && max_rel_diff(ft, fs, n) < 1e-6);
+		CHECK(t->switches == 0);
+		free(ft);
+		free(fs);
+	}
+	lsv_model_free(t);
+	lsv_model_free(s);
+	lsv_data_free(x);
+}
+
+static void tsvm_switch_cap_is_respected(void)
+{
+	size_t n = 40;
+	lsv_data *x = toy(n, 21, LAB, LABY, 6);
+	lsv_model *free_run = tsvm_on(x, 0.3, 0), *capped = tsvm_on(x, 0.3, 1);
+
+	CHECK(free_run != NULL && capped != NULL);
+	if (free_run != NULL && capped != NULL) {
+		CHECK(free_run->switches > 1);  /* the data does need switches */
+		CHECK(capped->switches <= 1 && capped->switch_capped);
+		CHECK(!free_run->switch_capped);
+	}
+	lsv_model_free(free_run);
+	lsv_model_free(capped);
+	lsv_data_free(x);
+}
+
+static void tsvm_bad_positive_fraction_is_refused(void)
+{
+	lsv_train_param p;
+	lsv_error e;
+	lsv_train_param_default(&p);
+	p.solver = LSV_SOLVER_TSVM;
+	p.tsvm_r = 1.0;
+	CHECK(lsv_train_param_check(&p, &e) == LSV_EINVAL);
+	CHECK_STR(e.msg, "TSVM positive fraction r = 1 out of range (expected "
+			 "0 < r < 1, or 0 for the labeled ratio)");
+}
+
+const unit_case tsvm_cases[] = {
+	{"tsvm_converges_with_no_switchable_pair",
+	 tsvm_converges_with_no_switchable_pair},
+	{"tsvm_positive_fraction_is_r", tsvm_positive_fraction_is_r},
+	{"tsvm_without_unlabeled_rows_is_the_svm",
+	 tsvm_without_unlabeled_rows_is_the_svm},
+	{"tsvm_switch_cap_is_respected", tsvm_switch_cap_is_respected},
+	{"tsvm_bad_positive_fraction_is_refused",
+	 tsvm_bad_positive_fraction_is_refused},
 	{NULL, NULL},
 };
