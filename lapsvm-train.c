@@ -188,7 +188,7 @@ int main(int argc, char **argv)
 	double marker = LSV_UNLABELED_DEFAULT;
 	long folds = 0;
 	unsigned long long seed = 1;
-	int c, k_given = 0, tsvm_opt = 0;
+	int c, k_given = 0, tsvm_opt = 0, graph_opt = 0;
 
 	tool_init(argv[0]);
 	lsv_train_param_default(&p);
@@ -225,6 +225,7 @@ int main(int argc, char **argv)
 			break;
 		case 'I': case 'i':
 			reg.i_kind = (char)c;
+			graph_opt = c;
 			reg.i_val = tool_opt_double(c, optarg, 0.0, 1e300);
 			break;
 		case 'G':
@@ -235,6 +236,7 @@ int main(int argc, char **argv)
 			k_given = 1;
 			break;
 		case 'L':
+			graph_opt = c;
 			if (strcmp(optarg, "normalized") == 0)
 				p.normalized = 1;
 			else if (strcmp(optarg, "unnormalized") == 0)
@@ -245,6 +247,7 @@ int main(int argc, char **argv)
 						 optarg);
 			break;
 		case 'P':
+			graph_opt = c;
 			p.power = (int)tool_opt_long(c, optarg, 1, 100);
 			break;
 		case 'u':
@@ -267,7 +270,7 @@ int main(int argc, char **argv)
 			tsvm_opt = c;
 			break;
 		case 'p':
-			p.tsvm_r = tool_opt_double(c, optarg, 0.0, 1.0);
+			p.tsvm_r = tool_opt_double(c, optarg, -1e300, 1e300);
 			if (!(p.tsvm_r > 0.0 && p.tsvm_r < 1.0))
 				tool_usage_error("option -p: '%s' out of range (expected "
 						 "0 < r < 1)", optarg);
@@ -299,8 +302,8 @@ int main(int argc, char **argv)
 		tool_usage_error("-o and -v exclude each other");
 	if (tsvm_opt && p.solver != LSV_SOLVER_TSVM)
 		tool_usage_error("-%c applies to the TSVM (-s tsvm)", tsvm_opt);
-	if (p.solver == LSV_SOLVER_TSVM && (graph_file || k_given))
-		tool_usage_error("the TSVM uses no graph (-G, -k)");
+	if (p.solver == LSV_SOLVER_TSVM && (graph_file || k_given || graph_opt))
+		tool_usage_error("the TSVM uses no graph (-G, -k, -i, -I, -L, -P)");
 	in = argv[optind];
 	if (graph_file && strcmp(graph_file, "-") == 0 && strcmp(in, "-") == 0)
 		tool_usage_error("the data and the graph cannot both be standard input");

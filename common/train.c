@@ -407,16 +407,10 @@ static lsv_status train_tsvm(job *J, const double *K)
 	for (c = 0; c < J->nr_fn && st == LSV_OK; c++) {
 		long sw = 0;
 		int capped = 0;
-		lsv_train_param p = *J->p;
-		if (p.tsvm_r == 0.0 && J->nr_fn > 1) {
-			/* one-vs-rest: the class's own labeled ratio */
-			size_t pos = 0;
-			for (i = 0; i < J->l; i++)
-				pos += J->Y[i + (size_t)c * J->l] > 0;
-			p.tsvm_r = (double)pos / (double)J->l;
-		}
-		st = lsv_tsvm_binary(K, n, J->lab, J->l, J->Y + (size_t)c * J->l, &p,
-				     c, a, &J->bias[c], ys, &sw, &capped, J->err);
+		/* r = 0: each problem takes its own labeled ratio */
+		st = lsv_tsvm_binary(K, n, J->lab, J->l, J->Y + (size_t)c * J->l,
+				     J->p, c, a, &J->bias[c], ys, &sw, &capped,
+				     J->err);
 		if (st != LSV_OK)
 			break;
 		for (i = 0; i < n; i++) {
@@ -553,6 +547,13 @@ lsv_status lsv_train(const lsv_data *x, const lsv_graph *g,
 		goto done;
 	}
 	J.nr_fn = J.nr_class == 2 ? 1 : J.nr_class;
+	if (prm.solver == LSV_SOLVER_TSVM && J.nr_fn == 1 && prm.tsvm_r == 0.0) {
+		/* record the r used: the labeled ratio of the first class */
+		size_t pos = 0;
+		for (i = 0; i < n; i++)
+			pos += lsv_data_is_labeled(x, i) && x->y[i] == J.labels[0];
+		prm.tsvm_r = (double)pos / (double)x->l;
+	}
 	J.lab = alloc(x->l, sizeof *J.lab);
 	J.Y = alloc(x->l * (size_t)J.nr_fn, sizeof *J.Y);
 	J.alpha = alloc(n * (size_t)J.nr_fn, sizeof *J.alpha);

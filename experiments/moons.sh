@@ -8,14 +8,17 @@
 #                                         absent, lapsvm-datagen's moons)
 # Environment: BIN (default .), DRAWS (10), SEED (1), GRAPH_OPTS (default
 # "-e 0.25": an epsilon-ball graph, see the README for why not kNN here),
-# TRAIN_OPTS (default "-t 2 -g 4 -a 0.03125 -i 100").
+# TRAIN_OPTS (kernel and gamma_A for every method, default
+# "-t 2 -g 4 -a 0.03125"), LAP_OPTS (intrinsic weight of LapSVM/LapRLS,
+# default "-i 100").
 set -euo pipefail
 DATA=${DATA:-../shared/data}
 BIN=${BIN:-.}
 DRAWS=${DRAWS:-10}
 SEED=${SEED:-1}
 GRAPH_OPTS=${GRAPH_OPTS:--e 0.25}
-TRAIN_OPTS=${TRAIN_OPTS:--t 2 -g 4 -a 0.03125 -i 100}
+TRAIN_OPTS=${TRAIN_OPTS:--t 2 -g 4 -a 0.03125}
+LAP_OPTS=${LAP_OPTS:--i 100}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 file=${1:-$DATA/twomoons.libsvm}
@@ -46,8 +49,8 @@ for s in svm tsvm rls lapsvm laprls; do
 	svm) opts="-s lapsvm -i 0" ;;
 	tsvm) opts="-s tsvm" ;;
 	rls) opts="-s laprls -i 0" ;;
-	lapsvm) opts="-s lapsvm -G $tmp/graph" ;;
-	laprls) opts="-s laprls -G $tmp/graph" ;;
+	lapsvm) opts="-s lapsvm $LAP_OPTS -G $tmp/graph" ;;
+	laprls) opts="-s laprls $LAP_OPTS -G $tmp/graph" ;;
 	esac
 	accs=""
 	while read -r a b; do
