@@ -18,7 +18,7 @@ LDLIBS  = -llapack -lblas -lm
 O       ?= build/obj
 BIN     ?= .
 
-TOOLS   = graph-build lapsvm-datagen lapsvm-train lapsvm-predict
+TOOLS   = graph-build lapsvm-datagen lapsvm-train lapsvm-predict lapsvm-pca
 LIBSRC  = $(wildcard common/*.c)
 LIBOBJ  = $(LIBSRC:common/%.c=$(O)/common/%.o)
 HDRS    = $(wildcard common/*.h)

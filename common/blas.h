@@ -23,4 +23,12 @@ void dgesv_(const int *n, const int *nrhs, double *a, const int *lda,
 void dposv_(const char *uplo, const int *n, const int *nrhs, double *a,
 	    const int *lda, double *b, const int *ldb, int *info, size_t lu);
 
+void dsyrk_(const char *uplo, const char *trans, const int *n, const int *k,
+	    const double *alpha, const double *a, const int *lda,
+	    const double *beta, double *c, const int *ldc, size_t lu, size_t lt);
+
+void dsyev_(const char *jobz, const char *uplo, const int *n, double *a,
+	    const int *lda, double *w, double *work, const int *lwork,
+	    int *info, size_t lj, size_t lu);
+
 #endif

@@ -388,6 +388,35 @@ double lsv_prbep(const double *score, const int *pos, size_t n,
 		 double *err_rate);
 
 /* ------------------------------------------------------------------ */
+/* Principal components (common/pca.c)                                 */
+/* ------------------------------------------------------------------ */
+
+/* A fitted projection: y = V'(x - mean), V the k leading eigenvectors of
+ * the covariance of the rows it was fitted on. */
+typedef struct {
+	size_t d;          /* input features (1..d) */
+	size_t k;          /* components */
+	double *mean;      /* d */
+	double *V;         /* d x k, column-major, columns by decreasing variance */
+	double *variance;  /* k eigenvalues of the covariance, decreasing */
+	double total;      /* trace of the covariance (total variance) */
+} lsv_pca;
+
+/* Fit k components to the rows of x (covariance by dsyrk over blocks of
+ * rows, eigenvectors by dsyev; each vector's largest entry is made
+ * positive so the result is deterministic).  Needs k <= d and O(d^2)
+ * memory.  The caller owns *out. */
+lsv_status lsv_pca_fit(const lsv_data *x, size_t k, lsv_pca **out,
+		       lsv_error *err);
+
+/* Project x (features beyond p->d are ignored) into a new data set with k
+ * dense features and x's labels; the caller owns *out. */
+lsv_status lsv_pca_project(const lsv_pca *p, const lsv_data *x,
+			   lsv_data **out, lsv_error *err);
+
+void lsv_pca_free(lsv_pca *p);
+
+/* ------------------------------------------------------------------ */
 /* Files (common/io.c)                                                 */
 /* ------------------------------------------------------------------ */
 

@@ -1,0 +1,118 @@
+/*
+ * lapsvm-pca -- project data sets on the principal components of one of
+ * them (the paper's USPS protocol: 100 components of the training images).
+ *
+ *     lapsvm-pca [options] fit_file fit_out [file out ...]
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lapsvm.h"
+#include "tool.h"
+
+static void usage(void)
+{
+	printf(
+"Usage: lapsvm-pca [options] fit_file fit_out [file out ...]\n"
+"Fit principal components to the rows of fit_file (LIBSVM format) and\n"
+"write its rows projected on the first k of them, y = V'(x - mean), to\n"
+"fit_out; then project each further file with the same components.  Labels\n"
+"are kept.  '-' reads standard input (once) or writes standard output.\n"
+"Each output is replaced only when complete.\n"
+"\n"
+"options:\n"
+"-k k : number of components (default 100, at most the number of features)\n"
+"-q   : quiet: no summary\n"
+"-h   : show this help\n"
+"\n"
+"Exit status: 0 success, 1 failure (bad input, I/O), 2 usage error.\n");
+}
+
+static void write_data(const char *path, const lsv_data *y)
+{
+	lsv_out *out;
+	lsv_error err;
+
+	if (lsv_data_write(tool_output_open(path, &out),
+			   strcmp(path, "-") ? path : "(stdout)", y, &err) != LSV_OK)
+		tool_output_fail(out, &err);
+	tool_output_commit(out);
+}
+
+int main(int argc, char **argv)
+{
+	lsv_data *x, *y;
+	lsv_pca *pc;
+	lsv_error err;
+	long k = 100;
+	int c, a, stdin_used = 0;
+
+	tool_init(argv[0]);
+	opterr = 0;
+	while ((c = getopt(argc, argv, ":k:qh")) != -1) {
+		switch (c) {
+		case 'k':
+			k = tool_opt_long(c, optarg, 1, INT_MAX);
+			break;
+		case 'q':
+			tool_quiet = 1;
+			break;
+		case 'h':
+			usage();
+			return 0;
+		default:
+			tool_option_error(c);
+		}
+	}
+	if (argc - optind < 2)
+		tool_usage_error("missing %s", argc - optind ? "fit_out" : "fit_file");
+	if ((argc - optind) % 2 != 0)
+		tool_usage_error("the last input file '%s' has no output file",
+				 argv[argc - 1]);
+	for (a = optind; a < argc; a += 2)
+		if (strcmp(argv[a], "-") == 0 && stdin_used++)
+			tool_usage_error("standard input can be read only once");
+
+	if (lsv_data_read_path(argv[optind], LSV_UNLABELED_DEFAULT, &x, &err))
+		tool_die_err(&err);
+	if ((size_t)k > x->dim)
+		tool_die(1, "%s: -k %ld but the data has %zu features (expected "
+			 "1..%zu components)", argv[optind], k, x->dim, x->dim);
+	if (lsv_pca_fit(x, (size_t)k, &pc, &err) != LSV_OK)
+		tool_die_err(&err);
+	{
+		double kept = 0.0;
+		size_t j;
+		for (j = 0; j < pc->k; j++)
+			kept += pc->variance[j];
+		tool_info("%zu rows, %zu features: %zu components keep %.2f%% of "
+			  "the variance", x->n, x->dim, pc->k,
+			  pc->total > 0 ? 100.0 * kept / pc->total : 100.0);
+	}
+	/* Read every input before writing anything: a bad file damages
+	 * nothing. */
+	{
+		int nin = (argc - optind) / 2, i;
+		lsv_data **in = calloc((size_t)nin, sizeof *in);
+		if (in == NULL)
+			tool_die(1, "out of memory");
+		in[0] = x;
+		for (i = 1; i < nin; i++)
+			if (lsv_data_read_path(argv[optind + 2 * i],
+					       LSV_UNLABELED_DEFAULT, &in[i], &err))
+				tool_die_err(&err);
+		for (i = 0; i < nin; i++) {
+			if (lsv_pca_project(pc, in[i], &y, &err) != LSV_OK)
+				tool_die_err(&err);
+			write_data(argv[optind + 2 * i + 1], y);
+			lsv_data_free(y);
+			lsv_data_free(in[i]);
+		}
+		free(in);
+	}
+	lsv_pca_free(pc);
+	return 0;
+}

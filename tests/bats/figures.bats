@@ -1,0 +1,85 @@
+#!/usr/bin/env bats
+# experiments/moons-figures.sh: JMLR 2006 Figures 2 and 3 on the two moons
+# (one labeled point per class) drawn with gnuplot.  The script is run once
+# into a temporary directory: six PNG files and a Markdown table of the
+# accuracies on the unlabeled points.  Uses $LAPSVM_DATA/twomoons.libsvm when
+# present, else lapsvm-datagen's moons (the script's own fallback).  The run
+# takes about 2 seconds; without gnuplot it is skipped, saying so.
+
+load helpers
+
+SCRIPT="$BATS_TEST_DIRNAME/../../experiments/moons-figures.sh"
+TRAIN="$BIN/lapsvm-train"
+PRED="$BIN/lapsvm-predict"
+
+FIGS="fig3-svm fig3-tsvm fig3-lapsvm fig2-lapsvm-gi0 fig2-lapsvm-gi0.01 fig2-lapsvm-gi1"
+
+setup() {
+	for t in "$GB" "$DG" "$TRAIN" "$PRED"; do
+		[ -x "$t" ] || skip "$(basename "$t") not built (looked in $BIN)"
+	done
+	WORK="$BATS_TEST_TMPDIR/work"
+	mkdir -p "$WORK"
+	cd "$WORK" || return 1
+}
+
+# is_png FILE: FILE starts with the PNG signature \x89 P N G.
+is_png() {
+	[ "$(head -c 4 "$1" | od -An -tx1 | tr -d ' \n')" = "89504e47" ]
+}
+
+# acc ROW_PREFIX: the accuracy (a number, no %) of the table row that starts
+# with ROW_PREFIX, e.g. acc "| fig3 | LapSVM |".
+acc() {
+	printf '%s\n' "$output" | awk -v p="$1" -F'|' 'index($0, p) == 1 {
+		v = $5; gsub(/[ %]/, "", v); print v; exit }'
+}
+
+@test "figures: six PNGs and the accuracy table, LapSVM following the moons" {
+	command -v gnuplot >/dev/null 2>&1 ||
+		skip "gnuplot not installed (apt-get install gnuplot-nox)"
+	local data=()
+	if [ -n "$DATA" ] && [ -f "$DATA/twomoons.libsvm" ]; then
+		data=("$DATA/twomoons.libsvm")
+	fi
+	# DATA points nowhere, so without the file the script uses lapsvm-datagen.
+	BIN="$BIN" DATA="$WORK/no-data" run --separate-stderr \
+		"$SCRIPT" -o "$WORK/figs" "${data[@]}"
+	assert_status 0
+	assert_stderr_has "labeled rows"
+	for f in $FIGS; do
+		[ -s "figs/$f.png" ] || { echo "missing: figs/$f.png"; ls -la figs; return 1; }
+		is_png "figs/$f.png" || { echo "not a PNG: figs/$f.png"; return 1; }
+	done
+	[ "$(find figs -name '*.png' | wc -l)" -eq 6 ]
+	# The Markdown table: header, rule, one row per figure.
+	[[ "${lines[0]}" == "| figure | method |"* ]]
+	[ "${lines[1]}" = "|---|---|---|---|---|" ]
+	[ "${#lines[@]}" -eq 8 ]
+	local svm lap gi0 gi001 gi1
+	svm=$(acc "| fig3 | SVM |")
+	lap=$(acc "| fig3 | LapSVM |")
+	gi0=$(acc "| fig2 | LapSVM, gamma_I = 0 |")
+	gi001=$(acc "| fig2 | LapSVM, gamma_I = 0.01 |")
+	gi1=$(acc "| fig2 | LapSVM, gamma_I = 1 |")
+	[ -n "$(acc "| fig3 | TSVM |")" ] || { echo "no TSVM row: $output"; return 1; }
+	for v in "$svm" "$lap" "$gi0" "$gi001" "$gi1"; do
+		[[ "$v" =~ ^[0-9]+\.[0-9][0-9]$ ]] || { echo "bad accuracy '$v' in: $output"; return 1; }
+	done
+	# gamma_I = 0 is the SVM; a strong intrinsic weight follows the moons.
+	[ "$gi0" = "$svm" ] || { echo "gamma_I = 0 ($gi0) differs from the SVM ($svm)"; return 1; }
+	awk -v s="$svm" -v l="$lap" -v g="$gi1" 'BEGIN { exit !(l >= 95 && g >= 95 && l > s && g > s) }' ||
+		{ echo "LapSVM does not beat the SVM: $output"; return 1; }
+}
+
+@test "figures: without gnuplot, says how to install it and exits 1" {
+	# A PATH holding only what the script needs before its gnuplot check.
+	mkdir bin
+	ln -s "$(command -v dirname)" bin/dirname
+	run --separate-stderr env PATH="$WORK/bin" BIN="$BIN" /bin/bash "$SCRIPT" -o "$WORK/figs"
+	assert_status 1
+	assert_stderr_has "gnuplot"
+	assert_stderr_has "apt-get install gnuplot-nox"
+	assert_stdout_empty
+	[ ! -e figs ]
+}
