@@ -1,0 +1,74 @@
+#!/usr/bin/env bats
+# The experiment scripts (experiments/*.sh) on small settings: they run
+# through the tools end to end and print their tables.  The full runs and
+# their numbers are in the README; these only keep the scripts working.
+
+load helpers
+
+setup() {
+	TOP=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+	export BIN="${LAPSVM_BIN:-$TOP}" DATA="${LAPSVM_DATA:-}"
+	WORK="$BATS_TEST_TMPDIR/work"
+	mkdir -p "$WORK"
+	cd "$WORK"
+}
+
+need() {
+	[ -n "$DATA" ] && [ -r "$DATA/$1" ] || skip "real data set $1 not found (LAPSVM_DATA)"
+}
+
+@test "experiments/moons.sh: Laplacian methods beat SVM and RLS on two moons" {
+	need twomoons.libsvm
+	run env DRAWS=3 "$TOP/experiments/moons.sh"
+	[ "$status" -eq 0 ]
+	lap=$(echo "$output" | awk -F'|' '$2 ~ /laprls/ { print $3 + 0 }')
+	rls=$(echo "$output" | awk -F'|' '$2 ~ / rls/ { print $3 + 0 }')
+	awk -v a="$lap" -v b="$rls" 'BEGIN { exit !(a > b + 10) }'
+}
+
+@test "experiments/uspst.sh rls: RLS reproduces Table 3's 23.6% within 1 point" {
+	need lds_uspst.libsvm.gz
+	run "$TOP/experiments/uspst.sh" rls
+	[ "$status" -eq 0 ]
+	err=$(echo "$output" | awk -F'|' '$2 ~ /rls/ { print $3 + 0 }')
+	awk -v e="$err" 'BEGIN { exit !(e > 22.6 && e < 24.6) }'
+}
+
+@test "experiments/webkb.sh: two draws of RLS and LapRLS print PRBEP rows" {
+	need webkb_page.libsvm
+	run env DRAWS=2 "$TOP/experiments/webkb.sh" rls laprls
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"| rls | "* ]]
+	[[ "$output" == *"| laprls | "* ]]
+}
+
+@test "experiments/usps-pairs.sh: one pair, one draw, LapRLS beats RLS" {
+	need usps.train.libsvm.gz
+	run env PAIRS="3 8" DRAWS=1 OUT="$WORK/up" "$TOP/experiments/usps-pairs.sh" rls laprls
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"1 pairs, 1 draws"* ]]
+	[ -s "$WORK/up/pairs.txt" ]
+	[[ "$output" == *"laprls beats rls on 1 of 1 pairs (unlabeled)"* ]]
+}
+
+@test "experiments/isolet.sh: one speaker, binary task, RLS" {
+	need isolet1.libsvm.gz
+	run env RUNS=1 TASKS=binary OUT="$WORK/iso" "$TOP/experiments/isolet.sh" rls
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"Isolet, binary: 1 runs"* ]]
+	[[ "$output" == *"| rls | "* ]]
+}
+
+@test "experiments/webkb-curve.sh: two sizes, one draw" {
+	need webkb_page.libsvm
+	run env SIZES="2 8" DRAWS=1 OUT="$WORK/wc" "$TOP/experiments/webkb-curve.sh" rls laprls
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"| 2 |"* ]]
+	[[ "$output" == *"| 8 |"* ]]
+}
+
+@test "experiments: a missing data directory is a clear error" {
+	run env DATA="$WORK/nowhere" "$TOP/experiments/uspst.sh" rls
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"not found (set DATA"* ]]
+}
