@@ -11,7 +11,8 @@
 
 CC      ?= cc
 CFLAGS  ?= -O2
-CFLAGS  += -std=c99 -Wall -Wextra -D_XOPEN_SOURCE=700
+# Flags the code needs, whatever CFLAGS the caller gives (make asan does).
+XCFLAGS = -std=c99 -Wall -Wextra -D_XOPEN_SOURCE=700 -fopenmp $(CFLAGS)
 LDLIBS  = -llapack -lblas -lm
 
 # Objects go to $(O); the tools to $(BIN) (the top level, like LIBSVM).
@@ -29,11 +30,11 @@ all: $(TOOLS:%=$(BIN)/%)
 
 $(O)/common/%.o: common/%.c $(HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -c -o $@ $<
+	$(CC) $(XCFLAGS) -c -o $@ $<
 
 $(O)/tool.o: tool.c tool.h common/lapsvm.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Icommon -c -o $@ $<
+	$(CC) $(XCFLAGS) -Icommon -c -o $@ $<
 
 $(O)/liblapsvm.a: $(LIBOBJ)
 	rm -f $@
@@ -41,15 +42,15 @@ $(O)/liblapsvm.a: $(LIBOBJ)
 
 $(BIN)/%: %.c $(O)/tool.o $(O)/liblapsvm.a $(HDRS) tool.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Icommon -o $@ $< $(O)/tool.o $(O)/liblapsvm.a $(LDFLAGS) $(LDLIBS)
+	$(CC) $(XCFLAGS) -Icommon -o $@ $< $(O)/tool.o $(O)/liblapsvm.a $(LDFLAGS) $(LDLIBS)
 
 $(O)/tests/unit-tests: $(UNITSRC) tests/unit/unit.h tests/unit/ref.c tests/unit/ref.h $(O)/liblapsvm.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Icommon -Itests/unit -o $@ $(UNITSRC) tests/unit/ref.c $(O)/liblapsvm.a $(LDFLAGS) $(LDLIBS)
+	$(CC) $(XCFLAGS) -Icommon -Itests/unit -o $@ $(UNITSRC) tests/unit/ref.c $(O)/liblapsvm.a $(LDFLAGS) $(LDLIBS)
 
 $(O)/tests/knn-ref: tests/knn-ref.c tests/unit/ref.c tests/unit/ref.h $(O)/liblapsvm.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Icommon -Itests/unit -o $@ tests/knn-ref.c tests/unit/ref.c $(O)/liblapsvm.a $(LDFLAGS) $(LDLIBS)
+	$(CC) $(XCFLAGS) -Icommon -Itests/unit -o $@ tests/knn-ref.c tests/unit/ref.c $(O)/liblapsvm.a $(LDFLAGS) $(LDLIBS)
 
 # Shared data sets (never committed to this repository).  Tests that need them
 # are skipped, with a message, when the directory is absent.

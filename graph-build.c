@@ -35,8 +35,19 @@ static void usage(void)
 "              binary: 1; distance: d (an edge of distance 0 is dropped)\n"
 "-t t        : heat width t (default: mean squared distance of the chosen\n"
 "              pairs)\n"
-"-B rows     : rows per distance block (default: automatic, at most 512)\n"
+"-B rows     : rows per distance block (default: automatic, at most 2048)\n"
+"-f          : inner products in single precision (sgemm): about twice as\n"
+"              fast; the kept distances are recomputed in double, so\n"
+"              weights stay exact, but near-ties may rank differently\n"
+"-A path     : auto (default), dense (BLAS blocks) or sparse (inverted\n"
+"              index, for many features with few non-zeros); auto takes\n"
+"              sparse below 1%% density with over 2000 features\n"
+"-N          : write each row's k nearest neighbours instead of the graph,\n"
+"              directed and unweighted: line i is 'i j:d j:d ...' by\n"
+"              increasing distance d (not a graph file: not symmetric)\n"
 "-q          : quiet: no progress, summary or warnings\n"
+"Threads: OMP_NUM_THREADS (default: all cores).  A threaded BLAS (OpenBLAS)\n"
+"is called once per block product and keeps its own threads.\n"
 "-h          : show this help\n"
 "\n"
 "Exit status: 0 success, 1 failure (bad input, I/O), 2 usage error.\n");
@@ -60,10 +71,68 @@ static int parse_name(int opt, const char *arg, const char *const *names,
 	}
 }
 
+/* Timing of the O(n^2 d) phase, for users tuning threads and BLAS. */
+static void report_scan(const lsv_graph_info *info, int single)
+{
+	if (info->recomputed > 0)
+		tool_info("%zu rows were redone exactly: the rounding bound of the "
+			  "products could not certify their candidates",
+			  info->recomputed);
+	if (info->sparse)
+		tool_info("scan: sparse inner products, %d threads, %.2f s",
+			  info->threads, info->scan_seconds);
+	else
+		tool_info("scan: %d threads, %.2f s, of which %s block products "
+			  "%.2f s (%.1f GFLOP/s)", info->threads,
+			  info->scan_seconds, single ? "sgemm" : "dgemm",
+			  info->gemm_seconds,
+			  info->gemm_seconds > 0
+				  ? info->gemm_flops / info->gemm_seconds / 1e9 : 0.0);
+}
+
+/* -N: the directed k nearest neighbours, "i j:d ..." per row. */
+static void write_lists(const lsv_data *x, const lsv_graph_param *p,
+			const char *outpath)
+{
+	lsv_graph_info info;
+	lsv_error err;
+	lsv_out *out;
+	int *idx;
+	double *dist;
+	size_t i, r;
+	FILE *fp;
+
+	if (lsv_knn_lists(x, p, &idx, &dist, &info, &err) != LSV_OK)
+		tool_die_err(&err);
+	fp = tool_output_open(outpath, &out);
+	for (i = 0; i < x->n && !ferror(fp); i++) {
+		fprintf(fp, "%zu", i + 1);
+		for (r = 0; r < (size_t)info.k; r++) {
+			size_t at = i * (size_t)info.k + r;
+			if (idx[at] < 0)
+				break;
+			fprintf(fp, " %d:%.17g", idx[at] + 1, dist[at]);
+		}
+		putc('\n', fp);
+	}
+	if (ferror(fp)) {
+		lsv_fail(&err, LSV_EIO, "%s: write error",
+			 strcmp(outpath, "-") ? outpath : "(stdout)");
+		tool_output_fail(out, &err);
+	}
+	tool_output_commit(out);
+	tool_info("%zu rows: the %d nearest neighbours of each; %.2f s", x->n,
+		  info.k, tool_elapsed());
+	report_scan(&info, p->single);
+	free(idx);
+	free(dist);
+}
+
 int main(int argc, char **argv)
 {
 	static const char *const dists[] = {"euclidean", "cosine"};
 	static const char *const weights[] = {"binary", "heat", "distance"};
+	static const char *const paths[] = {"dense", "auto", "sparse"};
 	lsv_graph_param p;
 	lsv_graph_info info;
 	lsv_data *x = NULL;
@@ -72,12 +141,12 @@ int main(int argc, char **argv)
 	lsv_error err;
 	const char *in, *outpath;
 	char *deflt = NULL;
-	int c, k_given = 0, t_given = 0;
+	int c, k_given = 0, t_given = 0, lists = 0;
 
 	tool_init(argv[0]);
 	lsv_graph_param_default(&p);
 	opterr = 0;
-	while ((c = getopt(argc, argv, ":k:e:md:w:t:B:qh")) != -1) {
+	while ((c = getopt(argc, argv, ":k:e:md:w:t:B:fA:Nqh")) != -1) {
 		switch (c) {
 		case 'k':
 			p.k = (int)tool_opt_long(c, optarg, 1, INT_MAX);
@@ -102,6 +171,15 @@ int main(int argc, char **argv)
 		case 'B':
 			p.block = (size_t)tool_opt_long(c, optarg, 1, 1 << 20);
 			break;
+		case 'f':
+			p.single = 1;
+			break;
+		case 'A':
+			p.sparse = parse_name(c, optarg, paths, 3) - 1;
+			break;
+		case 'N':
+			lists = 1;
+			break;
 		case 'q':
 			tool_quiet = 1;
 			break;
@@ -121,6 +199,9 @@ int main(int argc, char **argv)
 	if (p.epsilon > 0.0 && p.mutual)
 		tool_usage_error("-m applies to kNN graphs; an epsilon-ball graph is "
 				 "already symmetric");
+	if (lists && p.epsilon > 0.0)
+		tool_usage_error("-N lists k nearest neighbours; it does not apply "
+				 "with -e");
 	if (t_given && p.weight != LSV_WEIGHT_HEAT)
 		tool_usage_error("-t applies only to heat weights (-w heat)");
 	if (p.distance == LSV_DIST_COSINE && p.epsilon > 2.0)
@@ -145,6 +226,12 @@ int main(int argc, char **argv)
 	if (!tool_quiet) {
 		p.progress = tool_progress;
 		p.progress_ctx = NULL;
+	}
+	if (lists) {
+		write_lists(x, &p, outpath);
+		lsv_data_free(x);
+		free(deflt);
+		return 0;
 	}
 	if (lsv_graph_build(x, &p, &g, &info, &err) != LSV_OK)
 		tool_die_err(&err);
@@ -178,6 +265,7 @@ int main(int argc, char **argv)
 			  info.isolated, tool_elapsed());
 	if (p.weight == LSV_WEIGHT_HEAT)
 		tool_info("heat weights exp(-d^2/(4t)) with t = %.6g", info.t);
+	report_scan(&info, p.single);
 
 	lsv_graph_free(g);
 	lsv_data_free(x);

@@ -17,6 +17,16 @@ void dgemm_(const char *transa, const char *transb, const int *m,
 	    const int *lda, const double *b, const int *ldb, const double *beta,
 	    double *c, const int *ldc, size_t la, size_t lb);
 
+void sgemm_(const char *transa, const char *transb, const int *m,
+	    const int *n, const int *k, const float *alpha, const float *a,
+	    const int *lda, const float *b, const int *ldb, const float *beta,
+	    float *c, const int *ldc, size_t la, size_t lb);
+
+/* Nonzero if the BLAS in use runs its own threads (OpenBLAS with more
+ * than one); then the library calls it once per product instead of once
+ * per OpenMP thread, so cores are not oversubscribed. */
+int lsv_blas_threaded(void);
+
 void dgesv_(const int *n, const int *nrhs, double *a, const int *lda,
 	    int *ipiv, double *b, const int *ldb, int *info);
 

@@ -27,17 +27,25 @@
  * Cosine distance is undefined for a row with no non-zero value; such rows
  * are left isolated (they neither choose nor are chosen).
  */
+#include <dlfcn.h>
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include "blas.h"
 #include "internal.h"
 
 #define SNAP 1e-10                    /* relative size of a "zero" key */
-#define BLOCK_BYTES (128u << 20)      /* budget for the dense blocks */
+#define SNAPF 1e-5                    /* the same for single precision */
+#define BLOCK_BYTES ((size_t)192 << 20) /* budget for the dense blocks */
+#define MAX_BLOCK 2048                /* rows per block: large products run
+					 at the BLAS's full rate */
 #define MAX_BLOCK_BYTES ((size_t)4 << 30)
 
 void lsv_graph_param_default(lsv_graph_param *p)
@@ -189,13 +197,25 @@ typedef struct {
 	const lsv_graph_param *p;
 	size_t n, dc;        /* rows, distinct features */
 	int *ccol;           /* compact column of every stored value */
-	double *sq;          /* |x_i|^2 */
+	double *sq;          /* |x_i|^2 (cosine: 1, or 0 for a zero row) */
 	double *nrm;         /* |x_i| (cosine) */
-	double *A, *X, *G;   /* query block, candidate tile, products */
-	size_t B, T;         /* rows per block, rows per tile */
+	unsigned char *skip; /* cosine: zero rows, never chosen nor choosing */
+	double *A, *X, *G;   /* block I, block J (dense), their products */
+	float *Af, *Xf, *Gf; /* the same in single precision (-f) */
+	size_t B;            /* rows per block */
 	int kk, kc;          /* neighbours kept; candidates kept per row */
+	cand *heap;          /* n x kc bounded max-heaps */
+	int *hsize;          /* n */
+	double *thr;         /* n: the worst kept key, +inf while not full */
+	double *thre;        /* n: thr plus margin (-inf for skipped rows) */
+	double *margin;      /* n: bound on |product key - exact key| */
+	size_t recomputed;   /* rows redone exactly (certification failed) */
+	double rel;          /* relative rounding bound of the products */
 	pick *picks;         /* chosen pairs */
 	size_t npicks, cap_picks;
+	int threads;         /* OpenMP threads */
+	int blas_threaded;   /* one BLAS call per product, not per thread */
+	double gemm_seconds;
 	lsv_error *err;
 } knn;
 
@@ -233,12 +253,13 @@ static lsv_status compact_features(knn *s)
 static void densify(const knn *s, size_t r0, size_t cnt, double *D)
 {
 	const lsv_data *x = s->x;
-	size_t i, p;
+	long ii;
 
-	memset(D, 0, cnt * s->dc * sizeof *D);
-	for (i = 0; i < cnt; i++) {
-		size_t r = r0 + i;
+#pragma omp parallel for num_threads(s->threads) schedule(static)
+	for (ii = 0; ii < (long)cnt; ii++) {
+		size_t i = (size_t)ii, r = r0 + i, p;
 		double scale = 1.0;
+		memset(D + i * s->dc, 0, s->dc * sizeof *D);
 		if (s->p->distance == LSV_DIST_COSINE)
 			scale = s->nrm[r] > 0.0 ? 1.0 / s->nrm[r] : 0.0;
 		for (p = x->rowptr[r]; p < x->rowptr[r + 1]; p++)
@@ -268,145 +289,692 @@ static double exact_key(const knn *s, size_t a, size_t b, pick *pk)
 	return key;
 }
 
-static lsv_status add_pick(knn *s, const pick *pk)
+/* ------------------------------------------------------------------ */
+/* The O(n^2 d) scan                                                   */
+/* ------------------------------------------------------------------ */
+
+static double now_seconds(void)
 {
-	if (s->npicks == s->cap_picks) {
-		size_t c = s->cap_picks ? 2 * s->cap_picks : 1024;
-		pick *q;
-		if (c > SIZE_MAX / sizeof *q)
-			return nomem(s, "graph edges", SIZE_MAX);
-		q = realloc(s->picks, c * sizeof *q);
-		if (q == NULL)
-			return nomem(s, "graph edges", c * sizeof *q);
-		s->picks = q;
-		s->cap_picks = c;
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* OpenBLAS's thread controls, when that is the BLAS in use (looked up at
+ * run time: the library links with any BLAS). */
+typedef struct {
+	int (*get)(void);
+	void (*set)(int);
+} blas_threads;
+
+static blas_threads find_blas_threads(void)
+{
+	blas_threads b = {NULL, NULL};
+	void *self = dlopen(NULL, RTLD_LAZY);
+	if (self != NULL) {
+		*(void **)(&b.get) = dlsym(self, "openblas_get_num_threads");
+		*(void **)(&b.set) = dlsym(self, "openblas_set_num_threads");
+		dlclose(self);
 	}
-	s->picks[s->npicks++] = *pk;
-	return LSV_OK;
+	return b;
 }
 
-static int is_zero_row(const knn *s, size_t i)
+int lsv_blas_threaded(void)
 {
-	return s->p->distance == LSV_DIST_COSINE && s->nrm[i] == 0.0;
+	blas_threads b = find_blas_threads();
+	return b.get != NULL && b.get() > 1;
 }
 
-/* Candidate key from the dgemm product g = <a, b> (scaled for cosine). */
-static double gemm_key(const knn *s, size_t a, size_t b, double g)
+/* Offer candidate c to row q's heap (the caller checked key <= thr[q]).
+ * thre[q] is the threshold the fast loops test raw keys against: thr[q]
+ * plus the largest snapping margin, so no key that would snap to 0 is
+ * turned away early. */
+static void offer(knn *s, size_t q, double key, int c)
+{
+	cand *h = s->heap + q * (size_t)s->kc;
+	heap_offer(h, &s->hsize[q], s->kc, key, c);
+	s->thr[q] = s->hsize[q] < s->kc ? INFINITY : h[0].key;
+	s->thre[q] = s->thr[q] + s->margin[q];
+}
+
+static double key_of(const knn *s, size_t a, size_t b, double g, double snap);
+
+/* The slow path of the sweeps: a key that passed the fast test. */
+static void careful(knn *s, size_t q, size_t c, double g, double snap)
 {
 	double key;
-
-	if (s->p->distance == LSV_DIST_COSINE) {
-		key = 1.0 - g;
-		if (key < SNAP)
-			key = 0.0;
-		return key;
-	}
-	key = s->sq[a] + s->sq[b] - 2.0 * g;
-	if (key < SNAP * (s->sq[a] + s->sq[b]))
-		key = 0.0;
-	return key;
+	if (q == c || s->skip[c] || s->skip[q])
+		return;
+	key = key_of(s, q, c, g, snap);
+	if (key <= s->thr[q])
+		offer(s, q, key, (int)c);
 }
 
-/* Pass over all (query block x candidate tile) pairs: the O(n^2 d) part. */
-static lsv_status scan(knn *s)
+/* Ranking key from an inner product: the squared distance, or the cosine
+ * distance of unit rows; keys below SNAP of the scale (duplicates up to
+ * rounding) are 0, so duplicates rank by index. */
+static double key_of(const knn *s, size_t a, size_t b, double g, double snap)
 {
-	const lsv_graph_param *p = s->p;
-	size_t n = s->n, r0, c0, i, j;
-	int eps_mode = p->epsilon > 0.0;
-	double eps_key = p->distance == LSV_DIST_COSINE ? p->epsilon
-							 : p->epsilon * p->epsilon;
-	cand *heaps = NULL, *tmp = NULL;
-	int *hsize = NULL;
-	lsv_status st = LSV_OK;
-	const double one = 1.0, zero = 0.0;
+	double key;
+	if (s->p->distance == LSV_DIST_COSINE) {
+		key = 1.0 - g;
+		return key < snap ? 0.0 : key;
+	}
+	key = s->sq[a] + s->sq[b] - 2.0 * g;
+	return key < snap * (s->sq[a] + s->sq[b]) ? 0.0 : key;
+}
 
-	if (!eps_mode) {
-		heaps = malloc(s->B * (size_t)(s->kc ? s->kc : 1) * sizeof *heaps);
-		hsize = malloc(s->B * sizeof *hsize);
-		tmp = malloc((size_t)(s->kc ? s->kc : 1) * sizeof *tmp);
-		if (heaps == NULL || hsize == NULL || tmp == NULL) {
-			st = nomem(s, "candidate heaps",
-				   s->B * (size_t)s->kc * sizeof *heaps);
+/* Epsilon mode: is a pair with this key possibly within epsilon?  A loose
+ * test; the exact distance decides. */
+static int maybe_close(const knn *s, size_t a, size_t b, double key)
+{
+	double e = s->p->epsilon;
+	double lim = s->p->distance == LSV_DIST_COSINE ? e : e * e;
+	double tol = 2.0 * s->rel + 1e-9;
+	return key <= lim * (1.0 + tol) + tol * (s->sq[a] + s->sq[b] + 1.0);
+}
+
+/* Thread-local list of epsilon pairs, merged once at the end. */
+typedef struct {
+	pick *v;
+	size_t n, cap;
+	int failed;
+} pick_buf;
+
+static void buf_add(pick_buf *b, const pick *pk)
+{
+	if (b->n == b->cap) {
+		size_t c = b->cap ? 2 * b->cap : 256;
+		pick *q = realloc(b->v, c * sizeof *q);
+		if (q == NULL) {
+			b->failed = 1;
+			return;
+		}
+		b->v = q;
+		b->cap = c;
+	}
+	b->v[b->n++] = *pk;
+}
+
+/* An epsilon pair found once (q < c): keep it, both directions, if its
+ * exact distance is below epsilon (distances, not squares: eps^2
+ * underflows for eps < 1e-162). */
+static void eps_pair(const knn *s, size_t q, size_t c, pick_buf *b)
+{
+	pick pk = {(int)q, (int)c, 0, 0};
+	exact_key(s, q, c, &pk);
+	if (pk.d < s->p->epsilon) {
+		buf_add(b, &pk);
+		pk.i = (int)c;
+		pk.j = (int)q;
+		buf_add(b, &pk);
+	}
+}
+
+/* Dense rows [r0, r0 + cnt) as dc x cnt, in double or single precision. */
+static void densify_any(const knn *s, size_t r0, size_t cnt, double *D,
+			float *F)
+{
+	const lsv_data *x = s->x;
+	long ii;
+
+	if (F == NULL) {
+		densify(s, r0, cnt, D);
+		return;
+	}
+#pragma omp parallel for num_threads(s->threads) schedule(static)
+	for (ii = 0; ii < (long)cnt; ii++) {
+		size_t i = (size_t)ii, r = r0 + i, p;
+		double scale = 1.0;
+		memset(F + i * s->dc, 0, s->dc * sizeof *F);
+		if (s->p->distance == LSV_DIST_COSINE)
+			scale = s->nrm[r] > 0.0 ? 1.0 / s->nrm[r] : 0.0;
+		for (p = x->rowptr[r]; p < x->rowptr[r + 1]; p++)
+			F[i * s->dc + (size_t)s->ccol[p]] = (float)(x->val[p] * scale);
+	}
+}
+
+/* G (bi x bj, column-major) = A' X: one BLAS call if the BLAS is threaded,
+ * else one call per thread on a slice of X's columns. */
+static void product(knn *s, size_t bi, size_t bj, int same)
+{
+	int M = (int)bi, K = (int)s->dc;
+	int slices = s->blas_threaded ? 1 : s->threads;
+	double t0 = now_seconds();
+	int t;
+
+	if (s->dc == 0) {
+		if (s->Gf)
+			memset(s->Gf, 0, bi * bj * sizeof *s->Gf);
+		else
+			memset(s->G, 0, bi * bj * sizeof *s->G);
+		return;
+	}
+	if ((size_t)slices > bj)
+		slices = (int)bj;
+#pragma omp parallel for num_threads(slices) schedule(static, 1) if (slices > 1)
+	for (t = 0; t < slices; t++) {
+		size_t lo = bj * (size_t)t / (size_t)slices;
+		size_t hi = bj * (size_t)(t + 1) / (size_t)slices;
+		int N = (int)(hi - lo);
+		if (N == 0)
+			continue;
+		if (s->Gf != NULL) {
+			const float one = 1.0f, zero = 0.0f;
+			const float *Xs = (same ? s->Af : s->Xf) + lo * s->dc;
+			sgemm_("T", "N", &M, &N, &K, &one, s->Af, &K, Xs, &K, &zero,
+			       s->Gf + lo * bi, &M, 1, 1);
+		} else {
+			const double one = 1.0, zero = 0.0;
+			const double *Xs = (same ? s->A : s->X) + lo * s->dc;
+			dgemm_("T", "N", &M, &N, &K, &one, s->A, &K, Xs, &K, &zero,
+			       s->G + lo * bi, &M, 1, 1);
+		}
+	}
+	s->gemm_seconds += now_seconds() - t0;
+}
+
+/*
+ * Use the products of row blocks I = [i0, i0+bi) and J = [j0, j0+bj):
+ * rows of I choose among J, and (I != J) rows of J among I.  Each sweep is
+ * split by the rows that choose, so no two threads touch one heap; both
+ * read G down its columns (contiguous) against the per-row thresholds.
+ * The inner loops only compute a key and compare it with the row's
+ * threshold (minus the snapping margin, so a key that would snap to 0 is
+ * never rejected early); the rare survivors take the careful path.
+ */
+/* Chunks of the fast loops: a branch-free pass takes the smallest
+ * key - threshold of the chunk (the compiler vectorizes this min), and only
+ * a chunk where some key passes is walked again, the passing keys going the
+ * careful way.  Nearly every chunk is skipped after the first blocks. */
+#define CHUNK 256
+#ifdef _OPENMP
+#define SIMD_MIN _Pragma("omp simd reduction(min:m)")
+#else
+#define SIMD_MIN
+#endif
+
+#define SWEEPS(NAME, T)                                                        \
+static void NAME(knn *s, const T *G, size_t i0, size_t bi, size_t j0,          \
+		 size_t bj, double snap, size_t lo, size_t hi, int rows_of_I)  \
+{                                                                              \
+	const double *sq = s->sq, *thre = s->thre;                             \
+	int cosine = s->p->distance == LSV_DIST_COSINE;                        \
+	double two = cosine ? 1.0 : 2.0;                                       \
+	size_t a, a0, a1, b;                                                   \
+	/* Euclidean: key = sq_a + sq_c - 2 g; cosine: key = 1 - g, which is  \
+	 * the same with sq = 1/2 for every row and factor 1 */                \
+	const double *sqI = sq + i0, *thrI = thre + i0;                        \
+	double half = 0.5;                                                     \
+	if (rows_of_I) {                                                       \
+		for (b = 0; b < bj; b++) {                                     \
+			size_t c = j0 + b;                                     \
+			const T *g = G + b * bi;                               \
+			double base = cosine ? 0.5 : sq[c];                    \
+			if (s->skip[c])                                        \
+				continue;                                      \
+			for (a0 = lo; a0 < hi; a0 = a1) {                      \
+				double m = INFINITY;                           \
+				a1 = hi - a0 < CHUNK ? hi : a0 + CHUNK;        \
+				if (cosine) {                                  \
+					SIMD_MIN                               \
+					for (a = a0; a < a1; a++) {            \
+						double v = half + base - two * (double)g[a] - thrI[a]; \
+						m = v < m ? v : m;             \
+					}                                      \
+				} else {                                       \
+					SIMD_MIN                               \
+					for (a = a0; a < a1; a++) {            \
+						double v = sqI[a] + base - two * (double)g[a] - thrI[a]; \
+						m = v < m ? v : m;             \
+					}                                      \
+				}                                              \
+				if (!(m <= 0.0))                               \
+					continue;                              \
+				for (a = a0; a < a1; a++) {                    \
+					double key = (cosine ? half : sqI[a]) + base - two * (double)g[a]; \
+					if (key <= thrI[a])                    \
+						careful(s, i0 + a, c, (double)g[a], snap); \
+				}                                              \
+			}                                                      \
+		}                                                              \
+		return;                                                        \
+	}                                                                      \
+	for (b = lo; b < hi; b++) {                                            \
+		size_t q = j0 + b;                                             \
+		const T *g = G + b * bi;                                       \
+		double sqq = cosine ? 0.5 : sq[q];                             \
+		if (s->skip[q])                                                \
+			continue;                                              \
+		for (a0 = 0; a0 < bi; a0 = a1) {                               \
+			double m = INFINITY, t = thre[q];                      \
+			a1 = bi - a0 < CHUNK ? bi : a0 + CHUNK;                \
+			if (cosine) {                                          \
+				SIMD_MIN                                       \
+				for (a = a0; a < a1; a++) {                    \
+					double v = half + sqq - two * (double)g[a] - t; \
+					m = v < m ? v : m;                     \
+				}                                              \
+			} else {                                               \
+				SIMD_MIN                                       \
+				for (a = a0; a < a1; a++) {                    \
+					double v = sqI[a] + sqq - two * (double)g[a] - t; \
+					m = v < m ? v : m;                     \
+				}                                              \
+			}                                                      \
+			if (!(m <= 0.0))                                       \
+				continue;                                      \
+			for (a = a0; a < a1; a++) {                            \
+				double key = (cosine ? half : sqI[a]) + sqq - two * (double)g[a]; \
+				if (key <= thre[q])                            \
+					careful(s, q, i0 + a, (double)g[a], snap); \
+			}                                                      \
+		}                                                              \
+	}                                                                      \
+}
+
+SWEEPS(sweep_d, double)
+SWEEPS(sweep_f, float)
+
+/* Epsilon pairs of a block pair (each unordered pair once: q < c). */
+static void eps_block(knn *s, size_t i0, size_t bi, size_t j0, size_t bj,
+		      double snap, size_t lo, size_t hi, pick_buf *buf)
+{
+	size_t a, b;
+	for (b = 0; b < bj; b++) {
+		size_t c = j0 + b;
+		if (s->skip[c])
+			continue;
+		for (a = lo; a < hi; a++) {
+			size_t q = i0 + a, at = a + b * bi;
+			double g = s->Gf != NULL ? (double)s->Gf[at] : s->G[at];
+			double key;
+			if (c <= q || s->skip[q])
+				continue;
+			key = key_of(s, q, c, g, snap);
+			if (maybe_close(s, q, c, key))
+				eps_pair(s, q, c, buf);
+		}
+	}
+}
+
+static void select_block(knn *s, size_t i0, size_t bi, size_t j0, size_t bj,
+			 pick_buf *bufs)
+{
+	int eps_mode = s->p->epsilon > 0.0, T = s->threads, t;
+	double snap = s->Gf != NULL ? SNAPF : SNAP;
+
+#pragma omp parallel for num_threads(T) schedule(static, 1)
+	for (t = 0; t < T; t++) {
+		size_t lo = bi * (size_t)t / (size_t)T;
+		size_t hi = bi * (size_t)(t + 1) / (size_t)T;
+		if (eps_mode)
+			eps_block(s, i0, bi, j0, bj, snap, lo, hi, &bufs[t]);
+		else if (s->Gf != NULL)
+			sweep_f(s, s->Gf, i0, bi, j0, bj, snap, lo, hi, 1);
+		else
+			sweep_d(s, s->G, i0, bi, j0, bj, snap, lo, hi, 1);
+	}
+	if (i0 == j0 || eps_mode)
+		return;
+#pragma omp parallel for num_threads(T) schedule(static, 1)
+	for (t = 0; t < T; t++) {
+		size_t lo = bj * (size_t)t / (size_t)T;
+		size_t hi = bj * (size_t)(t + 1) / (size_t)T;
+		if (s->Gf != NULL)
+			sweep_f(s, s->Gf, i0, bi, j0, bj, snap, lo, hi, 0);
+		else
+			sweep_d(s, s->G, i0, bi, j0, bj, snap, lo, hi, 0);
+	}
+}
+
+/* Dense path: every pair of row blocks once (J >= I), one product each. */
+static void scan_dense(knn *s, pick_buf *bufs)
+{
+	size_t n = s->n, B = s->B, nb = (n + B - 1) / B, I, J;
+	size_t pairs = nb * (nb + 1) / 2, done = 0;
+
+	for (I = 0; I < nb; I++) {
+		size_t i0 = I * B, bi = n - i0 < B ? n - i0 : B;
+		densify_any(s, i0, bi, s->A, s->Af);
+		for (J = I; J < nb; J++) {
+			size_t j0 = J * B, bj = n - j0 < B ? n - j0 : B;
+			if (J != I)
+				densify_any(s, j0, bj, s->X, s->Xf);
+			product(s, bi, bj, J == I);
+			select_block(s, i0, bi, j0, bj, bufs);
+			done++;
+			if (s->p->progress)
+				s->p->progress(s->p->progress_ctx,
+					       (size_t)((double)n * (double)done /
+							(double)pairs), n);
+		}
+	}
+}
+
+/*
+ * Sparse path, for many features and few non-zeros (text): inner products
+ * by an inverted index, never densified.  Row q accumulates
+ * sum_f x_qf x_cf over the rows c sharing a feature f (cost sum_f nnz_f^2);
+ * rows sharing none have u'v = 0 and are offered in increasing |x|^2
+ * (Euclidean) or index (cosine: distance 1) order until they cannot win.
+ */
+static lsv_status scan_sparse(knn *s, pick_buf *bufs)
+{
+	const lsv_data *x = s->x;
+	size_t n = s->n, f, i, p;
+	size_t *cptr = calloc(s->dc + 1, sizeof *cptr), *fill = NULL;
+	int *crow = malloc((x->nnz + 1) * sizeof *crow), *order = NULL;
+	double *cval = malloc((x->nnz + 1) * sizeof *cval);
+	size_t done = 0;
+	lsv_status st = LSV_OK;
+	int T = s->threads;
+
+	fill = malloc((s->dc + 1) * sizeof *fill);
+	order = malloc(n * sizeof *order);
+	if (!cptr || !crow || !cval || !fill || !order) {
+		st = nomem(s, "the inverted index", x->nnz * 12);
+		goto done;
+	}
+	/* The transpose (CSC) over compact features, scaled for cosine. */
+	for (p = 0; p < x->nnz; p++)
+		cptr[s->ccol[p] + 1]++;
+	for (f = 0; f < s->dc; f++)
+		cptr[f + 1] += cptr[f];
+	memcpy(fill, cptr, (s->dc + 1) * sizeof *fill);
+	for (i = 0; i < n; i++) {
+		double scale = 1.0;
+		if (s->p->distance == LSV_DIST_COSINE)
+			scale = s->nrm[i] > 0.0 ? 1.0 / s->nrm[i] : 0.0;
+		for (p = x->rowptr[i]; p < x->rowptr[i + 1]; p++) {
+			size_t at = fill[s->ccol[p]]++;
+			crow[at] = (int)i;
+			cval[at] = x->val[p] * scale;
+		}
+	}
+	/* Rows by increasing |x|^2 (ties by index) for the no-overlap pass. */
+	for (i = 0; i < n; i++)
+		order[i] = (int)i;
+	{
+		/* insertion into a sorted order through qsort on (sq, index) */
+		cand *tmp = malloc((n ? n : 1) * sizeof *tmp);
+		if (tmp == NULL) {
+			st = nomem(s, "the row order", n * sizeof *tmp);
 			goto done;
 		}
+		for (i = 0; i < n; i++) {
+			tmp[i].key = s->p->distance == LSV_DIST_COSINE ? 0.0 : s->sq[i];
+			tmp[i].j = (int)i;
+		}
+		qsort(tmp, n, sizeof *tmp, cand_cmp);
+		for (i = 0; i < n; i++)
+			order[i] = tmp[i].j;
+		free(tmp);
 	}
-	for (r0 = 0; r0 < n; r0 += s->B) {
-		size_t b = n - r0 < s->B ? n - r0 : s->B, first = s->npicks;
-		if (!eps_mode)
-			memset(hsize, 0, b * sizeof *hsize);
-		densify(s, r0, b, s->A);
-		for (c0 = 0; c0 < n; c0 += s->T) {
-			size_t tb = n - c0 < s->T ? n - c0 : s->T;
-			if (s->dc > 0) {
-				int M = (int)tb, N = (int)b, K = (int)s->dc;
-				densify(s, c0, tb, s->X);
-				/* G (tb x b) = X^T A: G[j + i tb] = <x_c0+j, x_r0+i> */
-				dgemm_("T", "N", &M, &N, &K, &one, s->X, &K, s->A, &K,
-				       &zero, s->G, &M, 1, 1);
-			} else {
-				memset(s->G, 0, tb * b * sizeof *s->G);
-			}
-			for (i = 0; i < b; i++) {
-				size_t q = r0 + i;
-				const double *g = s->G + i * tb;
-				if (is_zero_row(s, q))
+	{
+		double t0 = now_seconds();
+#pragma omp parallel num_threads(T)
+		{
+			double *acc = calloc(n, sizeof *acc);
+			int *touched = malloc(n * sizeof *touched);
+			unsigned char *seen = calloc(n, 1);
+			size_t q;
+			int t = 0;
+#ifdef _OPENMP
+			t = omp_get_thread_num();
+#endif
+			if (acc == NULL || touched == NULL || seen == NULL)
+				bufs[t].failed = 1;
+#pragma omp for schedule(dynamic, 64)
+			for (q = 0; q < n; q++) {
+				size_t m = 0, r, pp;
+				int eps_mode = s->p->epsilon > 0.0;
+				if (bufs[t].failed || s->skip[q])
 					continue;
-				for (j = 0; j < tb; j++) {
-					size_t c = c0 + j;
-					double key;
-					if (c == q || is_zero_row(s, c))
-						continue;
-					key = gemm_key(s, q, c, g[j]);
-					if (!eps_mode) {
-						heap_offer(heaps + i * (size_t)s->kc,
-							   &hsize[i], s->kc, key, (int)c);
-					} else if (key <= eps_key * (1.0 + 1e-9) +
-						   SNAP * (s->sq[q] + s->sq[c] + 1.0)) {
-						pick pk = {(int)q, (int)c, 0, 0};
-						exact_key(s, q, c, &pk);
-						/* compare distances, not squares: eps^2
-						 * underflows for eps < 1e-162 */
-						if (pk.d < p->epsilon &&
-						    (st = add_pick(s, &pk)) != LSV_OK)
-							goto done;
+				for (pp = x->rowptr[q]; pp < x->rowptr[q + 1]; pp++) {
+					size_t ff = (size_t)s->ccol[pp];
+					double v = x->val[pp];
+					if (s->p->distance == LSV_DIST_COSINE)
+						v /= s->nrm[q];
+					for (r = cptr[ff]; r < cptr[ff + 1]; r++) {
+						int c = crow[r];
+						if (!seen[c]) {
+							seen[c] = 1;
+							touched[m++] = c;
+						}
+						acc[c] += v * cval[r];
 					}
 				}
-			}
-		}
-		if (!eps_mode) {
-			/* Re-rank the survivors exactly and keep the best kk. */
-			for (i = 0; i < b; i++) {
-				size_t q = r0 + i;
-				int h = hsize[i], m, t;
-				cand *hp = heaps + i * (size_t)s->kc;
-				for (t = 0; t < h; t++) {
-					pick pk;
-					tmp[t].j = hp[t].j;
-					tmp[t].key = exact_key(s, q, (size_t)hp[t].j, &pk);
+				for (r = 0; r < m; r++) {
+					size_t c = (size_t)touched[r];
+					double key;
+					if (c != q && !s->skip[c]) {
+						key = key_of(s, q, c, acc[c], SNAP);
+						if (eps_mode) {
+							if (c > q && maybe_close(s, q, c, key))
+								eps_pair(s, q, c, &bufs[t]);
+						} else if (key <= s->thr[q]) {
+							offer(s, q, key, (int)c);
+						}
+					}
 				}
-				qsort(tmp, (size_t)h, sizeof *tmp, cand_cmp);
-				m = h < s->kk ? h : s->kk;
-				for (t = 0; t < m; t++) {
-					pick pk = {(int)q, tmp[t].j, 0, 0};
-					exact_key(s, q, (size_t)tmp[t].j, &pk);
-					if ((st = add_pick(s, &pk)) != LSV_OK)
-						goto done;
+				/* rows sharing no feature: u'v = 0 */
+				for (r = 0; r < n; r++) {
+					size_t c = (size_t)order[r];
+					double key;
+					if (c == q || seen[c] || s->skip[c])
+						continue;
+					key = key_of(s, q, c, 0.0, SNAP);
+					if (eps_mode) {
+						if (!maybe_close(s, q, c, key))
+							break;  /* the rest are farther */
+						if (c > q)
+							eps_pair(s, q, c, &bufs[t]);
+						continue;
+					}
+					if (key > s->thr[q])
+						break;  /* nor can any later one win */
+					offer(s, q, key, (int)c);
+				}
+				for (r = 0; r < m; r++) {
+					acc[touched[r]] = 0.0;
+					seen[touched[r]] = 0;
+				}
+				/* thread 0 alone reports, about every 1024 rows */
+				if (s->p->progress && t == 0 && q % 1024 == 0 && q > done) {
+					done = q;
+					s->p->progress(s->p->progress_ctx, q, n);
 				}
 			}
+			free(acc);
+			free(touched);
+			free(seen);
 		}
-		if (eps_mode && s->npicks > first)  /* row-major, whatever the tiling */
-			qsort(s->picks + first, s->npicks - first, sizeof *s->picks,
-			      pick_cmp);
-		if (p->progress)
-			p->progress(p->progress_ctx, r0 + b, n);
+		s->gemm_seconds += now_seconds() - t0;
+		if (s->p->progress)
+			s->p->progress(s->p->progress_ctx, n, n);
 	}
 done:
-	free(heaps);
-	free(hsize);
-	free(tmp);
+	free(cptr);
+	free(crow);
+	free(cval);
+	free(fill);
+	free(order);
 	return st;
 }
 
+/* Row q's kk nearest by exact distance against every row, into tmp (kk
+ * entries, sorted); for the rare rows the bound cannot certify. */
+static int brute_row(knn *s, size_t q, cand *tmp)
+{
+	int h = 0, t = 0;
+	size_t c;
+	for (c = 0; c < s->n; c++) {
+		pick pk;
+		double key;
+		if (c == q || s->skip[c])
+			continue;
+		key = exact_key(s, q, c, &pk);
+		heap_offer(tmp, &h, s->kk, key, (int)c);
+	}
+	(void)t;
+	qsort(tmp, (size_t)h, sizeof *tmp, cand_cmp);
+	return h;
+}
+
+/* Re-rank each row's candidates by exact distance; keep the best kk. */
+static lsv_status finish_knn(knn *s)
+{
+	size_t n = s->n, kk = (size_t)s->kk, i;
+	int *count = calloc(n ? n : 1, sizeof *count);
+	pick *rows = malloc((n * kk + 1) * sizeof *rows);
+	int failed = 0;
+
+	if (count == NULL || rows == NULL) {
+		free(count);
+		free(rows);
+		return nomem(s, "the neighbour lists", n * kk * sizeof *rows);
+	}
+#pragma omp parallel num_threads(s->threads)
+	{
+		cand *tmp = malloc(((size_t)s->kc + 1) * sizeof *tmp);
+		size_t q;
+		if (tmp == NULL) {
+#pragma omp atomic write
+			failed = 1;
+		}
+#pragma omp for schedule(dynamic, 256)
+		for (q = 0; q < n; q++) {
+			int h = s->hsize[q], m, t;
+			const cand *hp = s->heap + q * (size_t)s->kc;
+			double lim;
+			if (tmp == NULL)
+				continue;
+			/* Only candidates whose product key is within twice the
+			 * rounding margin of the kk-th key can be among the kk
+			 * nearest: recompute those exactly, then rank. */
+			memcpy(tmp, hp, (size_t)h * sizeof *tmp);
+			qsort(tmp, (size_t)h, sizeof *tmp, cand_cmp);
+			if (h > s->kk) {
+				lim = tmp[s->kk - 1].key + 2.0 * s->margin[q];
+				while (h > s->kk && tmp[h - 1].key > lim)
+					h--;
+			}
+			for (t = 0; t < h; t++) {
+				pick pk;
+				tmp[t].key = exact_key(s, q, (size_t)tmp[t].j, &pk);
+			}
+			qsort(tmp, (size_t)h, sizeof *tmp, cand_cmp);
+			/* Certify: every candidate the heap turned away had a
+			 * product key >= thr[q], so an exact key >= thr[q] -
+			 * margin; if that can reach the kk-th exact key, the
+			 * row is redone exactly against every row. */
+			if (s->hsize[q] == s->kc && h >= s->kk && s->kk > 0 &&
+			    !(s->thr[q] - s->margin[q] > tmp[s->kk - 1].key)) {
+				h = brute_row(s, q, tmp);
+#pragma omp atomic
+				s->recomputed++;
+			}
+			m = h < s->kk ? h : s->kk;
+			for (t = 0; t < m; t++) {
+				pick *pk = &rows[q * kk + (size_t)t];
+				pk->i = (int)q;
+				pk->j = tmp[t].j;
+				exact_key(s, q, (size_t)tmp[t].j, pk);
+			}
+			count[q] = m;
+		}
+		free(tmp);
+	}
+	if (failed) {
+		free(count);
+		free(rows);
+		return nomem(s, "the re-ranking", (size_t)s->kc * sizeof(cand));
+	}
+	/* compact, in row order */
+	s->npicks = 0;
+	for (i = 0; i < n; i++) {
+		memmove(rows + s->npicks, rows + i * kk,
+			(size_t)count[i] * sizeof *rows);
+		s->npicks += (size_t)count[i];
+	}
+	free(count);
+	s->picks = rows;
+	s->cap_picks = n * kk + 1;
+	return LSV_OK;
+}
+
+/* The whole scan: candidates (kNN) or pairs (epsilon) for every row. */
+static lsv_status scan(knn *s, int sparse)
+{
+	size_t n = s->n, i;
+	pick_buf *bufs = calloc((size_t)s->threads, sizeof *bufs);
+	lsv_status st = LSV_OK;
+	int t, failed = 0;
+
+	if (bufs == NULL)
+		return nomem(s, "thread buffers", 0);
+	s->rel = fmax(s->p->single ? SNAPF : SNAP,
+		      1.01 * (double)(s->dc + 2) * (s->p->single ? 0x1p-24 : 0x1p-53));
+	if (s->p->epsilon == 0.0) {
+		double sqmax = 0.0;
+		s->heap = malloc((n * (size_t)s->kc + 1) * sizeof *s->heap);
+		s->hsize = calloc(n + 1, sizeof *s->hsize);
+		s->thr = malloc((n + 1) * sizeof *s->thr);
+		s->thre = malloc((n + 1) * sizeof *s->thre);
+		s->margin = malloc((n + 1) * sizeof *s->margin);
+		if (!s->heap || !s->hsize || !s->thr || !s->thre || !s->margin) {
+			free(bufs);
+			return nomem(s, "candidate heaps",
+				     n * (size_t)s->kc * sizeof *s->heap);
+		}
+		/* margin: a bound on |product key - exact key| (relative to
+		 * |a|^2 + |b|^2; unit rows for cosine): (d + 2) u for the
+		 * rounding of the inputs and of the sum, u the unit roundoff,
+		 * and never less than the snapping size */
+		double rel = s->rel;
+		for (i = 0; i < n; i++)
+			sqmax = fmax(sqmax, s->sq[i]);
+		for (i = 0; i < n; i++) {
+			s->thr[i] = s->kc > 0 ? INFINITY : -INFINITY;
+			s->margin[i] = s->p->distance == LSV_DIST_COSINE
+					       ? 2.0 * rel : rel * (s->sq[i] + sqmax);
+			s->thre[i] = s->skip[i] ? -INFINITY : s->thr[i];
+		}
+	}
+	if (sparse)
+		st = scan_sparse(s, bufs);
+	else
+		scan_dense(s, bufs);
+	for (t = 0; t < s->threads; t++)
+		failed |= bufs[t].failed;
+	if (st == LSV_OK && failed)
+		st = nomem(s, "the epsilon pairs", 0);
+	if (st == LSV_OK && s->p->epsilon > 0.0) {
+		/* merge the threads' pairs, in (row, column) order */
+		size_t total = 0;
+		for (t = 0; t < s->threads; t++)
+			total += bufs[t].n;
+		s->picks = malloc((total + 1) * sizeof *s->picks);
+		if (s->picks == NULL) {
+			st = nomem(s, "the epsilon pairs", total * sizeof *s->picks);
+		} else {
+			for (t = 0; t < s->threads; t++) {
+				memcpy(s->picks + s->npicks, bufs[t].v,
+				       bufs[t].n * sizeof *s->picks);
+				s->npicks += bufs[t].n;
+			}
+			s->cap_picks = total + 1;
+			qsort(s->picks, s->npicks, sizeof *s->picks, pick_cmp);
+		}
+	} else if (st == LSV_OK) {
+		st = finish_knn(s);
+	}
+	for (t = 0; t < s->threads; t++)
+		free(bufs[t].v);
+	free(bufs);
+	return st;
+}
 /* Entry of the symmetrized matrix during assembly. */
 typedef struct {
 	int j;
@@ -550,19 +1118,20 @@ fail:
 	return st;
 }
 
-lsv_status lsv_graph_build(const lsv_data *x, const lsv_graph_param *p,
-			   lsv_graph **out, lsv_graph_info *info,
-			   lsv_error *err)
+/* Everything up to the chosen pairs (s->picks: kNN lists in row order, or
+ * both directions of every epsilon pair); the caller frees with knn_done. */
+static lsv_status build_picks(const lsv_data *x, const lsv_graph_param *p,
+			      knn *sp, lsv_graph_info *info, lsv_error *err)
 {
 	knn s;
-	lsv_graph_info dummy;
 	lsv_status st;
 	size_t i, avail, bytes;
+	int sparse = 0, blas_saved = 0;
+	double t0;
+	blas_threads bt = {NULL, NULL};
 
-	*out = NULL;
-	if (info == NULL)
-		info = &dummy;
 	memset(info, 0, sizeof *info);
+	memset(sp, 0, sizeof *sp);
 	if ((st = lsv_graph_param_check(p, err)) != LSV_OK)
 		return st;
 	if (x->n == 0)
@@ -610,49 +1179,201 @@ lsv_status lsv_graph_build(const lsv_data *x, const lsv_graph_param *p,
 	}
 	info->k = s.kk;
 
-	/* Block sizes: as large as 512 rows while the dense blocks fit in the
-	 * budget; a caller's block size is taken as given. */
-	if (p->block > 0) {
-		s.B = s.T = p->block;
-	} else {
-		s.B = s.T = 512;
-		while (s.B > 16 && (s.B + s.T) * s.dc * sizeof(double) > BLOCK_BYTES)
-			s.B /= 2, s.T /= 2;
-	}
-	if (s.B > s.n)
-		s.B = s.n;
-	if (s.T > s.n)
-		s.T = s.n;
-	if (s.B > INT_MAX || s.dc > INT_MAX / 2 ||
-	    s.dc > MAX_BLOCK_BYTES / sizeof(double) / (s.B + s.T)) {
-		st = lsv_fail(err, LSV_ETOOBIG,
-			      "the data has %zu distinct features: dense blocks of "
-			      "%zu rows would need more than %zu bytes", s.dc,
-			      s.B + s.T, MAX_BLOCK_BYTES);
+	s.skip = calloc(s.n, 1);
+	if (s.skip == NULL) {
+		st = nomem(&s, "row flags", s.n);
 		goto done;
 	}
-	bytes = (s.B + s.T) * (s.dc ? s.dc : 1) * sizeof(double);
-	s.A = malloc(s.B * (s.dc ? s.dc : 1) * sizeof *s.A);
-	s.X = malloc(s.T * (s.dc ? s.dc : 1) * sizeof *s.X);
-	s.G = malloc(s.B * s.T * sizeof *s.G);
-	if (s.A == NULL || s.X == NULL || s.G == NULL) {
-		st = nomem(&s, "distance blocks", bytes + s.B * s.T * sizeof(double));
-		goto done;
+	if (p->distance == LSV_DIST_COSINE)
+		for (i = 0; i < s.n; i++)
+			s.skip[i] = s.nrm[i] == 0.0;
+	s.threads = 1;
+#ifdef _OPENMP
+	s.threads = omp_get_max_threads();
+	if (s.threads < 1)
+		s.threads = 1;
+#endif
+	/* The scan runs its own threads, one BLAS call each: a threaded
+	 * OpenBLAS is set to one thread meanwhile (its idle threads spinning
+	 * between calls would slow the selection), and restored after. */
+	bt = find_blas_threads();
+	if (bt.get != NULL && bt.set != NULL && s.threads > 1) {
+		blas_saved = bt.get();
+		if (blas_saved > 1)
+			bt.set(1);
 	}
-	if ((st = scan(&s)) != LSV_OK)
+	s.blas_threaded = bt.get != NULL && bt.get() > 1;
+	info->threads = s.threads;
+
+	/* Sparse path for many features and few non-zeros, where dense blocks
+	 * would be mostly zeros: density under 1% with over 2000 features. */
+	if (p->sparse > 0)
+		sparse = 1;
+	else if (p->sparse == 0)
+		sparse = s.dc > 2000 &&
+			 (double)x->nnz < 0.01 * (double)s.n * (double)s.dc;
+	info->sparse = sparse;
+
+	/* Blocks of up to MAX_BLOCK rows while two dense blocks and their
+	 * product fit in the budget; a caller's block size is taken as given. */
+	{
+		size_t el = p->single ? sizeof(float) : sizeof(double);
+		if (p->block > 0) {
+			s.B = p->block;
+		} else {
+			s.B = MAX_BLOCK;
+			while (s.B > 16 && (2 * s.B * s.dc + s.B * s.B) * el > BLOCK_BYTES)
+				s.B /= 2;
+		}
+		if (s.B > s.n)
+			s.B = s.n;
+		if (!sparse && (s.B > INT_MAX || s.dc > INT_MAX / 2 ||
+				s.dc > MAX_BLOCK_BYTES / el / (2 * s.B))) {
+			st = lsv_fail(err, LSV_ETOOBIG,
+				      "the data has %zu distinct features: dense blocks "
+				      "of %zu rows would need more than %zu bytes (the "
+				      "sparse path avoids them)", s.dc, s.B,
+				      MAX_BLOCK_BYTES);
+			goto done;
+		}
+		if (!sparse) {
+			bytes = (2 * s.B * (s.dc ? s.dc : 1) + s.B * s.B) * el;
+			if (p->single) {
+				s.Af = malloc(s.B * (s.dc ? s.dc : 1) * sizeof *s.Af);
+				s.Xf = malloc(s.B * (s.dc ? s.dc : 1) * sizeof *s.Xf);
+				s.Gf = malloc(s.B * s.B * sizeof *s.Gf);
+				if (!s.Af || !s.Xf || !s.Gf) {
+					st = nomem(&s, "distance blocks", bytes);
+					goto done;
+				}
+			} else {
+				s.A = malloc(s.B * (s.dc ? s.dc : 1) * sizeof *s.A);
+				s.X = malloc(s.B * (s.dc ? s.dc : 1) * sizeof *s.X);
+				s.G = malloc(s.B * s.B * sizeof *s.G);
+				if (!s.A || !s.X || !s.G) {
+					st = nomem(&s, "distance blocks", bytes);
+					goto done;
+				}
+			}
+		}
+	}
+	t0 = now_seconds();
+	st = scan(&s, sparse);
+	if (blas_saved > 1)
+		bt.set(blas_saved);
+	if (st != LSV_OK)
 		goto done;
+	info->scan_seconds = now_seconds() - t0;
+	info->recomputed = s.recomputed;
+	info->gemm_seconds = s.gemm_seconds;
+	info->gemm_flops = sparse ? 0.0
+		: (double)s.n * ((double)s.n + (double)s.B) * (double)s.dc;
 	free(s.A);
 	free(s.X);
 	free(s.G);
+	free(s.Af);
+	free(s.Xf);
+	free(s.Gf);
 	s.A = s.X = s.G = NULL;
-	st = assemble(&s, out, info);
+	s.Af = s.Xf = s.Gf = NULL;
+	free(s.heap);
+	free(s.hsize);
+	free(s.thr);
+	free(s.thre);
+	free(s.margin);
+	s.heap = NULL;
+	s.hsize = NULL;
+	s.thr = NULL;
+	s.thre = NULL;
+	s.margin = NULL;
 done:
+	*sp = s;
+	return st;
+}
+
+static void knn_done(knn *sp)
+{
+	knn s = *sp;
 	free(s.ccol);
 	free(s.sq);
 	free(s.nrm);
+	free(s.skip);
 	free(s.A);
 	free(s.X);
 	free(s.G);
+	free(s.Af);
+	free(s.Xf);
+	free(s.Gf);
+	free(s.heap);
+	free(s.hsize);
+	free(s.thr);
+	free(s.thre);
+	free(s.margin);
 	free(s.picks);
+}
+
+lsv_status lsv_graph_build(const lsv_data *x, const lsv_graph_param *p,
+			   lsv_graph **out, lsv_graph_info *info,
+			   lsv_error *err)
+{
+	knn s;
+	lsv_graph_info dummy;
+	lsv_status st;
+
+	*out = NULL;
+	if (info == NULL)
+		info = &dummy;
+	st = build_picks(x, p, &s, info, err);
+	if (st == LSV_OK)
+		st = assemble(&s, out, info);
+	knn_done(&s);
+	return st;
+}
+
+lsv_status lsv_knn_lists(const lsv_data *x, const lsv_graph_param *p,
+			 int **idx, double **dist, lsv_graph_info *info,
+			 lsv_error *err)
+{
+	knn s;
+	lsv_graph_info dummy;
+	lsv_status st;
+	size_t n = x->n, e, i, k;
+
+	*idx = NULL;
+	*dist = NULL;
+	if (info == NULL)
+		info = &dummy;
+	if (p->epsilon > 0.0)
+		return lsv_fail(err, LSV_EINVAL,
+				"neighbour lists need the kNN mode, not epsilon");
+	st = build_picks(x, p, &s, info, err);
+	if (st == LSV_OK) {
+		k = (size_t)info->k;
+		*idx = malloc((n * k + 1) * sizeof **idx);
+		*dist = malloc((n * k + 1) * sizeof **dist);
+		if (*idx == NULL || *dist == NULL) {
+			free(*idx);
+			free(*dist);
+			*idx = NULL;
+			*dist = NULL;
+			st = nomem(&s, "the neighbour lists", n * k * 12);
+		} else {
+			for (i = 0; i < n * k; i++) {
+				(*idx)[i] = -1;
+				(*dist)[i] = 0.0;
+			}
+			/* picks are in row order, k or fewer per row */
+			for (e = 0, i = 0; e < s.npicks; e++) {
+				size_t q = (size_t)s.picks[e].i;
+				if (e > 0 && s.picks[e - 1].i == s.picks[e].i)
+					i++;
+				else
+					i = 0;
+				(*idx)[q * k + i] = s.picks[e].j;
+				(*dist)[q * k + i] = s.picks[e].d;
+			}
+		}
+	}
+	knn_done(&s);
 	return st;
 }

@@ -151,7 +151,13 @@ typedef struct {
 	double t;              /* heat width; <= 0: the mean of the squared
 				  distances of the chosen pairs */
 	size_t block;          /* rows per distance block; 0: automatic */
-	/* Called after each block of rows with (rows done, n); may be NULL. */
+	int single;            /* inner products in single precision (sgemm);
+				  the kept distances are recomputed in double */
+	int sparse;            /* 0: automatic (sparse products for data with
+				  many features and few non-zeros), 1: always
+				  sparse, -1: always dense blocks */
+	/* Called after each block pair with (rows done, n), rows done being
+	 * the share of the work done, in rows; may be NULL. */
 	void (*progress)(void *ctx, size_t done, size_t total);
 	void *progress_ctx;
 } lsv_graph_param;
@@ -165,6 +171,13 @@ typedef struct {
 	size_t zero_rows;      /* rows with no non-zero value (cosine: isolated) */
 	size_t dropped;        /* edges dropped because their weight was 0
 				  (distance weights of duplicates, heat underflow) */
+	int sparse;            /* the sparse path was used */
+	int threads;           /* OpenMP threads used for the scan */
+	double gemm_seconds;   /* wall time in the block products */
+	double gemm_flops;     /* their floating-point operations */
+	double scan_seconds;   /* wall time of the whole O(n^2 d) scan */
+	size_t recomputed;     /* rows whose candidates the rounding bound could
+				  not certify, redone exactly against all rows */
 } lsv_graph_info;
 
 /* Defaults: k = 6 nearest neighbours, union, Euclidean, heat weights with
@@ -175,16 +188,28 @@ void lsv_graph_param_default(lsv_graph_param *p);
 lsv_status lsv_graph_param_check(const lsv_graph_param *p, lsv_error *err);
 
 /*
- * Build the graph of x (labels are ignored).  Exact: distances come a block
- * of rows at a time from one BLAS dgemm per tile (|a|^2 + |b|^2 - 2 a.b), a
- * few more than k candidates per row are kept by partial selection, and the
+ * Build the graph of x (labels are ignored).  Exact: the inner products of
+ * each pair of row blocks come once from one BLAS dgemm (|a|^2 + |b|^2 -
+ * 2 a.b, both directions from the same product), a few more than k
+ * candidates per row are kept by partial selection (bounded heaps), and the
  * survivors are re-ranked by their exactly recomputed distance, ties broken
- * by the lower index.  Memory O(block * dim + n * k).  On success *out is a
- * new graph that the caller owns; info (may be NULL) describes it.
+ * by the lower index.  The selection runs on OpenMP threads; the products
+ * use a threaded BLAS as it is, or one BLAS call per thread otherwise.
+ * Memory O(block * dim + block^2 + n * k).  On success *out is a new graph
+ * that the caller owns; info (may be NULL) describes it.
  */
 lsv_status lsv_graph_build(const lsv_data *x, const lsv_graph_param *p,
 			   lsv_graph **out, lsv_graph_info *info,
 			   lsv_error *err);
+
+/* The directed k nearest neighbours of every row, before any
+ * symmetrization (kNN mode; p->weight and p->mutual play no part): idx
+ * and dist are n x info->k, row-major, each row by increasing distance then
+ * index; a row with fewer candidates (k capped, cosine zero rows) ends in
+ * -1 / 0.  The caller frees both with free(). */
+lsv_status lsv_knn_lists(const lsv_data *x, const lsv_graph_param *p,
+			 int **idx, double **dist, lsv_graph_info *info,
+			 lsv_error *err);
 
 /* Read a graph in one pass.  expect_n > 0 requires exactly that many rows
  * (the data set the graph goes with); 0 accepts any count.  Checks every

@@ -63,7 +63,7 @@ static void knn_equals_bruteforce_on_integer_data_with_ties(void)
 	lsv_rng r;
 	lsv_data *x;
 	size_t i;
-	int k, m, dist, w, b;
+	int k, m, dist, w, b, path;
 	const size_t blocks[] = {0, 1, 7};
 	const int ks[] = {1, 3, 6};
 
@@ -75,16 +75,22 @@ static void knn_equals_bruteforce_on_integer_data_with_ties(void)
 		for (m = 0; m < 2; m++)
 			for (dist = 0; dist < 2; dist++)
 				for (w = 0; w < 3; w++)
-					for (b = 0; b < 3; b++) {
-						lsv_graph_param p;
-						lsv_graph_param_default(&p);
-						p.k = ks[k];
-						p.mutual = m;
-						p.distance = (lsv_distance)dist;
-						p.weight = (lsv_weight)w;
-						p.block = blocks[b];
-						CHECK(same_as_reference(x, &p));
-					}
+					for (b = 0; b < 3; b++)
+						for (path = 0; path < 3; path++) {
+							/* dense double, dense single
+							 * (exact on small integers),
+							 * sparse */
+							lsv_graph_param p;
+							lsv_graph_param_default(&p);
+							p.k = ks[k];
+							p.mutual = m;
+							p.distance = (lsv_distance)dist;
+							p.weight = (lsv_weight)w;
+							p.block = blocks[b];
+							p.single = path == 1;
+							p.sparse = path == 2 ? 1 : -1;
+							CHECK(same_as_reference(x, &p));
+						}
 	lsv_data_free(x);
 }
 
@@ -111,6 +117,70 @@ static void knn_equals_bruteforce_on_real_valued_data(void)
 	p.mutual = 1;
 	p.weight = LSV_WEIGHT_DISTANCE;
 	CHECK(same_as_reference(x, &p));
+	p.sparse = 1;  /* inner products by the inverted index */
+	CHECK(same_as_reference(x, &p));
+	p.distance = LSV_DIST_EUCLIDEAN;
+	CHECK(same_as_reference(x, &p));
+	p.sparse = -1;
+	p.single = 1;  /* sgemm candidates, exact re-ranking */
+	CHECK(same_as_reference(x, &p));
+	lsv_data_free(x);
+}
+
+static void single_precision_is_certified_or_redone(void)
+{
+	/* Points far from the origin with small spreads: single-precision
+	 * products cannot tell them apart, the rounding bound says so, and
+	 * the rows are redone exactly; the graph is the exact one. */
+	enum { N = 50, D = 4 };
+	double a[N * D];
+	lsv_rng r;
+	lsv_data *x;
+	lsv_graph_param p;
+	lsv_graph_info info;
+	lsv_graph *g;
+	size_t i;
+
+	lsv_rng_seed(&r, 31);
+	for (i = 0; i < N * D; i++)
+		a[i] = 1e4 + lsv_rng_uniform(&r);
+	x = dense(a, N, D);
+	lsv_graph_param_default(&p);
+	p.k = 4;
+	p.single = 1;
+	CHECK(same_as_reference(x, &p));
+	g = build(x, &p, &info);
+	CHECK(g != NULL && info.recomputed > 0);
+	lsv_graph_free(g);
+	lsv_data_free(x);
+}
+
+static void sparse_path_handles_rows_sharing_no_feature(void)
+{
+	/* Text-like rows: most pairs share no feature, so their inner product
+	 * is 0 and the sparse path must still rank them (by |x|^2). */
+	enum { N = 60, D = 400 };
+	static double a[N * D];
+	lsv_rng r;
+	lsv_data *x;
+	lsv_graph_param p;
+	size_t i, f;
+	int dist;
+
+	lsv_rng_seed(&r, 17);
+	for (i = 0; i < N; i++)
+		for (f = 0; f < 3; f++)
+			a[i * D + lsv_rng_next(&r) % D] = 1.0 + (double)(lsv_rng_next(&r) % 4);
+	x = dense(a, N, D);
+	for (dist = 0; dist < 2; dist++) {
+		lsv_graph_param_default(&p);
+		p.k = 5;
+		p.distance = (lsv_distance)dist;
+		p.sparse = 1;
+		CHECK(same_as_reference(x, &p));
+		p.epsilon = dist ? 0.9 : 3.0;
+		CHECK(same_as_reference(x, &p));
+	}
 	lsv_data_free(x);
 }
 
@@ -133,6 +203,9 @@ static void epsilon_graph_equals_bruteforce(void)
 		p.epsilon = eps[i];
 		p.block = 16;
 		CHECK(same_as_reference(x, &p));
+		p.sparse = 1;
+		CHECK(same_as_reference(x, &p));
+		p.sparse = -1;
 		p.distance = LSV_DIST_COSINE;
 		p.epsilon = eps[i] / 10;
 		p.weight = LSV_WEIGHT_BINARY;
@@ -305,7 +378,7 @@ static void progress_reports_every_block_to_the_end(void)
 	p.block = 16;
 	p.progress = note_progress;
 	g = build(x, &p, NULL);
-	CHECK(calls == 3 && last_done == 40);
+	CHECK(calls == 6 && last_done == 40);  /* 3 blocks: 6 block pairs */
 	lsv_graph_free(g);
 	lsv_data_free(x);
 }
@@ -334,6 +407,10 @@ const unit_case knn_cases[] = {
 	{"knn_equals_bruteforce_on_real_valued_data",
 	 knn_equals_bruteforce_on_real_valued_data},
 	{"epsilon_graph_equals_bruteforce", epsilon_graph_equals_bruteforce},
+	{"single_precision_is_certified_or_redone",
+	 single_precision_is_certified_or_redone},
+	{"sparse_path_handles_rows_sharing_no_feature",
+	 sparse_path_handles_rows_sharing_no_feature},
 	{"ties_are_broken_by_lower_index", ties_are_broken_by_lower_index},
 	{"heat_weight_matches_hand_computation", heat_weight_matches_hand_computation},
 	{"identical_points_give_finite_weights", identical_points_give_finite_weights},

@@ -1,5 +1,6 @@
 /* Strict number parsing: what is accepted, what is refused and why. */
 #include <math.h>
+#include <stdlib.h>
 
 #include "lapsvm.h"
 #include "unit.h"
@@ -63,7 +64,35 @@ static void parse_long_checks_range_and_form(void)
 	CHECK(lsv_parse_long("12abc", 1, 100, &v, &e) == LSV_EINVAL);
 }
 
+static void parse_double_fast_path_equals_strtod(void)
+{
+	/* Short decimals skip strtod; the result must be strtod's, bit for
+	 * bit (m / 10^k with both exact is correctly rounded). */
+	lsv_rng r;
+	int i, bad = 0;
+	lsv_rng_seed(&r, 3);
+	for (i = 0; i < 200000; i++) {
+		char b[64];
+		double v, w;
+		lsv_error e;
+		int len = 1 + (int)(lsv_rng_next(&r) % 15), dot = (int)(lsv_rng_next(&r) % (len + 1)), k, at = 0;
+		if (lsv_rng_next(&r) % 2)
+			b[at++] = '-';
+		for (k = 0; k < len; k++) {
+			if (k == dot)
+				b[at++] = '.';
+			b[at++] = (char)('0' + lsv_rng_next(&r) % 10);
+		}
+		b[at] = '\0';
+		w = strtod(b, NULL);
+		if (lsv_parse_double(b, &v, &e) != LSV_OK || memcmp(&v, &w, sizeof v))
+			bad++;
+	}
+	CHECK(bad == 0);
+}
+
 const unit_case parse_cases[] = {
+	{"parse_double_fast_path_equals_strtod", parse_double_fast_path_equals_strtod},
 	{"parse_double_accepts_decimal_forms", parse_double_accepts_decimal_forms},
 	{"parse_double_refuses_with_reason", parse_double_refuses_with_reason},
 	{"parse_double_keeps_underflow_as_tiny", parse_double_keeps_underflow_as_tiny},
