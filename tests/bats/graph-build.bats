@@ -771,3 +771,54 @@ eps_data() {
 	"$GB" -q "$DATA_PATH" tm.graph
 	check_graph tm.graph "$n"
 }
+
+# ------------------------------------------------------------ fast paths
+
+@test "-f (single-precision products, certified) gives the same graph" {
+	moons m.txt
+	"$BIN/graph-build" -q -k 7 m.txt plain.g
+	run "$BIN/graph-build" -q -f -k 7 m.txt single.g
+	[ "$status" -eq 0 ]
+	cmp plain.g single.g
+}
+
+@test "-A sparse and -A dense give the same graph; -A auto is the default" {
+	moons m.txt
+	"$BIN/graph-build" -q -A dense -k 5 -d cosine m.txt dense.g
+	"$BIN/graph-build" -q -A sparse -k 5 -d cosine m.txt sparse.g
+	"$BIN/graph-build" -q -k 5 -d cosine m.txt auto.g
+	cmp dense.g sparse.g
+	cmp dense.g auto.g
+	run --separate-stderr "$BIN/graph-build" -A fast m.txt
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"option -A: unknown value 'fast' (expected one of dense, auto, sparse)"* ]]
+}
+
+@test "the graph does not depend on the number of threads" {
+	moons m.txt
+	OMP_NUM_THREADS=1 "$BIN/graph-build" -q -k 6 m.txt one.g
+	OMP_NUM_THREADS=2 "$BIN/graph-build" -q -k 6 m.txt two.g
+	OMP_NUM_THREADS=3 "$BIN/graph-build" -q -B 17 -k 6 m.txt three.g
+	cmp one.g two.g
+	cmp one.g three.g
+}
+
+@test "-N writes each row's k nearest neighbours by increasing distance" {
+	moons m.txt
+	run "$BIN/graph-build" -q -N -k 4 m.txt -
+	[ "$status" -eq 0 ]
+	[ "$(echo "$output" | wc -l)" -eq 200 ]
+	# every line: row number, 4 entries, distances non-decreasing, no self
+	echo "$output" | awk '{ if (NF != 5) exit 1; last = -1
+		for (i = 2; i <= NF; i++) { split($i, p, ":"); if (p[1] == $1 || p[2] < last) exit 1; last = p[2] } }'
+	run --separate-stderr "$BIN/graph-build" -N -e 0.3 m.txt
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"-N lists k nearest neighbours"* ]]
+}
+
+@test "summary reports the scan's threads and block-product rate" {
+	moons m.txt
+	run --separate-stderr "$BIN/graph-build" -k 6 m.txt out.g
+	[ "$status" -eq 0 ]
+	[[ "$stderr" =~ scan:\ [0-9]+\ threads,\ .*GFLOP/s ]]
+}
