@@ -960,6 +960,8 @@ static lsv_status scan(knn *s, int sparse)
 			st = nomem(s, "the epsilon pairs", total * sizeof *s->picks);
 		} else {
 			for (t = 0; t < s->threads; t++) {
+				if (bufs[t].n == 0)
+					continue;  /* v may be NULL */
 				memcpy(s->picks + s->npicks, bufs[t].v,
 				       bufs[t].n * sizeof *s->picks);
 				s->npicks += bufs[t].n;
