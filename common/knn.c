@@ -248,25 +248,6 @@ static lsv_status compact_features(knn *s)
 	return LSV_OK;
 }
 
-/* Densify rows [r0, r0 + cnt) into D (dc x cnt, column-major: one row of
- * the data per column), scaled to unit length for the cosine distance. */
-static void densify(const knn *s, size_t r0, size_t cnt, double *D)
-{
-	const lsv_data *x = s->x;
-	long ii;
-
-#pragma omp parallel for num_threads(s->threads) schedule(static)
-	for (ii = 0; ii < (long)cnt; ii++) {
-		size_t i = (size_t)ii, r = r0 + i, p;
-		double scale = 1.0;
-		memset(D + i * s->dc, 0, s->dc * sizeof *D);
-		if (s->p->distance == LSV_DIST_COSINE)
-			scale = s->nrm[r] > 0.0 ? 1.0 / s->nrm[r] : 0.0;
-		for (p = x->rowptr[r]; p < x->rowptr[r + 1]; p++)
-			D[i * s->dc + (size_t)s->ccol[p]] = x->val[p] * scale;
-	}
-}
-
 /* The exact ranking key of pair (a, b): squared distance or cosine
  * distance; and fill the pick's distance fields. */
 static double exact_key(const knn *s, size_t a, size_t b, pick *pk)
@@ -411,26 +392,32 @@ static void eps_pair(const knn *s, size_t q, size_t c, pick_buf *b)
 	}
 }
 
-/* Dense rows [r0, r0 + cnt) as dc x cnt, in double or single precision. */
+/* Densify rows [r0, r0 + cnt) into D (or, for -f, F): dc x cnt,
+ * column-major, one row of the data per column, scaled to unit length for
+ * the cosine distance. */
 static void densify_any(const knn *s, size_t r0, size_t cnt, double *D,
 			float *F)
 {
 	const lsv_data *x = s->x;
 	long ii;
 
-	if (F == NULL) {
-		densify(s, r0, cnt, D);
-		return;
-	}
 #pragma omp parallel for num_threads(s->threads) schedule(static)
 	for (ii = 0; ii < (long)cnt; ii++) {
 		size_t i = (size_t)ii, r = r0 + i, p;
 		double scale = 1.0;
-		memset(F + i * s->dc, 0, s->dc * sizeof *F);
 		if (s->p->distance == LSV_DIST_COSINE)
 			scale = s->nrm[r] > 0.0 ? 1.0 / s->nrm[r] : 0.0;
-		for (p = x->rowptr[r]; p < x->rowptr[r + 1]; p++)
-			F[i * s->dc + (size_t)s->ccol[p]] = (float)(x->val[p] * scale);
+		if (F != NULL) {
+			float *col = F + i * s->dc;
+			memset(col, 0, s->dc * sizeof *col);
+			for (p = x->rowptr[r]; p < x->rowptr[r + 1]; p++)
+				col[s->ccol[p]] = (float)(x->val[p] * scale);
+		} else {
+			double *col = D + i * s->dc;
+			memset(col, 0, s->dc * sizeof *col);
+			for (p = x->rowptr[r]; p < x->rowptr[r + 1]; p++)
+				col[s->ccol[p]] = x->val[p] * scale;
+		}
 	}
 }
 

@@ -39,6 +39,7 @@ for f in usps.train.libsvm.gz usps.train.first400perdigit.txt; do
 	[ -r "$DATA/$f" ] || { echo "usps-pairs.sh: $DATA/$f not found (set DATA to the directory holding the data sets; default ../shared/data)" >&2; exit 1; }
 done
 BIN=$(cd "$BIN" && pwd)
+here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 tmp=$(mktemp -d)
@@ -61,21 +62,9 @@ run_pair() {
 		"$tmp/rest.pca" > "$d/test"
 	# shellcheck disable=SC2086
 	"$BIN"/graph-build -q $GRAPH_OPTS "$d/full" "$d/graph"
-	# DRAWS lines of 2 LABELS row numbers (MINSTD, partial Fisher-Yates)
-	awk -v draws="$DRAWS" -v k="$LABELS" -v seed="$((SEED * 100 + a * 10 + b))" '
-		function rnd(m) { x = (x * 16807) % 2147483647; return x % m }
-		function pick(arr, n, k,   i, j, t, o) {
-			o = ""
-			for (i = 0; i < k; i++) {
-				j = i + rnd(n - i); t = arr[i]; arr[i] = arr[j]; arr[j] = t
-				o = o " " arr[i]
-			}
-			return o
-		}
-		{ if ($1 > 0) pos[np++] = NR; else neg[nn++] = NR }
-		END { x = seed % 2147483647; if (x == 0) x = 1
-		      for (dd = 0; dd < draws; dd++) print substr(pick(pos, np, k) pick(neg, nn, k), 2) }' \
-		"$d/full" > "$d/draws"
+	# DRAWS lines of 2 LABELS row numbers
+	awk -f "$here/draw.awk" -v draws="$DRAWS" -v pos="$LABELS" -v neg="$LABELS" \
+		-v seed="$((SEED * 100 + a * 10 + b))" "$d/full" > "$d/draws"
 	: > "$OUT/pair-$a-$b.txt"
 	local draw=0
 	while read -r -a idx; do
@@ -106,7 +95,7 @@ run_pair() {
 	rm -rf "$d"
 }
 export -f run_pair
-export tmp OUT BIN DRAWS LABELS SEED GRAPH_OPTS KERNEL POWER LAPLACIAN methods
+export here tmp OUT BIN DRAWS LABELS SEED GRAPH_OPTS KERNEL POWER LAPLACIAN methods
 
 start=$(date +%s)
 rm -f "$OUT"/pair-*.txt

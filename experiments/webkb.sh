@@ -27,24 +27,9 @@ trap 'rm -rf "$tmp"' EXIT
 cp "$data" "$tmp/full"
 # shellcheck disable=SC2086
 "$BIN"/graph-build -q $GRAPH_OPTS "$tmp/full" "$tmp/graph"
-# DRAWS lines of 12 row numbers (3 course = +1, 9 non-course = -1), drawn
-# with a MINSTD generator (exact in every awk) by partial Fisher-Yates.
-awk -v draws="$DRAWS" -v seed="$SEED" '
-	function rnd(m) { x = (x * 16807) % 2147483647; return x % m }
-	function pick(a, n, k,   i, j, t, out) {
-		out = ""
-		for (i = 0; i < k; i++) {
-			j = i + rnd(n - i); t = a[i]; a[i] = a[j]; a[j] = t
-			out = out " " a[i]
-		}
-		return out
-	}
-	{ if ($1 > 0) pos[np++] = NR; else neg[nn++] = NR }
-	END {
-		x = seed % 2147483647; if (x == 0) x = 1
-		for (d = 0; d < draws; d++)
-			print substr(pick(pos, np, 3) pick(neg, nn, 9), 2)
-	}' "$tmp/full" > "$tmp/draws"
+# DRAWS lines of 12 row numbers: 3 course (+1), 9 non-course (-1)
+awk -f "$(dirname "$0")/draw.awk" -v draws="$DRAWS" -v pos=3 -v neg=9 \
+	-v seed="$SEED" "$tmp/full" > "$tmp/draws"
 printf '| method | mean PRBEP | mean error at PRBEP | paper (Table 5) PRBEP / error | training time, %s draws |\n' "$DRAWS"
 printf '|---|---|---|---|---|\n'
 for s in $methods; do
