@@ -43,6 +43,10 @@ static void usage(void)
 "-I gamma_I  : intrinsic weight (0: RLS / SVM, no graph needed)\n"
 "-i value    : gamma_I given as the paper quotes it, gamma_I l/(l+u)^2\n"
 "              (default 0.045)\n"
+"-M method : LapRLS's solver: direct (default): one LU of the n x n system\n"
+"            (eq. 8); pcg: primal conjugate gradient, one product with K per\n"
+"            iteration, no n x n solve (Melacci & Belkin 2011); pcg-early:\n"
+"            the same, stopping once the unlabeled predictions are stable\n"
 "Graph and Laplacian:\n"
 "-G file   : graph over the training rows (from graph-build); without it\n"
 "            a k-NN graph is built here (euclidean, heat weights)\n"
@@ -194,7 +198,7 @@ int main(int argc, char **argv)
 	lsv_train_param_default(&p);
 	lsv_graph_param_default(&gp);
 	opterr = 0;
-	while ((c = getopt(argc, argv, ":s:t:d:g:r:A:a:c:I:i:G:k:L:P:u:e:o:v:S:C:p:w:qh")) != -1) {
+	while ((c = getopt(argc, argv, ":s:t:d:g:r:A:a:c:I:i:G:k:L:P:u:e:o:v:S:C:p:w:M:qh")) != -1) {
 		switch (c) {
 		case 's':
 			if (strcmp(optarg, "lapsvm") == 0)
@@ -280,6 +284,21 @@ int main(int argc, char **argv)
 			p.tsvm_max_switches = tool_opt_long(c, optarg, 1, LONG_MAX);
 			tsvm_opt = c;
 			break;
+		case 'M':
+			if (strcmp(optarg, "direct") == 0) {
+				p.pcg = 0;
+			} else if (strcmp(optarg, "pcg") == 0) {
+				p.pcg = 1;
+				p.pcg_early = 0;
+			} else if (strcmp(optarg, "pcg-early") == 0) {
+				p.pcg = 1;
+				p.pcg_early = 1;
+			} else {
+				tool_usage_error("option -M: unknown method '%s' "
+						 "(expected direct, pcg or pcg-early)",
+						 optarg);
+			}
+			break;
 		case 'q':
 			tool_quiet = 1;
 			break;
@@ -300,6 +319,9 @@ int main(int argc, char **argv)
 				 "with -G");
 	if (folds > 0 && pred_file)
 		tool_usage_error("-o and -v exclude each other");
+	if (p.pcg && p.solver != LSV_SOLVER_LAPRLS)
+		tool_usage_error("-M %s is for LapRLS (-s laprls)",
+				 p.pcg_early ? "pcg-early" : "pcg");
 	if (tsvm_opt && p.solver != LSV_SOLVER_TSVM)
 		tool_usage_error("-%c applies to the TSVM (-s tsvm)", tsvm_opt);
 	if (p.solver == LSV_SOLVER_TSVM && (graph_file || k_given || graph_opt))
@@ -408,6 +430,8 @@ int main(int argc, char **argv)
 		  tool_elapsed());
 	if (p.solver == LSV_SOLVER_TSVM)
 		tool_info("TSVM: %ld label switches in all", m->switches);
+	if (p.pcg)
+		tool_info("PCG: %ld iterations", m->iterations);
 
 	if (pred_file != NULL) {
 		/* Transductive predictions: f on the unlabeled training rows. */

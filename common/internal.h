@@ -77,4 +77,12 @@ lsv_status lsv_tsvm_binary(const double *K, size_t n, const size_t *lab,
 			   double *bias, double *ystar, long *switches,
 			   int *capped, lsv_error *err);
 
+/* LapRLS by PCG (common/pcg.c): K dense n x n, lab[i] nonzero for labeled
+ * rows (l of them), Y n x C targets (0 on unlabeled rows); fills alpha
+ * (n x C) and the iterations done. */
+lsv_status lsv_laprls_pcg(const double *K, size_t n, const lsv_graph *g,
+			  const unsigned char *lab, size_t l, const double *Y,
+			  int C, const lsv_train_param *p, double *alpha,
+			  long *iters, lsv_error *err);
+
 #endif

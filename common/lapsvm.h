@@ -308,6 +308,16 @@ typedef struct {
 	int power;              /* Laplacian power p (default 1) */
 	double eps;             /* dual solver's stopping tolerance (default 1e-3) */
 	long max_iter;          /* dual solver's iteration cap (0: automatic) */
+	/* LapRLS only: 0 direct (one LU, eq. 8); 1 primal preconditioned
+	 * conjugate gradient (Melacci & Belkin, JMLR 12, 2011): one product
+	 * with K per iteration, L applied as a sparse matrix, stopping on the
+	 * relative residual pcg_tol, on the stability of the unlabeled
+	 * predictions (early stopping) or after pcg_max_iter iterations. */
+	int pcg;
+	double pcg_tol;         /* default 1e-6 */
+	long pcg_max_iter;      /* default 0: n */
+	int pcg_early;          /* stop when under 1.5% of the unlabeled signs
+				   changed over the last sqrt(n)/2 iterations */
 	/* TSVM only.  The labeled points' cost is the SVM's, C = 1/(2 gamma_A l). */
 	double tsvm_cstar;      /* cost C* of the unlabeled points (0: C) */
 	double tsvm_r;          /* fraction of the unlabeled points put in the
@@ -349,6 +359,7 @@ typedef struct {
 				   training rows for each function (n x nr_fn,
 				   row-major; labeled rows keep their own) */
 	long switches;          /* label switches made, all functions */
+	long iterations;        /* PCG iterations (LapRLS with pcg) */
 	int switch_capped;      /* some problem stopped at the switch cap */
 } lsv_model;
 

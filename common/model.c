@@ -244,6 +244,8 @@ lsv_status lsv_model_write(FILE *fp, const char *name, const lsv_model *m,
 	fprintf(fp, "unlabeled_marker %.17g\n", m->unlabeled);
 	if (m->graph != NULL)
 		fprintf(fp, "graph %s\n", m->graph);
+	if (p->pcg)
+		fprintf(fp, "method %s\n", p->pcg_early ? "pcg-early" : "pcg");
 	if (p->solver == LSV_SOLVER_TSVM) {
 		fprintf(fp, "tsvm_cstar %.17g\n", p->tsvm_cstar);
 		fprintf(fp, "tsvm_r %.17g\n", p->tsvm_r);
@@ -277,21 +279,21 @@ enum {
 	K_SOLVER, K_KERNEL, K_DEGREE, K_GAMMA, K_COEF0, K_GAMMA_A, K_GAMMA_I,
 	K_LAPLACIAN, K_POWER, K_EPS, K_MAX_ITER, K_L, K_U, K_MARKER, K_GRAPH,
 	K_NR_CLASS, K_LABELS, K_NR_FN, K_BIAS, K_NR_SV, K_TSVM_CSTAR, K_TSVM_R,
-	K_TSVM_SWITCHES, NKEYS
+	K_TSVM_SWITCHES, K_METHOD, NKEYS
 };
 
 /* Keys a model may omit: the graph, and the TSVM's (other solvers). */
 static int optional_key(int k)
 {
 	return k == K_GRAPH || k == K_TSVM_CSTAR || k == K_TSVM_R ||
-	       k == K_TSVM_SWITCHES;
+	       k == K_TSVM_SWITCHES || k == K_METHOD;
 }
 
 static const char *const key_names[NKEYS] = {
 	"solver", "kernel", "degree", "gamma", "coef0", "gamma_A", "gamma_I",
 	"laplacian", "laplacian_power", "eps", "max_iter", "l", "u",
 	"unlabeled_marker", "graph", "nr_class", "labels", "nr_fn", "bias",
-	"nr_sv", "tsvm_cstar", "tsvm_r", "tsvm_max_switches"
+	"nr_sv", "tsvm_cstar", "tsvm_r", "tsvm_max_switches", "method"
 };
 
 /* State of one read. */
@@ -498,6 +500,13 @@ static lsv_status parse_header(reader *r, const char *key, char *s)
 				      "0 <= r < 1, 0 for the labeled ratio)", r->name,
 				      r->line, p->tsvm_r);
 		break;
+	case K_METHOD: {
+		static const char *const methods[] = {"direct", "pcg", "pcg-early"};
+		st = key_name(r, key, s, methods, 3, &i, "direct, pcg or pcg-early");
+		p->pcg = i > 0;
+		p->pcg_early = i == 2;
+		break;
+	}
 	case K_TSVM_SWITCHES:
 		st = key_long(r, key, s, 0, LONG_MAX, &p->tsvm_max_switches);
 		break;

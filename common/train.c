@@ -56,6 +56,10 @@ void lsv_train_param_default(lsv_train_param *p)
 	p->tsvm_cstar = 0.0;
 	p->tsvm_r = 0.0;
 	p->tsvm_max_switches = 0;
+	p->pcg = 0;
+	p->pcg_tol = 1e-6;
+	p->pcg_max_iter = 0;
+	p->pcg_early = 0;
 }
 
 lsv_status lsv_train_param_check(const lsv_train_param *p, lsv_error *err)
@@ -91,6 +95,15 @@ lsv_status lsv_train_param_check(const lsv_train_param *p, lsv_error *err)
 		return lsv_fail(err, LSV_EINVAL,
 				"TSVM positive fraction r = %g out of range (expected "
 				"0 < r < 1, or 0 for the labeled ratio)", p->tsvm_r);
+	if (p->pcg && p->solver != LSV_SOLVER_LAPRLS)
+		return lsv_fail(err, LSV_EINVAL,
+				"the PCG method is for LapRLS (solver laprls)");
+	if (!(p->pcg_tol > 0.0 && p->pcg_tol < 1.0))
+		return lsv_fail(err, LSV_EINVAL,
+				"PCG tolerance %g out of range (expected 0 < tol < 1)",
+				p->pcg_tol);
+	if (p->pcg_max_iter < 0)
+		return lsv_fail(err, LSV_EINVAL, "PCG iteration cap must be >= 0");
 	if (p->tsvm_max_switches < 0)
 		return lsv_fail(err, LSV_EINVAL,
 				"TSVM switch cap must be >= 0 (0: none)");
@@ -170,6 +183,7 @@ typedef struct {
 	double *ystar;    /* TSVM: n x nr_fn final labels, row-major */
 	long switches;
 	int capped;
+	long iterations;  /* PCG */
 	lsv_error *err;
 } job;
 
@@ -213,6 +227,26 @@ static lsv_status train_rls(job *J, const lsv_graph *g, const double *K)
 	lsv_status st = LSV_OK;
 
 	memset(J->bias, 0, (size_t)J->nr_fn * sizeof *J->bias);
+	if (p->pcg) {
+		/* primal PCG: targets on every row (0 unlabeled), no LU */
+		double *Yn = calloc(n * (size_t)nrhs, sizeof *Yn);
+		unsigned char *lab = calloc(n, 1);
+		if (Yn == NULL || lab == NULL) {
+			free(Yn);
+			free(lab);
+			return lsv_fail(J->err, LSV_ENOMEM, "out of memory");
+		}
+		for (r = 0; r < l; r++) {
+			lab[J->lab[r]] = 1;
+			for (c = 0; c < nrhs; c++)
+				Yn[J->lab[r] + (size_t)c * n] = J->Y[r + (size_t)c * l];
+		}
+		st = lsv_laprls_pcg(K, n, p->gamma_I > 0.0 ? g : NULL, lab, l, Yn,
+				    nrhs, p, J->alpha, &J->iterations, J->err);
+		free(Yn);
+		free(lab);
+		return st;
+	}
 	if (p->gamma_I == 0.0) {
 		/* RLS: (K_ll + gamma_A l I) a = y, Cholesky; SPD when K is PSD. */
 		double *A = alloc(l * l, sizeof *A), *B = alloc(l * (size_t)nrhs, sizeof *B);
@@ -450,6 +484,7 @@ static lsv_status make_model(job *J, lsv_model **out)
 	m->ystar = J->ystar;
 	J->ystar = NULL;
 	m->switches = J->switches;
+	m->iterations = J->iterations;
 	m->switch_capped = J->capped;
 	for (i = 0; i < n; i++) {
 		int any = 0;
@@ -530,7 +565,8 @@ lsv_status lsv_train(const lsv_data *x, const lsv_graph *g,
 		return lsv_fail(err, LSV_ETOOBIG, "%zu rows: too many", n);
 	/* Dense memory: K plus, with a graph, L and the system matrix. */
 	if ((st = check_bytes((double)n * (double)n *
-				      (prm.gamma_I > 0 ? 3 : prm.solver == LSV_SOLVER_TSVM ? 2 : 1),
+				      (prm.gamma_I > 0 && !prm.pcg ? 3
+				       : prm.solver == LSV_SOLVER_TSVM ? 2 : 1),
 			      "the dense kernel and Laplacian", err)) != LSV_OK)
 		return st;
 

@@ -746,3 +746,100 @@ const unit_case tsvm_cases[] = {
 	 tsvm_bad_positive_fraction_is_refused},
 	{NULL, NULL},
 };
+
+/* ------------------------------------------------------------------ */
+/* LapRLS by primal PCG                                                */
+/* ------------------------------------------------------------------ */
+
+static void pcg_reaches_the_closed_form(void)
+{
+	/* With a tight tolerance the PCG solution is eq. 8's, for one
+	 * function and for three (one-vs-rest), plain and iterated L. */
+	size_t n = 40, i, lab3[6] = {0, 5, 9, 13, 17, 22};
+	double laby3[6] = {1, 2, 3, 1, 2, 3};
+	lsv_data *xs[2];
+	int k, norm;
+
+	xs[0] = toy(n, 41, LAB, LABY, 6);
+	xs[1] = toy(n, 42, lab3, laby3, 6);
+	for (k = 0; k < 2; k++) {
+		lsv_graph *g = knn_graph(xs[k], 5);
+		for (norm = 0; norm < 2; norm++) {
+			lsv_train_param p;
+			lsv_model *md, *mp;
+			double *fd, *fp;
+			lsv_train_param_default(&p);
+			p.solver = LSV_SOLVER_LAPRLS;
+			p.kernel.gamma = 0.5;
+			p.gamma_A = 0.01;
+			p.gamma_I = 2.0;
+			p.normalized = norm;
+			p.power = norm ? 2 : 1;
+			md = train(xs[k], g, &p);
+			p.pcg = 1;
+			p.pcg_tol = 1e-12;
+			p.pcg_max_iter = 10 * (long)n;
+			mp = train(xs[k], g, &p);
+			CHECK(md != NULL && mp != NULL);
+			if (md == NULL || mp == NULL)
+				continue;
+			CHECK(mp->iterations > 0 && mp->iterations <= 10 * (long)n);
+			fd = decision(md, xs[k]);
+			fp = decision(mp, xs[k]);
+			CHECK(fd && fp && max_rel_diff(fp, fd, n * (size_t)md->nr_fn) < 1e-6);
+			free(fd);
+			free(fp);
+			lsv_model_free(md);
+			lsv_model_free(mp);
+		}
+		lsv_graph_free(g);
+	}
+	for (i = 0; i < 2; i++)
+		lsv_data_free(xs[i]);
+}
+
+static void pcg_early_stopping_stops_sooner_with_the_same_labels(void)
+{
+	size_t n = 400, i, same = 0, u = 0;
+	lsv_data *x = toy(n, 43, LAB, LABY, 6);
+	lsv_graph *g = knn_graph(x, 6);
+	lsv_train_param p;
+	lsv_model *full, *early;
+	double *ff, *fe;
+
+	lsv_train_param_default(&p);
+	p.solver = LSV_SOLVER_LAPRLS;
+	p.kernel.gamma = 20.0;  /* a narrow kernel: many iterations to converge */
+	p.gamma_A = 1e-6;
+	p.gamma_I = 5.0;
+	p.pcg = 1;
+	p.pcg_tol = 1e-12;
+	full = train(x, g, &p);
+	p.pcg_early = 1;
+	early = train(x, g, &p);
+	CHECK(full != NULL && early != NULL);
+	if (full == NULL || early == NULL)
+		return;
+	CHECK(early->iterations < full->iterations);
+	ff = decision(full, x);
+	fe = decision(early, x);
+	for (i = 0; ff && fe && i < n; i++)
+		if (x->y[i] == 0.0) {
+			u++;
+			same += (ff[i] > 0) == (fe[i] > 0);
+		}
+	CHECK(u > 0 && (double)same >= 0.95 * (double)u);
+	free(ff);
+	free(fe);
+	lsv_model_free(full);
+	lsv_model_free(early);
+	lsv_graph_free(g);
+	lsv_data_free(x);
+}
+
+const unit_case pcg_cases[] = {
+	{"pcg_reaches_the_closed_form", pcg_reaches_the_closed_form},
+	{"pcg_early_stopping_stops_sooner_with_the_same_labels",
+	 pcg_early_stopping_stops_sooner_with_the_same_labels},
+	{NULL, NULL},
+};

@@ -1,0 +1,225 @@
+/*
+ * pcg.c -- LapRLS in the primal by preconditioned conjugate gradient
+ * (Melacci & Belkin, "Laplacian Support Vector Machines Trained in the
+ * Primal", JMLR 12, 2011), without the O(n^3) solve of eq. 8.
+ *
+ * Objective (JMLR 2006 eq. 4 with the squared loss, no bias, as eq. 8):
+ *     F(a) = 1/l |J K a - Y|^2 + gamma_A a'K a + gamma_I/n^2 (K a)'L(K a).
+ * Its gradient is 2 K (M a - c) with M = 1/l J K + gamma_A I +
+ * gamma_I/n^2 L K and c = Y/l, and its Hessian 2 K M is symmetric.  CG on
+ * K M a = K c preconditioned by K needs no solve (K^-1 K (c - M a) = c - M a)
+ * and, keeping K s and K d by recurrences, one product with K per
+ * iteration:
+ *     q = M d (from K d), Kq = K q, step = (s'Ks) / ((Kd)'q),
+ *     a += step d, s -= step q, Ks -= step Kq,
+ *     beta = (s'Ks)_new / (s'Ks)_old, d = s + beta d, Kd = Ks + beta Kd.
+ * All one-vs-rest problems advance together, so the product with K is one
+ * dgemm with a column per class.  L (or L^p, as p sparse products) is never
+ * dense.  Stopping: relative residual sqrt(s'Ks / s0'Ks0) < tol for every
+ * class; or, with early stopping, when under 1.5% of the unlabeled rows
+ * changed the sign of f = K a (or, multiclass, its argmax) over the last
+ * sqrt(n)/2 iterations (Melacci & Belkin's criterion); or the iteration cap.
+ */
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blas.h"
+#include "internal.h"
+
+/* Sparse Laplacian: y = L^p x for C columns (n x C, column-major). */
+typedef struct {
+	size_t n;
+	const lsv_graph *g;
+	double *deg, *isd;  /* degrees, 1/sqrt(degree) (0 if isolated) */
+	int normalized, power;
+} splap;
+
+static void lap_once(const splap *L, const double *x, double *y, int C)
+{
+	size_t n = L->n, i, p;
+	int c;
+	const lsv_graph *g = L->g;
+	for (c = 0; c < C; c++) {
+		const double *xc = x + (size_t)c * n;
+		double *yc = y + (size_t)c * n;
+		for (i = 0; i < n; i++) {
+			double acc = 0.0;
+			if (L->deg[i] == 0.0) {
+				yc[i] = 0.0;
+				continue;
+			}
+			if (L->normalized) {
+				for (p = g->rowptr[i]; p < g->rowptr[i + 1]; p++)
+					acc += g->w[p] * L->isd[g->col[p]] * xc[g->col[p]];
+				yc[i] = xc[i] - L->isd[i] * acc;
+			} else {
+				for (p = g->rowptr[i]; p < g->rowptr[i + 1]; p++)
+					acc += g->w[p] * xc[g->col[p]];
+				yc[i] = L->deg[i] * xc[i] - acc;
+			}
+		}
+	}
+}
+
+static void lap_apply(const splap *L, const double *x, double *y, double *tmp,
+		      int C)
+{
+	int k;
+	lap_once(L, x, y, C);
+	for (k = 1; k < L->power; k++) {
+		memcpy(tmp, y, L->n * (size_t)C * sizeof *tmp);
+		lap_once(L, tmp, y, C);
+	}
+}
+
+/* The class of a row from its scores (argmax; sign for one function). */
+static int decide(const double *f, size_t n, size_t i, int C)
+{
+	int c, best = 0;
+	if (C == 1)
+		return f[i] > 0.0;
+	for (c = 1; c < C; c++)
+		if (f[i + (size_t)c * n] > f[i + (size_t)best * n])
+			best = c;
+	return best;
+}
+
+lsv_status lsv_laprls_pcg(const double *K, size_t n, const lsv_graph *g,
+			  const unsigned char *lab, size_t l, const double *Y,
+			  int C, const lsv_train_param *p, double *alpha,
+			  long *iters, lsv_error *err)
+{
+	size_t nc = n * (size_t)C, i;
+	double *buf, *s, *Ks, *d, *Kd, *q, *Kq, *f, *Lq, *tmp;
+	double *rho, *rho0;
+	int *cls = NULL, c, N = (int)n, NC = C;
+	splap L;
+	long it, maxit = p->pcg_max_iter > 0 ? p->pcg_max_iter : (long)n;
+	long every = (long)(sqrt((double)n) / 2.0) > 0 ? (long)(sqrt((double)n) / 2.0) : 1;
+	double cI = p->gamma_I / ((double)n * (double)n), il = 1.0 / (double)l;
+	const double one = 1.0, zero = 0.0;
+	lsv_status st = LSV_OK;
+
+	memset(&L, 0, sizeof L);
+	buf = calloc(9 * nc + 2 * (size_t)C, sizeof *buf);
+	L.deg = calloc(n, sizeof *L.deg);
+	L.isd = calloc(n, sizeof *L.isd);
+	cls = malloc(n * sizeof *cls);
+	if (buf == NULL || L.deg == NULL || L.isd == NULL || cls == NULL) {
+		st = lsv_fail(err, LSV_ENOMEM,
+			      "out of memory for the PCG vectors (%zu bytes)",
+			      9 * nc * sizeof *buf);
+		goto done;
+	}
+	s = buf; Ks = s + nc; d = Ks + nc; Kd = d + nc; q = Kd + nc;
+	Kq = q + nc; f = Kq + nc; Lq = f + nc; tmp = Lq + nc;
+	rho = tmp + nc; rho0 = rho + C;
+	L.n = n;
+	L.g = g;
+	L.normalized = p->normalized;
+	L.power = p->power;
+	if (g != NULL)
+		for (i = 0; i < n; i++) {
+			size_t e;
+			for (e = g->rowptr[i]; e < g->rowptr[i + 1]; e++)
+				L.deg[i] += g->w[e];
+			L.isd[i] = L.deg[i] > 0.0 ? 1.0 / sqrt(L.deg[i]) : 0.0;
+		}
+
+	/* a = 0: f = 0, s = c = Y/l, d = s */
+	memset(alpha, 0, nc * sizeof *alpha);
+	for (c = 0; c < C; c++)
+		for (i = 0; i < n; i++)
+			s[i + (size_t)c * n] = Y[i + (size_t)c * n] * il;
+	dgemm_("N", "N", &N, &NC, &N, &one, K, &N, s, &N, &zero, Ks, &N, 1, 1);
+	memcpy(d, s, nc * sizeof *d);
+	memcpy(Kd, Ks, nc * sizeof *Kd);
+	for (c = 0; c < C; c++) {
+		double r = 0.0;
+		for (i = 0; i < n; i++)
+			r += s[i + (size_t)c * n] * Ks[i + (size_t)c * n];
+		rho[c] = rho0[c] = r;
+	}
+	for (i = 0; i < n; i++)
+		cls[i] = -1;
+
+	for (it = 0; it < maxit; it++) {
+		int done_all = 1;
+		/* q = M d = J Kd / l + gamma_A d + gamma_I/n^2 L Kd */
+		if (g != NULL && cI > 0.0)
+			lap_apply(&L, Kd, Lq, tmp, C);
+		for (c = 0; c < C; c++)
+			for (i = 0; i < n; i++) {
+				size_t at = i + (size_t)c * n;
+				q[at] = (lab[i] ? il * Kd[at] : 0.0) +
+					p->gamma_A * d[at] +
+					(g != NULL && cI > 0.0 ? cI * Lq[at] : 0.0);
+			}
+		dgemm_("N", "N", &N, &NC, &N, &one, K, &N, q, &N, &zero, Kq, &N,
+		       1, 1);
+		for (c = 0; c < C; c++) {
+			double *sc = s + (size_t)c * n, *Ksc = Ks + (size_t)c * n;
+			double *dc = d + (size_t)c * n, *Kdc = Kd + (size_t)c * n;
+			double *qc = q + (size_t)c * n, *Kqc = Kq + (size_t)c * n;
+			double *ac = alpha + (size_t)c * n, *fc = f + (size_t)c * n;
+			double den = 0.0, step, rnew = 0.0, beta;
+			if (rho[c] <= p->pcg_tol * p->pcg_tol * rho0[c])
+				continue;  /* this class has converged */
+			for (i = 0; i < n; i++)
+				den += Kdc[i] * qc[i];
+			if (!(den > 0.0)) {
+				st = lsv_fail(err, LSV_ENUMERIC,
+					      "PCG lost positive curvature (%g) at "
+					      "iteration %ld: is the kernel positive "
+					      "semi-definite?", den, it + 1);
+				goto done;
+			}
+			step = rho[c] / den;
+			for (i = 0; i < n; i++) {
+				ac[i] += step * dc[i];
+				fc[i] += step * Kdc[i];
+				sc[i] -= step * qc[i];
+				Ksc[i] -= step * Kqc[i];
+				rnew += sc[i] * Ksc[i];
+			}
+			beta = rnew / rho[c];
+			rho[c] = rnew;
+			for (i = 0; i < n; i++) {
+				dc[i] = sc[i] + beta * dc[i];
+				Kdc[i] = Ksc[i] + beta * Kdc[i];
+			}
+			if (rnew > p->pcg_tol * p->pcg_tol * rho0[c])
+				done_all = 0;
+		}
+		if (done_all) {
+			it++;
+			break;
+		}
+		if (p->pcg_early && (it + 1) % every == 0) {
+			size_t changed = 0, u = 0;
+			for (i = 0; i < n; i++) {
+				int k;
+				if (lab[i])
+					continue;
+				u++;
+				k = decide(f, n, i, C);
+				changed += k != cls[i];
+				cls[i] = k;
+			}
+			if (u > 0 && (double)changed < 0.015 * (double)u &&
+			    it + 1 > every) {
+				it++;
+				break;
+			}
+		}
+	}
+	*iters = it;
+done:
+	free(buf);
+	free(L.deg);
+	free(L.isd);
+	free(cls);
+	return st;
+}
