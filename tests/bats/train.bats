@@ -744,3 +744,34 @@ assert_bad_option() {
 	done
 	! cmp -s k0.model k1.model && ! cmp -s k1.model k2.model
 }
+
+# ------------------------------------------------------------ -M (LapRLS solver)
+
+@test "-M pcg and -M pcg-early train LapRLS with the direct solver's labels" {
+	moons1
+	"$TRAIN" -q -s laprls -t 2 -g 4 -M direct -o direct.pred m.txt direct.model
+	run --separate-stderr "$TRAIN" -s laprls -t 2 -g 4 -M pcg -o pcg.pred m.txt pcg.model
+	[ "$status" -eq 0 ]
+	[[ "$stderr" =~ PCG:\ [0-9]+\ iterations ]]
+	[ "$(key pcg.model method)" = pcg ]
+	[ -z "$(key direct.model method)" ]
+	cmp <(cut -d' ' -f1 direct.pred) <(cut -d' ' -f1 pcg.pred)
+	"$TRAIN" -q -s laprls -t 2 -g 4 -M pcg-early m.txt early.model
+	[ "$(key early.model method)" = pcg-early ]
+}
+
+@test "-M applies to LapRLS only; unknown -M values are usage errors" {
+	moons1
+	run --separate-stderr "$TRAIN" -s lapsvm -M pcg m.txt
+	assert_train_usage "-M pcg is for LapRLS (-s laprls)"
+	run --separate-stderr "$TRAIN" -s laprls -M newton m.txt
+	assert_train_usage "option -M: unknown method 'newton' (expected direct, pcg or pcg-early)"
+}
+
+@test "a PCG model predicts like the direct model (lapsvm-predict)" {
+	moons1
+	"$TRAIN" -q -s laprls -t 2 -g 4 -M pcg m.txt pcg.model
+	run "$BIN/lapsvm-predict" m.txt pcg.model out.txt
+	[ "$status" -eq 0 ]
+	[ "$(wc -l < out.txt)" -eq 200 ]
+}
