@@ -12,9 +12,7 @@ FETCH="$DS/fetch"
 # The data set tools need no compiled program: helpers' setup would skip
 # when graph-build is not built, so only its working-directory part is kept.
 setup() {
-	WORK="$BATS_TEST_TMPDIR/work"
-	mkdir -p "$WORK"
-	cd "$WORK" || return 1
+	enter_work
 }
 
 # The 15 files of PROVENANCE.md, in SHA256SUMS order.

@@ -9,18 +9,12 @@
 load helpers
 
 SCRIPT="$BATS_TEST_DIRNAME/../../experiments/moons-figures.sh"
-TRAIN="$BIN/lapsvm-train"
-PRED="$BIN/lapsvm-predict"
 
 FIGS="fig3-svm fig3-tsvm fig3-lapsvm fig2-lapsvm-gi0 fig2-lapsvm-gi0.01 fig2-lapsvm-gi1"
 
 setup() {
-	for t in "$GB" "$DG" "$TRAIN" "$PRED"; do
-		[ -x "$t" ] || skip "$(basename "$t") not built (looked in $BIN)"
-	done
-	WORK="$BATS_TEST_TMPDIR/work"
-	mkdir -p "$WORK"
-	cd "$WORK" || return 1
+	need_tools "$GB" "$DG" "$TRAIN" "$PRED"
+	enter_work
 }
 
 # is_png FILE: FILE starts with the PNG signature \x89 P N G.

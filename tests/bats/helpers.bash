@@ -18,16 +18,30 @@ bats_require_minimum_version 1.5.0
 BIN="${LAPSVM_BIN:-$BATS_TEST_DIRNAME/../..}"
 GB="$BIN/graph-build"
 DG="$BIN/lapsvm-datagen"
+TRAIN="$BIN/lapsvm-train"
+PRED="$BIN/lapsvm-predict"
 DATA="${LAPSVM_DATA:-}"
 
-setup() {
-	[ -x "$GB" ] || skip "graph-build not built (looked in $BIN)"
-	[ -x "$DG" ] || skip "lapsvm-datagen not built (looked in $BIN)"
-	# A subdirectory: `run --separate-stderr` keeps its own files in
-	# $BATS_TEST_TMPDIR, and tests list their directory's contents.
+# need_tools PATH...: skip the test unless every tool is built.
+need_tools() {
+	local t
+	for t in "$@"; do
+		[ -x "$t" ] || skip "$(basename "$t") not built (looked in $BIN)"
+	done
+}
+
+# enter_work: a fresh working directory for the test.  A subdirectory:
+# `run --separate-stderr` keeps its own files in $BATS_TEST_TMPDIR, and
+# tests list their directory's contents.
+enter_work() {
 	WORK="$BATS_TEST_TMPDIR/work"
 	mkdir -p "$WORK"
 	cd "$WORK" || return 1
+}
+
+setup() {
+	need_tools "$GB" "$DG"
+	enter_work
 }
 
 # ---------------------------------------------------------------- asserts

@@ -13,17 +13,12 @@
 
 load helpers
 
-TRAIN="$BIN/lapsvm-train"
-PRED="$BIN/lapsvm-predict"
 
 setup() {
-	[ -x "$TRAIN" ] || skip "lapsvm-train not built (looked in $BIN)"
-	[ -x "$PRED" ] || skip "lapsvm-predict not built (looked in $BIN)"
+	need_tools "$TRAIN" "$PRED"
 	command -v svm-train >/dev/null && command -v svm-predict >/dev/null ||
 		skip "LIBSVM's svm-train / svm-predict not installed (Debian: apt-get install libsvm-tools)"
-	WORK="$BATS_TEST_TMPDIR/work"
-	mkdir -p "$WORK"
-	cd "$WORK" || return 1
+	enter_work
 }
 
 # --------------------------------------------------------------- fixtures

@@ -6,14 +6,11 @@
 
 load helpers
 
-PRED="$BIN/lapsvm-predict"
 
 # Replaces the helpers' setup: this file needs lapsvm-predict only.
 setup() {
-	[ -x "$PRED" ] || skip "lapsvm-predict not built (looked in $BIN)"
-	WORK="$BATS_TEST_TMPDIR/work"
-	mkdir -p "$WORK"
-	cd "$WORK" || return 1
+	need_tools "$PRED"
+	enter_work
 }
 
 # --------------------------------------------------------------- fixtures

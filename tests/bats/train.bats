@@ -7,18 +7,11 @@
 
 load helpers
 
-TRAIN="$BIN/lapsvm-train"
-PRED="$BIN/lapsvm-predict"
 
 # Replaces the helpers' setup: this file needs all four tools.
 setup() {
-	[ -x "$TRAIN" ] || skip "lapsvm-train not built (looked in $BIN)"
-	[ -x "$PRED" ] || skip "lapsvm-predict not built (looked in $BIN)"
-	[ -x "$GB" ] || skip "graph-build not built (looked in $BIN)"
-	[ -x "$DG" ] || skip "lapsvm-datagen not built (looked in $BIN)"
-	WORK="$BATS_TEST_TMPDIR/work"
-	mkdir -p "$WORK"
-	cd "$WORK" || return 1
+	need_tools "$TRAIN" "$PRED" "$GB" "$DG"
+	enter_work
 }
 
 # --------------------------------------------------------------- fixtures

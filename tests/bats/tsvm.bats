@@ -9,18 +9,12 @@
 
 load helpers
 
-TRAIN="$BIN/lapsvm-train"
-PRED="$BIN/lapsvm-predict"
 
 # Replaces the helpers' setup: this file needs lapsvm-train, lapsvm-predict
 # and lapsvm-datagen (not graph-build: the TSVM uses no graph).
 setup() {
-	[ -x "$TRAIN" ] || skip "lapsvm-train not built (looked in $BIN)"
-	[ -x "$PRED" ] || skip "lapsvm-predict not built (looked in $BIN)"
-	[ -x "$DG" ] || skip "lapsvm-datagen not built (looked in $BIN)"
-	WORK="$BATS_TEST_TMPDIR/work"
-	mkdir -p "$WORK"
-	cd "$WORK" || return 1
+	need_tools "$TRAIN" "$PRED" "$DG"
+	enter_work
 }
 
 # --------------------------------------------------------------- fixtures
