@@ -36,9 +36,13 @@ static void usage(void)
 "-t t        : heat width t (default: mean squared distance of the chosen\n"
 "              pairs)\n"
 "-B rows     : rows per distance block (default: automatic, at most 2048)\n"
-"-f          : inner products in single precision (sgemm): about twice as\n"
-"              fast; the kept distances are recomputed in double, so\n"
-"              weights stay exact, but near-ties may rank differently\n"
+"-p products : single (default): block products in single precision\n"
+"              (sgemm), each row's neighbours certified by the products'\n"
+"              rounding bound and their distances recomputed in double;\n"
+"              rows the bound cannot certify are redone in double (the\n"
+"              whole scan if they are over 1/16 of the rows), so the graph\n"
+"              is the same as with double: dgemm products, about half as\n"
+"              fast (-f: single, kept for old scripts)\n"
 "-A path     : auto (default), dense (BLAS blocks) or sparse (inverted\n"
 "              index, for many features with few non-zeros); auto takes\n"
 "              sparse below 1%% density with over 2000 features\n"
@@ -72,8 +76,12 @@ static int parse_name(int opt, const char *arg, const char *const *names,
 }
 
 /* Timing of the O(n^2 d) phase, for users tuning threads and BLAS. */
-static void report_scan(const lsv_graph_info *info, int single)
+static void report_scan(const lsv_graph_info *info)
 {
+	if (info->rescanned > 0)
+		tool_info("%zu rows were not certified by the single-precision "
+			  "products: the scan was redone in double",
+			  info->rescanned);
 	if (info->recomputed > 0)
 		tool_info("%zu rows were redone exactly: the rounding bound of the "
 			  "products could not certify their candidates",
@@ -84,7 +92,7 @@ static void report_scan(const lsv_graph_info *info, int single)
 	else
 		tool_info("scan: %d threads, %.2f s, of which %s block products "
 			  "%.2f s (%.1f GFLOP/s)", info->threads,
-			  info->scan_seconds, single ? "sgemm" : "dgemm",
+			  info->scan_seconds, info->single ? "sgemm" : "dgemm",
 			  info->gemm_seconds,
 			  info->gemm_seconds > 0
 				  ? info->gemm_flops / info->gemm_seconds / 1e9 : 0.0);
@@ -123,7 +131,7 @@ static void write_lists(const lsv_data *x, const lsv_graph_param *p,
 	tool_output_commit(out);
 	tool_info("%zu rows: the %d nearest neighbours of each; %.2f s", x->n,
 		  info.k, tool_elapsed());
-	report_scan(&info, p->single);
+	report_scan(&info);
 	free(idx);
 	free(dist);
 }
@@ -133,6 +141,7 @@ int main(int argc, char **argv)
 	static const char *const dists[] = {"euclidean", "cosine"};
 	static const char *const weights[] = {"binary", "heat", "distance"};
 	static const char *const paths[] = {"dense", "auto", "sparse"};
+	static const char *const precisions[] = {"single", "double"};
 	lsv_graph_param p;
 	lsv_graph_info info;
 	lsv_data *x = NULL;
@@ -146,7 +155,7 @@ int main(int argc, char **argv)
 	tool_init(argv[0]);
 	lsv_graph_param_default(&p);
 	opterr = 0;
-	while ((c = getopt(argc, argv, ":k:e:md:w:t:B:fA:Nqh")) != -1) {
+	while ((c = getopt(argc, argv, ":k:e:md:w:t:B:fp:A:Nqh")) != -1) {
 		switch (c) {
 		case 'k':
 			p.k = (int)tool_opt_long(c, optarg, 1, INT_MAX);
@@ -173,6 +182,9 @@ int main(int argc, char **argv)
 			break;
 		case 'f':
 			p.single = 1;
+			break;
+		case 'p':
+			p.single = parse_name(c, optarg, precisions, 2) == 0;
 			break;
 		case 'A':
 			p.sparse = parse_name(c, optarg, paths, 3) - 1;
@@ -265,7 +277,7 @@ int main(int argc, char **argv)
 			  info.isolated, tool_elapsed());
 	if (p.weight == LSV_WEIGHT_HEAT)
 		tool_info("heat weights exp(-d^2/(4t)) with t = %.6g", info.t);
-	report_scan(&info, p.single);
+	report_scan(&info);
 
 	lsv_graph_free(g);
 	lsv_data_free(x);

@@ -102,7 +102,7 @@ for set in $sets; do
 	swall=$(awk '/search_seconds/ { print $2 }' "$tmp/err")
 	printf '| %s | %s x %s | scikit-learn brute (float64) | its own | %s (search) | %s | | %s |\n' "$set" "$n" "$d" "$swall" "$rss" "$(agree "$tmp/sk.nn" "$tmp/faiss.nn")"
 	for mode in double single; do
-		opt=$([ $mode = single ] && echo -f || true)
+		opt=$([ $mode = double ] && echo "-p double" || true)
 		for blas in openblas reference; do
 			if [ $blas = reference ]; then
 				case " $REFBLAS " in *" $set "*) lp=$REFERENCE ;; *) continue ;; esac
@@ -113,7 +113,7 @@ for set in $sets; do
 			run gb "$lp" ./graph-build $opt -N -k "$K" "$f" "$tmp/gb.nn"
 			rate=$(awk '/scan:/ { for (i = 1; i <= NF; i++) if ($i ~ /GFLOP/) print substr($(i-1), 2) " GFLOP/s" }' "$tmp/err")
 			printf '| %s | %s x %s | graph-build %s | %s | %s | %s | %s | %s |\n' "$set" "$n" "$d" \
-				"$([ $mode = single ] && echo "-f (sgemm, certified)" || echo "(dgemm)")" "$blas" "$wall" "$rss" "$rate" \
+				"$([ $mode = single ] && echo "(default: sgemm, certified)" || echo "-p double (dgemm)")" "$blas" "$wall" "$rss" "$rate" \
 				"$(agree "$tmp/gb.nn" "$tmp/faiss.nn")"
 		done
 	done

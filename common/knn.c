@@ -47,6 +47,10 @@
 #define MAX_BLOCK 2048                /* rows per block: large products run
 					 at the BLAS's full rate */
 #define MAX_BLOCK_BYTES ((size_t)4 << 30)
+/* Single-precision scans redo the rows the rounding bound cannot certify,
+ * each against every row; past n / RESCAN_SHARE such rows the whole scan
+ * is redone with double products instead, which then costs less. */
+#define RESCAN_SHARE 16
 
 void lsv_graph_param_default(lsv_graph_param *p)
 {
@@ -57,6 +61,7 @@ void lsv_graph_param_default(lsv_graph_param *p)
 	p->distance = LSV_DIST_EUCLIDEAN;
 	p->weight = LSV_WEIGHT_HEAT;
 	p->t = 0.0;
+	p->single = 1;
 }
 
 lsv_status lsv_graph_param_check(const lsv_graph_param *p, lsv_error *err)
@@ -201,7 +206,11 @@ typedef struct {
 	double *nrm;         /* |x_i| (cosine) */
 	unsigned char *skip; /* cosine: zero rows, never chosen nor choosing */
 	double *A, *X, *G;   /* block I, block J (dense), their products */
-	float *Af, *Xf, *Gf; /* the same in single precision (-f) */
+	float *Af, *Xf, *Gf; /* the same in single precision */
+	int single;          /* products in single precision (sgemm) */
+	double *mu;          /* dense Euclidean: the column means subtracted
+				from every row before the products (NULL: none) */
+	size_t nfail;        /* rows the bound could not certify */
 	size_t B;            /* rows per block */
 	int kk, kc;          /* neighbours kept; candidates kept per row */
 	cand *heap;          /* n x kc bounded max-heaps */
@@ -407,16 +416,28 @@ static void densify_any(const knn *s, size_t r0, size_t cnt, double *D,
 		double scale = 1.0;
 		if (s->p->distance == LSV_DIST_COSINE)
 			scale = s->nrm[r] > 0.0 ? 1.0 / s->nrm[r] : 0.0;
+		const double *mu = s->mu;
+		size_t c;
 		if (F != NULL) {
 			float *col = F + i * s->dc;
-			memset(col, 0, s->dc * sizeof *col);
+			if (mu != NULL)
+				for (c = 0; c < s->dc; c++)
+					col[c] = (float)-mu[c];
+			else
+				memset(col, 0, s->dc * sizeof *col);
 			for (p = x->rowptr[r]; p < x->rowptr[r + 1]; p++)
-				col[s->ccol[p]] = (float)(x->val[p] * scale);
+				col[s->ccol[p]] = (float)(x->val[p] * scale -
+							  (mu ? mu[s->ccol[p]] : 0.0));
 		} else {
 			double *col = D + i * s->dc;
-			memset(col, 0, s->dc * sizeof *col);
+			if (mu != NULL)
+				for (c = 0; c < s->dc; c++)
+					col[c] = -mu[c];
+			else
+				memset(col, 0, s->dc * sizeof *col);
 			for (p = x->rowptr[r]; p < x->rowptr[r + 1]; p++)
-				col[s->ccol[p]] = x->val[p] * scale;
+				col[s->ccol[p]] = x->val[p] * scale -
+						  (mu ? mu[s->ccol[p]] : 0.0);
 		}
 	}
 }
@@ -809,75 +830,108 @@ static int brute_row(knn *s, size_t q, cand *tmp)
 	return h;
 }
 
-/* Re-rank each row's candidates by exact distance; keep the best kk. */
+/* Row q's kept neighbours: the first m of tmp, their distances exact. */
+static int keep_row(knn *s, size_t q, const cand *tmp, int h, pick *rows)
+{
+	int m = h < s->kk ? h : s->kk, t;
+	for (t = 0; t < m; t++) {
+		pick *pk = &rows[q * (size_t)s->kk + (size_t)t];
+		pk->i = (int)q;
+		pk->j = tmp[t].j;
+		exact_key(s, q, (size_t)tmp[t].j, pk);
+	}
+	return m;
+}
+
+/*
+ * Re-rank each row's candidates by exact distance; keep the best kk.  Rows
+ * the rounding bound cannot certify are marked first (count -1); if they
+ * are more than n / RESCAN_SHARE of a single-precision scan, nothing is
+ * kept, s->picks stays NULL and s->nfail tells the caller to scan again
+ * with double products; otherwise each is redone exactly.
+ */
 static lsv_status finish_knn(knn *s)
 {
-	size_t n = s->n, kk = (size_t)s->kk, i;
+	size_t n = s->n, kk = (size_t)s->kk, i, nfail = 0;
 	int *count = calloc(n ? n : 1, sizeof *count);
 	pick *rows = malloc((n * kk + 1) * sizeof *rows);
-	int failed = 0;
+	int failed = 0, pass;
 
 	if (count == NULL || rows == NULL) {
 		free(count);
 		free(rows);
 		return nomem(s, "the neighbour lists", n * kk * sizeof *rows);
 	}
+	for (pass = 0; pass < 2 && !failed; pass++) {
+		if (pass == 1) {
+			for (i = 0; i < n; i++)
+				nfail += count[i] < 0;
+			s->nfail = nfail;
+			if (nfail == 0)
+				break;
+			if (s->single && nfail * RESCAN_SHARE > n) {
+				free(count);
+				free(rows);
+				return LSV_OK;
+			}
+		}
 #pragma omp parallel num_threads(s->threads)
-	{
-		cand *tmp = malloc(((size_t)s->kc + 1) * sizeof *tmp);
-		size_t q;
-		if (tmp == NULL) {
+		{
+			cand *tmp = malloc(((size_t)s->kc + 1) * sizeof *tmp);
+			size_t q;
+			if (tmp == NULL) {
 #pragma omp atomic write
-			failed = 1;
+				failed = 1;
+			}
+#pragma omp for schedule(dynamic, pass ? 1 : 256)
+			for (q = 0; q < n; q++) {
+				int h = s->hsize[q], t;
+				const cand *hp = s->heap + q * (size_t)s->kc;
+				double lim;
+				if (tmp == NULL || (pass == 1 && count[q] >= 0))
+					continue;
+				if (pass == 1) {
+					/* uncertified: exactly, against every row */
+					h = brute_row(s, q, tmp);
+					count[q] = keep_row(s, q, tmp, h, rows);
+					continue;
+				}
+				/* Only candidates whose product key is within
+				 * twice the rounding margin of the kk-th key can
+				 * be among the kk nearest: recompute those
+				 * exactly, then rank. */
+				memcpy(tmp, hp, (size_t)h * sizeof *tmp);
+				qsort(tmp, (size_t)h, sizeof *tmp, cand_cmp);
+				if (h > s->kk) {
+					lim = tmp[s->kk - 1].key + 2.0 * s->margin[q];
+					while (h > s->kk && tmp[h - 1].key > lim)
+						h--;
+				}
+				for (t = 0; t < h; t++) {
+					pick pk;
+					tmp[t].key = exact_key(s, q, (size_t)tmp[t].j,
+							       &pk);
+				}
+				qsort(tmp, (size_t)h, sizeof *tmp, cand_cmp);
+				/* Certify: every candidate the heap turned away
+				 * had a product key >= thr[q], so an exact key >=
+				 * thr[q] - margin; if that can reach the kk-th
+				 * exact key, the row is not certified. */
+				if (s->hsize[q] == s->kc && h >= s->kk && s->kk > 0 &&
+				    !(s->thr[q] - s->margin[q] > tmp[s->kk - 1].key))
+					count[q] = -1;
+				else
+					count[q] = keep_row(s, q, tmp, h, rows);
+			}
+			free(tmp);
 		}
-#pragma omp for schedule(dynamic, 256)
-		for (q = 0; q < n; q++) {
-			int h = s->hsize[q], m, t;
-			const cand *hp = s->heap + q * (size_t)s->kc;
-			double lim;
-			if (tmp == NULL)
-				continue;
-			/* Only candidates whose product key is within twice the
-			 * rounding margin of the kk-th key can be among the kk
-			 * nearest: recompute those exactly, then rank. */
-			memcpy(tmp, hp, (size_t)h * sizeof *tmp);
-			qsort(tmp, (size_t)h, sizeof *tmp, cand_cmp);
-			if (h > s->kk) {
-				lim = tmp[s->kk - 1].key + 2.0 * s->margin[q];
-				while (h > s->kk && tmp[h - 1].key > lim)
-					h--;
-			}
-			for (t = 0; t < h; t++) {
-				pick pk;
-				tmp[t].key = exact_key(s, q, (size_t)tmp[t].j, &pk);
-			}
-			qsort(tmp, (size_t)h, sizeof *tmp, cand_cmp);
-			/* Certify: every candidate the heap turned away had a
-			 * product key >= thr[q], so an exact key >= thr[q] -
-			 * margin; if that can reach the kk-th exact key, the
-			 * row is redone exactly against every row. */
-			if (s->hsize[q] == s->kc && h >= s->kk && s->kk > 0 &&
-			    !(s->thr[q] - s->margin[q] > tmp[s->kk - 1].key)) {
-				h = brute_row(s, q, tmp);
-#pragma omp atomic
-				s->recomputed++;
-			}
-			m = h < s->kk ? h : s->kk;
-			for (t = 0; t < m; t++) {
-				pick *pk = &rows[q * kk + (size_t)t];
-				pk->i = (int)q;
-				pk->j = tmp[t].j;
-				exact_key(s, q, (size_t)tmp[t].j, pk);
-			}
-			count[q] = m;
-		}
-		free(tmp);
 	}
 	if (failed) {
 		free(count);
 		free(rows);
 		return nomem(s, "the re-ranking", (size_t)s->kc * sizeof(cand));
 	}
+	s->recomputed += nfail;
 	/* compact, in row order */
 	s->npicks = 0;
 	for (i = 0; i < n; i++) {
@@ -901,8 +955,8 @@ static lsv_status scan(knn *s, int sparse)
 
 	if (bufs == NULL)
 		return nomem(s, "thread buffers", 0);
-	s->rel = fmax(s->p->single ? SNAPF : SNAP,
-		      1.01 * (double)(s->dc + 2) * (s->p->single ? 0x1p-24 : 0x1p-53));
+	s->rel = fmax(s->single ? SNAPF : SNAP,
+		      1.01 * (double)(s->dc + 2) * (s->single ? 0x1p-24 : 0x1p-53));
 	if (s->p->epsilon == 0.0) {
 		double sqmax = 0.0;
 		s->heap = malloc((n * (size_t)s->kc + 1) * sizeof *s->heap);
@@ -1109,12 +1163,108 @@ fail:
 
 /* Everything up to the chosen pairs (s->picks: kNN lists in row order, or
  * both directions of every epsilon pair); the caller frees with knn_done. */
+/* Column means into s->mu and |x_i - mu|^2 into s->sq (dense Euclidean). */
+static lsv_status center(knn *s)
+{
+	const lsv_data *x = s->x;
+	size_t p, i, dc = s->dc;
+	double musq = 0.0;
+
+	s->mu = calloc(dc, sizeof *s->mu);
+	if (s->mu == NULL)
+		return nomem(s, "column means", dc * sizeof *s->mu);
+	for (p = 0; p < x->nnz; p++)
+		s->mu[s->ccol[p]] += x->val[p];
+	for (p = 0; p < dc; p++) {
+		s->mu[p] /= (double)s->n;
+		musq += s->mu[p] * s->mu[p];
+	}
+	/* |x - mu|^2 = |mu|^2 + sum over the stored values of
+	 * (v - mu_c)^2 - mu_c^2; clamped, as rounding can dip below 0 */
+	for (i = 0; i < s->n; i++) {
+		double v = musq;
+		for (p = x->rowptr[i]; p < x->rowptr[i + 1]; p++) {
+			double m = s->mu[s->ccol[p]], e = x->val[p] - m;
+			v += e * e - m * m;
+		}
+		s->sq[i] = v > 0.0 ? v : 0.0;
+	}
+	return LSV_OK;
+}
+
+/* Dense blocks of up to MAX_BLOCK rows while two blocks and their product
+ * fit in the budget (a caller's block size is taken as given), in the
+ * precision of s->single. */
+static lsv_status alloc_blocks(knn *s, int sparse)
+{
+	const lsv_graph_param *p = s->p;
+	size_t el = s->single ? sizeof(float) : sizeof(double), bytes;
+	size_t w = s->dc ? s->dc : 1;
+
+	if (p->block > 0) {
+		s->B = p->block;
+	} else {
+		s->B = MAX_BLOCK;
+		while (s->B > 16 && (2 * s->B * s->dc + s->B * s->B) * el > BLOCK_BYTES)
+			s->B /= 2;
+	}
+	if (s->B > s->n)
+		s->B = s->n;
+	if (sparse)
+		return LSV_OK;
+	if (s->B > INT_MAX || s->dc > INT_MAX / 2 ||
+	    s->dc > MAX_BLOCK_BYTES / el / (2 * s->B))
+		return lsv_fail(s->err, LSV_ETOOBIG,
+				"the data has %zu distinct features: dense blocks "
+				"of %zu rows would need more than %zu bytes (the "
+				"sparse path avoids them)", s->dc, s->B,
+				MAX_BLOCK_BYTES);
+	bytes = (2 * s->B * w + s->B * s->B) * el;
+	if (s->single) {
+		s->Af = malloc(s->B * w * sizeof *s->Af);
+		s->Xf = malloc(s->B * w * sizeof *s->Xf);
+		s->Gf = malloc(s->B * s->B * sizeof *s->Gf);
+		if (!s->Af || !s->Xf || !s->Gf)
+			return nomem(s, "distance blocks", bytes);
+	} else {
+		s->A = malloc(s->B * w * sizeof *s->A);
+		s->X = malloc(s->B * w * sizeof *s->X);
+		s->G = malloc(s->B * s->B * sizeof *s->G);
+		if (!s->A || !s->X || !s->G)
+			return nomem(s, "distance blocks", bytes);
+	}
+	return LSV_OK;
+}
+
+/* Free what one scan allocated (blocks, heaps, thresholds). */
+static void free_scan(knn *s)
+{
+	free(s->A);
+	free(s->X);
+	free(s->G);
+	free(s->Af);
+	free(s->Xf);
+	free(s->Gf);
+	s->A = s->X = s->G = NULL;
+	s->Af = s->Xf = s->Gf = NULL;
+	free(s->heap);
+	free(s->hsize);
+	free(s->thr);
+	free(s->thre);
+	free(s->margin);
+	s->heap = NULL;
+	s->hsize = NULL;
+	s->thr = NULL;
+	s->thre = NULL;
+	s->margin = NULL;
+}
+
 static lsv_status build_picks(const lsv_data *x, const lsv_graph_param *p,
 			      knn *sp, lsv_graph_info *info, lsv_error *err)
 {
 	knn s;
 	lsv_status st;
-	size_t i, avail, bytes;
+	size_t i, avail;
 	int sparse = 0, blas_saved = 0;
 	double t0;
 	blas_threads bt = {NULL, NULL};
@@ -1203,51 +1353,28 @@ static lsv_status build_picks(const lsv_data *x, const lsv_graph_param *p,
 			 (double)x->nnz < 0.01 * (double)s.n * (double)s.dc;
 	info->sparse = sparse;
 
-	/* Blocks of up to MAX_BLOCK rows while two dense blocks and their
-	 * product fit in the budget; a caller's block size is taken as given. */
-	{
-		size_t el = p->single ? sizeof(float) : sizeof(double);
-		if (p->block > 0) {
-			s.B = p->block;
-		} else {
-			s.B = MAX_BLOCK;
-			while (s.B > 16 && (2 * s.B * s.dc + s.B * s.B) * el > BLOCK_BYTES)
-				s.B /= 2;
-		}
-		if (s.B > s.n)
-			s.B = s.n;
-		if (!sparse && (s.B > INT_MAX || s.dc > INT_MAX / 2 ||
-				s.dc > MAX_BLOCK_BYTES / el / (2 * s.B))) {
-			st = lsv_fail(err, LSV_ETOOBIG,
-				      "the data has %zu distinct features: dense blocks "
-				      "of %zu rows would need more than %zu bytes (the "
-				      "sparse path avoids them)", s.dc, s.B,
-				      MAX_BLOCK_BYTES);
+	/* Dense Euclidean: distances do not change when the column means are
+	 * subtracted, but the products' rounding (relative to |a|^2 + |b|^2)
+	 * shrinks for data far from the origin, so fewer rows go uncertified. */
+	if (!sparse && p->distance == LSV_DIST_EUCLIDEAN && s.dc > 0) {
+		if ((st = center(&s)) != LSV_OK)
 			goto done;
-		}
-		if (!sparse) {
-			bytes = (2 * s.B * (s.dc ? s.dc : 1) + s.B * s.B) * el;
-			if (p->single) {
-				s.Af = malloc(s.B * (s.dc ? s.dc : 1) * sizeof *s.Af);
-				s.Xf = malloc(s.B * (s.dc ? s.dc : 1) * sizeof *s.Xf);
-				s.Gf = malloc(s.B * s.B * sizeof *s.Gf);
-				if (!s.Af || !s.Xf || !s.Gf) {
-					st = nomem(&s, "distance blocks", bytes);
-					goto done;
-				}
-			} else {
-				s.A = malloc(s.B * (s.dc ? s.dc : 1) * sizeof *s.A);
-				s.X = malloc(s.B * (s.dc ? s.dc : 1) * sizeof *s.X);
-				s.G = malloc(s.B * s.B * sizeof *s.G);
-				if (!s.A || !s.X || !s.G) {
-					st = nomem(&s, "distance blocks", bytes);
-					goto done;
-				}
-			}
-		}
 	}
+	s.single = p->single && !sparse;
 	t0 = now_seconds();
-	st = scan(&s, sparse);
+	for (;;) {
+		st = alloc_blocks(&s, sparse);
+		if (st == LSV_OK)
+			st = scan(&s, sparse);
+		if (st != LSV_OK || s.picks != NULL || !s.single)
+			break;
+		/* Too many rows the single-precision bound could not certify:
+		 * the whole scan again with double products. */
+		info->rescanned = s.nfail;
+		free_scan(&s);
+		s.single = 0;
+		s.recomputed = 0;
+	}
 	if (blas_saved > 1)
 		bt.set(blas_saved);
 	if (st != LSV_OK)
@@ -1256,25 +1383,10 @@ static lsv_status build_picks(const lsv_data *x, const lsv_graph_param *p,
 	info->recomputed = s.recomputed;
 	info->gemm_seconds = s.gemm_seconds;
 	info->gemm_flops = sparse ? 0.0
-		: (double)s.n * ((double)s.n + (double)s.B) * (double)s.dc;
-	free(s.A);
-	free(s.X);
-	free(s.G);
-	free(s.Af);
-	free(s.Xf);
-	free(s.Gf);
-	s.A = s.X = s.G = NULL;
-	s.Af = s.Xf = s.Gf = NULL;
-	free(s.heap);
-	free(s.hsize);
-	free(s.thr);
-	free(s.thre);
-	free(s.margin);
-	s.heap = NULL;
-	s.hsize = NULL;
-	s.thr = NULL;
-	s.thre = NULL;
-	s.margin = NULL;
+		: (info->rescanned ? 2.0 : 1.0) * (double)s.n *
+		  ((double)s.n + (double)s.B) * (double)s.dc;
+	info->single = s.single;
+	free_scan(&s);
 done:
 	*sp = s;
 	return st;
@@ -1287,6 +1399,7 @@ static void knn_done(knn *sp)
 	free(s.sq);
 	free(s.nrm);
 	free(s.skip);
+	free(s.mu);
 	free(s.A);
 	free(s.X);
 	free(s.G);

@@ -151,8 +151,13 @@ typedef struct {
 	double t;              /* heat width; <= 0: the mean of the squared
 				  distances of the chosen pairs */
 	size_t block;          /* rows per distance block; 0: automatic */
-	int single;            /* inner products in single precision (sgemm);
-				  the kept distances are recomputed in double */
+	int single;            /* 1 (default): block products in single
+				  precision (sgemm), every row's neighbours
+				  certified by the products' rounding bound
+				  (the rows it cannot certify are redone in
+				  double, or the whole scan if they are many),
+				  so the graph is the same as with 0: double
+				  products (dgemm) */
 	int sparse;            /* 0: automatic (sparse products for data with
 				  many features and few non-zeros), 1: always
 				  sparse, -1: always dense blocks */
@@ -178,6 +183,10 @@ typedef struct {
 	double scan_seconds;   /* wall time of the whole O(n^2 d) scan */
 	size_t recomputed;     /* rows whose candidates the rounding bound could
 				  not certify, redone exactly against all rows */
+	size_t rescanned;      /* > 0: that many rows of a single-precision
+				  scan were uncertified, so the scan was redone
+				  with double products */
+	int single;            /* the products kept were single precision */
 } lsv_graph_info;
 
 /* Defaults: k = 6 nearest neighbours, union, Euclidean, heat weights with
@@ -189,8 +198,9 @@ lsv_status lsv_graph_param_check(const lsv_graph_param *p, lsv_error *err);
 
 /*
  * Build the graph of x (labels are ignored).  Exact: the inner products of
- * each pair of row blocks come once from one BLAS dgemm (|a|^2 + |b|^2 -
- * 2 a.b, both directions from the same product), a few more than k
+ * each pair of row blocks come once from one BLAS sgemm or dgemm (|a|^2 +
+ * |b|^2 - 2 a.b of the centered rows, both directions from the same
+ * product), a few more than k
  * candidates per row are kept by partial selection (bounded heaps), and the
  * survivors are re-ranked by their exactly recomputed distance, ties broken
  * by the lower index.  The selection runs on OpenMP threads; the products

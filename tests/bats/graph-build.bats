@@ -774,12 +774,31 @@ eps_data() {
 
 # ------------------------------------------------------------ fast paths
 
-@test "-f (single-precision products, certified) gives the same graph" {
+@test "-p double (dgemm) gives the same graph as the default certified single products" {
 	moons m.txt
-	"$BIN/graph-build" -q -k 7 m.txt plain.g
-	run "$BIN/graph-build" -q -f -k 7 m.txt single.g
+	"$BIN/graph-build" -q -k 7 m.txt default.g
+	run "$BIN/graph-build" -q -p double -k 7 m.txt double.g
 	[ "$status" -eq 0 ]
-	cmp plain.g single.g
+	cmp default.g double.g
+	"$BIN/graph-build" -q -p single -k 7 m.txt single.g
+	"$BIN/graph-build" -q -f -k 7 m.txt f.g
+	cmp default.g single.g
+	cmp default.g f.g
+	"$BIN/graph-build" -q -p double -e 0.3 m.txt e-double.g
+	"$BIN/graph-build" -q -e 0.3 m.txt e-single.g
+	cmp e-double.g e-single.g
+}
+
+@test "the scan report names the products used; -p takes single or double only" {
+	moons m.txt
+	run --separate-stderr "$BIN/graph-build" -k 5 m.txt g1
+	[[ "$stderr" == *"sgemm block products"* ]]
+	run --separate-stderr "$BIN/graph-build" -p double -k 5 m.txt g2
+	[[ "$stderr" == *"dgemm block products"* ]]
+	run --separate-stderr "$BIN/graph-build" -p half m.txt g3
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"option -p: unknown value 'half' (expected one of single, double)"* ]]
+	[ ! -e g3 ]
 }
 
 @test "-A sparse and -A dense give the same graph; -A auto is the default" {

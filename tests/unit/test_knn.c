@@ -42,15 +42,25 @@ static lsv_graph *build(const lsv_data *x, const lsv_graph_param *p,
 	return g;
 }
 
+/* The graph equals the brute-force one, with the products in p's
+ * precision and in the other. */
 static int same_as_reference(const lsv_data *x, const lsv_graph_param *p)
 {
-	lsv_graph *g = build(x, p, NULL), *r = ref_graph(x, p);
-	int ok = g != NULL && r != NULL && ref_graph_equal(g, r);
-	if (!ok)
-		fprintf(stderr, "  differs: k=%d eps=%g mutual=%d dist=%d weight=%d "
-			"block=%zu\n", p->k, p->epsilon, p->mutual, (int)p->distance,
-			(int)p->weight, p->block);
-	lsv_graph_free(g);
+	lsv_graph *r = ref_graph(x, p);
+	lsv_graph_param q = *p;
+	int ok = r != NULL, pass;
+	for (pass = 0; pass < 2; pass++) {
+		lsv_graph *g = build(x, &q, NULL);
+		int same = g != NULL && r != NULL && ref_graph_equal(g, r);
+		if (!same)
+			fprintf(stderr, "  differs: k=%d eps=%g mutual=%d dist=%d "
+				"weight=%d block=%zu single=%d\n", q.k, q.epsilon,
+				q.mutual, (int)q.distance, (int)q.weight, q.block,
+				q.single);
+		ok = ok && same;
+		lsv_graph_free(g);
+		q.single = !q.single;
+	}
 	lsv_graph_free(r);
 	return ok;
 }
@@ -127,11 +137,68 @@ static void knn_equals_bruteforce_on_real_valued_data(void)
 	lsv_data_free(x);
 }
 
-static void single_precision_is_certified_or_redone(void)
+static void single_precision_redoes_the_rows_it_cannot_certify(void)
 {
-	/* Points far from the origin with small spreads: single-precision
-	 * products cannot tell them apart, the rounding bound says so, and
-	 * the rows are redone exactly; the graph is the exact one. */
+	/* 380 points spread over [0, 100]^4 and a cluster of 20 (more than
+	 * the 14 candidates a row keeps for k = 4) within 1e-3 of one
+	 * another: the products' rounding (relative to the largest
+	 * |x - mean|^2) hides the cluster's distances, the bound says so,
+	 * and those rows (under 1/16 of all) are redone exactly. */
+	enum { N = 400, D = 4 };
+	static double a[N * D];
+	lsv_rng r;
+	lsv_data *x;
+	lsv_graph_param p;
+	lsv_graph_info info;
+	lsv_graph *g;
+	size_t i;
+
+	lsv_rng_seed(&r, 31);
+	for (i = 0; i < N * D; i++)
+		a[i] = i < 380 * D ? 100.0 * lsv_rng_uniform(&r)
+				   : 50.0 + 1e-3 * lsv_rng_uniform(&r);
+	x = dense(a, N, D);
+	lsv_graph_param_default(&p);
+	p.k = 4;
+	CHECK(p.single == 1);  /* the default */
+	CHECK(same_as_reference(x, &p));
+	g = build(x, &p, &info);
+	CHECK(g != NULL && info.recomputed >= 20 && info.recomputed < N / 16);
+	CHECK(info.rescanned == 0 && info.single == 1);
+	lsv_graph_free(g);
+	lsv_data_free(x);
+}
+
+static void single_precision_falls_back_to_double_for_many_uncertified(void)
+{
+	/* 50 points within 1e-3 of one another and one far away: no row of
+	 * the cluster can be certified, so the scan is redone in double. */
+	enum { N = 51, D = 4 };
+	double a[N * D];
+	lsv_rng r;
+	lsv_data *x;
+	lsv_graph_param p;
+	lsv_graph_info info;
+	lsv_graph *g;
+	size_t i;
+
+	lsv_rng_seed(&r, 7);
+	for (i = 0; i < N * D; i++)
+		a[i] = i < 50 * D ? 1.0 + 1e-3 * lsv_rng_uniform(&r) : 1e4;
+	x = dense(a, N, D);
+	lsv_graph_param_default(&p);
+	p.k = 4;
+	CHECK(same_as_reference(x, &p));
+	g = build(x, &p, &info);
+	CHECK(g != NULL && info.rescanned >= 50 && info.single == 0);
+	lsv_graph_free(g);
+	lsv_data_free(x);
+}
+
+static void centering_certifies_data_far_from_the_origin(void)
+{
+	/* Points near (1e4, ..., 1e4) with unit spread: uncentered, single
+	 * products cannot tell them apart; centered, every row certifies. */
 	enum { N = 50, D = 4 };
 	double a[N * D];
 	lsv_rng r;
@@ -147,10 +214,9 @@ static void single_precision_is_certified_or_redone(void)
 	x = dense(a, N, D);
 	lsv_graph_param_default(&p);
 	p.k = 4;
-	p.single = 1;
 	CHECK(same_as_reference(x, &p));
 	g = build(x, &p, &info);
-	CHECK(g != NULL && info.recomputed > 0);
+	CHECK(g != NULL && info.recomputed == 0 && info.rescanned == 0);
 	lsv_graph_free(g);
 	lsv_data_free(x);
 }
@@ -407,8 +473,12 @@ const unit_case knn_cases[] = {
 	{"knn_equals_bruteforce_on_real_valued_data",
 	 knn_equals_bruteforce_on_real_valued_data},
 	{"epsilon_graph_equals_bruteforce", epsilon_graph_equals_bruteforce},
-	{"single_precision_is_certified_or_redone",
-	 single_precision_is_certified_or_redone},
+	{"single_precision_redoes_the_rows_it_cannot_certify",
+	 single_precision_redoes_the_rows_it_cannot_certify},
+	{"single_precision_falls_back_to_double_for_many_uncertified",
+	 single_precision_falls_back_to_double_for_many_uncertified},
+	{"centering_certifies_data_far_from_the_origin",
+	 centering_certifies_data_far_from_the_origin},
 	{"sparse_path_handles_rows_sharing_no_feature",
 	 sparse_path_handles_rows_sharing_no_feature},
 	{"ties_are_broken_by_lower_index", ties_are_broken_by_lower_index},
