@@ -43,10 +43,18 @@ static void usage(void)
 "-I gamma_I  : intrinsic weight (0: RLS / SVM, no graph needed)\n"
 "-i value    : gamma_I given as the paper quotes it, gamma_I l/(l+u)^2\n"
 "              (default 0.045)\n"
-"-M method : LapRLS's solver: direct (default): one LU of the n x n system\n"
-"            (eq. 8); pcg: primal conjugate gradient, one product with K per\n"
-"            iteration, no n x n solve (Melacci & Belkin 2011); pcg-early:\n"
-"            the same, stopping once the unlabeled predictions are stable\n"
+"-M method : direct (default): LapRLS by one LU of the n x n system (eq. 8),\n"
+"            LapSVM by its dual; pcg (LapRLS): primal conjugate gradient,\n"
+"            one product with K per iteration, no n x n solve (Melacci &\n"
+"            Belkin 2011); pcg-early: the same, stopping once the unlabeled\n"
+"            predictions are stable; newton: primal finite Newton on a\n"
+"            feature map, f = Phi w + b, LapSVM with the squared hinge:\n"
+"            with -N, the Nystrom map of the kernel; with the linear kernel\n"
+"            and no -N, the sparse data themselves (no n x n array)\n"
+"-N m      : Nystrom approximation with m landmarks sampled uniformly\n"
+"            (seeded by -S): memory O(n m) instead of O(n^2); needs -M newton\n"
+"-m MB     : memory the dense arrays may take (default: the physical memory\n"
+"            or ulimit -v); larger problems are refused with a suggestion\n"
 "Graph and Laplacian:\n"
 "-G file   : graph over the training rows (from graph-build); without it\n"
 "            a k-NN graph is built here (euclidean, heat weights)\n"
@@ -65,7 +73,7 @@ static void usage(void)
 "            format of lapsvm-predict -d\n"
 "-v n      : n-fold cross validation over the labeled rows (the unlabeled\n"
 "            rows and the graph stay in every fold); no model is written\n"
-"-S seed   : random seed for -v (default 1)\n"
+"-S seed   : random seed for -v and the Nystrom landmarks (default 1)\n"
 "-q        : quiet mode\n"
 "-h        : show this help\n"
 "\n"
@@ -198,7 +206,7 @@ int main(int argc, char **argv)
 	lsv_train_param_default(&p);
 	lsv_graph_param_default(&gp);
 	opterr = 0;
-	while ((c = getopt(argc, argv, ":s:t:d:g:r:A:a:c:I:i:G:k:L:P:u:e:o:v:S:C:p:w:M:qh")) != -1) {
+	while ((c = getopt(argc, argv, ":s:t:d:g:r:A:a:c:I:i:G:k:L:P:u:e:o:v:S:C:p:w:M:N:m:qh")) != -1) {
 		switch (c) {
 		case 's':
 			if (strcmp(optarg, "lapsvm") == 0)
@@ -268,6 +276,7 @@ int main(int argc, char **argv)
 			break;
 		case 'S':
 			seed = (unsigned long long)tool_opt_long(c, optarg, 0, LONG_MAX);
+			p.seed = seed;
 			break;
 		case 'C':
 			p.tsvm_cstar = tool_opt_double(c, optarg, 0x1p-1022, 1e300);
@@ -293,11 +302,19 @@ int main(int argc, char **argv)
 			} else if (strcmp(optarg, "pcg-early") == 0) {
 				p.pcg = 1;
 				p.pcg_early = 1;
+			} else if (strcmp(optarg, "newton") == 0) {
+				p.newton = 1;
 			} else {
 				tool_usage_error("option -M: unknown method '%s' "
-						 "(expected direct, pcg or pcg-early)",
-						 optarg);
+						 "(expected direct, pcg, pcg-early or "
+						 "newton)", optarg);
 			}
+			break;
+		case 'N':
+			p.landmarks = tool_opt_long(c, optarg, 1, INT_MAX);
+			break;
+		case 'm':
+			p.mem_limit = tool_opt_double(c, optarg, 1.0, 1e12) * 1e6;
 			break;
 		case 'q':
 			tool_quiet = 1;
@@ -322,6 +339,13 @@ int main(int argc, char **argv)
 	if (p.pcg && p.solver != LSV_SOLVER_LAPRLS)
 		tool_usage_error("-M %s is for LapRLS (-s laprls)",
 				 p.pcg_early ? "pcg-early" : "pcg");
+	if (p.newton && p.solver == LSV_SOLVER_TSVM)
+		tool_usage_error("-M newton is for LapRLS and LapSVM");
+	if (p.landmarks > 0 && !p.newton)
+		tool_usage_error("-N (Nystrom landmarks) needs -M newton");
+	if (p.newton && p.landmarks == 0 && p.kernel.type != LSV_KERNEL_LINEAR)
+		tool_usage_error("-M newton needs a feature map: -N m (Nystrom, "
+				 "m landmarks) or the linear kernel (-t 0)");
 	if (tsvm_opt && p.solver != LSV_SOLVER_TSVM)
 		tool_usage_error("-%c applies to the TSVM (-s tsvm)", tsvm_opt);
 	if (p.solver == LSV_SOLVER_TSVM && (graph_file || k_given || graph_opt))
@@ -432,6 +456,12 @@ int main(int argc, char **argv)
 		tool_info("TSVM: %ld label switches in all", m->switches);
 	if (p.pcg)
 		tool_info("PCG: %ld iterations", m->iterations);
+	if (p.newton)
+		tool_info("Newton: %ld steps in all%s", m->iterations,
+			  m->cg_iterations > 0 ? "" : "");
+	if (p.newton && m->cg_iterations > 0)
+		tool_info("conjugate gradient: %ld iterations in all",
+			  m->cg_iterations);
 
 	if (pred_file != NULL) {
 		/* Transductive predictions: f on the unlabeled training rows. */

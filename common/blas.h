@@ -41,4 +41,7 @@ void dsyev_(const char *jobz, const char *uplo, const int *n, double *a,
 	    const int *lda, double *w, double *work, const int *lwork,
 	    int *info, size_t lj, size_t lu);
 
+void dsyevd_(const char *jobz, const char *uplo, const int *n, double *a,
+	     const int *lda, double *w, double *work, const int *lwork,
+	     int *iwork, const int *liwork, int *info, size_t lj, size_t lu);
 #endif

@@ -36,6 +36,14 @@ char *lsv_token(char **s);
  * (then *p and *cap are unchanged). */
 int lsv_grow(void **p, size_t *cap, size_t need, size_t sz);
 
+/* lsv_kernel_matrix, naming the rows of a and b aname and bname ("row",
+ * "expansion point", "test row") in its message if a value is not finite. */
+lsv_status lsv_kernel_matrix_named(const lsv_kernel *k, const lsv_data *a,
+				   const size_t *ia, size_t na,
+				   const lsv_data *b, const size_t *ib,
+				   size_t nb, double *K, const char *aname,
+				   const char *bname, lsv_error *err);
+
 /* "NAME:LINE: what (found 'TOKEN', expected WANT)", the token cut to
  * LSV_SHOW characters; returns LSV_EFORMAT. */
 lsv_status lsv_bad_token(lsv_error *err, const char *name, size_t line,
@@ -84,5 +92,31 @@ lsv_status lsv_laprls_pcg(const double *K, size_t n, const lsv_graph *g,
 			  const unsigned char *lab, size_t l, const double *Y,
 			  int C, const lsv_train_param *p, double *alpha,
 			  long *iters, lsv_error *err);
+
+/* A feature map for the primal solver (common/primal.c): n rows of m
+ * features, dense (column-major n x m) or the stored values of x, ccol[q]
+ * the feature (0..m-1) of stored value q. */
+typedef struct {
+	size_t n, m;
+	const double *dense;
+	const lsv_data *x;
+	const int *ccol;
+} lsv_fmat;
+
+typedef struct {
+	long newton_steps;   /* all functions */
+	long cg_iterations;  /* sparse maps: conjugate gradient iterations */
+	int capped;          /* some function stopped at the step cap */
+} lsv_primal_info;
+
+/* LapRLS (hinge 0) or LapSVM with the squared hinge (hinge 1) in the
+ * primal, f = Phi w + b, by finite Newton: C functions, targets Y (l x C,
+ * +-1) on the labeled rows lab[0..l); W (m x C) and bias (C) are the
+ * caller's.  g may be NULL when gamma_I = 0. */
+lsv_status lsv_primal_train(const lsv_fmat *F, const lsv_graph *g,
+			    const size_t *lab, size_t l, const double *Y,
+			    int C, const lsv_train_param *p, int hinge,
+			    double *W, double *bias, lsv_primal_info *info,
+			    lsv_error *err);
 
 #endif

@@ -45,7 +45,10 @@ lsv_status lsv_laplacian_dense(const lsv_graph *g, int normalized, int power,
 		for (p = g->rowptr[i]; p < g->rowptr[i + 1]; p++) {
 			size_t j = (size_t)g->col[p];
 			double w = g->w[p];
-			L[i + j * n] = normalized ? -w / sqrt(deg[i] * deg[j]) : -w;
+			/* One degree at a time, never their product, which
+			 * underflows or overflows for extreme weights. */
+			L[i + j * n] = normalized
+				? -(w / sqrt(deg[i])) / sqrt(deg[j]) : -w;
 		}
 	}
 	free(deg);
@@ -72,4 +75,107 @@ lsv_status lsv_laplacian_dense(const lsv_graph *g, int normalized, int power,
 	free(A);
 	free(B);
 	return LSV_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* The Laplacian as a sparse operator: L^p X for dense X, never dense L */
+/* ------------------------------------------------------------------ */
+
+lsv_status lsv_lapop_init(lsv_lapop *L, const lsv_graph *g, int normalized,
+			  int power, lsv_error *err)
+{
+	size_t n = g->n, i, p;
+
+	memset(L, 0, sizeof *L);
+	if (power < 1 || power > 100)
+		return lsv_fail(err, LSV_EINVAL,
+				"Laplacian power %d out of range (expected 1..100)",
+				power);
+	L->n = n;
+	L->g = g;
+	L->normalized = normalized;
+	L->power = power;
+	L->deg = calloc(n ? n : 1, sizeof *L->deg);
+	L->isd = calloc(n ? n : 1, sizeof *L->isd);
+	if (L->deg == NULL || L->isd == NULL) {
+		lsv_lapop_free(L);
+		return lsv_fail(err, LSV_ENOMEM, "out of memory for %zu degrees", n);
+	}
+	for (i = 0; i < n; i++) {
+		for (p = g->rowptr[i]; p < g->rowptr[i + 1]; p++)
+			L->deg[i] += g->w[p];
+		L->isd[i] = L->deg[i] > 0.0 ? 1.0 / sqrt(L->deg[i]) : 0.0;
+	}
+	return LSV_OK;
+}
+
+/* y = L x for one column; an isolated row of L is 0. */
+static void lap_column(const lsv_lapop *L, const double *x, double *y)
+{
+	const lsv_graph *g = L->g;
+	size_t i, p;
+	for (i = 0; i < L->n; i++) {
+		double acc = 0.0;
+		if (L->deg[i] == 0.0) {
+			y[i] = 0.0;
+			continue;
+		}
+		if (L->normalized) {
+			for (p = g->rowptr[i]; p < g->rowptr[i + 1]; p++)
+				acc += g->w[p] * L->isd[g->col[p]] * x[g->col[p]];
+			y[i] = x[i] - L->isd[i] * acc;
+		} else {
+			for (p = g->rowptr[i]; p < g->rowptr[i + 1]; p++)
+				acc += g->w[p] * x[g->col[p]];
+			y[i] = L->deg[i] * x[i] - acc;
+		}
+	}
+}
+
+lsv_status lsv_lapop_apply(const lsv_lapop *L, const double *x, double *y,
+			   size_t C, double scale, lsv_error *err)
+{
+	size_t n = L->n;
+	long c;
+	int failed = 0;
+
+	/* columns are independent: one per thread at a time, each with its
+	 * own scratch column for the powers */
+#pragma omp parallel if (C > 1)
+	{
+		double *tmp = L->power > 1 ? malloc((n ? n : 1) * sizeof *tmp) : NULL;
+		if (L->power > 1 && tmp == NULL) {
+#pragma omp atomic write
+			failed = 1;
+		}
+#pragma omp for schedule(dynamic, 16)
+		for (c = 0; c < (long)C; c++) {
+			const double *xc = x + (size_t)c * n;
+			double *yc = y + (size_t)c * n;
+			int k;
+			size_t i;
+			if (L->power > 1 && tmp == NULL)
+				continue;
+			lap_column(L, xc, yc);
+			for (k = 1; k < L->power; k++) {
+				memcpy(tmp, yc, n * sizeof *tmp);
+				lap_column(L, tmp, yc);
+			}
+			if (scale != 1.0)
+				for (i = 0; i < n; i++)
+					yc[i] *= scale;
+		}
+		free(tmp);
+	}
+	if (failed)
+		return lsv_fail(err, LSV_ENOMEM,
+				"out of memory for the Laplacian's scratch columns");
+	return LSV_OK;
+}
+
+void lsv_lapop_free(lsv_lapop *L)
+{
+	free(L->deg);
+	free(L->isd);
+	L->deg = L->isd = NULL;
 }

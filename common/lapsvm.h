@@ -66,8 +66,9 @@ lsv_status lsv_fail(lsv_error *err, lsv_status s, const char *fmt, ...)
 /* Parse all of s as a finite decimal floating-point number: optional sign,
  * digits with an optional point, optional exponent.  Rejects empty strings,
  * leading or trailing blanks, hexadecimal, "nan", "inf" and values that
- * overflow a double.  Returns LSV_OK or LSV_EINVAL with a reason such as
- * "not a number" or "not finite" in err (without any file prefix). */
+ * overflow a double.  A zero is always +0 ("-0" reads as 0).  Returns
+ * LSV_OK or LSV_EINVAL with a reason such as "not a number" or "not
+ * finite" in err (without any file prefix). */
 lsv_status lsv_parse_double(const char *s, double *out, lsv_error *err);
 
 /* Parse all of s as a decimal integer (optional sign) in [min, max]. */
@@ -289,6 +290,25 @@ lsv_status lsv_kernel_matrix(const lsv_kernel *k, const lsv_data *a,
 lsv_status lsv_laplacian_dense(const lsv_graph *g, int normalized, int power,
 			       double *L, lsv_error *err);
 
+/*
+ * The same Laplacian as a sparse operator: Y = scale L^p X for X with C
+ * columns of n (column-major), in O(p C nnz(W)) time and no n x n array
+ * (p sparse products; columns spread over OpenMP threads).  init reads g
+ * (which must outlive L) and owns the degree arrays; free releases them.
+ */
+typedef struct {
+	size_t n;
+	const lsv_graph *g;
+	double *deg, *isd;  /* degrees, 1/sqrt(degree) (0 if isolated) */
+	int normalized, power;
+} lsv_lapop;
+
+lsv_status lsv_lapop_init(lsv_lapop *L, const lsv_graph *g, int normalized,
+			  int power, lsv_error *err);
+lsv_status lsv_lapop_apply(const lsv_lapop *L, const double *X, double *Y,
+			   size_t C, double scale, lsv_error *err);
+void lsv_lapop_free(lsv_lapop *L);
+
 /* ------------------------------------------------------------------ */
 /* Training and models (common/train.c, laprls.c, lapsvm_dual.c,        */
 /* model.c)                                                            */
@@ -328,6 +348,16 @@ typedef struct {
 	long pcg_max_iter;      /* default 0: n */
 	int pcg_early;          /* stop when under 1.5% of the unlabeled signs
 				   changed over the last sqrt(n)/2 iterations */
+	/* Primal finite Newton on a feature map (common/primal.c): LapRLS,
+	 * or LapSVM with the squared hinge, f = Phi w + b.  The map is the
+	 * Nystrom map of the kernel with `landmarks` rows sampled uniformly
+	 * (seeded by `seed`), or, with landmarks = 0 and the linear kernel,
+	 * the data themselves (sparse, never an n x n array). */
+	int newton;
+	long landmarks;         /* Nystrom landmarks m (0: none) */
+	unsigned long long seed;/* landmark sampling */
+	double mem_limit;       /* bytes the dense arrays may take (0: the
+				   physical memory) */
 	/* TSVM only.  The labeled points' cost is the SVM's, C = 1/(2 gamma_A l). */
 	double tsvm_cstar;      /* cost C* of the unlabeled points (0: C) */
 	double tsvm_r;          /* fraction of the unlabeled points put in the
@@ -369,7 +399,9 @@ typedef struct {
 				   training rows for each function (n x nr_fn,
 				   row-major; labeled rows keep their own) */
 	long switches;          /* label switches made, all functions */
-	long iterations;        /* PCG iterations (LapRLS with pcg) */
+	long iterations;        /* PCG iterations (LapRLS with pcg); Newton
+				   steps (newton) */
+	long cg_iterations;     /* newton on sparse data: CG iterations */
 	int switch_capped;      /* some problem stopped at the switch cap */
 } lsv_model;
 

@@ -137,6 +137,14 @@ static const char *bad_param(const lsv_model *m)
 		return "max_iter is negative";
 	if (!isfinite(m->unlabeled))
 		return "the unlabeled marker is not finite";
+	if (p->solver == LSV_SOLVER_TSVM) {  /* only the TSVM writes these */
+		if (!(p->tsvm_cstar >= 0.0) || !isfinite(p->tsvm_cstar))
+			return "tsvm_cstar is not a finite number >= 0";
+		if (!(p->tsvm_r >= 0.0 && p->tsvm_r < 1.0))
+			return "tsvm_r is not in [0, 1)";
+		if (p->tsvm_max_switches < 0)
+			return "tsvm_max_switches is negative";
+	}
 	return NULL;
 }
 
@@ -246,6 +254,10 @@ lsv_status lsv_model_write(FILE *fp, const char *name, const lsv_model *m,
 		fprintf(fp, "graph %s\n", m->graph);
 	if (p->pcg)
 		fprintf(fp, "method %s\n", p->pcg_early ? "pcg-early" : "pcg");
+	if (p->newton)
+		fprintf(fp, "method newton\n");
+	if (p->landmarks > 0)
+		fprintf(fp, "landmarks %ld\nseed %llu\n", p->landmarks, p->seed);
 	if (p->solver == LSV_SOLVER_TSVM) {
 		fprintf(fp, "tsvm_cstar %.17g\n", p->tsvm_cstar);
 		fprintf(fp, "tsvm_r %.17g\n", p->tsvm_r);
@@ -279,21 +291,23 @@ enum {
 	K_SOLVER, K_KERNEL, K_DEGREE, K_GAMMA, K_COEF0, K_GAMMA_A, K_GAMMA_I,
 	K_LAPLACIAN, K_POWER, K_EPS, K_MAX_ITER, K_L, K_U, K_MARKER, K_GRAPH,
 	K_NR_CLASS, K_LABELS, K_NR_FN, K_BIAS, K_NR_SV, K_TSVM_CSTAR, K_TSVM_R,
-	K_TSVM_SWITCHES, K_METHOD, NKEYS
+	K_TSVM_SWITCHES, K_METHOD, K_LANDMARKS, K_SEED, NKEYS
 };
 
 /* Keys a model may omit: the graph, and the TSVM's (other solvers). */
 static int optional_key(int k)
 {
 	return k == K_GRAPH || k == K_TSVM_CSTAR || k == K_TSVM_R ||
-	       k == K_TSVM_SWITCHES || k == K_METHOD;
+	       k == K_TSVM_SWITCHES || k == K_METHOD || k == K_LANDMARKS ||
+	       k == K_SEED;
 }
 
 static const char *const key_names[NKEYS] = {
 	"solver", "kernel", "degree", "gamma", "coef0", "gamma_A", "gamma_I",
 	"laplacian", "laplacian_power", "eps", "max_iter", "l", "u",
 	"unlabeled_marker", "graph", "nr_class", "labels", "nr_fn", "bias",
-	"nr_sv", "tsvm_cstar", "tsvm_r", "tsvm_max_switches", "method"
+	"nr_sv", "tsvm_cstar", "tsvm_r", "tsvm_max_switches", "method",
+	"landmarks", "seed"
 };
 
 /* State of one read. */
@@ -490,7 +504,9 @@ static lsv_status parse_header(reader *r, const char *key, char *s)
 		st = key_long(r, key, s, 0, LONG_MAX, &p->max_iter);
 		break;
 	case K_TSVM_CSTAR:
-		st = key_double(r, key, s, &p->tsvm_cstar, 1, 0);
+		/* >= 0 as in lsv_train_param (0: C), so the 0 of a TSVM model
+		 * read without this key is written and read back. */
+		st = key_double(r, key, s, &p->tsvm_cstar, 0, 1);
 		break;
 	case K_TSVM_R:
 		st = key_double(r, key, s, &p->tsvm_r, 0, 1);
@@ -501,10 +517,22 @@ static lsv_status parse_header(reader *r, const char *key, char *s)
 				      r->line, p->tsvm_r);
 		break;
 	case K_METHOD: {
-		static const char *const methods[] = {"direct", "pcg", "pcg-early"};
-		st = key_name(r, key, s, methods, 3, &i, "direct, pcg or pcg-early");
-		p->pcg = i > 0;
+		static const char *const methods[] = {"direct", "pcg", "pcg-early",
+						      "newton"};
+		st = key_name(r, key, s, methods, 4, &i,
+			      "direct, pcg, pcg-early or newton");
+		p->pcg = i == 1 || i == 2;
 		p->pcg_early = i == 2;
+		p->newton = i == 3;
+		break;
+	}
+	case K_LANDMARKS:
+		st = key_long(r, key, s, 1, LONG_MAX, &p->landmarks);
+		break;
+	case K_SEED: {
+		long sd;
+		st = key_long(r, key, s, 0, LONG_MAX, &sd);
+		p->seed = (unsigned long long)sd;
 		break;
 	}
 	case K_TSVM_SWITCHES:
@@ -526,6 +554,11 @@ static lsv_status parse_header(reader *r, const char *key, char *s)
 		size_t len;
 		while (*s == ' ' || *s == '\t')
 			s++;
+		/* A lone CR inside (the line reader strips only a final one)
+		 * would not be written back: the writer refuses it. */
+		if (strchr(s, '\r') != NULL)
+			return bad(r, "carriage return in the graph description", s,
+				   "one line of text");
 		len = strlen(s);
 		m->graph = malloc(len + 1);
 		if (m->graph == NULL)
@@ -874,8 +907,9 @@ lsv_status lsv_model_decision(const lsv_model *m, const lsv_data *x,
 		if (nsv == 0)
 			continue;
 		/* K[s + j nsv] = k(sv_s, x_{r0+j}): nsv x cnt, column-major. */
-		st = lsv_kernel_matrix(&m->param.kernel, m->sv, NULL, nsv, x, idx,
-				       cnt, K, err);
+		st = lsv_kernel_matrix_named(&m->param.kernel, m->sv, NULL, nsv, x,
+					     idx, cnt, K, "expansion point", "row",
+					     err);
 		if (st != LSV_OK)
 			goto done;
 		/* S is cnt x nr_fn row-major, i.e. nr_fn x cnt column-major,
@@ -883,6 +917,17 @@ lsv_status lsv_model_decision(const lsv_model *m, const lsv_data *x,
 		 * column-major: S += C K, with S already holding the bias. */
 		dgemm_("N", "N", &NF, &CNT, &NSV, &one, m->coef, &NF, K, &NSV, &one,
 		       S, &NF, 1, 1);
+		/* Finite coefficients and kernel values can still sum past
+		 * the largest double: never hand out an infinite or NaN score. */
+		for (i = 0; i < cnt * nf; i++)
+			if (!isfinite(S[i])) {
+				st = lsv_fail(err, LSV_ENUMERIC,
+					      "decision value of row %zu is not finite "
+					      "(found %g): the model's coefficients times "
+					      "its kernel values overflow a double",
+					      r0 + i / nf + 1, S[i]);
+				goto done;
+			}
 	}
 done:
 	free(idx);

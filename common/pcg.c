@@ -28,52 +28,6 @@
 #include "blas.h"
 #include "internal.h"
 
-/* Sparse Laplacian: y = L^p x for C columns (n x C, column-major). */
-typedef struct {
-	size_t n;
-	const lsv_graph *g;
-	double *deg, *isd;  /* degrees, 1/sqrt(degree) (0 if isolated) */
-	int normalized, power;
-} splap;
-
-static void lap_once(const splap *L, const double *x, double *y, int C)
-{
-	size_t n = L->n, i, p;
-	int c;
-	const lsv_graph *g = L->g;
-	for (c = 0; c < C; c++) {
-		const double *xc = x + (size_t)c * n;
-		double *yc = y + (size_t)c * n;
-		for (i = 0; i < n; i++) {
-			double acc = 0.0;
-			if (L->deg[i] == 0.0) {
-				yc[i] = 0.0;
-				continue;
-			}
-			if (L->normalized) {
-				for (p = g->rowptr[i]; p < g->rowptr[i + 1]; p++)
-					acc += g->w[p] * L->isd[g->col[p]] * xc[g->col[p]];
-				yc[i] = xc[i] - L->isd[i] * acc;
-			} else {
-				for (p = g->rowptr[i]; p < g->rowptr[i + 1]; p++)
-					acc += g->w[p] * xc[g->col[p]];
-				yc[i] = L->deg[i] * xc[i] - acc;
-			}
-		}
-	}
-}
-
-static void lap_apply(const splap *L, const double *x, double *y, double *tmp,
-		      int C)
-{
-	int k;
-	lap_once(L, x, y, C);
-	for (k = 1; k < L->power; k++) {
-		memcpy(tmp, y, L->n * (size_t)C * sizeof *tmp);
-		lap_once(L, tmp, y, C);
-	}
-}
-
 /* The class of a row from its scores (argmax; sign for one function). */
 static int decide(const double *f, size_t n, size_t i, int C)
 {
@@ -92,10 +46,10 @@ lsv_status lsv_laprls_pcg(const double *K, size_t n, const lsv_graph *g,
 			  long *iters, lsv_error *err)
 {
 	size_t nc = n * (size_t)C, i;
-	double *buf, *s, *Ks, *d, *Kd, *q, *Kq, *f, *Lq, *tmp;
+	double *buf, *s, *Ks, *d, *Kd, *q, *Kq, *f, *Lq;
 	double *rho, *rho0;
 	int *cls = NULL, c, N = (int)n, NC = C;
-	splap L;
+	lsv_lapop L;
 	long it, maxit = p->pcg_max_iter > 0 ? p->pcg_max_iter : (long)n;
 	long every = (long)(sqrt((double)n) / 2.0) > 0 ? (long)(sqrt((double)n) / 2.0) : 1;
 	double cI = p->gamma_I / ((double)n * (double)n), il = 1.0 / (double)l;
@@ -103,30 +57,20 @@ lsv_status lsv_laprls_pcg(const double *K, size_t n, const lsv_graph *g,
 	lsv_status st = LSV_OK;
 
 	memset(&L, 0, sizeof L);
-	buf = calloc(9 * nc + 2 * (size_t)C, sizeof *buf);
-	L.deg = calloc(n, sizeof *L.deg);
-	L.isd = calloc(n, sizeof *L.isd);
+	if (g != NULL &&
+	    (st = lsv_lapop_init(&L, g, p->normalized, p->power, err)) != LSV_OK)
+		return st;
+	buf = calloc(8 * nc + 2 * (size_t)C, sizeof *buf);
 	cls = malloc(n * sizeof *cls);
-	if (buf == NULL || L.deg == NULL || L.isd == NULL || cls == NULL) {
+	if (buf == NULL || cls == NULL) {
 		st = lsv_fail(err, LSV_ENOMEM,
 			      "out of memory for the PCG vectors (%zu bytes)",
-			      9 * nc * sizeof *buf);
+			      8 * nc * sizeof *buf);
 		goto done;
 	}
 	s = buf; Ks = s + nc; d = Ks + nc; Kd = d + nc; q = Kd + nc;
-	Kq = q + nc; f = Kq + nc; Lq = f + nc; tmp = Lq + nc;
-	rho = tmp + nc; rho0 = rho + C;
-	L.n = n;
-	L.g = g;
-	L.normalized = p->normalized;
-	L.power = p->power;
-	if (g != NULL)
-		for (i = 0; i < n; i++) {
-			size_t e;
-			for (e = g->rowptr[i]; e < g->rowptr[i + 1]; e++)
-				L.deg[i] += g->w[e];
-			L.isd[i] = L.deg[i] > 0.0 ? 1.0 / sqrt(L.deg[i]) : 0.0;
-		}
+	Kq = q + nc; f = Kq + nc; Lq = f + nc;
+	rho = Lq + nc; rho0 = rho + C;
 
 	/* a = 0: f = 0, s = c = Y/l, d = s */
 	memset(alpha, 0, nc * sizeof *alpha);
@@ -148,8 +92,9 @@ lsv_status lsv_laprls_pcg(const double *K, size_t n, const lsv_graph *g,
 	for (it = 0; it < maxit; it++) {
 		int done_all = 1;
 		/* q = M d = J Kd / l + gamma_A d + gamma_I/n^2 L Kd */
-		if (g != NULL && cI > 0.0)
-			lap_apply(&L, Kd, Lq, tmp, C);
+		if (g != NULL && cI > 0.0 &&
+		    (st = lsv_lapop_apply(&L, Kd, Lq, (size_t)C, 1.0, err)) != LSV_OK)
+			goto done;
 		for (c = 0; c < C; c++)
 			for (i = 0; i < n; i++) {
 				size_t at = i + (size_t)c * n;
@@ -218,8 +163,7 @@ lsv_status lsv_laprls_pcg(const double *K, size_t n, const lsv_graph *g,
 	*iters = it;
 done:
 	free(buf);
-	free(L.deg);
-	free(L.isd);
+	lsv_lapop_free(&L);
 	free(cls);
 	return st;
 }

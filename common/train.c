@@ -33,6 +33,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "blas.h"
@@ -60,6 +61,10 @@ void lsv_train_param_default(lsv_train_param *p)
 	p->pcg_tol = 1e-6;
 	p->pcg_max_iter = 0;
 	p->pcg_early = 0;
+	p->newton = 0;
+	p->landmarks = 0;
+	p->seed = 1;
+	p->mem_limit = 0.0;
 }
 
 lsv_status lsv_train_param_check(const lsv_train_param *p, lsv_error *err)
@@ -104,6 +109,27 @@ lsv_status lsv_train_param_check(const lsv_train_param *p, lsv_error *err)
 				p->pcg_tol);
 	if (p->pcg_max_iter < 0)
 		return lsv_fail(err, LSV_EINVAL, "PCG iteration cap must be >= 0");
+	if (p->newton && p->pcg)
+		return lsv_fail(err, LSV_EINVAL,
+				"choose one method: newton or pcg");
+	if (p->landmarks < 0)
+		return lsv_fail(err, LSV_EINVAL,
+				"landmarks = %ld out of range (expected >= 0)",
+				p->landmarks);
+	if (p->newton && p->solver == LSV_SOLVER_TSVM)
+		return lsv_fail(err, LSV_EINVAL,
+				"the newton method is for laprls and lapsvm");
+	if (p->newton && p->landmarks == 0 && p->kernel.type != LSV_KERNEL_LINEAR)
+		return lsv_fail(err, LSV_EINVAL,
+				"the newton method needs a feature map: Nystrom "
+				"landmarks, or the linear kernel");
+	if (p->landmarks > 0 && !p->newton)
+		return lsv_fail(err, LSV_EINVAL,
+				"Nystrom landmarks need the newton method");
+	if (!(p->mem_limit >= 0.0) || !isfinite(p->mem_limit))
+		return lsv_fail(err, LSV_EINVAL,
+				"memory limit %g out of range (expected >= 0)",
+				p->mem_limit);
 	if (p->tsvm_max_switches < 0)
 		return lsv_fail(err, LSV_EINVAL,
 				"TSVM switch cap must be >= 0 (0: none)");
@@ -111,17 +137,36 @@ lsv_status lsv_train_param_check(const lsv_train_param *p, lsv_error *err)
 }
 
 /* Refuse politely, before allocating, arrays that cannot fit in memory. */
-static lsv_status check_bytes(double count, const char *what, lsv_error *err)
+/*
+ * Refuse, before allocating, count doubles that would not fit: over the
+ * caller's limit (mem_limit), else over the physical memory or the
+ * address-space limit (ulimit -v), whichever is smaller.  The message
+ * names the size, the limit and what to do instead (hint).
+ */
+static lsv_status check_bytes(const lsv_train_param *p, double count,
+			      const char *what, const char *hint,
+			      lsv_error *err)
 {
-	double bytes = count * (double)sizeof(double);
+	double bytes = count * (double)sizeof(double), limit;
 	long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
-	double phys = pages > 0 && psize > 0 ? (double)pages * (double)psize : 0;
+	const char *whose = "the machine's memory";
+	struct rlimit rl;
 
+	limit = pages > 0 && psize > 0 ? (double)pages * (double)psize : 0.0;
+	if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+	    (limit == 0.0 || (double)rl.rlim_cur < limit)) {
+		limit = (double)rl.rlim_cur;
+		whose = "the address-space limit (ulimit -v)";
+	}
+	if (p->mem_limit > 0.0) {
+		limit = p->mem_limit;
+		whose = "the memory limit (-m)";
+	}
 	if (count > (double)SIZE_MAX / sizeof(double) ||
-	    (phys > 0 && bytes > phys))
+	    (limit > 0.0 && bytes > limit))
 		return lsv_fail(err, LSV_ETOOBIG,
-				"%s needs %.1f GB but the machine has %.1f GB",
-				what, bytes / 1e9, phys / 1e9);
+				"%s would need %.2f GB, over %s of %.2f GB; %s",
+				what, bytes / 1e9, whose, limit / 1e9, hint);
 	return LSV_OK;
 }
 
@@ -183,7 +228,8 @@ typedef struct {
 	double *ystar;    /* TSVM: n x nr_fn final labels, row-major */
 	long switches;
 	int capped;
-	long iterations;  /* PCG */
+	long iterations;  /* PCG iterations, or Newton steps */
+	long cg_iterations; /* Newton on sparse data */
 	lsv_error *err;
 } job;
 
@@ -197,24 +243,17 @@ static void targets(job *J)
 				J->x->y[J->lab[i]] == J->labels[c] ? 1.0 : -1.0;
 }
 
-/* c L K into M (n x n), from the graph; M and K are the caller's. */
+/* c L^p K into M (n x n), from the graph by sparse products (O(p n nnz(W)),
+ * never a dense L); M and K are the caller's. */
 static lsv_status scaled_LK(const lsv_graph *g, const lsv_train_param *p,
 			    const double *K, double c, double *M, size_t n,
 			    lsv_error *err)
 {
-	double *L = alloc(n * n, sizeof *L);
-	lsv_status st;
-	int N = (int)n;
-	const double zero = 0.0;
-
-	if (L == NULL)
-		return lsv_fail(err, LSV_ENOMEM,
-				"out of memory for the Laplacian (%zu bytes)",
-				n * n * sizeof *L);
-	st = lsv_laplacian_dense(g, p->normalized, p->power, L, err);
+	lsv_lapop L;
+	lsv_status st = lsv_lapop_init(&L, g, p->normalized, p->power, err);
 	if (st == LSV_OK)
-		dgemm_("N", "N", &N, &N, &N, &c, L, &N, K, &N, &zero, M, &N, 1, 1);
-	free(L);
+		st = lsv_lapop_apply(&L, K, M, n, c, err);
+	lsv_lapop_free(&L);
 	return st;
 }
 
@@ -485,6 +524,7 @@ static lsv_status make_model(job *J, lsv_model **out)
 	J->ystar = NULL;
 	m->switches = J->switches;
 	m->iterations = J->iterations;
+	m->cg_iterations = J->cg_iterations;
 	m->switch_capped = J->capped;
 	for (i = 0; i < n; i++) {
 		int any = 0;
@@ -532,6 +572,263 @@ nomem:
 	return lsv_fail(J->err, LSV_ENOMEM, "out of memory for the model");
 }
 
+/* ------------------------------------------------------------------ */
+/* Primal Newton on a feature map (common/primal.c)                     */
+/* ------------------------------------------------------------------ */
+
+static int size_cmp(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* A linear model: one expansion row per function, its weight vector w
+ * (features by their original index; zeros not stored), coefficient 1
+ * for its own function: f_c(x) = w_c'x + b_c. */
+static lsv_status linear_model(job *J, const double *W, size_t m,
+			       const int *feature, lsv_model **out)
+{
+	const lsv_data *x = J->x;
+	size_t j, nnz = 0, k;
+	int c, C = J->nr_fn;
+	lsv_model *md = calloc(1, sizeof *md);
+	lsv_data *sv = calloc(1, sizeof *sv);
+
+	if (md == NULL || sv == NULL)
+		goto nomem;
+	for (j = 0; j < m * (size_t)C; j++)
+		nnz += W[j] != 0.0;
+	md->param = *J->p;
+	md->l = J->l;
+	md->u = J->n - J->l;
+	md->unlabeled = x->unlabeled;
+	md->nr_class = J->nr_class;
+	md->nr_fn = C;
+	md->labels = J->labels;
+	J->labels = NULL;
+	md->bias = J->bias;
+	J->bias = NULL;
+	md->sv = sv;
+	md->iterations = J->iterations;
+	md->cg_iterations = J->cg_iterations;
+	sv->n = (size_t)C;
+	sv->unlabeled = x->unlabeled;
+	sv->dim = x->dim;
+	sv->rowptr = alloc((size_t)C + 1, sizeof *sv->rowptr);
+	sv->col = alloc(nnz, sizeof *sv->col);
+	sv->val = alloc(nnz, sizeof *sv->val);
+	sv->y = calloc((size_t)C, sizeof *sv->y);
+	md->coef = calloc((size_t)C * (size_t)C, sizeof *md->coef);
+	if (!sv->rowptr || !sv->col || !sv->val || !sv->y || !md->coef)
+		goto nomem;
+	/* features in increasing index order within each row */
+	for (c = 0; c < C; c++) {
+		sv->rowptr[c] = sv->nnz;
+		for (j = 0; j < m; j++) {
+			double v = W[j + (size_t)c * m];
+			if (v == 0.0)
+				continue;
+			sv->col[sv->nnz] = feature[j];
+			sv->val[sv->nnz++] = v;
+		}
+		md->coef[(size_t)c * (size_t)C + (size_t)c] = 1.0;
+	}
+	sv->rowptr[C] = sv->nnz;
+	(void)k;
+	*out = md;
+	return LSV_OK;
+nomem:
+	if (md != NULL)
+		lsv_model_free(md);
+	else
+		lsv_data_free(sv);
+	return lsv_fail(J->err, LSV_ENOMEM, "out of memory for the model");
+}
+
+/*
+ * LapRLS / LapSVM (squared hinge) in the primal.  Nystrom (landmarks m):
+ * m rows Z sampled uniformly without replacement (seeded), K_mm = U Lambda
+ * U' (eigenvalues under 1e-10 of the largest dropped, rank r), features
+ * Phi = K_nZ U_r Lambda_r^-1/2, so Phi Phi' = K_nZ K_ZZ^+ K_Zn ~ K; the
+ * model keeps the landmarks with beta = U_r Lambda_r^-1/2 w, f(x) =
+ * sum_j beta_j k(z_j, x) + b.  Linear kernel without landmarks: Phi = X,
+ * the model keeps w itself.
+ */
+static lsv_status train_primal(job *J, const lsv_graph *g, lsv_model **out)
+{
+	const lsv_train_param *p = J->p;
+	const lsv_data *x = J->x;
+	size_t n = J->n, m = 0, r = 0, i, j;
+	int C = J->nr_fn, hinge = p->solver == LSV_SOLVER_LAPSVM;
+	size_t *idx = NULL;
+	double *Kmm = NULL, *Knm = NULL, *Phi = NULL, *W = NULL, *ev = NULL;
+	int *ccol = NULL, *feature = NULL;
+	lsv_fmat F;
+	lsv_primal_info info;
+	lsv_status st = LSV_OK;
+
+	memset(&F, 0, sizeof F);
+	F.n = n;
+	if (p->landmarks > 0) {
+		lsv_rng rng;
+		size_t *perm = alloc(n, sizeof *perm);
+		int M, info_, lwork = -1, liwork = -1, iwq, *iwork = NULL;
+		double wq, *work = NULL, wmax;
+		m = (size_t)p->landmarks < n ? (size_t)p->landmarks : n;
+		idx = alloc(m, sizeof *idx);
+		Kmm = alloc(m * m, sizeof *Kmm);
+		ev = alloc(m, sizeof *ev);
+		Knm = alloc(n * m, sizeof *Knm);
+		if (!perm || !idx || !Kmm || !ev || !Knm) {
+			free(perm);
+			goto nomem;
+		}
+		/* partial Fisher-Yates: the first m of a seeded shuffle */
+		lsv_rng_seed(&rng, p->seed);
+		for (i = 0; i < n; i++)
+			perm[i] = i;
+		for (i = 0; i < m; i++) {
+			size_t k = i + (size_t)(lsv_rng_uniform(&rng) * (double)(n - i));
+			size_t t = perm[i];
+			if (k >= n)
+				k = n - 1;
+			perm[i] = perm[k];
+			perm[k] = t;
+			idx[i] = perm[i];
+		}
+		free(perm);
+		qsort(idx, m, sizeof *idx, size_cmp);
+		if ((st = lsv_kernel_matrix(&p->kernel, x, idx, m, x, idx, m, Kmm,
+					    J->err)) != LSV_OK ||
+		    (st = lsv_kernel_matrix(&p->kernel, x, NULL, n, x, idx, m, Knm,
+					    J->err)) != LSV_OK)
+			goto done;
+		/* K_mm = U Lambda U' (divide and conquer) */
+		M = (int)m;
+		dsyevd_("V", "L", &M, Kmm, &M, ev, &wq, &lwork, &iwq, &liwork,
+			&info_, 1, 1);
+		lwork = (int)wq;
+		liwork = iwq;
+		work = malloc((size_t)(lwork > 0 ? lwork : 1) * sizeof *work);
+		iwork = malloc((size_t)(liwork > 0 ? liwork : 1) * sizeof *iwork);
+		if (work == NULL || iwork == NULL) {
+			free(work);
+			free(iwork);
+			goto nomem;
+		}
+		dsyevd_("V", "L", &M, Kmm, &M, ev, work, &lwork, iwork, &liwork,
+			&info_, 1, 1);
+		free(work);
+		free(iwork);
+		if (info_ != 0) {
+			st = lsv_fail(J->err, LSV_ENUMERIC,
+				      "the landmarks' kernel matrix has no "
+				      "eigendecomposition (LAPACK dsyevd info %d)",
+				      info_);
+			goto done;
+		}
+		wmax = ev[m - 1];
+		if (!(wmax > 0.0)) {
+			st = lsv_fail(J->err, LSV_ENUMERIC,
+				      "the landmarks' kernel matrix is zero");
+			goto done;
+		}
+		/* V = U_r Lambda_r^-1/2, the r largest eigenvalues (the
+		 * last r columns, eigenvalues ascending) */
+		for (j = 0; j < m; j++)
+			if (ev[j] > 1e-10 * wmax)
+				break;
+		r = m - j;
+		for (i = j; i < m; i++) {
+			double s = 1.0 / sqrt(ev[i]);
+			size_t q;
+			for (q = 0; q < m; q++)
+				Kmm[q + i * m] *= s;
+		}
+		Phi = alloc(n * r, sizeof *Phi);
+		if (Phi == NULL)
+			goto nomem;
+		{
+			int N = (int)n, R = (int)r;
+			const double one = 1.0, zero = 0.0;
+			dgemm_("N", "N", &N, &R, &M, &one, Knm, &N, Kmm + j * m, &M,
+			       &zero, Phi, &N, 1, 1);
+		}
+		free(Knm);
+		Knm = NULL;
+		F.dense = Phi;
+		F.m = r;
+	} else {
+		/* the data as features, compactly numbered */
+		lsv_fmap fm;
+		size_t q;
+		if ((st = lsv_fmap_build(x, NULL, 0, &fm, J->err)) != LSV_OK)
+			goto done;
+		ccol = alloc(x->nnz ? x->nnz : 1, sizeof *ccol);
+		feature = alloc(fm.m ? fm.m : 1, sizeof *feature);
+		if (ccol == NULL || feature == NULL) {
+			lsv_fmap_free(&fm);
+			goto nomem;
+		}
+		for (q = 0; q < x->nnz; q++) {
+			ccol[q] = lsv_fmap_get(&fm, x->col[q]);
+			feature[ccol[q]] = x->col[q];
+		}
+		F.m = fm.m;
+		lsv_fmap_free(&fm);
+		F.x = x;
+		F.ccol = ccol;
+	}
+	W = alloc(F.m * (size_t)C + 1, sizeof *W);
+	if (W == NULL)
+		goto nomem;
+	st = lsv_primal_train(&F, p->gamma_I > 0.0 ? g : NULL, J->lab, J->l,
+			      J->Y, C, p, hinge, W, J->bias, &info, J->err);
+	if (st != LSV_OK)
+		goto done;
+	J->iterations = info.newton_steps;
+	J->cg_iterations = info.cg_iterations;
+	for (i = 0; i < F.m * (size_t)C; i++)
+		if (!isfinite(W[i])) {
+			st = lsv_fail(J->err, LSV_ENUMERIC,
+				      "the primal solver produced non-finite "
+				      "weights (ill-conditioned system)");
+			goto done;
+		}
+	if (p->landmarks > 0) {
+		/* beta = V w on the landmark rows of alpha */
+		double *beta = alloc(m * (size_t)C, sizeof *beta);
+		int M = (int)m, R = (int)r, CC = C;
+		const double one = 1.0, zero = 0.0;
+		int c;
+		if (beta == NULL)
+			goto nomem;
+		dgemm_("N", "N", &M, &CC, &R, &one, Kmm + (m - r) * m, &M, W, &R,
+		       &zero, beta, &M, 1, 1);
+		memset(J->alpha, 0, n * (size_t)C * sizeof *J->alpha);
+		for (c = 0; c < C; c++)
+			for (j = 0; j < m; j++)
+				J->alpha[idx[j] + (size_t)c * n] = beta[j + (size_t)c * m];
+		free(beta);
+		st = make_model(J, out);
+	} else {
+		st = linear_model(J, W, F.m, feature, out);
+	}
+	goto done;
+nomem:
+	st = lsv_fail(J->err, LSV_ENOMEM, "out of memory for the primal solver");
+done:
+	free(idx);
+	free(Kmm);
+	free(ev);
+	free(Knm);
+	free(Phi);
+	free(W);
+	free(ccol);
+	free(feature);
+	return st;
+}
+
 lsv_status lsv_train(const lsv_data *x, const lsv_graph *g,
 		     const lsv_train_param *p, lsv_model **out, lsv_error *err)
 {
@@ -563,12 +860,29 @@ lsv_status lsv_train(const lsv_data *x, const lsv_graph *g,
 				"the graph has %zu rows but the data %zu", g->n, n);
 	if (n > INT_MAX)
 		return lsv_fail(err, LSV_ETOOBIG, "%zu rows: too many", n);
-	/* Dense memory: K plus, with a graph, L and the system matrix. */
-	if ((st = check_bytes((double)n * (double)n *
-				      (prm.gamma_I > 0 && !prm.pcg ? 3
-				       : prm.solver == LSV_SOLVER_TSVM ? 2 : 1),
-			      "the dense kernel and Laplacian", err)) != LSV_OK)
+	if (prm.newton) {
+		/* Nystrom: K_nm, the features and L^p times them, m x m
+		 * matrices; the linear map holds no dense n-sized array */
+		double m = (double)(prm.landmarks < (long)n ? prm.landmarks : (long)n);
+		if (prm.landmarks > 0 &&
+		    (st = check_bytes(&prm, 3.0 * (double)n * m + 5.0 * m * m,
+				      "the Nystrom features",
+				      "use fewer landmarks (-N)", err)) != LSV_OK)
+			return st;
+	} else if ((st = check_bytes(&prm, (double)n * (double)n *
+				     (prm.gamma_I > 0 && !prm.pcg ? 2
+				      : prm.solver == LSV_SOLVER_TSVM ? 2 : 1),
+				     prm.pcg ? "the n x n kernel matrix"
+					     : "the n x n kernel and system matrices",
+				     prm.kernel.type == LSV_KERNEL_LINEAR
+				     ? "the primal solver needs no n x n array: "
+				       "-M newton (linear kernel), or -M newton -N m "
+				       "(Nystrom, m landmarks)"
+				     : "train on a low-rank kernel instead: -M newton "
+				       "-N m (Nystrom, m landmarks, memory O(n m))",
+				     err)) != LSV_OK) {
 		return st;
+	}
 
 	J.x = x;
 	J.p = &prm;
@@ -594,8 +908,9 @@ lsv_status lsv_train(const lsv_data *x, const lsv_graph *g,
 	J.Y = alloc(x->l * (size_t)J.nr_fn, sizeof *J.Y);
 	J.alpha = alloc(n * (size_t)J.nr_fn, sizeof *J.alpha);
 	J.bias = calloc((size_t)J.nr_fn, sizeof *J.bias);
-	K = alloc(n * n, sizeof *K);
-	if (!J.lab || !J.Y || !J.alpha || !J.bias || !K) {
+	if (!prm.newton)
+		K = alloc(n * n, sizeof *K);
+	if (!J.lab || !J.Y || !J.alpha || !J.bias || (!prm.newton && !K)) {
 		st = lsv_fail(err, LSV_ENOMEM,
 			      "out of memory for the kernel matrix (%zu bytes)",
 			      n * n * sizeof *K);
@@ -605,6 +920,10 @@ lsv_status lsv_train(const lsv_data *x, const lsv_graph *g,
 		if (lsv_data_is_labeled(x, i))
 			J.lab[J.l++] = i;
 	targets(&J);
+	if (prm.newton) {
+		st = train_primal(&J, g, out);
+		goto done;
+	}
 	if ((st = lsv_kernel_matrix(&prm.kernel, x, NULL, n, x, NULL, n, K,
 				    err)) != LSV_OK)
 		goto done;

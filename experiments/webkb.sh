@@ -7,7 +7,9 @@
 #
 #   experiments/webkb.sh [method ...]   (default: rls svm tsvm laprls lapsvm)
 # Environment: DATA (../shared/data), BIN (.), DRAWS (100), SEED (1),
-# VIEW (page), GRAPH_OPTS ("-k 15 -d cosine"), POWER (3).
+# VIEW (page), GRAPH_OPTS ("-k 15 -d cosine"), POWER (3), TRAIN_OPTS (extra
+# lapsvm-train options for every method, e.g. "-M newton": the primal
+# solver on the sparse data, no n x n kernel).
 # Settings (the paper's): linear kernel; RLS gamma_A l = 0.01, SVM and TSVM
 # gamma_A l = 1 (C = 0.5); Lap*: gamma_I l/(l+u)^2 = 100 gamma_A l; graph
 # 15-NN, cosine distance, iterated Laplacian L^3.
@@ -19,6 +21,7 @@ SEED=${SEED:-1}
 VIEW=${VIEW:-page}
 GRAPH_OPTS=${GRAPH_OPTS:--k 15 -d cosine}
 POWER=${POWER:-3}
+TRAIN_OPTS=${TRAIN_OPTS:-}
 methods=${*:-rls svm tsvm laprls lapsvm}
 data=$DATA/webkb_$VIEW.libsvm
 [ -r "$data" ] || { echo "webkb.sh: $data not found (set DATA to the directory holding the data sets; default ../shared/data)" >&2; exit 1; }
@@ -53,7 +56,7 @@ for s in $methods; do
 			"$tmp/lab" "$tmp/full" > "$tmp/test"
 		start=$(date +%s.%N)
 		# shellcheck disable=SC2086
-		"$BIN"/lapsvm-train -q -t 0 $opts "$tmp/semi" "$tmp/model"
+		"$BIN"/lapsvm-train -q -t 0 $opts $TRAIN_OPTS "$tmp/semi" "$tmp/model"
 		end=$(date +%s.%N)
 		total=$(awk -v t="$total" -v a="$start" -v b="$end" 'BEGIN { print t + b - a }')
 		"$BIN"/lapsvm-predict "$tmp/test" "$tmp/model" "$tmp/pred" |

@@ -491,7 +491,11 @@ assert_bad_option() {
 	awk 'NR > 1 { if (NF != 2 || ($2 > 0) != ($1 == 1) || ($1 != 1 && $1 != -1)) exit 1 }' pred.txt
 	awk '$1 == 0' m.txt >unl.txt
 	"$PRED" -q -d unl.txt m.txt.model ref.txt
-	assert_same pred.txt ref.txt
+	# the same labels; the values to rounding (the BLAS may sum a kernel
+	# entry in another order for a data set of another size)
+	cmp <(cut -d' ' -f1 pred.txt) <(cut -d' ' -f1 ref.txt)
+	paste -d' ' pred.txt ref.txt | awk 'NR > 1 { d = $2 - $4; s = ($4 < 0 ? -$4 : $4) + 1
+		if (d * d > 1e-24 * s * s) { print "row " NR ": " $2 " vs " $4; exit 1 } }'
 	assert_no_tmp_files .
 }
 
@@ -753,12 +757,12 @@ assert_bad_option() {
 	[ "$(key early.model method)" = pcg-early ]
 }
 
-@test "-M applies to LapRLS only; unknown -M values are usage errors" {
+@test "-M pcg applies to LapRLS only; unknown -M values are usage errors" {
 	moons1
 	run --separate-stderr "$TRAIN" -s lapsvm -M pcg m.txt
 	assert_train_usage "-M pcg is for LapRLS (-s laprls)"
-	run --separate-stderr "$TRAIN" -s laprls -M newton m.txt
-	assert_train_usage "option -M: unknown method 'newton' (expected direct, pcg or pcg-early)"
+	run --separate-stderr "$TRAIN" -s laprls -M cholesky m.txt
+	assert_train_usage "option -M: unknown method 'cholesky' (expected direct, pcg, pcg-early or newton)"
 }
 
 @test "a PCG model predicts like the direct model (lapsvm-predict)" {

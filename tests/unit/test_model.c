@@ -293,6 +293,11 @@ static void model_refuses_each_malformed_line_with_its_message(void)
 		 "m:12: repeated key 'gamma' (first on line 5, expected each key once)"},
 		{"graph knn k=6\n", "graph a\ngraph b\n",
 		 "m:17: repeated key 'graph' (first on line 16, expected each key once)"},
+		/* Found by tests/fuzz (regress/model/graph-with-carriage-return.model):
+		 * the writer would refuse it, so it would not write back. */
+		{"graph knn k=6\n", "graph knn\rk=6\n",
+		 "m:16: carriage return in the graph description (found 'knn\rk=6', "
+		 "expected one line of text)"},
 		{"eps 0.001\n", "\n",
 		 "m:11: empty line (expected 'key value' or 'SV')"},
 		{"eps 0.001\n", "# eps 0.001\n",   /* a comment line is skipped */
@@ -634,6 +639,51 @@ static void model_write_refuses_what_would_not_read_back(void)
 	lsv_model_free(m);
 }
 
+/* Found by tests/fuzz (regress/model/tsvm-without-tsvm-keys.model): a TSVM
+ * model without its optional keys reads with tsvm_cstar = 0, which must
+ * then write and read back; what the writer writes, the reader takes. */
+static void model_tsvm_keys_round_trip_and_are_checked(void)
+{
+	lsv_model *m = read_subst("solver lapsvm\n", "solver tsvm\n"), *r = NULL;
+	lsv_status st;
+	lsv_error e;
+	char *text;
+
+	CHECK(m != NULL);
+	if (m == NULL)
+		return;
+	CHECK(m->param.tsvm_cstar == 0.0 && m->param.tsvm_r == 0.0);
+	text = write_str(m, &st, &e);
+	CHECK(text != NULL && strstr(text, "\ntsvm_cstar 0\ntsvm_r 0\n") != NULL);
+	if (text != NULL) {
+		CHECK(read_str(text, &r, &e) == LSV_OK);
+		CHECK(r != NULL && r->param.solver == LSV_SOLVER_TSVM &&
+		      r->param.tsvm_cstar == 0.0);
+		lsv_model_free(r);
+		free(text);
+	}
+	{
+		char *bad = subst(base, "nr_class 2\n", "tsvm_cstar -1\nnr_class 2\n");
+		CHECK(read_str(bad, &r, &e) == LSV_EFORMAT);
+		CHECK_STR(e.msg, "m:17: bad tsvm_cstar (found '-1', expected a number >= 0)");
+		free(bad);
+	}
+
+	m->param.tsvm_r = 1.0;
+	text = write_str(m, &st, &e);
+	CHECK(text == NULL && st == LSV_EINVAL);
+	CHECK_STR(e.msg, "w: cannot write the model: tsvm_r is not in [0, 1)");
+	m->param.tsvm_r = 0.5;
+	m->param.tsvm_cstar = INFINITY;
+	text = write_str(m, &st, &e);
+	CHECK(text == NULL && st == LSV_EINVAL);
+	m->param.tsvm_cstar = 1.0;
+	m->param.tsvm_max_switches = -1;
+	text = write_str(m, &st, &e);
+	CHECK(text == NULL && st == LSV_EINVAL);
+	lsv_model_free(m);
+}
+
 /* ---------------------------------------------------------- prediction */
 
 /* The hand model of the decision tests: sv1 = (1, 2) with coefficient
@@ -860,6 +910,8 @@ const unit_case model_cases[] = {
 	{"model_write_read_round_trip_is_exact", model_write_read_round_trip_is_exact},
 	{"model_write_refuses_what_would_not_read_back",
 	 model_write_refuses_what_would_not_read_back},
+	{"model_tsvm_keys_round_trip_and_are_checked",
+	 model_tsvm_keys_round_trip_and_are_checked},
 	{"model_decision_linear_by_hand", model_decision_linear_by_hand},
 	{"model_decision_polynomial_by_hand", model_decision_polynomial_by_hand},
 	{"model_decision_rbf_by_hand", model_decision_rbf_by_hand},

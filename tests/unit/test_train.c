@@ -3,6 +3,7 @@
  * dual, the KKT conditions of the QP, and the gamma_I -> 0 limits. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "lapsvm.h"
 #include "unit.h"
@@ -841,5 +842,282 @@ const unit_case pcg_cases[] = {
 	{"pcg_reaches_the_closed_form", pcg_reaches_the_closed_form},
 	{"pcg_early_stopping_stops_sooner_with_the_same_labels",
 	 pcg_early_stopping_stops_sooner_with_the_same_labels},
+	{NULL, NULL},
+};
+
+/* ------------------------------------------------------------------ */
+/* Primal finite Newton (common/primal.c)                              */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Reference for f = K a + b minimizing 1/l sum_S (f_i - y_i)^2 +
+ * gamma_A a'Ka + gamma_I/n^2 f'Lf for a fixed set S of labeled rows (all
+ * of them for the squared loss, the active ones for the squared hinge):
+ * its stationarity conditions, with K invertible,
+ *     (J_S K/l + gamma_A I + cI L K) a + (J_S 1/l + cI L 1) b = J_S y/l
+ *     (1'J_S K/l + cI 1'L K) a + (|S|/l + cI 1'L 1) b = 1'J_S y/l,
+ * cI = gamma_I/n^2, by Gaussian elimination; returns f on the n rows.
+ */
+static double *biased_reference(const double *K, const double *L, size_t n,
+				const unsigned char *S, const double *y,
+				size_t l, double gA, double gI)
+{
+	size_t n1 = n + 1, i, j, k;
+	double *A = calloc(n1 * n1, sizeof *A), *B = calloc(n1, sizeof *B);
+	double *f = malloc(n * sizeof *f), cI = gI / ((double)n * (double)n);
+	double il = 1.0 / (double)l;
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < n; j++) {
+			double lk = 0.0;
+			for (k = 0; k < n; k++)
+				lk += L[i + k * n] * K[k + j * n];
+			A[i + j * n1] = (S[i] ? il * K[i + j * n] : 0.0) +
+					(i == j ? gA : 0.0) + cI * lk;
+			A[n + j * n1] += (S[i] ? il * K[i + j * n] : 0.0) + cI * lk;
+		}
+		{
+			double l1 = 0.0;
+			for (k = 0; k < n; k++)
+				l1 += L[i + k * n];
+			A[i + n * n1] = (S[i] ? il : 0.0) + cI * l1;
+			A[n + n * n1] += (S[i] ? il : 0.0) + cI * l1;
+		}
+		B[i] = S[i] ? il * y[i] : 0.0;
+		B[n] += B[i];
+	}
+	gauss(A, B, n1, 1);
+	for (i = 0; i < n; i++) {
+		double s = B[n];
+		for (j = 0; j < n; j++)
+			s += K[i + j * n] * B[j];
+		f[i] = s;
+	}
+	free(A);
+	free(B);
+	return f;
+}
+
+static void primal_nystrom_with_every_row_a_landmark_is_the_exact_optimum(void)
+{
+	/* m = n landmarks: Phi Phi' = K, so the Newton solution is the exact
+	 * kernel optimum with a bias, for LapRLS and for LapSVM's squared
+	 * hinge (whose optimum is the squared-loss one on its final active
+	 * set S, with y f < 1 exactly on S; the linear test below has rows
+	 * past the margin); plain and iterated Laplacians. */
+	size_t n = 40, i;
+	lsv_data *x = toy(n, 51, LAB, LABY, 6);
+	lsv_graph *g = knn_graph(x, 5);
+	double *K = gram(x, 2.0);
+	int norm, hinge;
+
+	for (norm = 0; norm < 2; norm++)
+		for (hinge = 0; hinge < 2; hinge++) {
+			lsv_train_param p;
+			lsv_model *m;
+			double *f, *ref, *L = laplacian(g, norm), *LL = NULL;
+			unsigned char S[40];
+			size_t active = 0;
+			lsv_train_param_default(&p);
+			p.solver = hinge ? LSV_SOLVER_LAPSVM : LSV_SOLVER_LAPRLS;
+			p.kernel.gamma = 2.0;
+			p.gamma_A = hinge ? 2e-3 : 0.01;
+			p.gamma_I = hinge ? 0.05 : 2.0;
+			p.normalized = norm;
+			p.power = norm ? 2 : 1;
+			p.newton = 1;
+			p.landmarks = (long)n;
+			if (p.power == 2) {  /* L^2 by hand */
+				size_t a, b, c;
+				LL = calloc(n * n, sizeof *LL);
+				for (a = 0; a < n; a++)
+					for (b = 0; b < n; b++)
+						for (c = 0; c < n; c++)
+							LL[a + b * n] += L[a + c * n] * L[c + b * n];
+			}
+			m = train(x, g, &p);
+			CHECK(m != NULL);
+			if (m == NULL)
+				continue;
+			CHECK(m->sv->n == n && m->iterations >= 1);
+			f = decision(m, x);
+			for (i = 0; i < n; i++) {
+				S[i] = x->y[i] != 0.0 && (!hinge || x->y[i] * f[i] < 1.0);
+				active += S[i];
+			}
+			CHECK(active > 0);
+			ref = biased_reference(K, LL ? LL : L, n, S, x->y, 6,
+					       p.gamma_A, p.gamma_I);
+			CHECK(max_rel_diff(f, ref, n) < 1e-6);
+			free(f);
+			free(ref);
+			free(L);
+			free(LL);
+			lsv_model_free(m);
+		}
+	free(K);
+	lsv_graph_free(g);
+	lsv_data_free(x);
+}
+
+static void primal_linear_path_matches_the_normal_equations(void)
+{
+	/* Linear kernel, no landmarks: w and b from conjugate gradient on
+	 * sparse X against the (d + 1) normal equations of the active set S
+	 *   (X~'(J_S/l + cI L) X~ + gamma_A diag(1, .., 1, 0)) z = X~'J_S y/l,
+	 * for the squared loss (S: every labeled row) and the squared hinge
+	 * (S: y f < 1; labels that a line separates, so some rows are past
+	 * the margin and the hinge matters). */
+	size_t n = 30, i, j, k, d = 2;
+	double laby[6] = {1, 1, 1, 1, -1, -1};  /* rows < 15 are shifted by +2 */
+	lsv_data *x = toy(n, 52, LAB, laby, 6);
+	lsv_graph *g = knn_graph(x, 4);
+	double *L = laplacian(g, 1), cI, il = 1.0 / 6;
+	int hinge;
+
+	for (hinge = 0; hinge < 2; hinge++) {
+		double A[9] = {0}, B[3] = {0}, *f;
+		unsigned char S[30];
+		size_t active = 0;
+		lsv_train_param p;
+		lsv_model *m;
+		lsv_train_param_default(&p);
+		p.solver = hinge ? LSV_SOLVER_LAPSVM : LSV_SOLVER_LAPRLS;
+		p.kernel.type = LSV_KERNEL_LINEAR;
+		p.gamma_A = hinge ? 1e-3 : 0.05;
+		p.gamma_I = hinge ? 0.3 : 3.0;
+		p.newton = 1;
+		p.pcg_tol = 1e-13;
+		m = train(x, g, &p);
+		CHECK(m != NULL);
+		if (m == NULL)
+			continue;
+		CHECK(m->sv->n == 1 && m->cg_iterations > 0);
+		f = decision(m, x);
+		for (i = 0; i < n; i++) {
+			S[i] = x->y[i] != 0.0 && (!hinge || x->y[i] * f[i] < 1.0);
+			active += S[i];
+		}
+		CHECK(hinge ? active > 0 && active < 6 : active == 6);
+		cI = p.gamma_I / ((double)n * (double)n);
+		for (i = 0; i < n; i++)
+			for (k = 0; k < n; k++) {
+				double c = cI * L[i + k * n] + (i == k && S[i] ? il : 0.0);
+				double xi[3], xk[3];
+				if (c == 0.0)
+					continue;
+				xi[0] = x->val[2 * i]; xi[1] = x->val[2 * i + 1]; xi[2] = 1.0;
+				xk[0] = x->val[2 * k]; xk[1] = x->val[2 * k + 1]; xk[2] = 1.0;
+				for (j = 0; j <= d; j++) {
+					size_t q;
+					for (q = 0; q <= d; q++)
+						A[j + q * 3] += xi[j] * c * xk[q];
+				}
+			}
+		A[0] += p.gamma_A;
+		A[4] += p.gamma_A;
+		for (i = 0; i < n; i++)
+			if (S[i]) {
+				B[0] += il * x->y[i] * x->val[2 * i];
+				B[1] += il * x->y[i] * x->val[2 * i + 1];
+				B[2] += il * x->y[i];
+			}
+		gauss(A, B, 3, 1);
+		{
+			double ref[30];
+			for (i = 0; i < n; i++)
+				ref[i] = B[0] * x->val[2 * i] + B[1] * x->val[2 * i + 1] + B[2];
+			CHECK(f != NULL && max_rel_diff(f, ref, n) < 1e-8);
+		}
+		free(f);
+		lsv_model_free(m);
+	}
+	free(L);
+	lsv_graph_free(g);
+	lsv_data_free(x);
+}
+
+static void primal_one_vs_rest_equals_binary_problems(void)
+{
+	/* Three classes: each function is the binary problem of its class
+	 * against the rest (one shared Newton system part, own active sets). */
+	size_t n = 45, i, lab3[6] = {0, 5, 9, 13, 17, 22};
+	double laby3[6] = {1, 2, 3, 1, 2, 3};
+	lsv_data *x = toy(n, 53, lab3, laby3, 6);
+	lsv_graph *g = knn_graph(x, 5);
+	lsv_train_param p;
+	lsv_model *m3;
+	double *f3;
+	int c;
+
+	lsv_train_param_default(&p);
+	p.kernel.gamma = 1.0;
+	p.gamma_A = 1e-3;
+	p.gamma_I = 0.1;
+	p.newton = 1;
+	p.landmarks = 20;
+	m3 = train(x, g, &p);
+	CHECK(m3 != NULL && m3->nr_fn == 3);
+	if (m3 == NULL)
+		goto out;
+	f3 = decision(m3, x);
+	for (c = 0; c < 3; c++) {
+		lsv_data *xb = toy(n, 53, lab3, laby3, 6);
+		lsv_model *mb;
+		double *fb;
+		for (i = 0; i < n; i++)
+			if (xb->y[i] != 0.0)
+				xb->y[i] = xb->y[i] == laby3[c] ? 1.0 : -1.0;
+		mb = train(xb, g, &p);
+		CHECK(mb != NULL);
+		if (mb != NULL) {
+			double fc[45];
+			fb = decision(mb, xb);
+			for (i = 0; i < n; i++)
+				fc[i] = f3[i * 3 + (size_t)c];
+			CHECK(fb && max_rel_diff(fc, fb, n) < 1e-8);
+			free(fb);
+			lsv_model_free(mb);
+		}
+		lsv_data_free(xb);
+	}
+	free(f3);
+	lsv_model_free(m3);
+out:
+	lsv_graph_free(g);
+	lsv_data_free(x);
+}
+
+static void dense_methods_refuse_past_the_memory_limit(void)
+{
+	size_t n = 40;
+	lsv_data *x = toy(n, 54, LAB, LABY, 6);
+	lsv_graph *g = knn_graph(x, 5);
+	lsv_train_param p;
+	lsv_model *m = NULL;
+	lsv_error e;
+
+	lsv_train_param_default(&p);
+	p.mem_limit = 1000.0;  /* bytes: under the 2 x 40 x 40 doubles */
+	CHECK(lsv_train(x, g, &p, &m, &e) == LSV_ETOOBIG && m == NULL);
+	CHECK(strstr(e.msg, "over the memory limit (-m)") != NULL);
+	CHECK(strstr(e.msg, "-M newton -N m") != NULL);
+	p.newton = 1;
+	p.landmarks = 5;  /* 3 n m + 5 m^2 doubles = 5800 bytes */
+	p.mem_limit = 1e4;
+	CHECK(lsv_train(x, g, &p, &m, &e) == LSV_OK && m != NULL);
+	lsv_model_free(m);
+	lsv_graph_free(g);
+	lsv_data_free(x);
+}
+
+const unit_case primal_cases[] = {
+	{"primal_nystrom_with_every_row_a_landmark_is_the_exact_optimum",
+	 primal_nystrom_with_every_row_a_landmark_is_the_exact_optimum},
+	{"primal_linear_path_matches_the_normal_equations",
+	 primal_linear_path_matches_the_normal_equations},
+	{"primal_one_vs_rest_equals_binary_problems",
+	 primal_one_vs_rest_equals_binary_problems},
+	{"dense_methods_refuse_past_the_memory_limit",
+	 dense_methods_refuse_past_the_memory_limit},
 	{NULL, NULL},
 };

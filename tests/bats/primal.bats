@@ -1,0 +1,142 @@
+#!/usr/bin/env bats
+# lapsvm-train -M newton: the primal solver on a feature map (Nystrom
+# landmarks -N, or the sparse data themselves with the linear kernel), the
+# model it writes, and the memory limit -m that refuses n x n methods.
+
+load helpers
+
+setup() {
+	need_tools "$TRAIN" "$PRED" "$GB" "$DG"
+	enter_work
+}
+
+# m.txt: 200 two-moons points, one labeled row per class; all.txt: the
+# same points with their labels; m.g: the moons' epsilon graph.
+moons_problem() {
+	"$DG" -S 1 -l 1 moons m.txt
+	"$DG" -S 1 moons all.txt
+	"$GB" -q -e 0.25 m.txt m.g
+}
+
+key() {
+	sed -n '/^SV$/q; s/^'"$2"' //p' "$1"
+}
+
+accuracy() {
+	"$PRED" "$1" "$2" out.txt | sed -n 's/^Accuracy = \([0-9.]*\)%.*/\1/p'
+}
+
+@test "-M newton -N m: LapRLS and LapSVM on Nystrom features separate the moons" {
+	moons_problem
+	for s in laprls lapsvm; do
+		run --separate-stderr "$TRAIN" -s $s -t 2 -g 4 -a 0.03125 -i 100 \
+			-M newton -N 60 -G m.g m.txt $s.model
+		assert_status 0
+		assert_stderr_has "lapsvm-train: Newton:"
+		[ "$(key $s.model method)" = newton ]
+		[ "$(key $s.model landmarks)" = 60 ]
+		[ "$(key $s.model seed)" = 1 ]
+		[ "$(key $s.model nr_sv)" = 60 ]
+		acc=$(accuracy all.txt $s.model)
+		awk -v a="$acc" 'BEGIN { exit !(a >= 97) }' || { echo "$s: accuracy $acc"; false; }
+	done
+}
+
+@test "-N: the landmarks come from -S; the same seed gives the same model" {
+	moons_problem
+	"$TRAIN" -q -s laprls -g 4 -M newton -N 30 -S 5 -G m.g m.txt a.model
+	"$TRAIN" -q -s laprls -g 4 -M newton -N 30 -S 5 -G m.g m.txt b.model
+	"$TRAIN" -q -s laprls -g 4 -M newton -N 30 -S 6 -G m.g m.txt c.model
+	cmp a.model b.model
+	! cmp -s <(sed '1,/^SV$/d' a.model) <(sed '1,/^SV$/d' c.model)
+	[ "$(key c.model seed)" = 6 ]
+}
+
+@test "-N larger than the data takes every row as a landmark" {
+	moons_problem
+	run --separate-stderr "$TRAIN" -s laprls -g 4 -M newton -N 100000 -G m.g m.txt big.model
+	assert_status 0
+	[ "$(key big.model nr_sv)" = 200 ]
+}
+
+@test "-M newton with the linear kernel: one weight vector per function, no kernel expansion" {
+	moons_problem
+	run --separate-stderr "$TRAIN" -s lapsvm -t 0 -M newton -G m.g m.txt lin.model
+	assert_status 0
+	assert_stderr_has "lapsvm-train: conjugate gradient:"
+	[ "$(key lin.model nr_sv)" = 1 ]
+	[ "$(key lin.model kernel)" = linear ]
+	run "$PRED" all.txt lin.model out.txt
+	assert_status 0
+	[ "$(wc -l <out.txt)" -eq 200 ]
+}
+
+@test "-M newton linear equals the exact Nystrom map of the linear kernel (every row a landmark)" {
+	# the same objective two ways: CG on the sparse rows, and Cholesky on
+	# the features of K = X X' itself: the same decision values
+	moons_problem
+	"$TRAIN" -q -s lapsvm -t 0 -M newton -G m.g m.txt lin.model
+	"$TRAIN" -q -s lapsvm -t 0 -M newton -N 200 -G m.g m.txt nys.model
+	"$PRED" -q -d all.txt lin.model a.txt
+	"$PRED" -q -d all.txt nys.model b.txt
+	cmp <(cut -d' ' -f1 a.txt) <(cut -d' ' -f1 b.txt)
+	paste -d' ' a.txt b.txt | awk 'NR > 1 { d = $2 - $4; if (d < 0) d = -d
+		if (d > 1e-5 * (1 + ($4 < 0 ? -$4 : $4))) { print "row " NR ": " $2 " vs " $4; exit 1 } }'
+}
+
+@test "a three-class Newton model: one function per class, predicted by lapsvm-predict" {
+	"$DG" -S 2 moons two.txt
+	# a third class: the moons shifted far to the right
+	awk '{ split($2, a, ":"); split($3, b, ":")
+	       print ($1 == 1 ? 3 : 1), "1:" a[2] + 6, "2:" b[2] }' two.txt >three.txt
+	cat two.txt >>three.txt
+	awk 'NR % 20 == 1 { print; next } { $1 = 0; print }' three.txt >semi.txt
+	"$GB" -q -k 6 semi.txt s.g
+	run --separate-stderr "$TRAIN" -s laprls -g 2 -M newton -N 80 -G s.g semi.txt three.model
+	assert_status 0
+	[ "$(key three.model nr_fn)" = 3 ]
+	run "$PRED" three.txt three.model out.txt
+	assert_status 0
+}
+
+@test "-M newton needs a feature map; -N needs -M newton; -N and -m take numbers" {
+	moons_problem
+	run --separate-stderr "$TRAIN" -M newton m.txt x.model
+	assert_usage_error "-M newton needs a feature map: -N m (Nystrom, m landmarks) or the linear kernel (-t 0)" lapsvm-train
+	run --separate-stderr "$TRAIN" -N 10 m.txt x.model
+	assert_usage_error "-N (Nystrom landmarks) needs -M newton" lapsvm-train
+	run --separate-stderr "$TRAIN" -s tsvm -M newton -N 10 m.txt x.model
+	assert_usage_error "-M newton is for LapRLS and LapSVM" lapsvm-train
+	for bad in 0 -3 abc 1.5 ""; do
+		run --separate-stderr "$TRAIN" -M newton -N "$bad" m.txt x.model
+		assert_status 2
+		assert_stderr_regex "^lapsvm-train: option -N: "
+	done
+	for bad in 0 abc -1 1e99; do
+		run --separate-stderr "$TRAIN" -m "$bad" m.txt x.model
+		assert_status 2
+		assert_stderr_regex "^lapsvm-train: option -m: "
+	done
+	[ ! -e x.model ]
+}
+
+@test "-m: an n x n method over the limit is refused with a suggestion; Newton fits" {
+	# 3000 rows: the dense kernel and system matrices need 144 MB
+	"$DG" -S 3 -n 3000 moons big.txt
+	awk 'NR % 100 == 1 { print; next } { $1 = 0; print }' big.txt >semi.txt
+	"$GB" -q -k 6 semi.txt big.g
+	echo "old model" >keep.model
+	run --separate-stderr "$TRAIN" -m 50 -G big.g semi.txt keep.model
+	assert_status 1
+	assert_stderr_has "the n x n kernel and system matrices would need 0.14 GB, over the memory limit (-m) of 0.05 GB; train on a low-rank kernel instead: -M newton -N m (Nystrom, m landmarks, memory O(n m))"
+	[ "$(cat keep.model)" = "old model" ]
+	assert_no_tmp_files .
+	run --separate-stderr "$TRAIN" -m 50 -M newton -N 200 -G big.g semi.txt keep.model
+	assert_status 0
+	[ "$(key keep.model nr_sv)" = 200 ]
+	run --separate-stderr "$TRAIN" -m 5 -M newton -N 2000 -G big.g semi.txt n.model
+	assert_status 1
+	assert_stderr_has "the Nystrom features would need"
+	assert_stderr_has "use fewer landmarks (-N)"
+	[ ! -e n.model ]
+}
