@@ -44,13 +44,15 @@ static void usage(void)
 "-i value    : gamma_I given as the paper quotes it, gamma_I l/(l+u)^2\n"
 "              (default 0.045)\n"
 "-M method : direct (default): LapRLS by one LU of the n x n system (eq. 8),\n"
-"            LapSVM by its dual; pcg (LapRLS): primal conjugate gradient,\n"
-"            one product with K per iteration, no n x n solve (Melacci &\n"
-"            Belkin 2011); pcg-early: the same, stopping once the unlabeled\n"
-"            predictions are stable; newton: primal finite Newton on a\n"
-"            feature map, f = Phi w + b, LapSVM with the squared hinge:\n"
-"            with -N, the Nystrom map of the kernel; with the linear kernel\n"
-"            and no -N, the sparse data themselves (no n x n array)\n"
+"            LapSVM by its dual (eqs. 10-12).  In the primal (Melacci &\n"
+"            Belkin 2011), LapSVM with the squared hinge, no bias:\n"
+"            pcg: preconditioned conjugate gradient, one product with K\n"
+"            per iteration, no n x n solve (LapSVM: inside Newton steps);\n"
+"            pcg-early: the same, stopping once the unlabeled predictions\n"
+"            are stable; newton: Newton steps, each an n x n LU; with -N,\n"
+"            or with the linear kernel, newton works on a feature map\n"
+"            instead, f = Phi w + b: the Nystrom map of the kernel, or the\n"
+"            sparse data themselves (no n x n array)\n"
 "-N m      : Nystrom approximation with m landmarks sampled uniformly\n"
 "            (seeded by -S): memory O(n m) instead of O(n^2); needs -M newton\n"
 "-m MB     : memory the dense arrays may take (default: the physical memory\n"
@@ -336,16 +338,13 @@ int main(int argc, char **argv)
 				 "with -G");
 	if (folds > 0 && pred_file)
 		tool_usage_error("-o and -v exclude each other");
-	if (p.pcg && p.solver != LSV_SOLVER_LAPRLS)
-		tool_usage_error("-M %s is for LapRLS (-s laprls)",
+	if (p.pcg && p.solver == LSV_SOLVER_TSVM)
+		tool_usage_error("-M %s is for LapRLS and LapSVM",
 				 p.pcg_early ? "pcg-early" : "pcg");
 	if (p.newton && p.solver == LSV_SOLVER_TSVM)
 		tool_usage_error("-M newton is for LapRLS and LapSVM");
 	if (p.landmarks > 0 && !p.newton)
 		tool_usage_error("-N (Nystrom landmarks) needs -M newton");
-	if (p.newton && p.landmarks == 0 && p.kernel.type != LSV_KERNEL_LINEAR)
-		tool_usage_error("-M newton needs a feature map: -N m (Nystrom, "
-				 "m landmarks) or the linear kernel (-t 0)");
 	if (tsvm_opt && p.solver != LSV_SOLVER_TSVM)
 		tool_usage_error("-%c applies to the TSVM (-s tsvm)", tsvm_opt);
 	if (p.solver == LSV_SOLVER_TSVM && (graph_file || k_given || graph_opt))

@@ -85,13 +85,17 @@ lsv_status lsv_tsvm_binary(const double *K, size_t n, const size_t *lab,
 			   double *bias, double *ystar, long *switches,
 			   int *capped, lsv_error *err);
 
-/* LapRLS by PCG (common/pcg.c): K dense n x n, lab[i] nonzero for labeled
- * rows (l of them), Y n x C targets (0 on unlabeled rows); fills alpha
- * (n x C) and the iterations done. */
+/* LapRLS by PCG (common/pcg.c): K dense n x n; the loss on the rows with
+ * act[i + c n] nonzero for function c (act_stride n), or act[i] for all
+ * (act_stride 0); labeled[i] nonzero for the l labeled rows (the loss is
+ * 1/l times the sum; early stopping watches the other rows); Y n x C
+ * targets (0 off the active rows); alpha (n x C) is the start when warm,
+ * else 0, and the result; iterations are added to *iters. */
 lsv_status lsv_laprls_pcg(const double *K, size_t n, const lsv_graph *g,
-			  const unsigned char *lab, size_t l, const double *Y,
-			  int C, const lsv_train_param *p, double *alpha,
-			  long *iters, lsv_error *err);
+			  const unsigned char *act, size_t act_stride,
+			  const unsigned char *labeled, size_t l,
+			  const double *Y, int C, const lsv_train_param *p,
+			  double *alpha, int warm, long *iters, lsv_error *err);
 
 /* A feature map for the primal solver (common/primal.c): n rows of m
  * features, dense (column-major n x m) or the stored values of x, ccol[q]

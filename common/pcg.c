@@ -41,9 +41,10 @@ static int decide(const double *f, size_t n, size_t i, int C)
 }
 
 lsv_status lsv_laprls_pcg(const double *K, size_t n, const lsv_graph *g,
-			  const unsigned char *lab, size_t l, const double *Y,
-			  int C, const lsv_train_param *p, double *alpha,
-			  long *iters, lsv_error *err)
+			  const unsigned char *act, size_t act_stride,
+			  const unsigned char *labeled, size_t l,
+			  const double *Y, int C, const lsv_train_param *p,
+			  double *alpha, int warm, long *iters, lsv_error *err)
 {
 	size_t nc = n * (size_t)C, i;
 	double *buf, *s, *Ks, *d, *Kd, *q, *Kq, *f, *Lq;
@@ -72,19 +73,43 @@ lsv_status lsv_laprls_pcg(const double *K, size_t n, const lsv_graph *g,
 	Kq = q + nc; f = Kq + nc; Lq = f + nc;
 	rho = Lq + nc; rho0 = rho + C;
 
-	/* a = 0: f = 0, s = c = Y/l, d = s */
-	memset(alpha, 0, nc * sizeof *alpha);
+	/* s = c - M a, c = Y/l: with a = 0 (cold) s = c; warm, from f = K a;
+	 * rho0 = c'Kc either way, so the tolerance is relative to the same
+	 * scale whatever the start */
 	for (c = 0; c < C; c++)
 		for (i = 0; i < n; i++)
 			s[i + (size_t)c * n] = Y[i + (size_t)c * n] * il;
 	dgemm_("N", "N", &N, &NC, &N, &one, K, &N, s, &N, &zero, Ks, &N, 1, 1);
+	for (c = 0; c < C; c++) {
+		double r = 0.0;
+		for (i = 0; i < n; i++)
+			r += s[i + (size_t)c * n] * Ks[i + (size_t)c * n];
+		rho0[c] = r;
+	}
+	if (!warm) {
+		memset(alpha, 0, nc * sizeof *alpha);
+	} else {
+		dgemm_("N", "N", &N, &NC, &N, &one, K, &N, alpha, &N, &zero, f, &N,
+		       1, 1);
+		if (g != NULL && cI > 0.0 &&
+		    (st = lsv_lapop_apply(&L, f, Lq, (size_t)C, 1.0, err)) != LSV_OK)
+			goto done;
+		for (c = 0; c < C; c++)
+			for (i = 0; i < n; i++) {
+				size_t at = i + (size_t)c * n;
+				s[at] -= (act[i + (size_t)c * act_stride] ? il * f[at] : 0.0) +
+					 p->gamma_A * alpha[at] +
+					 (g != NULL && cI > 0.0 ? cI * Lq[at] : 0.0);
+			}
+		dgemm_("N", "N", &N, &NC, &N, &one, K, &N, s, &N, &zero, Ks, &N, 1, 1);
+	}
 	memcpy(d, s, nc * sizeof *d);
 	memcpy(Kd, Ks, nc * sizeof *Kd);
 	for (c = 0; c < C; c++) {
 		double r = 0.0;
 		for (i = 0; i < n; i++)
 			r += s[i + (size_t)c * n] * Ks[i + (size_t)c * n];
-		rho[c] = rho0[c] = r;
+		rho[c] = r;
 	}
 	for (i = 0; i < n; i++)
 		cls[i] = -1;
@@ -98,7 +123,7 @@ lsv_status lsv_laprls_pcg(const double *K, size_t n, const lsv_graph *g,
 		for (c = 0; c < C; c++)
 			for (i = 0; i < n; i++) {
 				size_t at = i + (size_t)c * n;
-				q[at] = (lab[i] ? il * Kd[at] : 0.0) +
+				q[at] = (act[i + (size_t)c * act_stride] ? il * Kd[at] : 0.0) +
 					p->gamma_A * d[at] +
 					(g != NULL && cI > 0.0 ? cI * Lq[at] : 0.0);
 			}
@@ -146,7 +171,7 @@ lsv_status lsv_laprls_pcg(const double *K, size_t n, const lsv_graph *g,
 			size_t changed = 0, u = 0;
 			for (i = 0; i < n; i++) {
 				int k;
-				if (lab[i])
+				if (labeled[i])
 					continue;
 				u++;
 				k = decide(f, n, i, C);
@@ -160,7 +185,7 @@ lsv_status lsv_laprls_pcg(const double *K, size_t n, const lsv_graph *g,
 			}
 		}
 	}
-	*iters = it;
+	*iters += it;
 done:
 	free(buf);
 	lsv_lapop_free(&L);

@@ -100,9 +100,9 @@ lsv_status lsv_train_param_check(const lsv_train_param *p, lsv_error *err)
 		return lsv_fail(err, LSV_EINVAL,
 				"TSVM positive fraction r = %g out of range (expected "
 				"0 < r < 1, or 0 for the labeled ratio)", p->tsvm_r);
-	if (p->pcg && p->solver != LSV_SOLVER_LAPRLS)
+	if (p->pcg && p->solver == LSV_SOLVER_TSVM)
 		return lsv_fail(err, LSV_EINVAL,
-				"the PCG method is for LapRLS (solver laprls)");
+				"the PCG method is for laprls and lapsvm");
 	if (!(p->pcg_tol > 0.0 && p->pcg_tol < 1.0))
 		return lsv_fail(err, LSV_EINVAL,
 				"PCG tolerance %g out of range (expected 0 < tol < 1)",
@@ -119,10 +119,6 @@ lsv_status lsv_train_param_check(const lsv_train_param *p, lsv_error *err)
 	if (p->newton && p->solver == LSV_SOLVER_TSVM)
 		return lsv_fail(err, LSV_EINVAL,
 				"the newton method is for laprls and lapsvm");
-	if (p->newton && p->landmarks == 0 && p->kernel.type != LSV_KERNEL_LINEAR)
-		return lsv_fail(err, LSV_EINVAL,
-				"the newton method needs a feature map: Nystrom "
-				"landmarks, or the linear kernel");
 	if (p->landmarks > 0 && !p->newton)
 		return lsv_fail(err, LSV_EINVAL,
 				"Nystrom landmarks need the newton method");
@@ -280,8 +276,9 @@ static lsv_status train_rls(job *J, const lsv_graph *g, const double *K)
 			for (c = 0; c < nrhs; c++)
 				Yn[J->lab[r] + (size_t)c * n] = J->Y[r + (size_t)c * l];
 		}
-		st = lsv_laprls_pcg(K, n, p->gamma_I > 0.0 ? g : NULL, lab, l, Yn,
-				    nrhs, p, J->alpha, &J->iterations, J->err);
+		st = lsv_laprls_pcg(K, n, p->gamma_I > 0.0 ? g : NULL, lab, 0, lab,
+				    l, Yn, nrhs, p, J->alpha, 0, &J->iterations,
+				    J->err);
 		free(Yn);
 		free(lab);
 		return st;
@@ -350,6 +347,197 @@ static lsv_status train_rls(job *J, const lsv_graph *g, const double *K)
 		free(M);
 		free(ipiv);
 	}
+	return st;
+}
+
+/*
+ * LapSVM in the primal on the full kernel (Melacci & Belkin, JMLR 12,
+ * 2011), squared hinge, f = K a (no bias, as eq. 8):
+ *     F(a) = 1/l sum_{i labeled} max(0, 1 - y_i f_i)^2 + gamma_A a'K a
+ *            + gamma_I/n^2 f'L^p f.
+ * For the active set S (labeled rows with y f < 1) F is the LapRLS
+ * objective with J = diag(S), minimized where (J_S K/l + gamma_A I +
+ * gamma_I/n^2 L^p K) a = J_S y/l.  Newton: solve that for every
+ * one-vs-rest function (its own S) by LU (-M newton: O(n^3) per step) or
+ * by PCG warm-started from the current a (-M pcg, pcg-early: one K product
+ * per iteration), move by an exact line search of F along the step, update
+ * S; stop when no S changes under a full step.
+ */
+static lsv_status train_svm_primal(job *J, const lsv_graph *g, const double *K)
+{
+	const lsv_train_param *p = J->p;
+	size_t n = J->n, l = J->l, nc = n * (size_t)J->nr_fn, i, r;
+	int C = J->nr_fn, c, N = (int)n, NC = C, step, done = 0;
+	unsigned char *act = calloc(nc, 1), *labeled = calloc(n, 1);
+	double *Yn = calloc(nc, sizeof *Yn), *an = alloc(nc, sizeof *an);
+	double *f = calloc(nc, sizeof *f), *df = alloc(nc, sizeof *df);
+	double *Ldf = alloc(nc, sizeof *Ldf), *LK = NULL, *M = NULL;
+	double cI = p->gamma_I / ((double)n * (double)n), il = 1.0 / (double)l;
+	int *ipiv = NULL;
+	const double one = 1.0, zero = 0.0;
+	lsv_lapop L;
+	lsv_status st = LSV_OK;
+
+	memset(&L, 0, sizeof L);
+	memset(J->bias, 0, (size_t)C * sizeof *J->bias);
+	memset(J->alpha, 0, nc * sizeof *J->alpha);
+	if (!act || !labeled || !Yn || !an || !f || !df || !Ldf) {
+		st = lsv_fail(J->err, LSV_ENOMEM, "out of memory");
+		goto out;
+	}
+	if (g != NULL && p->gamma_I > 0.0 &&
+	    (st = lsv_lapop_init(&L, g, p->normalized, p->power, J->err)) != LSV_OK)
+		goto out;
+	if (!p->pcg) {
+		/* direct Newton steps: cI L^p K once, then one LU per
+		 * function and step */
+		LK = alloc(n * n, sizeof *LK);
+		M = alloc(n * n, sizeof *M);
+		ipiv = alloc(n, sizeof *ipiv);
+		if (LK == NULL || M == NULL || ipiv == NULL) {
+			st = lsv_fail(J->err, LSV_ENOMEM,
+				      "out of memory for the Newton system (%zu bytes)",
+				      2 * n * n * sizeof *M);
+			goto out;
+		}
+		if (L.g != NULL)
+			st = lsv_lapop_apply(&L, K, LK, n, cI, J->err);
+		else
+			memset(LK, 0, n * n * sizeof *LK);
+		if (st != LSV_OK)
+			goto out;
+	}
+	for (r = 0; r < l; r++) {
+		labeled[J->lab[r]] = 1;
+		for (c = 0; c < C; c++)
+			act[J->lab[r] + (size_t)c * n] = 1;
+	}
+	for (step = 0; step < 100 && !done; step++) {
+		size_t changed = 0;
+		for (i = 0; i < nc; i++)
+			Yn[i] = 0.0;
+		for (c = 0; c < C; c++)
+			for (r = 0; r < l; r++) {
+				size_t at = J->lab[r] + (size_t)c * n;
+				if (act[at])
+					Yn[at] = J->Y[r + (size_t)c * l];
+			}
+		/* the minimizer an of each function's current quadratic */
+		if (p->pcg) {
+			memcpy(an, J->alpha, nc * sizeof *an);
+			st = lsv_laprls_pcg(K, n, L.g, act, n, labeled, l, Yn, C, p,
+					    an, step > 0, &J->iterations, J->err);
+			if (st != LSV_OK)
+				goto out;
+		} else {
+			int info, one_i = 1;
+			for (c = 0; c < C; c++) {
+				const unsigned char *ac = act + (size_t)c * n;
+				/* M = LK + diag(act/l) K + gamma_A I */
+				memcpy(M, LK, n * n * sizeof *M);
+				for (i = 0; i < n; i++) {
+					size_t j;
+					if (!ac[i])
+						continue;
+					for (j = 0; j < n; j++)
+						M[i + j * n] += il * K[i + j * n];
+				}
+				for (i = 0; i < n; i++)
+					M[i + i * n] += p->gamma_A;
+				memcpy(an + (size_t)c * n, Yn + (size_t)c * n,
+				       n * sizeof *an);
+				for (i = 0; i < n; i++)
+					an[i + (size_t)c * n] *= il;
+				dgesv_(&N, &one_i, M, &N, ipiv, an + (size_t)c * n, &N,
+				       &info);
+				if (info != 0) {
+					st = lsv_fail(J->err, LSV_ENUMERIC,
+						      "the Newton system is singular "
+						      "(LAPACK dgesv info %d)", info);
+					goto out;
+				}
+			}
+			J->iterations++;
+		}
+		/* step d = an - a, df = K d; exact line search per function */
+		for (i = 0; i < nc; i++)
+			an[i] -= J->alpha[i];
+		dgemm_("N", "N", &N, &NC, &N, &one, K, &N, an, &N, &zero, df, &N,
+		       1, 1);
+		if (L.g != NULL &&
+		    (st = lsv_lapop_apply(&L, df, Ldf, (size_t)C, cI, J->err)) != LSV_OK)
+			goto out;
+		done = 1;
+		for (c = 0; c < C; c++) {
+			size_t o = (size_t)c * n;
+			double a1 = 0.0, a2 = 0.0, lo = 0.0, hi = 1.0, t;
+			int k;
+			for (i = 0; i < n; i++) {
+				/* F'(t)/2 = a1 + t a2 + loss terms */
+				a1 += p->gamma_A * f[o + i] * an[o + i];
+				a2 += p->gamma_A * df[o + i] * an[o + i];
+				if (L.g != NULL) {
+					a1 += f[o + i] * Ldf[o + i];
+					a2 += df[o + i] * Ldf[o + i];
+				}
+			}
+#define DERIV(tt, out)                                                         \
+	do {                                                                   \
+		double s_ = a1 + (tt) * a2;                                    \
+		for (r = 0; r < l; r++) {                                      \
+			size_t at_ = o + J->lab[r];                            \
+			double y_ = J->Y[r + o / n * l], fr_ = f[at_] + (tt) * df[at_]; \
+			if (y_ * fr_ < 1.0)                                    \
+				s_ += il * (fr_ - y_) * df[at_];               \
+		}                                                              \
+		(out) = s_;                                                    \
+	} while (0)
+			for (k = 0; k < 30; k++) {
+				double dv;
+				DERIV(hi, dv);
+				if (dv >= 0.0)
+					break;
+				lo = hi;
+				hi *= 2.0;
+			}
+			for (k = 0; k < 60 && hi - lo > 1e-12 * hi; k++) {
+				double mid = 0.5 * (lo + hi), dv;
+				DERIV(mid, dv);
+				if (dv < 0.0)
+					lo = mid;
+				else
+					hi = mid;
+			}
+#undef DERIV
+			t = step == 0 ? 1.0 : 0.5 * (lo + hi);
+			for (i = 0; i < n; i++) {
+				J->alpha[o + i] += t * an[o + i];
+				f[o + i] += t * df[o + i];
+			}
+			for (r = 0; r < l; r++) {
+				size_t at = o + J->lab[r];
+				unsigned char a = J->Y[r + (size_t)c * l] * f[at] < 1.0;
+				changed += a != act[at];
+				act[at] = a;
+			}
+			if (fabs(t - 1.0) > 1e-9)
+				done = 0;
+		}
+		if (changed > 0)
+			done = 0;
+	}
+out:
+	lsv_lapop_free(&L);
+	free(act);
+	free(labeled);
+	free(Yn);
+	free(an);
+	free(f);
+	free(df);
+	free(Ldf);
+	free(LK);
+	free(M);
+	free(ipiv);
 	return st;
 }
 
@@ -837,6 +1025,7 @@ lsv_status lsv_train(const lsv_data *x, const lsv_graph *g,
 	double *K = NULL;
 	size_t n = x->n, i;
 	lsv_status st;
+	int fmap;
 
 	*out = NULL;
 	memset(&J, 0, sizeof J);
@@ -860,7 +1049,9 @@ lsv_status lsv_train(const lsv_data *x, const lsv_graph *g,
 				"the graph has %zu rows but the data %zu", g->n, n);
 	if (n > INT_MAX)
 		return lsv_fail(err, LSV_ETOOBIG, "%zu rows: too many", n);
-	if (prm.newton) {
+	fmap = prm.newton && (prm.landmarks > 0 ||
+			      prm.kernel.type == LSV_KERNEL_LINEAR);
+	if (fmap) {
 		/* Nystrom: K_nm, the features and L^p times them, m x m
 		 * matrices; the linear map holds no dense n-sized array */
 		double m = (double)(prm.landmarks < (long)n ? prm.landmarks : (long)n);
@@ -870,7 +1061,8 @@ lsv_status lsv_train(const lsv_data *x, const lsv_graph *g,
 				      "use fewer landmarks (-N)", err)) != LSV_OK)
 			return st;
 	} else if ((st = check_bytes(&prm, (double)n * (double)n *
-				     (prm.gamma_I > 0 && !prm.pcg ? 2
+				     (prm.newton && prm.solver == LSV_SOLVER_LAPSVM ? 3
+				      : prm.gamma_I > 0 && !prm.pcg ? 2
 				      : prm.solver == LSV_SOLVER_TSVM ? 2 : 1),
 				     prm.pcg ? "the n x n kernel matrix"
 					     : "the n x n kernel and system matrices",
@@ -908,9 +1100,9 @@ lsv_status lsv_train(const lsv_data *x, const lsv_graph *g,
 	J.Y = alloc(x->l * (size_t)J.nr_fn, sizeof *J.Y);
 	J.alpha = alloc(n * (size_t)J.nr_fn, sizeof *J.alpha);
 	J.bias = calloc((size_t)J.nr_fn, sizeof *J.bias);
-	if (!prm.newton)
+	if (!fmap)
 		K = alloc(n * n, sizeof *K);
-	if (!J.lab || !J.Y || !J.alpha || !J.bias || (!prm.newton && !K)) {
+	if (!J.lab || !J.Y || !J.alpha || !J.bias || (!fmap && !K)) {
 		st = lsv_fail(err, LSV_ENOMEM,
 			      "out of memory for the kernel matrix (%zu bytes)",
 			      n * n * sizeof *K);
@@ -920,7 +1112,7 @@ lsv_status lsv_train(const lsv_data *x, const lsv_graph *g,
 		if (lsv_data_is_labeled(x, i))
 			J.lab[J.l++] = i;
 	targets(&J);
-	if (prm.newton) {
+	if (fmap) {
 		st = train_primal(&J, g, out);
 		goto done;
 	}
@@ -931,6 +1123,8 @@ lsv_status lsv_train(const lsv_data *x, const lsv_graph *g,
 		st = train_rls(&J, g, K);
 	else if (prm.solver == LSV_SOLVER_TSVM)
 		st = train_tsvm(&J, K);
+	else if (prm.pcg || prm.newton)
+		st = train_svm_primal(&J, g, K);
 	else
 		st = train_svm(&J, g, K);
 	if (st == LSV_OK) {

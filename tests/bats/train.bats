@@ -757,10 +757,10 @@ assert_bad_option() {
 	[ "$(key early.model method)" = pcg-early ]
 }
 
-@test "-M pcg applies to LapRLS only; unknown -M values are usage errors" {
+@test "-M pcg applies to LapRLS and LapSVM; unknown -M values are usage errors" {
 	moons1
-	run --separate-stderr "$TRAIN" -s lapsvm -M pcg m.txt
-	assert_train_usage "-M pcg is for LapRLS (-s laprls)"
+	run --separate-stderr "$TRAIN" -s tsvm -M pcg m.txt
+	assert_train_usage "-M pcg is for LapRLS and LapSVM"
 	run --separate-stderr "$TRAIN" -s laprls -M cholesky m.txt
 	assert_train_usage "option -M: unknown method 'cholesky' (expected direct, pcg, pcg-early or newton)"
 }

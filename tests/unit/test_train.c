@@ -1110,6 +1110,75 @@ static void dense_methods_refuse_past_the_memory_limit(void)
 	lsv_data_free(x);
 }
 
+static void primal_full_kernel_lapsvm_newton_and_pcg_reach_the_squared_hinge_optimum(void)
+{
+	/* f = K a, no bias: at the optimum a solves (J_S K/l + gamma_A I +
+	 * cI L K) a = J_S y/l on its own active set S (y f < 1 exactly on S);
+	 * labels a smooth function can exceed, so some rows are past the
+	 * margin.  Newton (LU steps) and PCG inside Newton reach it. */
+	size_t n = 30, i, j, k;
+	double laby[6] = {1, 1, 1, 1, -1, -1};
+	lsv_data *x = toy(n, 55, LAB, laby, 6);
+	lsv_graph *g = knn_graph(x, 4);
+	double *K = gram(x, 0.1), *L = laplacian(g, 0);
+	int method;
+
+	for (method = 0; method < 2; method++) {
+		lsv_train_param p;
+		lsv_model *m;
+		double *f, A[900], B[30], ref[30], cI, il = 1.0 / 6;
+		unsigned char S[30];
+		size_t active = 0;
+		lsv_train_param_default(&p);
+		p.kernel.gamma = 0.1;
+		p.gamma_A = 1e-3;
+		p.gamma_I = 0.5;
+		p.normalized = 0;
+		if (method == 0) {
+			p.newton = 1;
+		} else {
+			p.pcg = 1;
+			p.pcg_tol = 1e-12;
+			p.pcg_max_iter = 1000;
+		}
+		m = train(x, g, &p);
+		CHECK(m != NULL);
+		if (m == NULL)
+			continue;
+		CHECK(m->iterations >= 1 && m->bias[0] == 0.0);
+		f = decision(m, x);
+		for (i = 0; i < n; i++) {
+			S[i] = x->y[i] != 0.0 && x->y[i] * f[i] < 1.0;
+			active += S[i];
+		}
+		CHECK(active > 0 && active < 6);
+		cI = p.gamma_I / ((double)n * (double)n);
+		for (i = 0; i < n; i++) {
+			for (j = 0; j < n; j++) {
+				double lk = 0.0;
+				for (k = 0; k < n; k++)
+					lk += L[i + k * n] * K[k + j * n];
+				A[i + j * n] = (S[i] ? il * K[i + j * n] : 0.0) +
+					       (i == j ? p.gamma_A : 0.0) + cI * lk;
+			}
+			B[i] = S[i] ? il * x->y[i] : 0.0;
+		}
+		gauss(A, B, n, 1);
+		for (i = 0; i < n; i++) {
+			ref[i] = 0.0;
+			for (j = 0; j < n; j++)
+				ref[i] += K[i + j * n] * B[j];
+		}
+		CHECK(max_rel_diff(f, ref, n) < (method == 0 ? 1e-8 : 1e-5));
+		free(f);
+		lsv_model_free(m);
+	}
+	free(K);
+	free(L);
+	lsv_graph_free(g);
+	lsv_data_free(x);
+}
+
 const unit_case primal_cases[] = {
 	{"primal_nystrom_with_every_row_a_landmark_is_the_exact_optimum",
 	 primal_nystrom_with_every_row_a_landmark_is_the_exact_optimum},
@@ -1117,6 +1186,8 @@ const unit_case primal_cases[] = {
 	 primal_linear_path_matches_the_normal_equations},
 	{"primal_one_vs_rest_equals_binary_problems",
 	 primal_one_vs_rest_equals_binary_problems},
+	{"primal_full_kernel_lapsvm_newton_and_pcg_reach_the_squared_hinge_optimum",
+	 primal_full_kernel_lapsvm_newton_and_pcg_reach_the_squared_hinge_optimum},
 	{"dense_methods_refuse_past_the_memory_limit",
 	 dense_methods_refuse_past_the_memory_limit},
 	{NULL, NULL},
