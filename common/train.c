@@ -1017,6 +1017,41 @@ done:
 	return st;
 }
 
+/* The labeled rows of x as a data set of their own (the caller frees). */
+static lsv_data *labeled_rows(const lsv_data *x)
+{
+	lsv_data *s = calloc(1, sizeof *s);
+	size_t i, q, nnz = 0, k = 0;
+	if (s == NULL)
+		return NULL;
+	for (i = 0; i < x->n; i++)
+		if (lsv_data_is_labeled(x, i))
+			nnz += x->rowptr[i + 1] - x->rowptr[i];
+	s->rowptr = malloc((x->l + 1) * sizeof *s->rowptr);
+	s->col = malloc((nnz ? nnz : 1) * sizeof *s->col);
+	s->val = malloc((nnz ? nnz : 1) * sizeof *s->val);
+	s->y = malloc((x->l ? x->l : 1) * sizeof *s->y);
+	if (!s->rowptr || !s->col || !s->val || !s->y) {
+		lsv_data_free(s);
+		return NULL;
+	}
+	s->dim = x->dim;
+	s->unlabeled = x->unlabeled;
+	for (i = 0; i < x->n; i++) {
+		if (!lsv_data_is_labeled(x, i))
+			continue;
+		s->rowptr[k] = s->nnz;
+		for (q = x->rowptr[i]; q < x->rowptr[i + 1]; q++) {
+			s->col[s->nnz] = x->col[q];
+			s->val[s->nnz++] = x->val[q];
+		}
+		s->y[k++] = x->y[i];
+	}
+	s->rowptr[k] = s->nnz;
+	s->n = s->l = k;
+	return s;
+}
+
 lsv_status lsv_train(const lsv_data *x, const lsv_graph *g,
 		     const lsv_train_param *p, lsv_model **out, lsv_error *err)
 {
@@ -1042,11 +1077,24 @@ lsv_status lsv_train(const lsv_data *x, const lsv_graph *g,
 		if (prm.tsvm_cstar == 0.0)  /* record the C* used: C */
 			prm.tsvm_cstar = 1.0 / (2.0 * prm.gamma_A * (double)x->l);
 	}
-	if (prm.gamma_I > 0.0 && g == NULL)
-		return lsv_fail(err, LSV_EINVAL, "gamma_I > 0 needs a graph");
 	if (g != NULL && g->n != n)
 		return lsv_fail(err, LSV_EINVAL,
 				"the graph has %zu rows but the data %zu", g->n, n);
+	if (prm.gamma_I == 0.0 && prm.solver != LSV_SOLVER_TSVM &&
+	    !prm.newton && x->l < n) {
+		/* RLS / SVM: the unlabeled rows have no term in eq. 4 (their
+		 * coefficients are 0), so the n x n kernel is not needed */
+		lsv_data *lab = labeled_rows(x);
+		if (lab == NULL)
+			return lsv_fail(err, LSV_ENOMEM, "out of memory");
+		st = lsv_train(lab, NULL, p, out, err);
+		lsv_data_free(lab);
+		if (st == LSV_OK)
+			(*out)->u = n - x->l;
+		return st;
+	}
+	if (prm.gamma_I > 0.0 && g == NULL)
+		return lsv_fail(err, LSV_EINVAL, "gamma_I > 0 needs a graph");
 	if (n > INT_MAX)
 		return lsv_fail(err, LSV_ETOOBIG, "%zu rows: too many", n);
 	fmap = prm.newton && (prm.landmarks > 0 ||
