@@ -455,6 +455,9 @@ int main(int argc, char **argv)
 		tool_info("TSVM: %ld label switches in all", m->switches);
 	if (p.pcg)
 		tool_info("PCG: %ld iterations", m->iterations);
+	if (m->kernel_seconds > 0.0 || m->solve_seconds > 0.0)
+		tool_info("time: kernel matrix %.2f s, solver %.2f s",
+			  m->kernel_seconds, m->solve_seconds);
 	if (p.newton)
 		tool_info("Newton: %ld steps in all%s", m->iterations,
 			  m->cg_iterations > 0 ? "" : "");

@@ -150,6 +150,11 @@ accuracy() {
 	run --separate-stderr "$TRAIN" -m 50 -M newton -N 200 -G big.g semi.txt keep.model
 	assert_status 0
 	[ "$(key keep.model nr_sv)" = 200 ]
+	# RLS (-i 0) needs only the labeled rows' kernel: 30 x 30
+	run --separate-stderr "$TRAIN" -m 1 -s laprls -i 0 semi.txt rls.model
+	assert_status 0
+	[ "$(key rls.model l)" = 30 ]
+	[ "$(key rls.model u)" = 2970 ]
 	run --separate-stderr "$TRAIN" -m 5 -M newton -N 2000 -G big.g semi.txt n.model
 	assert_status 1
 	assert_stderr_has "the Nystrom features would need"
