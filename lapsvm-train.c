@@ -174,7 +174,12 @@ static void cross_validate(const lsv_data *x, const lsv_graph *g,
 		scores = malloc(n * (size_t)m->nr_fn * sizeof *scores);
 		if (scores == NULL)
 			tool_die(1, "out of memory");
-		if (lsv_model_decision(m, x, scores, &err) != LSV_OK)
+		/* the solver's own outputs when it kept them (same values up
+		 * to rounding), else from the model */
+		if (m->train_f != NULL)
+			memcpy(scores, m->train_f,
+			       x->n * (size_t)m->nr_fn * sizeof *scores);
+		else if (lsv_model_decision(m, x, scores, &err) != LSV_OK)
 			tool_die_err(&err);
 		for (i = lo; i < hi; i++)
 			correct += lsv_model_label(m, scores + lab[i] * (size_t)m->nr_fn) ==
@@ -472,7 +477,12 @@ int main(int argc, char **argv)
 		lsv_out *out;
 		if (scores == NULL || rows == NULL)
 			tool_die(1, "out of memory");
-		if (lsv_model_decision(m, x, scores, &err) != LSV_OK)
+		/* the solver's own outputs when it kept them (same values up
+		 * to rounding), else from the model */
+		if (m->train_f != NULL)
+			memcpy(scores, m->train_f,
+			       x->n * (size_t)m->nr_fn * sizeof *scores);
+		else if (lsv_model_decision(m, x, scores, &err) != LSV_OK)
 			tool_die_err(&err);
 		for (i = 0; i < x->n; i++)
 			if (!lsv_data_is_labeled(x, i))

@@ -402,6 +402,9 @@ typedef struct {
 	long iterations;        /* PCG iterations (LapRLS with pcg); Newton
 				   steps (newton) */
 	long cg_iterations;     /* newton on sparse data: CG iterations */
+	double *train_f;        /* NULL, or the decision values of the n
+				   training rows (n x nr_fn, row-major), from
+				   the solver's own K or features */
 	double kernel_seconds;  /* wall time computing the n x n kernel */
 	double solve_seconds;   /* wall time of the solver after it */
 	int switch_capped;      /* some problem stopped at the switch cap */

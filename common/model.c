@@ -59,6 +59,7 @@ void lsv_model_free(lsv_model *m)
 	free(m->coef);
 	free(m->graph);
 	free(m->ystar);
+	free(m->train_f);
 	lsv_data_free(m->sv);
 	free(m);
 }

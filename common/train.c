@@ -852,6 +852,7 @@ static lsv_status train_primal(job *J, const lsv_graph *g, lsv_model **out)
 	size_t *idx = NULL;
 	double *Kmm = NULL, *Knm = NULL, *Phi = NULL, *W = NULL, *ev = NULL;
 	int *ccol = NULL, *feature = NULL;
+	double *train_f = NULL;
 	lsv_fmat F;
 	lsv_primal_info info;
 	lsv_status st = LSV_OK;
@@ -984,6 +985,26 @@ static lsv_status train_primal(job *J, const lsv_graph *g, lsv_model **out)
 				      "weights (ill-conditioned system)");
 			goto done;
 		}
+	/* the training rows' outputs, f = Phi w + b (no kernel again) */
+	train_f = alloc(n * (size_t)C, sizeof *train_f);
+	if (train_f != NULL) {
+		int c;
+		for (c = 0; c < C; c++) {
+			const double *w = W + (size_t)c * F.m;
+			for (i = 0; i < n; i++) {
+				double v = J->bias[c];
+				if (F.dense != NULL) {
+					for (j = 0; j < F.m; j++)
+						v += F.dense[i + j * n] * w[j];
+				} else {
+					size_t q;
+					for (q = x->rowptr[i]; q < x->rowptr[i + 1]; q++)
+						v += x->val[q] * w[F.ccol[q]];
+				}
+				train_f[i * (size_t)C + (size_t)c] = v;
+			}
+		}
+	}
 	if (p->landmarks > 0) {
 		/* beta = V w on the landmark rows of alpha */
 		double *beta = alloc(m * (size_t)C, sizeof *beta);
@@ -1003,6 +1024,10 @@ static lsv_status train_primal(job *J, const lsv_graph *g, lsv_model **out)
 	} else {
 		st = linear_model(J, W, F.m, feature, out);
 	}
+	if (st == LSV_OK) {
+		(*out)->train_f = train_f;
+		train_f = NULL;
+	}
 	goto done;
 nomem:
 	st = lsv_fail(J->err, LSV_ENOMEM, "out of memory for the primal solver");
@@ -1015,7 +1040,30 @@ done:
 	free(W);
 	free(ccol);
 	free(feature);
+	free(train_f);
 	return st;
+}
+
+/* The training rows' decision values from the solver's K: f = K alpha + b
+ * (one dgemm), n x nr_fn row-major as lsv_model_decision's; NULL if out of
+ * memory (the caller then recomputes them from the model). */
+static double *train_outputs(const job *J, const double *K, size_t n)
+{
+	int N = (int)n, C = J->nr_fn, c;
+	const double one = 1.0, zero = 0.0;
+	double *F = alloc(n * (size_t)C, sizeof *F), *f = alloc(n * (size_t)C, sizeof *f);
+	size_t i;
+	if (F == NULL || f == NULL) {
+		free(F);
+		free(f);
+		return NULL;
+	}
+	dgemm_("N", "N", &N, &C, &N, &one, K, &N, J->alpha, &N, &zero, F, &N, 1, 1);
+	for (c = 0; c < C; c++)
+		for (i = 0; i < n; i++)
+			f[i * (size_t)C + (size_t)c] = F[i + (size_t)c * n];
+	free(F);
+	return f;
 }
 
 /* Monotonic wall-clock seconds, for the time report. */
@@ -1099,8 +1147,11 @@ lsv_status lsv_train(const lsv_data *x, const lsv_graph *g,
 			return lsv_fail(err, LSV_ENOMEM, "out of memory");
 		st = lsv_train(lab, NULL, p, out, err);
 		lsv_data_free(lab);
-		if (st == LSV_OK)
+		if (st == LSV_OK) {
 			(*out)->u = n - x->l;
+			free((*out)->train_f);  /* of the labeled rows only */
+			(*out)->train_f = NULL;
+		}
 		return st;
 	}
 	if (prm.gamma_I > 0.0 && g == NULL)
@@ -1198,6 +1249,13 @@ lsv_status lsv_train(const lsv_data *x, const lsv_graph *g,
 	}
 	if (st == LSV_OK)
 		st = make_model(&J, out);
+	if (st == LSV_OK && ((*out)->train_f = train_outputs(&J, K, n)) != NULL) {
+		int c;
+		for (i = 0; i < n; i++)
+			for (c = 0; c < J.nr_fn; c++)
+				(*out)->train_f[i * (size_t)J.nr_fn + (size_t)c] +=
+					(*out)->bias[c];
+	}
 	if (st == LSV_OK) {
 		(*out)->kernel_seconds = t1 - t0;
 		(*out)->solve_seconds = seconds() - t1;

@@ -1179,6 +1179,42 @@ static void primal_full_kernel_lapsvm_newton_and_pcg_reach_the_squared_hinge_opt
 	lsv_data_free(x);
 }
 
+static void training_outputs_equal_the_saved_model_decisions(void)
+{
+	/* m->train_f (what lapsvm-train -o writes) comes from the solver's
+	 * own K or features; the model's decision values agree with it. */
+	size_t n = 40;
+	lsv_data *x = toy(n, 56, LAB, LABY, 6);
+	lsv_graph *g = knn_graph(x, 5);
+	int k;
+
+	for (k = 0; k < 6; k++) {
+		lsv_train_param p;
+		lsv_model *m;
+		double *f;
+		lsv_train_param_default(&p);
+		p.kernel.gamma = 0.5;
+		switch (k) {
+		case 0: p.solver = LSV_SOLVER_LAPRLS; break;
+		case 1: break;                                 /* LapSVM dual */
+		case 2: p.pcg = 1; break;                      /* primal LapSVM */
+		case 3: p.newton = 1; p.landmarks = 15; break; /* Nystrom */
+		case 4: p.newton = 1; p.kernel.type = LSV_KERNEL_LINEAR; break;
+		case 5: p.solver = LSV_SOLVER_TSVM; p.gamma_I = 0.0; break;
+		}
+		m = train(x, k == 5 ? NULL : g, &p);
+		CHECK(m != NULL && m->train_f != NULL);
+		if (m == NULL || m->train_f == NULL)
+			continue;
+		f = decision(m, x);
+		CHECK(f != NULL && max_rel_diff(m->train_f, f, n * (size_t)m->nr_fn) < 1e-9);
+		free(f);
+		lsv_model_free(m);
+	}
+	lsv_graph_free(g);
+	lsv_data_free(x);
+}
+
 const unit_case primal_cases[] = {
 	{"primal_nystrom_with_every_row_a_landmark_is_the_exact_optimum",
 	 primal_nystrom_with_every_row_a_landmark_is_the_exact_optimum},
@@ -1188,6 +1224,8 @@ const unit_case primal_cases[] = {
 	 primal_one_vs_rest_equals_binary_problems},
 	{"primal_full_kernel_lapsvm_newton_and_pcg_reach_the_squared_hinge_optimum",
 	 primal_full_kernel_lapsvm_newton_and_pcg_reach_the_squared_hinge_optimum},
+	{"training_outputs_equal_the_saved_model_decisions",
+	 training_outputs_equal_the_saved_model_decisions},
 	{"dense_methods_refuse_past_the_memory_limit",
 	 dense_methods_refuse_past_the_memory_limit},
 	{NULL, NULL},
