@@ -140,8 +140,10 @@ lsv_status lsv_lapop_apply(const lsv_lapop *L, const double *x, double *y,
 	int failed = 0;
 
 	/* columns are independent: one per thread at a time, each with its
-	 * own scratch column for the powers */
-#pragma omp parallel if (C > 1)
+	 * own scratch column for the powers.  Only for many columns (L K in
+	 * the direct solvers): a few columns between BLAS calls run faster on
+	 * one thread than waking a team that a threaded BLAS competes with */
+#pragma omp parallel if (C >= 64)
 	{
 		double *tmp = L->power > 1 ? malloc((n ? n : 1) * sizeof *tmp) : NULL;
 		if (L->power > 1 && tmp == NULL) {

@@ -472,6 +472,7 @@ static lsv_status train_svm_primal(job *J, const lsv_graph *g, const double *K)
 		for (c = 0; c < C; c++) {
 			size_t o = (size_t)c * n;
 			double a1 = 0.0, a2 = 0.0, lo = 0.0, hi = 1.0, t;
+			double dmax = 0.0, fmax_ = 0.0;
 			int k;
 			for (i = 0; i < n; i++) {
 				/* F'(t)/2 = a1 + t a2 + loss terms */
@@ -514,6 +515,8 @@ static lsv_status train_svm_primal(job *J, const lsv_graph *g, const double *K)
 			for (i = 0; i < n; i++) {
 				J->alpha[o + i] += t * an[o + i];
 				f[o + i] += t * df[o + i];
+				dmax = fmax(dmax, fabs(t * df[o + i]));
+				fmax_ = fmax(fmax_, fabs(f[o + i]));
 			}
 			for (r = 0; r < l; r++) {
 				size_t at = o + J->lab[r];
@@ -521,11 +524,18 @@ static lsv_status train_svm_primal(job *J, const lsv_graph *g, const double *K)
 				changed += a != act[at];
 				act[at] = a;
 			}
-			if (fabs(t - 1.0) > 1e-9)
+			/* converged: a full step (or none left to take) */
+			if (!(fabs(t - 1.0) < 1e-3 || dmax <= 1e-6 * (1.0 + fmax_)))
 				done = 0;
 		}
+		/* S unchanged: with a tolerance, also a full step; with early
+		 * stopping the inner solves are inexact by design, and an
+		 * unchanged S is the stop (Melacci & Belkin stop on stable
+		 * predictions) */
 		if (changed > 0)
 			done = 0;
+		else if (p->pcg_early && step > 0)
+			done = 1;
 	}
 out:
 	lsv_lapop_free(&L);
