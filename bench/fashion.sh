@@ -30,12 +30,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 datasets/convert-mnist-idx "$FASHION/train-images-idx3-ubyte.gz" "$FASHION/train-labels-idx1-ubyte.gz" > "$tmp/all"
 datasets/convert-mnist-idx "$FASHION/t10k-images-idx3-ubyte.gz" "$FASHION/t10k-labels-idx1-ubyte.gz" >> "$tmp/all"
-awk -v seed="$SEED" '
-	function rnd(m) { x = (x * 16807) % 2147483647; return x % m }
-	{ lab[NR] = $1; n = NR }
-	END { x = seed; for (i = 1; i <= n; i++) p[i] = i
-	      for (i = n; i > 1; i--) { j = 1 + rnd(i); t = p[i]; p[i] = p[j]; p[j] = t }
-	      for (i = 1; i <= n; i++) if (cnt[lab[p[i]]]++ < 10) print p[i] }' "$tmp/all" > "$tmp/lab"
+awk -f bench/per-class.awk -v seed="$SEED" -v per=10 "$tmp/all" > "$tmp/lab"
 awk 'NR == FNR { keep[$1] = 1; next } { if (!(FNR in keep)) $1 = -1; print }' "$tmp/lab" "$tmp/all" > "$tmp/semi"
 echo "Fashion-MNIST: $(wc -l < "$tmp/all") rows, $(wc -l < "$tmp/lab") labeled"
 echo

@@ -35,12 +35,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 zcat "$DATA/mnist.t10k.libsvm.gz" > "$tmp/full"
 # 10 labeled rows per class: a seeded MINSTD shuffle, the first 10 of each
-awk -v seed="$SEED" '
-	function rnd(m) { x = (x * 16807) % 2147483647; return x % m }
-	{ lab[NR] = $1; n = NR }
-	END { x = seed; for (i = 1; i <= n; i++) p[i] = i
-	      for (i = n; i > 1; i--) { j = 1 + rnd(i); t = p[i]; p[i] = p[j]; p[j] = t }
-	      for (i = 1; i <= n; i++) if (cnt[lab[p[i]]]++ < 10) print p[i] }' "$tmp/full" > "$tmp/lab"
+awk -f bench/per-class.awk -v seed="$SEED" -v per=10 "$tmp/full" > "$tmp/lab"
 # labels 0-9 are classes: the unlabeled marker is -1
 awk 'NR == FNR { keep[$1] = 1; next } { if (!(FNR in keep)) $1 = -1; print }' "$tmp/lab" "$tmp/full" > "$tmp/semi"
 paste -d' ' <(cut -d' ' -f1 "$tmp/full") <(cut -d' ' -f1 "$tmp/semi") | awk '$2 == -1 { print $1 }' > "$tmp/truth"

@@ -113,6 +113,16 @@ typedef struct {
 	int capped;          /* some function stopped at the step cap */
 } lsv_primal_info;
 
+/* Exact line search along a step of the primal objective: the t >= 0
+ * minimizing F(t) = 1/l sum V(y_r, f_r + t df_r) + quadratic, given the l
+ * labeled outputs f, their change df, targets y, il = 1/l and the
+ * regularizers' part of F'(t)/2 = a1 + t a2; V the squared loss, or the
+ * squared hinge (hinge 1: only rows with y (f + t df) < 1 count).  F' is
+ * nondecreasing: bracketing then bisection, O(l) per probe. */
+double lsv_line_search(size_t l, const double *f, const double *df,
+		       const double *y, double il, double a1, double a2,
+		       int hinge);
+
 /* LapRLS (hinge 0) or LapSVM with the squared hinge (hinge 1) in the
  * primal, f = Phi w + b, by finite Newton: C functions, targets Y (l x C,
  * +-1) on the labeled rows lab[0..l); W (m x C) and bias (C) are the

@@ -105,21 +105,15 @@ static void frow_add(const prob *P, size_t i, double a, double *g)
 	g[P->m] += a;
 }
 
-/* Is labeled row r in S at the outputs f (length l, labeled rows)? */
+/* Is a labeled row with target y and output f in S? */
 static int active(int hinge, double y, double f)
 {
 	return !hinge || y * f < 1.0;
 }
 
-/*
- * Exact line search: the t >= 0 minimizing F(z + t d), from the labeled
- * outputs f, df, the regularizer's quadratic pieces and the targets y.
- * F' (t) = 2/l sum_{S(t)} (f + t df - y) df + 2 (a1 + t a2) is
- * nondecreasing; bisection on it (the step count is O(l) per probe).
- */
-static double line_search(const prob *P, int hinge, const double *f,
-			  const double *df, const double *y, double a1,
-			  double a2)
+double lsv_line_search(size_t l, const double *f, const double *df,
+		       const double *y, double il, double a1, double a2,
+		       int hinge)
 {
 	double lo = 0.0, hi = 1.0;
 	int k;
@@ -127,13 +121,14 @@ static double line_search(const prob *P, int hinge, const double *f,
 	do {                                                                   \
 		size_t r_;                                                     \
 		double s_ = a1 + (t) * a2;                                     \
-		for (r_ = 0; r_ < P->l; r_++) {                                \
+		for (r_ = 0; r_ < l; r_++) {                                   \
 			double fr_ = f[r_] + (t) * df[r_];                     \
 			if (active(hinge, y[r_], fr_))                         \
-				s_ += P->il * (fr_ - y[r_]) * df[r_];          \
+				s_ += il * (fr_ - y[r_]) * df[r_];             \
 		}                                                              \
 		(out) = s_;                                                    \
 	} while (0)
+	/* bracket the root of the nondecreasing F'(t), then bisect */
 	for (k = 0; k < 30; k++) {
 		double dv;
 		DERIV(hi, dv);
@@ -406,7 +401,7 @@ lsv_status lsv_primal_train(const lsv_fmat *F, const lsv_graph *g,
 						a2 += du[j] * Ldu[j];
 					}
 				}
-				t = line_search(&P, hinge, fl, dfl, y, a1, a2);
+				t = lsv_line_search(l, fl, dfl, y, P.il, a1, a2, hinge);
 			}
 			first = 0;
 			for (j = 0; j < m1; j++)

@@ -373,6 +373,7 @@ static lsv_status train_svm_primal(job *J, const lsv_graph *g, const double *K)
 	double *Yn = calloc(nc, sizeof *Yn), *an = alloc(nc, sizeof *an);
 	double *f = calloc(nc, sizeof *f), *df = alloc(nc, sizeof *df);
 	double *Ldf = alloc(nc, sizeof *Ldf), *LK = NULL, *M = NULL;
+	double *fl = alloc(l, sizeof *fl), *dfl = alloc(l, sizeof *dfl);
 	double cI = p->gamma_I / ((double)n * (double)n), il = 1.0 / (double)l;
 	int *ipiv = NULL;
 	const double one = 1.0, zero = 0.0;
@@ -382,7 +383,7 @@ static lsv_status train_svm_primal(job *J, const lsv_graph *g, const double *K)
 	memset(&L, 0, sizeof L);
 	memset(J->bias, 0, (size_t)C * sizeof *J->bias);
 	memset(J->alpha, 0, nc * sizeof *J->alpha);
-	if (!act || !labeled || !Yn || !an || !f || !df || !Ldf) {
+	if (!act || !labeled || !Yn || !an || !f || !df || !Ldf || !fl || !dfl) {
 		st = lsv_fail(J->err, LSV_ENOMEM, "out of memory");
 		goto out;
 	}
@@ -471,9 +472,8 @@ static lsv_status train_svm_primal(job *J, const lsv_graph *g, const double *K)
 		done = 1;
 		for (c = 0; c < C; c++) {
 			size_t o = (size_t)c * n;
-			double a1 = 0.0, a2 = 0.0, lo = 0.0, hi = 1.0, t;
+			double a1 = 0.0, a2 = 0.0, t;
 			double dmax = 0.0, fmax_ = 0.0;
-			int k;
 			for (i = 0; i < n; i++) {
 				/* F'(t)/2 = a1 + t a2 + loss terms */
 				a1 += p->gamma_A * f[o + i] * an[o + i];
@@ -483,35 +483,13 @@ static lsv_status train_svm_primal(job *J, const lsv_graph *g, const double *K)
 					a2 += df[o + i] * Ldf[o + i];
 				}
 			}
-#define DERIV(tt, out)                                                         \
-	do {                                                                   \
-		double s_ = a1 + (tt) * a2;                                    \
-		for (r = 0; r < l; r++) {                                      \
-			size_t at_ = o + J->lab[r];                            \
-			double y_ = J->Y[r + o / n * l], fr_ = f[at_] + (tt) * df[at_]; \
-			if (y_ * fr_ < 1.0)                                    \
-				s_ += il * (fr_ - y_) * df[at_];               \
-		}                                                              \
-		(out) = s_;                                                    \
-	} while (0)
-			for (k = 0; k < 30; k++) {
-				double dv;
-				DERIV(hi, dv);
-				if (dv >= 0.0)
-					break;
-				lo = hi;
-				hi *= 2.0;
+			for (r = 0; r < l; r++) {
+				fl[r] = f[o + J->lab[r]];
+				dfl[r] = df[o + J->lab[r]];
 			}
-			for (k = 0; k < 60 && hi - lo > 1e-12 * hi; k++) {
-				double mid = 0.5 * (lo + hi), dv;
-				DERIV(mid, dv);
-				if (dv < 0.0)
-					lo = mid;
-				else
-					hi = mid;
-			}
-#undef DERIV
-			t = step == 0 ? 1.0 : 0.5 * (lo + hi);
+			t = step == 0 ? 1.0
+				: lsv_line_search(l, fl, dfl, J->Y + (size_t)c * l,
+						  il, a1, a2, 1);
 			for (i = 0; i < n; i++) {
 				J->alpha[o + i] += t * an[o + i];
 				f[o + i] += t * df[o + i];
@@ -546,6 +524,8 @@ out:
 	free(f);
 	free(df);
 	free(Ldf);
+	free(fl);
+	free(dfl);
 	free(LK);
 	free(M);
 	free(ipiv);
