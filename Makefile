@@ -2,8 +2,11 @@
 #
 #   make          build the tools
 #   make demo     two moons made here, one label per class -> graph, model, predictions
-#   make test     C unit tests and Bats command-line tests
+#   make test     C unit tests, the fuzz harnesses replayed over their corpora
+#                 (tests/fuzz), and Bats command-line tests
 #   make asan     the same suite built with -fsanitize=address,undefined
+#   make fuzz     each text parser's harness under libFuzzer (clang), one at a
+#                 time, FUZZ_SECONDS (60) each; new inputs go to build/fuzz/
 #   make clean
 #
 # Link with the system BLAS/LAPACK (-llapack -lblas); an optimized BLAS such
@@ -52,13 +55,31 @@ $(O)/tests/knn-ref: tests/knn-ref.c tests/unit/ref.c tests/unit/ref.h $(O)/libla
 	@mkdir -p $(@D)
 	$(CC) $(XCFLAGS) -Icommon -Itests/unit -o $@ tests/knn-ref.c tests/unit/ref.c $(O)/liblapsvm.a $(LDFLAGS) $(LDLIBS)
 
+# Fuzz harnesses of the data, graph and model readers (tests/fuzz/README):
+# fuzz-* replays files through them (any compiler, make test); libfuzzer-*
+# is the libFuzzer build (make fuzz).
+FUZZERS = data graph model
+FUZZBIN = $(FUZZERS:%=$(O)/tests/fuzz-%)
+
+$(FUZZBIN): $(O)/tests/fuzz-%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c tests/fuzz/fuzz.h $(O)/liblapsvm.a
+	@mkdir -p $(@D)
+	$(CC) $(XCFLAGS) -Icommon -o $@ $< tests/fuzz/replay.c $(O)/liblapsvm.a $(LDFLAGS) $(LDLIBS)
+
+$(FUZZERS:%=$(O)/tests/libfuzzer-%): $(O)/tests/libfuzzer-%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(O)/liblapsvm.a
+	@mkdir -p $(@D)
+	$(CC) $(XCFLAGS) -fsanitize=fuzzer -Icommon -o $@ $< $(O)/liblapsvm.a $(LDFLAGS) $(LDLIBS)
+
+# The regression inputs of a parser, if it has any.
+fuzz_inputs = tests/fuzz/corpus/$(1) $(wildcard tests/fuzz/regress/$(1))
+
 # Shared data sets (never committed to this repository).  Tests that need them
 # are skipped, with a message, when the directory is absent.
 DATA    ?= ../shared/data
 BATS    ?= bats
 
-test: all $(TESTBIN)
+test: all $(TESTBIN) $(FUZZBIN)
 	$(O)/tests/unit-tests
+	$(foreach f,$(FUZZERS),$(O)/tests/fuzz-$(f) $(call fuzz_inputs,$(f)) &&) true
 	LAPSVM_BIN=$(abspath $(BIN)) LAPSVM_TESTBIN=$(abspath $(O)/tests) \
 	  LAPSVM_DATA=$(abspath $(DATA)) $(BATS) tests/bats
 
@@ -67,6 +88,26 @@ SANFLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 asan:
 	$(MAKE) test O=build/asan BIN=build/asan/bin \
 	  CFLAGS="$(SANFLAGS)" LDFLAGS="-fsanitize=address,undefined"
+
+# libFuzzer (clang; Debian's clang ships its runtime) on each parser in turn,
+# one process, seeded with the committed corpus and regression inputs; new
+# inputs go to build/fuzz/corpus, crashes to build/fuzz/artifacts.  Runs
+# only the named ones with FUZZERS=model, longer with FUZZ_SECONDS=600.
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_ARGS    ?= -max_len=65536 -timeout=10 -rss_limit_mb=2048
+FUZZFLAGS = -O1 -g -fno-omit-frame-pointer \
+	    -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
+fuzz:
+	$(MAKE) O=build/fuzz CC=$(FUZZ_CC) CFLAGS="$(FUZZFLAGS)" \
+	  LDFLAGS="-fsanitize=address,undefined" \
+	  $(FUZZERS:%=build/fuzz/tests/libfuzzer-%)
+	@$(foreach f,$(FUZZERS),mkdir -p build/fuzz/corpus/$(f) build/fuzz/artifacts/$(f) && \
+	  echo "== fuzz $(f): $(FUZZ_SECONDS) s" && \
+	  OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 build/fuzz/tests/libfuzzer-$(f) \
+	    -max_total_time=$(FUZZ_SECONDS) $(FUZZ_ARGS) -dict=tests/fuzz/$(f).dict \
+	    -artifact_prefix=build/fuzz/artifacts/$(f)/ \
+	    build/fuzz/corpus/$(f) $(call fuzz_inputs,$(f)) &&) true
 
 # Two moons made here (no download), one label per class: graph, LapSVM,
 # predictions of all 200 points scored against their true labels.
@@ -95,4 +136,4 @@ experiments: all
 clean:
 	rm -rf build $(TOOLS)
 
-.PHONY: all test asan demo experiments clean
+.PHONY: all test asan fuzz demo experiments clean

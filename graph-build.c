@@ -4,6 +4,7 @@
  *
  *     graph-build [options] data_file [graph_file]
  */
+#include <float.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,6 +97,27 @@ static void report_scan(const lsv_graph_info *info)
 			  info->gemm_seconds,
 			  info->gemm_seconds > 0
 				  ? info->gemm_flops / info->gemm_seconds / 1e9 : 0.0);
+}
+
+/* Distances come from |a|^2 + |b|^2 - 2 a.b: a squared norm that
+ * overflows (values beyond about 1e154) would give infinite or NaN
+ * distances and a meaningless graph.  Refused, naming the row, if a
+ * squared norm exceeds a quarter of the largest double (so every squared
+ * distance, at most (|a| + |b|)^2, is finite too). */
+static void check_magnitude(const lsv_data *x, const char *name)
+{
+	size_t i, p;
+
+	for (i = 0; i < x->n; i++) {
+		double s = 0.0;
+		for (p = x->rowptr[i]; p < x->rowptr[i + 1]; p++)
+			s += x->val[p] * x->val[p];
+		if (!(s <= DBL_MAX / 4))
+			tool_die(EXIT_FAILURE, "%s: row %zu: feature values too large "
+				 "(squared norm %g, expected at most %g): distances "
+				 "would overflow a double; rescale the data", name,
+				 i + 1, s, DBL_MAX / 4);
+	}
 }
 
 /* -N: the directed k nearest neighbours, "i j:d ..." per row. */
@@ -235,6 +257,7 @@ int main(int argc, char **argv)
 
 	if (lsv_data_read_path(in, LSV_UNLABELED_DEFAULT, &x, &err) != LSV_OK)
 		tool_die_err(&err);
+	check_magnitude(x, strcmp(in, "-") ? in : "(stdin)");
 	if (!tool_quiet) {
 		p.progress = tool_progress;
 		p.progress_ctx = NULL;
@@ -255,6 +278,9 @@ int main(int argc, char **argv)
 		tool_info("warning: %zu rows have no non-zero value; cosine distance "
 			  "is undefined for them, so they are isolated",
 			  info.zero_rows);
+	if (p.weight == LSV_WEIGHT_HEAT && info.t == 0.0 && info.edges > 0)
+		tool_info("warning: every chosen pair is at distance 0 (duplicate "
+			  "points): the heat width t is 0 and every weight is 1");
 	if (info.dropped > 0)
 		tool_info("warning: %zu edges had weight 0 (%s) and were dropped",
 			  info.dropped,

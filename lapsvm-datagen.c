@@ -31,7 +31,9 @@ static void usage(void)
 "-S seed  : random seed (default 1); the same seed gives the same data\n"
 "-l m     : keep the labels of only m points per class (the first m of\n"
 "           each class in a seeded random order); write 0 for the rest\n"
-"-h       : show this help\n");
+"-h       : show this help\n"
+"\n"
+"Exit status: 0 success, 1 failure (I/O), 2 usage error.\n");
 }
 
 int main(int argc, char **argv)
@@ -46,6 +48,7 @@ int main(int argc, char **argv)
 	double noise = -1.0;
 	int c;
 
+	tool_uses_blas = 0;  /* no BLAS, no threads */
 	tool_init(argv[0]);
 	opterr = 0;
 	while ((c = getopt(argc, argv, ":n:e:S:l:h")) != -1) {

@@ -180,8 +180,12 @@ int main(int argc, char **argv)
 	if (scores == NULL || pred == NULL)
 		tool_die(EXIT_FAILURE, "out of memory for %zu rows x %zu decision "
 			 "values", x->n, nf);
-	if (lsv_model_decision(m, x, scores, &err) != LSV_OK)
+	if (lsv_model_decision(m, x, scores, &err) != LSV_OK) {
+		if (err.status == LSV_ENUMERIC)  /* its rows are the test rows */
+			tool_die(EXIT_FAILURE, "%s: %s", strcmp(testpath, "-")
+				 ? testpath : "(stdin)", err.msg);
 		tool_die_err(&err);
+	}
 	for (i = 0; i < x->n; i++)
 		pred[i] = lsv_model_label(m, scores + i * nf);
 

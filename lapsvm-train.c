@@ -271,6 +271,8 @@ int main(int argc, char **argv)
 			break;
 		case 'u':
 			marker = tool_opt_double(c, optarg, -1e300, 1e300);
+			if (marker == 0.0)
+				marker = 0.0;  /* -0 is the label 0, as the reader has it */
 			break;
 		case 'e':
 			p.eps = tool_opt_double(c, optarg, 0x1p-1022, 1e300);

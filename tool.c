@@ -4,19 +4,28 @@
  * eprintf/strtonum: every message starts with the program's name, and a
  * bad option value says which option, what was given and what is allowed.
  */
+/* MAP_ANONYMOUS and MAP_NORESERVE are not in POSIX. */
+#define _DEFAULT_SOURCE
+#include <dlfcn.h>
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include "tool.h"
 
 const char *tool_name = "lapsvm";
 int tool_quiet = 0;
+int tool_uses_blas = 1;
 
 static struct timespec t0;
 static const char *volatile tracked;
@@ -43,6 +52,109 @@ static void on_signal(int sig)
 	raise(sig);
 }
 
+/*
+ * Under an address-space limit (ulimit -v), make sure the threads and the
+ * BLAS can get their memory before any work starts, and fail with a
+ * message if they cannot:
+ *   - OpenMP creates its threads on the first parallel region and exits
+ *     with its own message ("libgomp: Thread creation failed") if it cannot;
+ *   - OpenBLAS (before 0.3.30) retries forever when it cannot map a work
+ *     buffer (128 MiB on x86-64) for a thread calling it: the program hangs.
+ * So: check that room for the thread stacks and one buffer per thread is
+ * left (fewer threads if not), create the thread pool now, and have
+ * OpenBLAS map its buffers now; both are reused for the whole run.  Does
+ * nothing without a limit.
+ */
+#define MIB ((size_t)1 << 20)
+#define BLAS_BUFFER (129 * MIB)  /* OpenBLAS's BUFFER_SIZE, and its header */
+
+/* Address space for the stacks of threads - 1 more threads and for
+ * buffers BLAS work buffers, plus some slack. */
+static size_t room_needed(int threads, size_t stack, int buffers)
+{
+	return (size_t)(threads - 1) * (stack + MIB) +
+	       (size_t)buffers * BLAS_BUFFER + (buffers ? 16 : 2) * MIB;
+}
+
+static int room_left(size_t bytes)
+{
+	void *p = mmap(NULL, bytes, PROT_NONE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED)
+		return 0;
+	munmap(p, bytes);
+	return 1;
+}
+
+static void reserve_for_limit(void)
+{
+	struct rlimit as, st;
+	void *(*balloc)(int) = NULL;
+	void (*bfree)(void *) = NULL;
+	int (*bthreads)(void) = NULL;
+	void *self, *bufs[128];
+	size_t stack = 8 * MIB;
+	int threads = 1, workers = 0, nbuf, i;
+
+	if (!tool_uses_blas || getrlimit(RLIMIT_AS, &as) != 0 ||
+	    as.rlim_cur == RLIM_INFINITY)
+		return;
+	if (getrlimit(RLIMIT_STACK, &st) == 0 && st.rlim_cur != RLIM_INFINITY &&
+	    st.rlim_cur < 64 * MIB)
+		stack = (size_t)st.rlim_cur;
+	self = dlopen(NULL, RTLD_LAZY);
+	if (self != NULL) {
+		*(void **)(&balloc) = dlsym(self, "blas_memory_alloc");
+		*(void **)(&bfree) = dlsym(self, "blas_memory_free");
+		*(void **)(&bthreads) = dlsym(self, "openblas_get_num_threads");
+		dlclose(self);
+	}
+	if (balloc == NULL || bfree == NULL)
+		balloc = NULL;
+	/* OpenBLAS's own threads map a buffer each as they start, maybe not
+	 * yet done: count them too. */
+	if (balloc != NULL && bthreads != NULL)
+		workers = bthreads() - 1;
+	if (workers < 0 || workers > 63)
+		workers = workers < 0 ? 0 : 63;
+#ifdef _OPENMP
+	threads = omp_get_max_threads();
+#endif
+	if (threads > 64)
+		threads = 64;
+	if (threads < 1)
+		threads = 1;
+	/* One buffer for each thread that may call the BLAS at once. */
+	for (;;) {
+		nbuf = balloc != NULL ? threads + workers : 0;
+		if (room_left(room_needed(threads, stack, nbuf)) || threads == 1)
+			break;
+		threads /= 2;
+	}
+	if (!room_left(room_needed(threads, stack, nbuf))) {
+		tool_msg("out of memory: the address-space limit (ulimit -v %llu "
+			 "KB) leaves less than the %zu MB %s needs to start (raise "
+			 "the limit)", (unsigned long long)as.rlim_cur / 1024,
+			 room_needed(threads, stack, nbuf) / MIB,
+			 balloc ? "the BLAS (OpenBLAS)" : "the program");
+		/* Not exit(): an OpenBLAS thread stuck retrying its own buffer
+		 * would make the library's exit handler wait forever. */
+		_exit(EXIT_FAILURE);
+	}
+#ifdef _OPENMP
+	omp_set_num_threads(threads);
+#pragma omp parallel
+	{
+		(void)0;  /* creates the thread pool now */
+	}
+#endif
+	/* Mapped now, freed into OpenBLAS's pool: later calls reuse them. */
+	for (i = 0; i < nbuf; i++)
+		bufs[i] = balloc(0);
+	for (i = 0; i < nbuf; i++)
+		bfree(bufs[i]);
+}
+
 void tool_init(const char *argv0)
 {
 	const char *slash = strrchr(argv0, '/');
@@ -58,6 +170,11 @@ void tool_init(const char *argv0)
 		sigemptyset(&sa.sa_mask);
 		sigaction(sigs[i], &sa, NULL);
 	}
+	/* Past a file size limit (ulimit -f) a write fails with EFBIG, a
+	 * write error like a full disk, instead of killing the program with
+	 * its temporary file left behind. */
+	signal(SIGXFSZ, SIG_IGN);
+	reserve_for_limit();
 }
 
 void tool_track(const char *tmpname)

@@ -16,7 +16,12 @@
 
 extern const char *tool_name;  /* program name used in messages */
 extern int tool_quiet;         /* -q: no progress, summaries or warnings */
+/* 0 in a program that calls no BLAS and runs no threads (set before
+ * tool_init): no memory is set aside for them under ulimit -v. */
+extern int tool_uses_blas;
 
+/* Program name, signal handlers; under an address-space limit, sets the
+ * threads and BLAS buffers up front (exit 1 with a message if no room). */
 void tool_init(const char *argv0);
 
 /* "prog: message" on stderr. */

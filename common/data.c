@@ -145,10 +145,19 @@ static lsv_status parse_line(reader *r, char *s)
 				"%s:%zu: empty line (expected 'label index:value ...')",
 				r->name, r->line);
 	if (lsv_parse_double(tok, &label, &why) != LSV_OK) {
+		if (x->n == 0 && (strcmp(tok, "lapsvm_model") == 0 ||
+				  strcmp(tok, "svm_type") == 0))
+			return lsv_fail(r->err, LSV_EFORMAT,
+					"%s:%zu: this looks like a %s model file, not "
+					"data (found '%s', expected 'label index:value "
+					"...')", r->name, r->line,
+					tok[0] == 'l' ? "lapsvm" : "LIBSVM", tok);
 		if (strchr(tok, ':') != NULL)
 			return bad(r, "missing label", tok, "a label first");
 		return bad(r, "bad label", tok, lsv_want_number(&why));
 	}
+	if (label == 0.0)
+		label = 0.0;  /* a label -0 is 0: one class, one marker, written 0 */
 	if (lsv_grow((void **)&x->y, &r->cap_rows, x->n + 1, sizeof *x->y))
 		return nomem(r);
 
@@ -160,6 +169,50 @@ static lsv_status parse_line(reader *r, char *s)
 		x->l++;
 	x->n++;
 	return LSV_OK;
+}
+
+/* 1 with *v the value of column j in row i, 0 if row i has no such column
+ * (columns increase along a row). */
+static int find_col(const lsv_data *x, size_t i, int j, double *v)
+{
+	size_t lo = x->rowptr[i], hi = x->rowptr[i + 1];
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (x->col[mid] < j)
+			lo = mid + 1;
+		else if (x->col[mid] > j)
+			hi = mid;
+		else {
+			*v = x->val[mid];
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* A graph file parses as data: line i is "i j:w ...".  It is one if the
+ * labels are exactly 1, 2, ..., n (n >= 2), and the entries are a
+ * symmetric matrix over those n rows with no diagonal -- which no real
+ * data set is. */
+static int looks_like_graph(const lsv_data *x)
+{
+	size_t i, p;
+	double v;
+
+	if (x->n < 2 || x->nnz == 0)
+		return 0;
+	for (i = 0; i < x->n; i++)
+		if (x->y[i] != (double)(i + 1))
+			return 0;
+	for (i = 0; i < x->n; i++)
+		for (p = x->rowptr[i]; p < x->rowptr[i + 1]; p++) {
+			size_t j = (size_t)x->col[p];
+			if (j >= x->n || j == i || !find_col(x, j, (int)i, &v) ||
+			    v != x->val[p])
+				return 0;
+		}
+	return 1;
 }
 
 lsv_status lsv_data_read(FILE *fp, const char *name, double unlabeled,
@@ -179,7 +232,7 @@ lsv_status lsv_data_read(FILE *fp, const char *name, double unlabeled,
 	r.x = calloc(1, sizeof *r.x);
 	if (r.x == NULL)
 		return lsv_fail(err, LSV_ENOMEM, "%s: out of memory", name);
-	r.x->unlabeled = unlabeled;
+	r.x->unlabeled = unlabeled == 0.0 ? 0.0 : unlabeled;  /* -0 is 0 */
 
 	while ((got = lsv_lines_next(&in, &line, err)) == 1) {
 		r.line = in.line;
@@ -207,6 +260,13 @@ lsv_status lsv_data_read(FILE *fp, const char *name, double unlabeled,
 	}
 	starts[r.x->n] = r.x->nnz;
 	r.x->rowptr = starts;
+	if (looks_like_graph(r.x)) {
+		lsv_data_free(r.x);
+		return lsv_fail(err, LSV_EFORMAT,
+				"%s: this looks like a graph file, not data (line i "
+				"starts with i and the entries are symmetric; expected "
+				"'label index:value ...')", name);
+	}
 	*out = r.x;
 	return LSV_OK;
 }

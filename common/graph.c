@@ -113,10 +113,21 @@ lsv_status lsv_graph_read(FILE *fp, const char *name, size_t expect_n,
 		}
 		if (lsv_parse_long(tok, 1, LONG_MAX, &row, &why) != LSV_OK ||
 		    (size_t)row != g->n + 1) {
+			/* Say what the file looks like when it is not a graph. */
+			double num;
+			int is_num = lsv_parse_double(tok, &num, NULL) == LSV_OK;
+			const char *looks =
+				strcmp(tok, "lapsvm_model") == 0
+				? "; this looks like a lapsvm model file, not a graph"
+				: is_num && lsv_parse_long(tok, 1, LONG_MAX, &row,
+							   NULL) != LSV_OK
+				? "; this looks like a data file (a label first), "
+				  "not a graph"
+				: is_num && g->n == 0 ? "; is this a data file?" : "";
 			st = lsv_fail(err, LSV_EFORMAT,
 				      "%s:%zu: bad row number '%.*s' (expected %zu: "
-				      "line i holds row i)", name, line, LSV_SHOW, tok,
-				      g->n + 1);
+				      "line i holds row i%s)", name, line, LSV_SHOW,
+				      tok, g->n + 1, looks);
 			break;
 		}
 		if (g->n + 1 > (size_t)INT_MAX) {
@@ -150,8 +161,9 @@ lsv_status lsv_graph_read(FILE *fp, const char *name, size_t expect_n,
 			if (j == row) {
 				st = lsv_fail(err, LSV_EFORMAT,
 					      "%s:%zu: self loop %ld:%s (expected no "
-					      "entry for column %ld)", name, line, j,
-					      colon + 1, row);
+					      "entry for column %ld%s)", name, line, j,
+					      colon + 1, row, row == 1
+					      ? "; is this a data file?" : "");
 				goto out;
 			}
 			if (j <= prev) {

@@ -72,10 +72,34 @@ static void densify(const lsv_data *x, const size_t *idx, size_t first,
 	}
 }
 
+/* A kernel value that overflowed (huge feature values, a high polynomial
+ * degree) would make every score NaN or infinite: refused, naming the
+ * first pair (column j of K is b's row, row i a's). */
+static lsv_status not_finite(const double *K, size_t na, size_t i, size_t j,
+			     const size_t *ia, const size_t *ib,
+			     const char *aname, const char *bname, lsv_error *err)
+{
+	return lsv_fail(err, LSV_ENUMERIC,
+			"kernel value of %s %zu and %s %zu is not finite (found "
+			"%g): feature values too large for this kernel (rescale "
+			"the data)", aname, (ia ? ia[i] : i) + 1, bname,
+			(ib ? ib[j] : j) + 1, K[i + j * na]);
+}
+
 lsv_status lsv_kernel_matrix(const lsv_kernel *k, const lsv_data *a,
 			     const size_t *ia, size_t na, const lsv_data *b,
 			     const size_t *ib, size_t nb, double *K,
 			     lsv_error *err)
+{
+	return lsv_kernel_matrix_named(k, a, ia, na, b, ib, nb, K, "row", "row",
+				       err);
+}
+
+lsv_status lsv_kernel_matrix_named(const lsv_kernel *k, const lsv_data *a,
+				   const size_t *ia, size_t na,
+				   const lsv_data *b, const size_t *ib,
+				   size_t nb, double *K, const char *aname,
+				   const char *bname, lsv_error *err)
 {
 	lsv_fmap f;
 	lsv_status st;
@@ -114,6 +138,20 @@ lsv_status lsv_kernel_matrix(const lsv_kernel *k, const lsv_data *a,
 		na2[i] = sqnorm(a, ia ? ia[i] : i);
 	for (j = 0; j < nb; j++)
 		nb2[j] = sqnorm(b, ib ? ib[j] : j);
+	/* |u - v|^2 = |u|^2 + |v|^2 - 2 u'v needs finite norms. */
+	for (i = 0; i < na + nb && k->type == LSV_KERNEL_RBF; i++) {
+		int in_a = i < na;
+		size_t r = in_a ? i : i - na;
+		if (!isfinite(in_a ? na2[r] : nb2[r])) {
+			const size_t *ix = in_a ? ia : ib;
+			st = lsv_fail(err, LSV_ENUMERIC,
+				      "%s %zu: its squared norm overflows a double: "
+				      "feature values too large for the RBF kernel "
+				      "(rescale the data)", in_a ? aname : bname,
+				      (ix ? ix[r] : r) + 1);
+			goto done;
+		}
+	}
 
 	for (r0 = 0; r0 < na; r0 += ROWS) {
 		size_t cnt = na - r0 < ROWS ? na - r0 : ROWS;
@@ -128,22 +166,34 @@ lsv_status lsv_kernel_matrix(const lsv_kernel *k, const lsv_data *a,
 				memset(K + r0 + j * na, 0, cnt * sizeof *K);
 		}
 	}
-	/* Elementwise map of the inner products. */
-	for (j = 0; j < nb; j++) {
-		double *c = K + j * na;
+	/* Elementwise map of the inner products; any value not finite
+	 * makes the whole matrix an error. */
+	for (j = 0; j < nb && st == LSV_OK; j++) {
+		double *c = K + j * na, bad = 0.0;
 		switch (k->type) {
 		case LSV_KERNEL_LINEAR:
+			for (i = 0; i < na; i++)
+				bad += c[i] - c[i];  /* NaN if some c[i] is not finite */
 			break;
 		case LSV_KERNEL_POLY:
-			for (i = 0; i < na; i++)
+			for (i = 0; i < na; i++) {
 				c[i] = pow(k->gamma * c[i] + k->coef0, k->degree);
+				bad += c[i] - c[i];
+			}
 			break;
 		case LSV_KERNEL_RBF:
+			/* Norms finite: d2 is finite or +inf, c[i] in [0, 1]. */
 			for (i = 0; i < na; i++) {
 				double d2 = na2[i] + nb2[j] - 2.0 * c[i];
 				c[i] = exp(-k->gamma * (d2 > 0.0 ? d2 : 0.0));
 			}
 			break;
+		}
+		if (bad != 0.0 || bad != bad) {
+			for (i = 0; i < na && isfinite(c[i]); i++)
+				;
+			st = not_finite(K, na, i < na ? i : 0, j, ia, ib, aname,
+					bname, err);
 		}
 	}
 done:

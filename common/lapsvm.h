@@ -66,9 +66,8 @@ lsv_status lsv_fail(lsv_error *err, lsv_status s, const char *fmt, ...)
 /* Parse all of s as a finite decimal floating-point number: optional sign,
  * digits with an optional point, optional exponent.  Rejects empty strings,
  * leading or trailing blanks, hexadecimal, "nan", "inf" and values that
- * overflow a double.  A zero is always +0 ("-0" reads as 0).  Returns
- * LSV_OK or LSV_EINVAL with a reason such as "not a number" or "not
- * finite" in err (without any file prefix). */
+ * overflow a double.  Returns LSV_OK or LSV_EINVAL with a reason such as
+ * "not a number" or "not finite" in err (without any file prefix). */
 lsv_status lsv_parse_double(const char *s, double *out, lsv_error *err);
 
 /* Parse all of s as a decimal integer (optional sign) in [min, max]. */

@@ -549,6 +549,8 @@ static lsv_status parse_header(reader *r, const char *key, char *s)
 		break;
 	case K_MARKER:
 		st = key_double(r, key, s, &m->unlabeled, 0, 0);
+		if (m->unlabeled == 0.0)
+			m->unlabeled = 0.0;  /* -0 is the marker 0, as in data */
 		break;
 	case K_GRAPH: {
 		/* Free text to the end of the line (blanks inside kept). */
@@ -576,6 +578,9 @@ static lsv_status parse_header(reader *r, const char *key, char *s)
 		st = key_list(r, key, s, &m->labels, &r->nlabels, &r->cap_labels);
 		if (st != LSV_OK)
 			break;
+		for (i = 0; (size_t)i < r->nlabels; i++)
+			if (m->labels[i] == 0.0)
+				m->labels[i] = 0.0;  /* a label -0 is 0, as in data */
 		switch (find_duplicate(m->labels, r->nlabels, &dup)) {
 		case 1:
 			st = lsv_fail(r->err, LSV_EFORMAT,

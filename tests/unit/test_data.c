@@ -1,5 +1,6 @@
 /* The LIBSVM-format reader: accepted forms, and every refusal with its
  * exact message. */
+#include <math.h>
 #include <stdlib.h>
 
 #include "lapsvm.h"
@@ -64,6 +65,8 @@ static void data_labels_plus_one_decimal_and_negative_zero(void)
 	if (x == NULL)
 		return;
 	CHECK(x->y[0] == 1 && x->y[1] == 1 && x->l == 2);
+	/* ... and is stored as +0, so it prints as 0 wherever it goes */
+	CHECK(x->y[2] == 0 && !signbit(x->y[2]));
 	lsv_data_free(x);
 }
 
@@ -78,6 +81,14 @@ static void data_unlabeled_marker_is_configurable(void)
 	if (x == NULL)
 		return;
 	CHECK(x->l == 1 && x->unlabeled == -1.0);
+	lsv_data_free(x);
+	/* a marker -0 is the marker 0, stored (and so written) as +0 */
+	fp = fmemopen((void *)text, sizeof text - 1, "r");
+	CHECK(lsv_data_read(fp, "t", -0.0, &x, &e) == LSV_OK);
+	fclose(fp);
+	if (x == NULL)
+		return;
+	CHECK(x->l == 2 && x->unlabeled == 0 && !signbit(x->unlabeled));
 	lsv_data_free(x);
 }
 
@@ -106,6 +117,9 @@ static void data_refuses_each_malformed_line_with_its_message(void)
 		{"", "t: no data rows (empty file)"},
 		{"# only a comment\n", "t: no data rows (empty file)"},
 		{"1 1:1\n# comment\n\n", "t:3: empty line (expected 'label index:value ...')"},
+		{"lapsvm_model 1\nsolver lapsvm\n", "t:1: this looks like a lapsvm model file, not data (found 'lapsvm_model', expected 'label index:value ...')"},
+		{"# c\nsvm_type c_svc\n", "t:2: this looks like a LIBSVM model file, not data (found 'svm_type', expected 'label index:value ...')"},
+		{"1 2:0.5 3:1\n2 1:0.5\n3 1:1\n", "t: this looks like a graph file, not data (line i starts with i and the entries are symmetric; expected 'label index:value ...')"},
 	};
 	size_t i;
 	for (i = 0; i < sizeof bad / sizeof *bad; i++) {

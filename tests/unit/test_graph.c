@@ -58,10 +58,14 @@ static void graph_write_then_read_is_identical(void)
 static void graph_refuses_each_malformed_input_with_its_message(void)
 {
 	struct { const char *in; size_t n; const char *msg; } bad[] = {
-		{"2 1:1\n", 0, "g:1: bad row number '2' (expected 1: line i holds row i)"},
+		{"2 1:1\n", 0, "g:1: bad row number '2' (expected 1: line i holds row i; is this a data file?)"},
+		{"1\n3\n", 0, "g:2: bad row number '3' (expected 2: line i holds row i)"},
+		{"-1 1:1\n", 0, "g:1: bad row number '-1' (expected 1: line i holds row i; this looks like a data file (a label first), not a graph)"},
+		{"lapsvm_model 1\n", 0, "g:1: bad row number 'lapsvm_model' (expected 1: line i holds row i; this looks like a lapsvm model file, not a graph)"},
 		{"x\n", 0, "g:1: bad row number 'x' (expected 1: line i holds row i)"},
 		{"1 2:1\n\n", 0, "g:2: empty line (expected row number 2)"},
-		{"1 1:1\n", 0, "g:1: self loop 1:1 (expected no entry for column 1)"},
+		{"1 1:1\n", 0, "g:1: self loop 1:1 (expected no entry for column 1; is this a data file?)"},
+		{"1 2:1\n2 2:1\n", 0, "g:2: self loop 2:1 (expected no entry for column 2)"},
 		{"1 3:1 2:1\n2 1:1\n3 1:1\n", 0,
 		 "g:1: column 2 decreasing (found 2 after 3, expected columns strictly increasing)"},
 		{"1 2:1 2:1\n2 1:1\n", 0,

@@ -1,0 +1,318 @@
+#!/usr/bin/env bats
+# Crash safety of the outputs (README, "Errors and exit status"): a kill -9
+# mid-run, a handled signal, a write error, two writers of one path, and an
+# address-space limit.  Outputs are written to ".NAME.tmp.XXXXXX" beside
+# the destination (common/io.c), fsync'ed and renamed: the file at the
+# destination is always the old one or a complete new one.
+#
+# Tests that must stop a tool with its temporary file complete but not yet
+# renamed hold it in fsync() with an LD_PRELOAD shim (fsync-gate.c, built
+# here), instead of sleeping and hoping.  Each test takes about a second.
+
+load helpers
+
+setup_file() {
+	GATE_SO="$BATS_FILE_TMPDIR/fsync-gate.so"
+	export GATE_SO
+	"${CC:-cc}" -shared -fPIC -o "$GATE_SO" "$BATS_TEST_DIRNAME/fsync-gate.c" \
+		-ldl 2>"$BATS_FILE_TMPDIR/cc.log" || rm -f "$GATE_SO"
+}
+
+setup() {
+	need_tools "$GB" "$DG" "$TRAIN" "$PRED" "$PCA"
+	enter_work
+}
+
+PCA="$BIN/lapsvm-pca"
+
+need_gate() {
+	[ -f "$GATE_SO" ] || skip "cannot build the fsync shim (no C compiler?)"
+}
+
+# gated CMD...: run CMD in the background held in fsync until the file
+# "gate" exists; sets PID.  (An ASan build must not insist on coming first.)
+gated() {
+	LD_PRELOAD="$GATE_SO" LAPSVM_TEST_FSYNC_GATE="$WORK/gate" \
+		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+		"$@" &
+	PID=$!
+}
+
+# tmp_files DIR: the temporary output files in DIR, one a line.
+tmp_files() {
+	find "${1:-.}" -maxdepth 1 -name '.*.tmp.*' | sort
+}
+
+# wait_tmp COUNT: wait (at most 60 s) until COUNT temporary files exist.
+wait_tmp() {
+	local i
+	for ((i = 0; i < 6000; i++)); do
+		[ "$(tmp_files | wc -l)" -ge "$1" ] && return 0
+		sleep 0.01
+	done
+	echo "no temporary file appeared"
+	return 1
+}
+
+# wait_cpu PID TICKS: wait until process PID has used TICKS clock ticks of
+# CPU (so it is well into its work); fails if it ends first.
+wait_cpu() {
+	local i t
+	for ((i = 0; i < 6000; i++)); do
+		t=$(awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null) || {
+			echo "process $1 ended before it was killed"
+			return 1
+		}
+		[ "$t" -ge "$2" ] && return 0
+		sleep 0.01
+	done
+	echo "process $1 did not get $2 ticks of CPU"
+	return 1
+}
+
+# wait_rss PID KB: wait until process PID holds KB of memory.
+wait_rss() {
+	local i r
+	for ((i = 0; i < 6000; i++)); do
+		r=$(awk '/^VmRSS/ { print $2 }' "/proc/$1/status" 2>/dev/null) || {
+			echo "process $1 ended before it was killed"
+			return 1
+		}
+		[ "${r:-0}" -ge "$2" ] && return 0
+		sleep 0.01
+	done
+	echo "process $1 never held $2 KB"
+	return 1
+}
+
+# reap PID: wait for it; STATUS is its exit status (128 + signal if killed).
+reap() {
+	STATUS=0
+	wait "$1" || STATUS=$?
+}
+
+# ------------------------------------------------------------- kill -9
+
+@test "kill -9 during a LapRLS solve: the previous model is byte-identical" {
+	[ -d /proc/self ] || skip "needs /proc"
+	"$DG" -S 1 -l 5 -n 3000 moons big.txt
+	moons small.txt -S 2 -l 2
+	"$TRAIN" -q small.txt m.model
+	cp m.model old.model
+	"$TRAIN" -q -s laprls -M direct big.txt m.model 2>err &
+	local pid=$!
+	# the 3000 x 3000 matrices (72 MB each) are allocated: mid-solve
+	wait_rss $pid 60000 || { kill -9 $pid; return 1; }
+	kill -9 $pid
+	reap $pid
+	[ "$STATUS" -eq 137 ]
+	assert_same m.model old.model
+	"$PRED" -q small.txt m.model out
+}
+
+@test "kill -9 during graph-build's scan: the previous graph is byte-identical" {
+	[ -d /proc/self ] || skip "needs /proc"
+	"$DG" -S 1 -n 30000 moons big.txt
+	moons small.txt -S 2
+	"$GB" -q small.txt g.graph
+	cp g.graph old.graph
+	"$GB" -q big.txt g.graph &
+	local pid=$!
+	# 0.2 s of CPU: the input is read, the O(n^2) scan has begun
+	wait_cpu $pid 20 || { kill -9 $pid; return 1; }
+	kill -9 $pid
+	reap $pid
+	[ "$STATUS" -eq 137 ]
+	assert_same g.graph old.graph
+}
+
+@test "kill -9 with the complete temporary file written: old file intact, only .NAME.tmp.* left" {
+	need_gate
+	moons m.txt -S 1 -l 1
+	moons small.txt -S 2 -l 1
+	"$TRAIN" -q small.txt m.model
+	"$GB" -q small.txt m.graph
+	cp m.model old.model
+	cp m.graph old.graph
+	gated "$TRAIN" -q m.txt m.model
+	wait_tmp 1 || { kill -9 $PID; return 1; }
+	kill -9 $PID
+	reap $PID
+	[ "$STATUS" -eq 137 ]
+	assert_same m.model old.model
+	# kill -9 cannot be caught: its temporary file stays, named after it
+	[[ "$(tmp_files)" == ./.m.model.tmp.?????? ]]
+	rm -f .m.model.tmp.*
+	gated "$GB" -q m.txt m.graph
+	wait_tmp 1 || { kill -9 $PID; return 1; }
+	kill -9 $PID
+	reap $PID
+	[ "$STATUS" -eq 137 ]
+	assert_same m.graph old.graph
+	[[ "$(tmp_files)" == ./.m.graph.tmp.?????? ]]
+}
+
+# ------------------------------------------------------ handled failures
+
+@test "SIGTERM, SIGINT, SIGHUP while writing: temporary file removed, old file intact, killed by the signal" {
+	need_gate
+	moons m.txt -S 1 -l 1
+	"$TRAIN" -q m.txt m.model
+	echo old >out
+	local sig num t
+	for sig in TERM INT HUP; do
+		num=$(kill -l $sig)
+		for t in train graph predict pca datagen; do
+			case $t in
+			train) gated "$TRAIN" -q m.txt out ;;
+			graph) gated "$GB" -q m.txt out ;;
+			predict) gated "$PRED" -q m.txt m.model out ;;
+			pca) gated "$PCA" -q -k 1 m.txt out ;;
+			datagen) gated "$DG" moons out ;;
+			esac
+			wait_tmp 1 || { kill -9 $PID; return 1; }
+			kill -$sig $PID
+			reap $PID
+			if [ "$STATUS" -ne $((128 + num)) ]; then
+				echo "$t: SIG$sig gave exit status $STATUS"
+				return 1
+			fi
+			[ "$(cat out)" = old ]
+			if [ -n "$(tmp_files)" ]; then
+				echo "$t: SIG$sig left $(tmp_files)"
+				return 1
+			fi
+		done
+	done
+}
+
+@test "bad input found after many good rows: exit 1, no temporary file, old outputs intact" {
+	"$DG" -S 1 -l 3 -n 5000 moons m.txt
+	{ cat m.txt; echo '1 1:0.5 2:oops'; } >bad.txt
+	"$DG" -S 2 -l 1 moons small.txt
+	"$TRAIN" -q small.txt bad.txt.model
+	"$GB" -q small.txt bad.txt.graph
+	cp bad.txt.model old.model
+	cp bad.txt.graph old.graph
+	run --separate-stderr "$TRAIN" -q bad.txt
+	assert_status 1
+	assert_stderr_has "bad.txt:5001: bad value for feature 2"
+	run --separate-stderr "$GB" -q bad.txt
+	assert_status 1
+	assert_stderr_has "bad.txt:5001: bad value for feature 2"
+	# a graph found wrong at its last line
+	"$GB" -q m.txt m.graph
+	sed '$ s/:[0-9.e-]*$/:-1/' m.graph >badg.graph
+	run --separate-stderr "$TRAIN" -q -G badg.graph m.txt bad.txt.model
+	assert_status 1
+	assert_stderr_has "badg.graph:5000: weight -1"
+	assert_same bad.txt.model old.model
+	assert_same bad.txt.graph old.graph
+	[ -z "$(tmp_files)" ]
+}
+
+@test "a write error (ulimit -f): exit 1 with a message, no temporary file, old file intact" {
+	"$DG" -S 1 -l 2 -n 1000 moons m.txt
+	"$TRAIN" -q m.txt m.model
+	echo old >out
+	local t
+	for t in "$TRAIN -q m.txt out" "$GB -q m.txt out" "$PRED -q -d m.txt m.model out" \
+		"$PCA -q -k 2 m.txt out" "$DG moons out"; do
+		# 4 KiB: each output here is larger
+		run --separate-stderr bash -c "ulimit -f 4; exec $t"
+		assert_status 1
+		assert_stderr_regex "^lapsvm-[a-z]+: out: write error: File too large|^graph-build: out: write error: File too large"
+		[ "$(cat out)" = old ]
+		[ -z "$(tmp_files)" ]
+	done
+}
+
+# --------------------------------------------------------- two writers
+
+@test "two lapsvm-train writing one model at once: one complete model, no temporary files" {
+	need_gate
+	moons m.txt -S 1 -l 2
+	"$TRAIN" -q -s lapsvm m.txt svm.model
+	"$TRAIN" -q -s laprls m.txt rls.model
+	# both hold complete temporary files, then rename at the same moment
+	gated "$TRAIN" -q -s lapsvm m.txt m.model
+	local a=$PID
+	gated "$TRAIN" -q -s laprls m.txt m.model
+	local b=$PID
+	wait_tmp 2 || { kill -9 $a $b; return 1; }
+	touch gate
+	reap $a
+	[ "$STATUS" -eq 0 ]
+	reap $b
+	[ "$STATUS" -eq 0 ]
+	cmp -s m.model svm.model || cmp -s m.model rls.model
+	[ -z "$(tmp_files)" ]
+	run --separate-stderr "$PRED" m.txt m.model out
+	assert_status 0
+	[[ "${lines[0]}" == "Accuracy = "* ]]
+	# and without the gate, racing freely
+	rm -f gate m.model
+	"$TRAIN" -q -s lapsvm m.txt m.model &
+	a=$!
+	"$TRAIN" -q -s laprls m.txt m.model &
+	b=$!
+	reap $a
+	[ "$STATUS" -eq 0 ]
+	reap $b
+	[ "$STATUS" -eq 0 ]
+	cmp -s m.model svm.model || cmp -s m.model rls.model
+	[ -z "$(tmp_files)" ]
+}
+
+# ---------------------------------------------------- address-space limit
+
+@test "under ulimit -v every tool fails with a message and exit 1, never a signal" {
+	# Each job below needs more memory than the smallest limit: a tool
+	# refuses at start (no room for its threads and OpenBLAS's buffers) or
+	# when its arrays do not fit; under the larger limits it may succeed.
+	# Below about 60 MB the dynamic loader itself cannot map OpenBLAS
+	# (exit 127, before the program runs), so the limits stop there.
+	if ldd "$TRAIN" 2>/dev/null | grep -q libasan; then
+		skip "an ASan build maps terabytes of shadow memory: ulimit -v stops it at start"
+	fi
+	"$DG" -S 1 -l 5 -n 5000 moons big.txt
+	# 5000 features: PCA's covariance is 200 MB
+	awk 'BEGIN { for (i = 1; i <= 50; i++)
+		printf "%d %d:1 5000:%g\n", i % 2 ? 1 : -1, i, i / 10 }' >wide.txt
+	# 20000 expansion points: prediction blocks of 838 x 20000 (134 MB)
+	awk 'BEGIN { print "lapsvm_model 1\nsolver lapsvm\nkernel linear\n" \
+		"degree 3\ngamma 1\ncoef0 0\ngamma_A 0.001\ngamma_I 0\n" \
+		"laplacian normalized\nlaplacian_power 1\neps 0.001\nmax_iter 0\n" \
+		"l 2\nu 0\nunlabeled_marker 0\nnr_class 2\nlabels 1 -1\nnr_fn 1\n" \
+		"bias 0\nnr_sv 20000\nSV"
+		for (i = 1; i <= 20000; i++)
+			printf "%g 1:%g 2:%g\n", i % 2 ? 1e-4 : -1e-4, i / 20000, 1 - i / 20000 }' >wide.model
+	local v t jobs=(
+		"$GB -q -B 5000 big.txt out"
+		"$TRAIN -q -s laprls -M direct big.txt out"
+		"$TRAIN -q -s lapsvm big.txt out"
+		"$PRED -q big.txt wide.model out"
+		"$PCA -q -k 2 wide.txt out"
+		"$DG -n 100000000 moons out")
+	for v in 200000 100000 70000; do
+		for t in "${jobs[@]}"; do
+			rm -f out
+			run --separate-stderr timeout 120 bash -c "ulimit -v $v; exec $t"
+			if [ "$status" -ne 0 ] && [ "$status" -ne 1 ]; then
+				echo "ulimit -v $v: '$t' ended with status $status"
+				echo "stderr: $stderr"
+				return 1
+			fi
+			if [ "$status" -eq 1 ]; then
+				assert_stderr_regex "^(graph-build|lapsvm-[a-z]+): "
+				[ ! -e out ]
+			fi
+			# the smallest limit is too small for every one of them
+			if [ "$v" -eq 70000 ] && [ "$status" -ne 1 ]; then
+				echo "ulimit -v $v: '$t' did not fail (status $status)"
+				return 1
+			fi
+			[ -z "$(tmp_files)" ]
+		done
+	done
+}
