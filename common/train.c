@@ -113,6 +113,10 @@ lsv_status lsv_train_param_check(const lsv_train_param *p, lsv_error *err)
 	if (p->newton && p->pcg)
 		return lsv_fail(err, LSV_EINVAL,
 				"choose one method: newton or pcg");
+	if (p->seed > (unsigned long long)LONG_MAX)
+		return lsv_fail(err, LSV_EINVAL,
+				"seed %llu out of range (expected 0..%ld)", p->seed,
+				LONG_MAX);
 	if (p->landmarks < 0)
 		return lsv_fail(err, LSV_EINVAL,
 				"landmarks = %ld out of range (expected >= 0)",

@@ -38,7 +38,7 @@ static inline FILE *fuzz_open(const void *data, size_t size)
  * one-line message that names the input (every reader message starts
  * with the name it was given). */
 static inline void fuzz_check_failure(lsv_status st, const void *out,
-			       const lsv_error *err, const char *name)
+				      const lsv_error *err, const char *name)
 {
 	FUZZ_CHECK(st != LSV_OK);
 	FUZZ_CHECK(out == NULL);
