@@ -314,6 +314,18 @@ small_model() {
 	done
 }
 
+@test "lapsvm-train: a singular system is an error naming LAPACK's info, and no model" {
+	# unnormalized L with weights 1e300 swamps gamma_A I: the LU breaks down
+	small_data small.txt
+	printf '%s\n' "1 2:1e300" "2 1:1e300" "3 4:1e300" "4 3:1e300" >w.graph
+	echo "old" >w.model
+	run --separate-stderr "$TRAIN" -s laprls -L unnormalized -G w.graph small.txt w.model
+	assert_status 1
+	assert_stderr_regex "^lapsvm-train: LapRLS system is singular \(LAPACK dgesv info [0-9]+\)$"
+	[ "$(cat w.model)" = old ]
+	assert_no_tmp_files .
+}
+
 @test "lapsvm-train -k at or above n: a (n-1)-NN graph, said on stderr" {
 	small_data small.txt
 	run --separate-stderr "$TRAIN" -k 4 small.txt
