@@ -108,6 +108,20 @@ assert_usage_error() {
 }
 
 # No temporary output files (".NAME.tmp.XXXXXX") left in directory $1.
+# assert_same_predictions A B: two files in lapsvm-predict -d format with
+# the same header and labels and decision values equal to 1e-12 relative
+# (lapsvm-train -o uses the solver's own K; lapsvm-predict recomputes the
+# kernel, which the BLAS may sum in another order).
+assert_same_predictions() {
+	if ! cmp -s <(cut -d' ' -f1 "$1") <(cut -d' ' -f1 "$2"); then
+		echo "labels differ: $1 $2"
+		diff <(cut -d' ' -f1 "$1") <(cut -d' ' -f1 "$2") | head -5
+		return 1
+	fi
+	paste -d' ' "$1" "$2" | awk 'NR > 1 { d = $2 - $4; s = ($4 < 0 ? -$4 : $4) + 1
+		if (d * d > 1e-24 * s * s) { print "row " NR ": " $2 " vs " $4; exit 1 } }'
+}
+
 assert_no_tmp_files() {
 	local dir="${1:-.}" left
 	left=$(find "$dir" -maxdepth 1 -name '.*.tmp.*' -print)

@@ -422,7 +422,7 @@ decision_close() {
 	awk 'NR > 1 { if (NF != 2 || ($2 > 0) != ($1 == 1) || ($1 != 1 && $1 != -1)) exit 1 }' pred.txt
 	awk '$1 == 0' m.txt >unl.txt
 	"$PRED" -q -d unl.txt m.txt.model ref.txt
-	assert_same pred.txt ref.txt
+	assert_same_predictions pred.txt ref.txt
 	assert_no_tmp_files .
 }
 
