@@ -21,27 +21,6 @@ assert_usage() {
 	[ -z "$(ls -A | grep -v -x -e small.txt -e ok.model -e m.graph)" ]
 }
 
-# A failure of PROG: exit 1, one line "PROG: ..." containing each TEXT.
-assert_fails() {
-	local prog="$1" t
-	shift
-	assert_status 1
-	assert_stdout_empty
-	if [[ "$stderr" != "$prog: "* ]]; then
-		echo "expected a message starting '$prog: ', got: $stderr"
-		return 1
-	fi
-	for t in "$@"; do
-		assert_stderr_has "$t"
-	done
-	# one line: no second message, no sanitizer report (an ASan build
-	# exits 1 on a leak too)
-	if [ "$(printf '%s\n' "$stderr" | wc -l)" -ne 1 ]; then
-		echo "expected one line on stderr, got: $stderr"
-		return 1
-	fi
-}
-
 # small.txt, ok.model (trained on it) and m.graph (its graph).
 fixtures() {
 	small_data small.txt

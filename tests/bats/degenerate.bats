@@ -59,28 +59,6 @@ assert_close_files() {
 	fi
 }
 
-# A failure: exit 1, one line "PROG: ..." containing each TEXT, no stdout.
-# assert_fails PROG TEXT...
-assert_fails() {
-	local prog="$1" t
-	shift
-	assert_status 1
-	assert_stdout_empty
-	if [[ "$stderr" != "$prog: "* ]]; then
-		echo "expected a message starting '$prog: ', got: $stderr"
-		return 1
-	fi
-	for t in "$@"; do
-		assert_stderr_has "$t"
-	done
-	# one line: no second message, no sanitizer report (an ASan build
-	# exits 1 on a leak too)
-	if [ "$(printf '%s\n' "$stderr" | wc -l)" -ne 1 ]; then
-		echo "expected one line on stderr, got: $stderr"
-		return 1
-	fi
-}
-
 # ok.model: a LapSVM model of the four-point small set.
 small_model() {
 	small_data small.txt

@@ -107,7 +107,27 @@ assert_usage_error() {
 	assert_stdout_empty
 }
 
-# No temporary output files (".NAME.tmp.XXXXXX") left in directory $1.
+# assert_fails PROG TEXT...: exit 1, one line "PROG: ..." containing each TEXT, no stdout.
+assert_fails() {
+	local prog="$1" t
+	shift
+	assert_status 1
+	assert_stdout_empty
+	if [[ "$stderr" != "$prog: "* ]]; then
+		echo "expected a message starting '$prog: ', got: $stderr"
+		return 1
+	fi
+	for t in "$@"; do
+		assert_stderr_has "$t"
+	done
+	# one line: no second message, no sanitizer report (an ASan build
+	# exits 1 on a leak too)
+	if [ "$(printf '%s\n' "$stderr" | wc -l)" -ne 1 ]; then
+		echo "expected one line on stderr, got: $stderr"
+		return 1
+	fi
+}
+
 # assert_same_predictions A B: two files in lapsvm-predict -d format with
 # the same header and labels and decision values equal to 1e-12 relative
 # (lapsvm-train -o uses the solver's own K; lapsvm-predict recomputes the
@@ -122,6 +142,7 @@ assert_same_predictions() {
 		if (d * d > 1e-24 * s * s) { print "row " NR ": " $2 " vs " $4; exit 1 } }'
 }
 
+# No temporary output files (".NAME.tmp.XXXXXX") left in directory $1.
 assert_no_tmp_files() {
 	local dir="${1:-.}" left
 	left=$(find "$dir" -maxdepth 1 -name '.*.tmp.*' -print)
