@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # Crash safety of the outputs (README, "Errors and exit status"): a kill -9
 # mid-run, a handled signal, a write error, two writers of one path, and an
-# address-space limit.  Outputs are written to ".NAME.tmp.XXXXXX" beside
+# address-space limit.  Outputs are written to ".NAME.tmp." plus six random characters beside
 # the destination (common/io.c), fsync'ed and renamed: the file at the
 # destination is always the old one or a complete new one.
 #

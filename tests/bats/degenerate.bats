@@ -16,16 +16,6 @@ PCA="$BIN/lapsvm-pca"
 
 # --------------------------------------------------------------- fixtures
 
-# m.txt: 200 two-moons points, one labeled row per class.
-moons1() {
-	moons "${1:-m.txt}" -S 1 -l 1
-}
-
-# key FILE KEY: the value of header line "KEY ..." of a model file.
-key() {
-	sed -n '/^SV$/q; s/^'"$2"' //p' "$1"
-}
-
 # scores FILE: the decision values of a lapsvm-predict -d file, one a line
 # (first column of values only).
 scores() {

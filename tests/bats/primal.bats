@@ -18,10 +18,6 @@ moons_problem() {
 	"$GB" -q -e 0.25 m.txt m.g
 }
 
-key() {
-	sed -n '/^SV$/q; s/^'"$2"' //p' "$1"
-}
-
 accuracy() {
 	"$PRED" "$1" "$2" out.txt | sed -n 's/^Accuracy = \([0-9.]*\)%.*/\1/p'
 }

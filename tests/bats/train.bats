@@ -7,55 +7,10 @@
 
 load helpers
 
-
 # Replaces the helpers' setup: this file needs all four tools.
 setup() {
 	need_tools "$TRAIN" "$PRED" "$GB" "$DG"
 	enter_work
-}
-
-# --------------------------------------------------------------- fixtures
-
-# m.txt: 200 two-moons points, one labeled row per class (l = 2, u = 198),
-# the unlabeled rows labeled 0.
-moons1() {
-	moons "${1:-m.txt}" -S 1 -l 1
-}
-
-# key FILE KEY: the value(s) of header line "KEY ..." of a model file.
-key() {
-	sed -n '/^SV$/q; s/^'"$2"' //p' "$1"
-}
-
-# sv_lines FILE: the lines after "SV".
-sv_lines() {
-	sed '1,/^SV$/d' "$1"
-}
-
-# assert_close ACTUAL EXPECTED: equal to 1e-12 relative.
-assert_close() {
-	if ! awk -v a="$1" -v b="$2" 'BEGIN {
-		d = a - b; if (d < 0) d = -d
-		m = b < 0 ? -b : b
-		exit !(d <= 1e-12 * m) }'; then
-		echo "expected $2, got $1"
-		return 1
-	fi
-}
-
-# A usage error from lapsvm-train that wrote no model.
-assert_train_usage() {
-	assert_usage_error "$1" lapsvm-train
-	[ ! -e m.txt.model ]
-}
-
-# A usage error naming option $1 and saying $2 (e.g. "out of range").
-assert_bad_option() {
-	assert_status 2
-	assert_stderr_regex "^lapsvm-train: option -$1: .*$2"
-	assert_stderr_has "Try 'lapsvm-train -h' for more information."
-	assert_stdout_empty
-	[ ! -e m.txt.model ]
 }
 
 # ------------------------------------------------------------------ help

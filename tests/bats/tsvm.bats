@@ -9,7 +9,6 @@
 
 load helpers
 
-
 # Replaces the helpers' setup: this file needs lapsvm-train, lapsvm-predict
 # and lapsvm-datagen (not graph-build: the TSVM uses no graph).
 setup() {
@@ -19,51 +18,9 @@ setup() {
 
 # --------------------------------------------------------------- fixtures
 
-# m.txt: 200 two-moons points, one labeled row per class (l = 2, u = 198).
-# The TSVM makes label switches on it (4 with the defaults).
-moons1() {
-	moons "${1:-m.txt}" -S 1 -l 1
-}
-
 # m.txt: the same with five labels per class (l = 10, u = 190).
 moons5() {
 	moons "${1:-m.txt}" -S 1 -l 5
-}
-
-# key FILE KEY: the value(s) of header line "KEY ..." of a model file.
-key() {
-	sed -n '/^SV$/q; s/^'"$2"' //p' "$1"
-}
-
-# sv_lines FILE: the lines after "SV".
-sv_lines() {
-	sed '1,/^SV$/d' "$1"
-}
-
-# assert_close ACTUAL EXPECTED [REL]: equal to REL relative (default 1e-12).
-assert_close() {
-	if ! awk -v a="$1" -v b="$2" -v r="${3:-1e-12}" 'BEGIN {
-		d = a - b; if (d < 0) d = -d
-		m = b < 0 ? -b : b
-		exit !(d <= r * m) }'; then
-		echo "expected $2, got $1 (relative tolerance ${3:-1e-12})"
-		return 1
-	fi
-}
-
-# A usage error from lapsvm-train that wrote no model.
-assert_train_usage() {
-	assert_usage_error "$1" lapsvm-train
-	[ ! -e m.txt.model ]
-}
-
-# A usage error naming option $1 and saying $2 (e.g. "out of range").
-assert_bad_option() {
-	assert_status 2
-	assert_stderr_regex "^lapsvm-train: option -$1: .*$2"
-	assert_stderr_has "Try 'lapsvm-train -h' for more information."
-	assert_stdout_empty
-	[ ! -e m.txt.model ]
 }
 
 # switches_in_all: N from the summary line "TSVM: N label switches in all"
