@@ -2,6 +2,7 @@
  * hand-computed cases. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "lapsvm.h"
 #include "ref.h"
@@ -137,6 +138,26 @@ static void knn_equals_bruteforce_on_real_valued_data(void)
 	lsv_data_free(x);
 }
 
+/* The default 4-NN graph of the dense n x 4 rows a: it must equal the
+ * brute-force one (both precisions); returns what the build reported. */
+static lsv_graph_info default_build_of(const double *a, size_t n)
+{
+	lsv_data *x = dense(a, n, 4);
+	lsv_graph_param p;
+	lsv_graph_info info;
+	lsv_graph *g;
+
+	memset(&info, 0, sizeof info);
+	lsv_graph_param_default(&p);
+	p.k = 4;
+	CHECK(same_as_reference(x, &p));
+	g = build(x, &p, &info);
+	CHECK(g != NULL);
+	lsv_graph_free(g);
+	lsv_data_free(x);
+	return info;
+}
+
 static void single_precision_redoes_the_rows_it_cannot_certify(void)
 {
 	/* 380 points spread over [0, 100]^4 and a cluster of 20 (more than
@@ -146,27 +167,20 @@ static void single_precision_redoes_the_rows_it_cannot_certify(void)
 	 * and those rows (under 1/16 of all) are redone exactly. */
 	enum { N = 400, D = 4 };
 	static double a[N * D];
-	lsv_rng r;
-	lsv_data *x;
 	lsv_graph_param p;
 	lsv_graph_info info;
-	lsv_graph *g;
+	lsv_rng r;
 	size_t i;
 
+	lsv_graph_param_default(&p);
+	CHECK(p.single == 1);  /* the default */
 	lsv_rng_seed(&r, 31);
 	for (i = 0; i < N * D; i++)
 		a[i] = i < 380 * D ? 100.0 * lsv_rng_uniform(&r)
 				   : 50.0 + 1e-3 * lsv_rng_uniform(&r);
-	x = dense(a, N, D);
-	lsv_graph_param_default(&p);
-	p.k = 4;
-	CHECK(p.single == 1);  /* the default */
-	CHECK(same_as_reference(x, &p));
-	g = build(x, &p, &info);
-	CHECK(g != NULL && info.recomputed >= 20 && info.recomputed < N / 16);
+	info = default_build_of(a, N);
+	CHECK(info.recomputed >= 20 && info.recomputed < N / 16);
 	CHECK(info.rescanned == 0 && info.single == 1);
-	lsv_graph_free(g);
-	lsv_data_free(x);
 }
 
 static void single_precision_falls_back_to_double_for_many_uncertified(void)
@@ -175,24 +189,15 @@ static void single_precision_falls_back_to_double_for_many_uncertified(void)
 	 * the cluster can be certified, so the scan is redone in double. */
 	enum { N = 51, D = 4 };
 	double a[N * D];
-	lsv_rng r;
-	lsv_data *x;
-	lsv_graph_param p;
 	lsv_graph_info info;
-	lsv_graph *g;
+	lsv_rng r;
 	size_t i;
 
 	lsv_rng_seed(&r, 7);
 	for (i = 0; i < N * D; i++)
 		a[i] = i < 50 * D ? 1.0 + 1e-3 * lsv_rng_uniform(&r) : 1e4;
-	x = dense(a, N, D);
-	lsv_graph_param_default(&p);
-	p.k = 4;
-	CHECK(same_as_reference(x, &p));
-	g = build(x, &p, &info);
-	CHECK(g != NULL && info.rescanned >= 50 && info.single == 0);
-	lsv_graph_free(g);
-	lsv_data_free(x);
+	info = default_build_of(a, N);
+	CHECK(info.rescanned >= 50 && info.single == 0);
 }
 
 static void centering_certifies_data_far_from_the_origin(void)
@@ -201,24 +206,15 @@ static void centering_certifies_data_far_from_the_origin(void)
 	 * products cannot tell them apart; centered, every row certifies. */
 	enum { N = 50, D = 4 };
 	double a[N * D];
-	lsv_rng r;
-	lsv_data *x;
-	lsv_graph_param p;
 	lsv_graph_info info;
-	lsv_graph *g;
+	lsv_rng r;
 	size_t i;
 
 	lsv_rng_seed(&r, 31);
 	for (i = 0; i < N * D; i++)
 		a[i] = 1e4 + lsv_rng_uniform(&r);
-	x = dense(a, N, D);
-	lsv_graph_param_default(&p);
-	p.k = 4;
-	CHECK(same_as_reference(x, &p));
-	g = build(x, &p, &info);
-	CHECK(g != NULL && info.recomputed == 0 && info.rescanned == 0);
-	lsv_graph_free(g);
-	lsv_data_free(x);
+	info = default_build_of(a, N);
+	CHECK(info.recomputed == 0 && info.rescanned == 0);
 }
 
 static void sparse_path_handles_rows_sharing_no_feature(void)
