@@ -43,8 +43,19 @@ typedef enum {
 
 #define LSV_ERRMSG_MAX 1024
 
+/* Why a number was refused (lsv_parse_double, lsv_parse_long), so callers
+ * word their own messages from a code, never from the text. */
+typedef enum {
+	LSV_WHY_NONE = 0,   /* not a number-parsing failure */
+	LSV_WHY_EMPTY,      /* empty string */
+	LSV_WHY_SYNTAX,     /* not a decimal number (or not an integer) */
+	LSV_WHY_NONFINITE,  /* spelled nan / inf, or overflowed to infinity */
+	LSV_WHY_RANGE       /* outside a double's range or the given bounds */
+} lsv_why;
+
 typedef struct {
 	lsv_status status;
+	lsv_why why;               /* set by lsv_fail to LSV_WHY_NONE */
 	char msg[LSV_ERRMSG_MAX];  /* truncated with "..." if longer */
 } lsv_error;
 
@@ -66,11 +77,13 @@ lsv_status lsv_fail(lsv_error *err, lsv_status s, const char *fmt, ...)
 /* Parse all of s as a finite decimal floating-point number: optional sign,
  * digits with an optional point, optional exponent.  Rejects empty strings,
  * leading or trailing blanks, hexadecimal, "nan", "inf" and values that
- * overflow a double.  Returns LSV_OK or LSV_EINVAL with a reason such as
- * "not a number" or "not finite" in err (without any file prefix). */
+ * overflow a double.  Returns LSV_OK or LSV_EINVAL with err->why saying
+ * why (and a short reason such as "not a number" in err->msg, without any
+ * file prefix). */
 lsv_status lsv_parse_double(const char *s, double *out, lsv_error *err);
 
-/* Parse all of s as a decimal integer (optional sign) in [min, max]. */
+/* Parse all of s as a decimal integer (optional sign) in [min, max];
+ * err->why is LSV_WHY_EMPTY, LSV_WHY_SYNTAX or LSV_WHY_RANGE on failure. */
 lsv_status lsv_parse_long(const char *s, long min, long max, long *out,
 			  lsv_error *err);
 
