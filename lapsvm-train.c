@@ -134,7 +134,8 @@ static void tsvm_progress(void *ctx, int fn, double cneg, double cpos,
 
 /* n-fold cross validation over the labeled rows; prints like svm-train -v. */
 static void cross_validate(const lsv_data *x, const lsv_graph *g,
-			   const lsv_train_param *p, long folds,
+			   const lsv_train_param *p,
+			   const lsv_train_progress *progress, long folds,
 			   unsigned long long seed)
 {
 	size_t l = x->l, n = x->n, i, k = 0, correct = 0;
@@ -163,12 +164,13 @@ static void cross_validate(const lsv_data *x, const lsv_graph *g,
 		size_t lo = l * (size_t)f / (size_t)folds;
 		size_t hi = l * (size_t)(f + 1) / (size_t)folds;
 		lsv_model *m;
+		lsv_train_report rep;
 		lsv_error err;
 		memcpy(y, x->y, n * sizeof *y);
 		for (i = lo; i < hi; i++)
 			y[lab[i]] = x->unlabeled;
 		xf.l = l - (hi - lo);
-		if (lsv_train(&xf, g, p, &m, &err) != LSV_OK)
+		if (lsv_train(&xf, g, p, progress, &m, &rep, &err) != LSV_OK)
 			tool_die(1, "fold %ld of %ld: %s", f + 1, folds, err.msg);
 		free(scores);
 		scores = malloc(n * (size_t)m->nr_fn * sizeof *scores);
@@ -176,14 +178,15 @@ static void cross_validate(const lsv_data *x, const lsv_graph *g,
 			tool_die(1, "out of memory");
 		/* the solver's own outputs when it kept them (same values up
 		 * to rounding), else from the model */
-		if (m->train_f != NULL)
-			memcpy(scores, m->train_f,
+		if (rep.train_f != NULL)
+			memcpy(scores, rep.train_f,
 			       x->n * (size_t)m->nr_fn * sizeof *scores);
 		else if (lsv_model_decision(m, x, scores, &err) != LSV_OK)
 			tool_die_err(&err);
 		for (i = lo; i < hi; i++)
 			correct += lsv_model_label(m, scores + lab[i] * (size_t)m->nr_fn) ==
 				   x->y[lab[i]];
+		lsv_train_report_free(&rep);
 		lsv_model_free(m);
 	}
 	printf("Cross Validation Accuracy = %g%% (%zu/%zu)\n",
@@ -193,144 +196,137 @@ static void cross_validate(const lsv_data *x, const lsv_graph *g,
 	free(y);
 }
 
-int main(int argc, char **argv)
-{
+/* Everything the command line says. */
+typedef struct {
 	lsv_train_param p;
 	lsv_graph_param gp;
-	reg_spec reg = {'a', 'i', 0.005, 0.045};
-	lsv_data *x = NULL;
-	lsv_graph *g = NULL;
-	lsv_model *m = NULL;
-	lsv_error err;
-	const char *in, *outpath, *graph_file = NULL, *pred_file = NULL;
-	char *deflt = NULL, graph_desc[256];
-	double marker = LSV_UNLABELED_DEFAULT;
-	long folds = 0;
-	unsigned long long seed = 1;
-	int c, k_given = 0, tsvm_opt = 0, graph_opt = 0;
+	reg_spec reg;
+	const char *in, *outpath, *graph_file, *pred_file;
+	char *deflt;          /* the default model path, allocated */
+	double marker;
+	long folds;
+	unsigned long long seed;
+	int k_given, tsvm_opt, graph_opt;
+} options;
 
-	tool_init(argv[0]);
-	lsv_train_param_default(&p);
-	lsv_graph_param_default(&gp);
+/* The value of option c among the names of t, or a usage error that lists
+ * them. */
+static int opt_name(int c, const char *arg, const lsv_name *t,
+		    const char *what)
+{
+	char list[128];
+	int v = lsv_name_value(t, arg);
+
+	if (v < 0)
+		tool_usage_error("option -%c: unknown %s '%s' (expected %s)", c,
+				 what, arg, lsv_name_list(t, list, sizeof list));
+	return v;
+}
+
+/* argv into o; a repeated option takes its last value, as getopt tools do. */
+static void parse_options(int argc, char **argv, options *o)
+{
+	int c;
+
+	memset(o, 0, sizeof *o);
+	lsv_train_param_default(&o->p);
+	lsv_graph_param_default(&o->gp);
+	o->reg = (reg_spec){'a', 'i', 0.005, 0.045};
+	o->marker = LSV_UNLABELED_DEFAULT;
+	o->seed = 1;
 	opterr = 0;
 	while ((c = getopt(argc, argv, ":s:t:d:g:r:A:a:c:I:i:G:k:L:P:u:e:o:v:S:C:p:w:M:N:m:qh")) != -1) {
 		switch (c) {
 		case 's':
-			if (strcmp(optarg, "lapsvm") == 0)
-				p.solver = LSV_SOLVER_LAPSVM;
-			else if (strcmp(optarg, "laprls") == 0)
-				p.solver = LSV_SOLVER_LAPRLS;
-			else if (strcmp(optarg, "tsvm") == 0)
-				p.solver = LSV_SOLVER_TSVM;
-			else
-				tool_usage_error("option -s: unknown solver '%s' (expected "
-						 "lapsvm, laprls or tsvm)", optarg);
+			o->p.solver = (lsv_solver)opt_name(c, optarg, lsv_solver_names,
+							   "solver");
 			break;
 		case 't':
-			p.kernel.type = (lsv_kernel_type)tool_opt_long(c, optarg, 0, 2);
+			o->p.kernel.type = (lsv_kernel_type)tool_opt_long(c, optarg, 0, 2);
 			break;
 		case 'd':
-			p.kernel.degree = (int)tool_opt_long(c, optarg, 1, 100);
+			o->p.kernel.degree = (int)tool_opt_long(c, optarg, 1, 100);
 			break;
 		case 'g':
-			p.kernel.gamma = tool_opt_double(c, optarg, 0x1p-1022, 1e300);
+			o->p.kernel.gamma = tool_opt_double(c, optarg, 0x1p-1022, 1e300);
 			break;
 		case 'r':
-			p.kernel.coef0 = tool_opt_double(c, optarg, -1e300, 1e300);
+			o->p.kernel.coef0 = tool_opt_double(c, optarg, -1e300, 1e300);
 			break;
 		case 'A': case 'a': case 'c':
-			reg.a_kind = (char)c;
-			reg.a_val = tool_opt_double(c, optarg, 0x1p-1022, 1e300);
+			o->reg.a_kind = (char)c;
+			o->reg.a_val = tool_opt_double(c, optarg, 0x1p-1022, 1e300);
 			break;
 		case 'I': case 'i':
-			reg.i_kind = (char)c;
-			graph_opt = c;
-			reg.i_val = tool_opt_double(c, optarg, 0.0, 1e300);
+			o->reg.i_kind = (char)c;
+			o->graph_opt = c;
+			o->reg.i_val = tool_opt_double(c, optarg, 0.0, 1e300);
 			break;
 		case 'G':
-			graph_file = optarg;
+			o->graph_file = optarg;
 			break;
 		case 'k':
-			gp.k = (int)tool_opt_long(c, optarg, 1, INT_MAX);
-			k_given = 1;
+			o->gp.k = (int)tool_opt_long(c, optarg, 1, INT_MAX);
+			o->k_given = 1;
 			break;
 		case 'L':
-			graph_opt = c;
-			if (strcmp(optarg, "normalized") == 0)
-				p.normalized = 1;
-			else if (strcmp(optarg, "unnormalized") == 0)
-				p.normalized = 0;
-			else
-				tool_usage_error("option -L: unknown Laplacian '%s' "
-						 "(expected normalized or unnormalized)",
-						 optarg);
+			o->graph_opt = c;
+			o->p.normalized = opt_name(c, optarg, lsv_laplacian_names,
+						   "Laplacian");
 			break;
 		case 'P':
-			graph_opt = c;
-			p.power = (int)tool_opt_long(c, optarg, 1, 100);
+			o->graph_opt = c;
+			o->p.power = (int)tool_opt_long(c, optarg, 1, 100);
 			break;
 		case 'u':
-			marker = tool_opt_double(c, optarg, -1e300, 1e300);
-			if (marker == 0.0)
-				marker = 0.0;  /* -0 is the label 0, as the reader has it */
+			o->marker = tool_opt_double(c, optarg, -1e300, 1e300);
+			if (o->marker == 0.0)
+				o->marker = 0.0;  /* -0 is the label 0, as the reader has it */
 			break;
 		case 'e':
-			p.eps = tool_opt_double(c, optarg, 0x1p-1022, 1e300);
+			o->p.eps = tool_opt_double(c, optarg, 0x1p-1022, 1e300);
 			break;
 		case 'o':
-			pred_file = optarg;
+			o->pred_file = optarg;
 			break;
 		case 'v':
-			folds = tool_opt_long(c, optarg, 2, LONG_MAX);
+			o->folds = tool_opt_long(c, optarg, 2, LONG_MAX);
 			break;
 		case 'S':
-			seed = (unsigned long long)tool_opt_long(c, optarg, 0, LONG_MAX);
-			p.seed = seed;
+			o->seed = (unsigned long long)tool_opt_long(c, optarg, 0, LONG_MAX);
+			o->p.seed = o->seed;
 			break;
 		case 'C':
-			p.tsvm_cstar = tool_opt_double(c, optarg, 0x1p-1022, 1e300);
-			tsvm_opt = c;
+			o->p.tsvm_cstar = tool_opt_double(c, optarg, 0x1p-1022, 1e300);
+			o->tsvm_opt = c;
 			break;
 		case 'p':
-			p.tsvm_r = tool_opt_double(c, optarg, -1e300, 1e300);
-			if (!(p.tsvm_r > 0.0 && p.tsvm_r < 1.0))
+			o->p.tsvm_r = tool_opt_double(c, optarg, -1e300, 1e300);
+			if (!(o->p.tsvm_r > 0.0 && o->p.tsvm_r < 1.0))
 				tool_usage_error("option -p: '%s' out of range (expected "
 						 "0 < r < 1)", optarg);
-			tsvm_opt = c;
+			o->tsvm_opt = c;
 			break;
 		case 'w':
-			p.tsvm_max_switches = tool_opt_long(c, optarg, 1, LONG_MAX);
-			tsvm_opt = c;
+			o->p.tsvm_max_switches = tool_opt_long(c, optarg, 1, LONG_MAX);
+			o->tsvm_opt = c;
 			break;
 		case 'M':
-			if (strcmp(optarg, "direct") == 0) {
-				p.pcg = 0;
-			} else if (strcmp(optarg, "pcg") == 0) {
-				p.pcg = 1;
-				p.pcg_early = 0;
-			} else if (strcmp(optarg, "pcg-early") == 0) {
-				p.pcg = 1;
-				p.pcg_early = 1;
-			} else if (strcmp(optarg, "newton") == 0) {
-				p.newton = 1;
-			} else {
-				tool_usage_error("option -M: unknown method '%s' "
-						 "(expected direct, pcg, pcg-early or "
-						 "newton)", optarg);
-			}
+			o->p.method = (lsv_method)opt_name(c, optarg, lsv_method_names,
+							   "method");
 			break;
 		case 'N':
-			p.landmarks = tool_opt_long(c, optarg, 1, INT_MAX);
+			o->p.landmarks = tool_opt_long(c, optarg, 1, INT_MAX);
 			break;
 		case 'm':
-			p.mem_limit = tool_opt_double(c, optarg, 1.0, 1e12) * 1e6;
+			o->p.mem_limit = tool_opt_double(c, optarg, 1.0, 1e12) * 1e6;
 			break;
 		case 'q':
 			tool_quiet = 1;
 			break;
 		case 'h':
 			usage();
-			return 0;
+			exit(0);
 		default:
 			tool_option_error(c);
 		}
@@ -340,172 +336,221 @@ int main(int argc, char **argv)
 	if (argc - optind > 2)
 		tool_usage_error("too many arguments (expected training_set_file "
 				 "[model_file])");
-	if (graph_file && k_given)
+	if (o->graph_file && o->k_given)
 		tool_usage_error("-k sets the graph built here; it does not apply "
 				 "with -G");
-	if (folds > 0 && pred_file)
+	if (o->folds > 0 && o->pred_file)
 		tool_usage_error("-o and -v exclude each other");
-	if (p.pcg && p.solver == LSV_SOLVER_TSVM)
-		tool_usage_error("-M %s is for LapRLS and LapSVM",
-				 p.pcg_early ? "pcg-early" : "pcg");
-	if (p.newton && p.solver == LSV_SOLVER_TSVM)
-		tool_usage_error("-M newton is for LapRLS and LapSVM");
-	if (p.landmarks > 0 && !p.newton)
-		tool_usage_error("-N (Nystrom landmarks) needs -M newton");
-	if (tsvm_opt && p.solver != LSV_SOLVER_TSVM)
-		tool_usage_error("-%c applies to the TSVM (-s tsvm)", tsvm_opt);
-	if (p.solver == LSV_SOLVER_TSVM && (graph_file || k_given || graph_opt))
+	if (o->tsvm_opt && o->p.solver != LSV_SOLVER_TSVM)
+		tool_usage_error("-%c applies to the TSVM (-s tsvm)", o->tsvm_opt);
+	if (o->p.solver == LSV_SOLVER_TSVM &&
+	    (o->graph_file || o->k_given || o->graph_opt))
 		tool_usage_error("the TSVM uses no graph (-G, -k, -i, -I, -L, -P)");
-	in = argv[optind];
-	if (graph_file && strcmp(graph_file, "-") == 0 && strcmp(in, "-") == 0)
+	o->in = argv[optind];
+	if (o->graph_file && strcmp(o->graph_file, "-") == 0 &&
+	    strcmp(o->in, "-") == 0)
 		tool_usage_error("the data and the graph cannot both be standard input");
 	if (optind + 1 < argc) {
-		outpath = argv[optind + 1];
-	} else if (strcmp(in, "-") == 0) {
-		outpath = "-";
+		o->outpath = argv[optind + 1];
+	} else if (strcmp(o->in, "-") == 0) {
+		o->outpath = "-";
 	} else {
-		deflt = malloc(strlen(in) + sizeof ".model");
-		if (deflt == NULL)
+		o->deflt = malloc(strlen(o->in) + sizeof ".model");
+		if (o->deflt == NULL)
 			tool_die(1, "out of memory");
-		sprintf(deflt, "%s.model", in);
-		outpath = deflt;
+		sprintf(o->deflt, "%s.model", o->in);
+		o->outpath = o->deflt;
 	}
+}
 
-	if (lsv_data_read_path(in, marker, &x, &err) != LSV_OK)
+/* The training set, refused at once if it holds no task: no labeled row,
+ * or one class only (said now, not after building a graph). */
+static lsv_data *read_data(const options *o)
+{
+	const char *name = strcmp(o->in, "-") ? o->in : "(stdin)";
+	lsv_data *x;
+	lsv_error err;
+	size_t i, first;
+
+	if (lsv_data_read_path(o->in, o->marker, &x, &err) != LSV_OK)
 		tool_die_err(&err);
 	if (x->l == 0)
 		tool_die(1, "%s: no labeled rows (every label is the unlabeled "
-			 "marker %g; see -u)", strcmp(in, "-") ? in : "(stdin)",
-			 marker);
-	{
-		/* Say it now, not after building a graph: one class is no task. */
-		size_t i, first = x->n;
-		for (i = 0; i < x->n; i++)
-			if (lsv_data_is_labeled(x, i)) {
-				if (first == x->n)
-					first = i;
-				else if (x->y[i] != x->y[first])
-					break;
-			}
-		if (i == x->n)
-			tool_die(1, "%s: the labeled rows have only one class (%g): "
-				 "need at least two", strcmp(in, "-") ? in : "(stdin)",
-				 x->y[first]);
-	}
-	resolve_reg(&reg, x->l, x->n, &p);
-	if (p.solver == LSV_SOLVER_TSVM) {
-		p.gamma_I = 0.0;
-		if (x->l == x->n)
-			tool_info("warning: no unlabeled rows: the TSVM is the SVM");
-		if (!tool_quiet)
-			p.progress = tsvm_progress;
-	}
-	if (lsv_train_param_check(&p, &err) != LSV_OK)
-		tool_usage_error("%s", err.msg);
+			 "marker %g; see -u)", name, o->marker);
+	first = x->n;
+	for (i = 0; i < x->n; i++)
+		if (lsv_data_is_labeled(x, i)) {
+			if (first == x->n)
+				first = i;
+			else if (x->y[i] != x->y[first])
+				break;
+		}
+	if (i == x->n)
+		tool_die(1, "%s: the labeled rows have only one class (%g): need "
+			 "at least two", name, x->y[first]);
+	return x;
+}
 
-	graph_desc[0] = '\0';
-	if (graph_file != NULL) {
-		if (lsv_graph_read_path(graph_file, x->n, &g, &err) != LSV_OK)
+/* The graph of -G, or one built here when gamma_I > 0 (NULL otherwise);
+ * desc gets the line the model keeps about it ("" for none). */
+static lsv_graph *read_graph(options *o, const lsv_data *x, char *desc,
+			     size_t size)
+{
+	lsv_graph *g = NULL;
+	lsv_graph_info info;
+	lsv_error err;
+
+	desc[0] = '\0';
+	if (o->graph_file != NULL) {
+		if (lsv_graph_read_path(o->graph_file, x->n, &g, &err) != LSV_OK)
 			tool_die_err(&err);
-		snprintf(graph_desc, sizeof graph_desc, "file %s", graph_file);
-	} else if (p.gamma_I > 0.0) {
-		lsv_graph_info info;
+		snprintf(desc, size, "file %s", o->graph_file);
+	} else if (o->p.gamma_I > 0.0) {
 		if (!tool_quiet)
-			gp.progress = tool_progress;
-		if (lsv_graph_build(x, &gp, &g, &info, &err) != LSV_OK)
+			o->gp.progress = tool_progress;
+		if (lsv_graph_build(x, &o->gp, &g, &info, &err) != LSV_OK)
 			tool_die_err(&err);
 		tool_info("no graph given (-G): built a %d-NN graph (euclidean, "
 			  "heat weights) over the %zu rows", info.k, x->n);
-		snprintf(graph_desc, sizeof graph_desc,
-			 "built knn k=%d euclidean heat t=%.17g union", info.k,
-			 info.t);
+		snprintf(desc, size, "built knn k=%d euclidean heat t=%.17g union",
+			 info.k, info.t);
 	}
+	return g;
+}
 
-	if (folds > 0) {
-		cross_validate(x, g, &p, folds, seed);
-		lsv_graph_free(g);
-		lsv_data_free(x);
-		free(deflt);
-		return 0;
-	}
+/* The model keeps the graph's description on one "key value" line: no
+ * line breaks, no '#' (a comment there), no trailing blank. */
+static void set_graph_desc(lsv_model *m, char *desc)
+{
+	char *q;
+	size_t len;
 
-	if (lsv_train(x, g, &p, &m, &err) != LSV_OK)
-		tool_die_err(&err);
-	if (graph_desc[0] != '\0') {
-		/* The model keeps it on one "key value" line: no line breaks,
-		 * no '#' (a comment there), no trailing blank. */
-		char *q;
-		size_t len;
-		for (q = graph_desc; *q; q++)
-			if (*q == '#' || (unsigned char)*q < ' ')
-				*q = '_';
-		len = strlen(graph_desc);
-		while (len > 0 && graph_desc[len - 1] == ' ')
-			graph_desc[--len] = '\0';
-		m->graph = malloc(strlen(graph_desc) + 1);
-		if (m->graph != NULL)
-			strcpy(m->graph, graph_desc);
-	}
-	if (m->switch_capped)
+	if (desc[0] == '\0')
+		return;
+	for (q = desc; *q; q++)
+		if (*q == '#' || (unsigned char)*q < ' ')
+			*q = '_';
+	len = strlen(desc);
+	while (len > 0 && desc[len - 1] == ' ')
+		desc[--len] = '\0';
+	m->graph = malloc(len + 1);
+	if (m->graph == NULL)
+		tool_die(1, "out of memory for the model's graph description");
+	memcpy(m->graph, desc, len + 1);
+}
+
+/* What training did, on stderr (not with -q). */
+static void report(const lsv_train_param *p, const lsv_model *m,
+		   const lsv_train_report *r)
+{
+	if (r->switch_capped)
 		tool_info("warning: the TSVM stopped at the cap of %ld label switches "
 			  "(-w) before the switching condition was met",
-			  p.tsvm_max_switches);
+			  p->tsvm_max_switches);
+	if (r->newton_capped)
+		tool_info("warning: Newton stopped at its cap of %ld steps before "
+			  "the active set settled; the model is the last iterate",
+			  r->newton_cap);
 	tool_info("%s: l = %zu, u = %zu, %d classes, gamma_A = %g, gamma_I = "
 		  "%g, %zu expansion points; %.2f s",
-		  p.solver == LSV_SOLVER_TSVM ? "TSVM"
-		  : p.solver == LSV_SOLVER_LAPRLS
-			  ? (p.gamma_I == 0.0 ? "RLS" : "LapRLS")
-			  : (p.gamma_I == 0.0 ? "SVM" : "LapSVM"),
-		  m->l, m->u, m->nr_class, p.gamma_A, p.gamma_I, m->sv->n,
+		  p->solver == LSV_SOLVER_TSVM ? "TSVM"
+		  : p->solver == LSV_SOLVER_LAPRLS
+			  ? (p->gamma_I == 0.0 ? "RLS" : "LapRLS")
+			  : (p->gamma_I == 0.0 ? "SVM" : "LapSVM"),
+		  m->l, m->u, m->nr_class, p->gamma_A, p->gamma_I, m->sv->n,
 		  tool_elapsed());
-	if (p.solver == LSV_SOLVER_TSVM)
-		tool_info("TSVM: %ld label switches in all", m->switches);
-	if (p.pcg)
-		tool_info("PCG: %ld iterations", m->iterations);
-	if (m->kernel_seconds > 0.0 || m->solve_seconds > 0.0)
+	if (p->solver == LSV_SOLVER_TSVM)
+		tool_info("TSVM: %ld label switches in all", r->switches);
+	if (p->method == LSV_METHOD_PCG || p->method == LSV_METHOD_PCG_EARLY)
+		tool_info("PCG: %ld iterations", r->pcg_iterations);
+	if (r->kernel_seconds > 0.0 || r->solve_seconds > 0.0)
 		tool_info("time: kernel matrix %.2f s, solver %.2f s",
-			  m->kernel_seconds, m->solve_seconds);
-	if (p.newton)
-		tool_info("Newton: %ld steps in all%s", m->iterations,
-			  m->cg_iterations > 0 ? "" : "");
-	if (p.newton && m->cg_iterations > 0)
+			  r->kernel_seconds, r->solve_seconds);
+	if (p->method == LSV_METHOD_NEWTON)
+		tool_info("Newton: %ld steps in all", r->newton_steps);
+	if (r->cg_iterations > 0)
 		tool_info("conjugate gradient: %ld iterations in all",
-			  m->cg_iterations);
+			  r->cg_iterations);
+}
 
-	if (pred_file != NULL) {
-		/* Transductive predictions: f on the unlabeled training rows. */
-		double *scores = malloc(x->n * (size_t)m->nr_fn * sizeof *scores);
-		size_t *rows = malloc((x->n - x->l + 1) * sizeof *rows), i, u = 0;
-		lsv_out *out;
-		if (scores == NULL || rows == NULL)
-			tool_die(1, "out of memory");
-		/* the solver's own outputs when it kept them (same values up
-		 * to rounding), else from the model */
-		if (m->train_f != NULL)
-			memcpy(scores, m->train_f,
-			       x->n * (size_t)m->nr_fn * sizeof *scores);
-		else if (lsv_model_decision(m, x, scores, &err) != LSV_OK)
+/* -o: the transductive predictions, f on the unlabeled training rows. */
+static void write_transductive(const options *o, const lsv_data *x,
+			       const lsv_model *m, const lsv_train_report *r)
+{
+	double *scores = malloc(x->n * (size_t)m->nr_fn * sizeof *scores);
+	size_t *rows = malloc((x->n - x->l + 1) * sizeof *rows), i, u = 0;
+	lsv_out *out;
+	lsv_error err;
+
+	if (scores == NULL || rows == NULL)
+		tool_die(1, "out of memory");
+	/* the solver's own outputs when it kept them (same values up to
+	 * rounding), else from the model */
+	if (r->train_f != NULL)
+		memcpy(scores, r->train_f, x->n * (size_t)m->nr_fn * sizeof *scores);
+	else if (lsv_model_decision(m, x, scores, &err) != LSV_OK)
+		tool_die_err(&err);
+	for (i = 0; i < x->n; i++)
+		if (!lsv_data_is_labeled(x, i))
+			rows[u++] = i;
+	write_predictions(tool_output_open(o->pred_file, &out), m, scores, rows, u);
+	tool_output_commit(out);
+	free(scores);
+	free(rows);
+}
+
+static void write_model(const options *o, const lsv_model *m)
+{
+	lsv_out *out;
+	lsv_error err;
+
+	if (lsv_model_write(tool_output_open(o->outpath, &out),
+			    strcmp(o->outpath, "-") ? o->outpath : "(stdout)", m,
+			    &err) != LSV_OK)
+		tool_output_fail(out, &err);
+	tool_output_commit(out);
+}
+
+int main(int argc, char **argv)
+{
+	options o;
+	lsv_data *x;
+	lsv_graph *g;
+	lsv_model *m;
+	lsv_train_report rep;
+	lsv_train_progress progress = {NULL, NULL};
+	lsv_error err;
+	char graph_desc[256];
+
+	tool_init(argv[0]);
+	parse_options(argc, argv, &o);
+	x = read_data(&o);
+	resolve_reg(&o.reg, x->l, x->n, &o.p);
+	if (o.p.solver == LSV_SOLVER_TSVM) {
+		o.p.gamma_I = 0.0;
+		if (x->l == x->n)
+			tool_info("warning: no unlabeled rows: the TSVM is the SVM");
+		if (!tool_quiet)
+			progress.tsvm = tsvm_progress;
+	}
+	if (lsv_train_param_check(&o.p, &err) != LSV_OK)
+		tool_usage_error("%s", err.msg);
+	g = read_graph(&o, x, graph_desc, sizeof graph_desc);
+	if (o.folds > 0) {
+		cross_validate(x, g, &o.p, &progress, o.folds, o.seed);
+	} else {
+		if (lsv_train(x, g, &o.p, &progress, &m, &rep, &err) != LSV_OK)
 			tool_die_err(&err);
-		for (i = 0; i < x->n; i++)
-			if (!lsv_data_is_labeled(x, i))
-				rows[u++] = i;
-		write_predictions(tool_output_open(pred_file, &out), m, scores, rows,
-				  u);
-		tool_output_commit(out);
-		free(scores);
-		free(rows);
+		set_graph_desc(m, graph_desc);
+		report(&o.p, m, &rep);
+		if (o.pred_file != NULL)
+			write_transductive(&o, x, m, &rep);
+		write_model(&o, m);
+		lsv_train_report_free(&rep);
+		lsv_model_free(m);
 	}
-	{
-		lsv_out *out;
-		if (lsv_model_write(tool_output_open(outpath, &out),
-				    strcmp(outpath, "-") ? outpath : "(stdout)", m,
-				    &err) != LSV_OK)
-			tool_output_fail(out, &err);
-		tool_output_commit(out);
-	}
-	lsv_model_free(m);
 	lsv_graph_free(g);
 	lsv_data_free(x);
-	free(deflt);
+	free(o.deflt);
 	return 0;
 }

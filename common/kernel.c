@@ -19,16 +19,6 @@
 
 #define ROWS 256
 
-const char *lsv_kernel_name(lsv_kernel_type t)
-{
-	switch (t) {
-	case LSV_KERNEL_LINEAR: return "linear";
-	case LSV_KERNEL_POLY: return "polynomial";
-	case LSV_KERNEL_RBF: return "rbf";
-	}
-	return NULL;
-}
-
 lsv_status lsv_kernel_check(const lsv_kernel *k, lsv_error *err)
 {
 	if (lsv_kernel_name(k->type) == NULL)

@@ -322,27 +322,71 @@ lsv_status lsv_lapop_apply(const lsv_lapop *L, const double *X, double *Y,
 void lsv_lapop_free(lsv_lapop *L);
 
 /* ------------------------------------------------------------------ */
-/* Training and models (common/train.c, laprls.c, lapsvm_dual.c,        */
-/* model.c)                                                            */
+/* Names (common/names.c)                                              */
+/* ------------------------------------------------------------------ */
+
+/* One table of names per enumeration, used alike by the command line, the
+ * model reader and writer and messages, so each name is spelled once.  A
+ * table ends with {NULL, -1}. */
+typedef struct {
+	const char *name;
+	int value;
+} lsv_name;
+
+extern const lsv_name lsv_solver_names[];     /* lapsvm, laprls, tsvm */
+extern const lsv_name lsv_method_names[];     /* direct, pcg, pcg-early, newton */
+extern const lsv_name lsv_kernel_names[];     /* linear, polynomial, rbf */
+extern const lsv_name lsv_laplacian_names[];  /* normalized, unnormalized */
+
+/* The value named s in t, or -1. */
+int lsv_name_value(const lsv_name *t, const char *s);
+/* The name of value v in t, or NULL. */
+const char *lsv_name_of(const lsv_name *t, int v);
+/* "a, b or c": the names of t into buf (cut to size), for messages. */
+const char *lsv_name_list(const lsv_name *t, char *buf, size_t size);
+
+/* ------------------------------------------------------------------ */
+/* Training (common/train.c: the driver and its table of methods; one  */
+/* file per solver, see common/solver.h) and models (common/model.c)   */
 /* ------------------------------------------------------------------ */
 
 typedef enum {
-	LSV_SOLVER_LAPSVM = 0,  /* hinge loss, dual (JMLR eqs. 10-12); SVM at gamma_I = 0 */
-	LSV_SOLVER_LAPRLS = 1,  /* squared loss, closed form (eq. 8); RLS at gamma_I = 0 */
+	LSV_SOLVER_LAPSVM = 0,  /* hinge loss (JMLR eqs. 10-12); SVM at gamma_I = 0 */
+	LSV_SOLVER_LAPRLS = 1,  /* squared loss (eq. 8); RLS at gamma_I = 0 */
 	LSV_SOLVER_TSVM = 2     /* Joachims' transductive SVM (label switching); no graph */
 } lsv_solver;
 
+/* How a solver's objective is minimized (lapsvm-train -M).  Which
+ * solver x method pairs exist is the method table's business (train.c);
+ * lsv_train_param_check refuses the others, listing the supported ones. */
+typedef enum {
+	LSV_METHOD_DIRECT = 0,  /* LapRLS: one LU of eq. 8; LapSVM: its dual by
+				   SMO; the TSVM's label switching */
+	LSV_METHOD_PCG,         /* primal preconditioned CG, one product with K
+				   per iteration (Melacci & Belkin, JMLR 12,
+				   2011); LapSVM: inside Newton steps */
+	LSV_METHOD_PCG_EARLY,   /* the same, stopping once the unlabeled
+				   predictions are stable */
+	LSV_METHOD_NEWTON       /* primal finite Newton: n x n LU steps, or on
+				   a feature map (Nystrom landmarks, or the
+				   data for the linear kernel) */
+} lsv_method;
+
 /* "lapsvm", "laprls", "tsvm"; NULL for an unknown solver. */
 const char *lsv_solver_name(lsv_solver s);
+/* "direct", "pcg", "pcg-early", "newton"; NULL for an unknown method. */
+const char *lsv_method_name(lsv_method m);
 
 /*
  * Regularization with the scaling of JMLR eq. 4:
  *   1/l sum_{i<=l} V(x_i, y_i, f) + gamma_A |f|_K^2 + gamma_I/(l+u)^2 f'Lf.
  * The paper quotes gamma_A l and gamma_I l/(l+u)^2; SVM users' C is
- * 1/(2 gamma_A l).
+ * 1/(2 gamma_A l).  How each solver's objective constants follow from
+ * gamma_A and gamma_I is tabled once, in common/solver.h.
  */
 typedef struct {
 	lsv_solver solver;
+	lsv_method method;
 	lsv_kernel kernel;
 	double gamma_A;         /* > 0 */
 	double gamma_I;         /* >= 0; 0 gives RLS / SVM */
@@ -350,22 +394,16 @@ typedef struct {
 	int power;              /* Laplacian power p (default 1) */
 	double eps;             /* dual solver's stopping tolerance (default 1e-3) */
 	long max_iter;          /* dual solver's iteration cap (0: automatic) */
-	/* LapRLS only: 0 direct (one LU, eq. 8); 1 primal preconditioned
-	 * conjugate gradient (Melacci & Belkin, JMLR 12, 2011): one product
-	 * with K per iteration, L applied as a sparse matrix, stopping on the
-	 * relative residual pcg_tol, on the stability of the unlabeled
-	 * predictions (early stopping) or after pcg_max_iter iterations. */
-	int pcg;
+	/* PCG (and the CG of the sparse linear map): stop on the relative
+	 * residual pcg_tol or after pcg_max_iter iterations; pcg-early also
+	 * stops when under 1.5% of the unlabeled signs changed over the last
+	 * sqrt(n)/2 iterations. */
 	double pcg_tol;         /* default 1e-6 */
 	long pcg_max_iter;      /* default 0: n */
-	int pcg_early;          /* stop when under 1.5% of the unlabeled signs
-				   changed over the last sqrt(n)/2 iterations */
-	/* Primal finite Newton on a feature map (common/primal.c): LapRLS,
-	 * or LapSVM with the squared hinge, f = Phi w + b.  The map is the
-	 * Nystrom map of the kernel with `landmarks` rows sampled uniformly
-	 * (seeded by `seed`), or, with landmarks = 0 and the linear kernel,
-	 * the data themselves (sparse, never an n x n array). */
-	int newton;
+	/* Newton on a feature map: the Nystrom map of the kernel with
+	 * `landmarks` rows sampled uniformly (seeded by `seed`), or, with
+	 * landmarks = 0 and the linear kernel, the data themselves (sparse,
+	 * never an n x n array). */
 	long landmarks;         /* Nystrom landmarks m (0: none) */
 	unsigned long long seed;/* landmark sampling */
 	double mem_limit;       /* bytes the dense arrays may take (0: the
@@ -377,11 +415,6 @@ typedef struct {
 				   fraction among the labeled rows) */
 	long tsvm_max_switches; /* cap on label switches per binary problem
 				   (0: none) */
-	/* TSVM progress, after each annealing step of each binary problem
-	 * fn (may be NULL; not part of the model). */
-	void (*progress)(void *ctx, int fn, double cstar_neg, double cstar_pos,
-			 long switches);
-	void *progress_ctx;
 } lsv_train_param;
 
 void lsv_train_param_default(lsv_train_param *p);
@@ -406,31 +439,56 @@ typedef struct {
 	lsv_data *sv;           /* expansion points (their y is unused: 0) */
 	double *coef;           /* sv->n x nr_fn, row-major */
 	char *graph;            /* one line describing the graph used, or NULL */
-	/* Filled by lsv_train for the TSVM, never saved: */
-	double *ystar;          /* NULL, or the final +-1 labels of the n
-				   training rows for each function (n x nr_fn,
-				   row-major; labeled rows keep their own) */
-	long switches;          /* label switches made, all functions */
-	long iterations;        /* PCG iterations (LapRLS with pcg); Newton
-				   steps (newton) */
-	long cg_iterations;     /* newton on sparse data: CG iterations */
+} lsv_model;
+
+/*
+ * What one training run did, for the caller to report: not part of the
+ * model, never saved.  lsv_train fills the caller's struct (which it
+ * zeroes first); the caller releases its arrays with
+ * lsv_train_report_free.
+ */
+typedef struct {
+	const char *path;       /* the method-table row that trained, e.g.
+				   "lapsvm direct (dual)" (static text) */
+	double kernel_seconds;  /* wall time computing the n x n kernel */
+	double solve_seconds;   /* wall time of the solver after it */
+	long newton_steps;      /* primal Newton steps, summed over functions */
+	long newton_cap;        /* the Newton step cap per function ... */
+	int newton_capped;      /* ... and whether some function stopped there */
+	long pcg_iterations;    /* PCG iterations (pcg methods), all steps */
+	long cg_iterations;     /* CG iterations of the sparse linear map */
+	long switches;          /* TSVM label switches, all functions */
+	int switch_capped;      /* some TSVM problem stopped at the switch cap */
 	double *train_f;        /* NULL, or the decision values of the n
 				   training rows (n x nr_fn, row-major), from
 				   the solver's own K or features */
-	double kernel_seconds;  /* wall time computing the n x n kernel */
-	double solve_seconds;   /* wall time of the solver after it */
-	int switch_capped;      /* some problem stopped at the switch cap */
-} lsv_model;
+	double *ystar;          /* TSVM: the final +-1 labels of the n
+				   training rows for each function (n x nr_fn,
+				   row-major; labeled rows keep their own) */
+} lsv_train_report;
+
+void lsv_train_report_free(lsv_train_report *r);  /* its arrays, not r */
+
+/* Progress callbacks during training (each may be NULL). */
+typedef struct {
+	/* TSVM: after each annealing step of binary problem fn. */
+	void (*tsvm)(void *ctx, int fn, double cstar_neg, double cstar_pos,
+		     long switches);
+	void *ctx;
+} lsv_train_progress;
 
 /*
  * Train on x (labeled and unlabeled rows) with graph g (n = x->n rows;
  * may be NULL when gamma_I == 0).  Class order: first appearance in x,
  * except that a {+1, -1} problem puts +1 first.  Errors: no labeled row,
- * one class only, a graph of the wrong size, a singular system.  The
- * caller owns *out.
+ * one class only, a graph of the wrong size, a singular system, a
+ * solver x method pair the method table does not have.  progress and
+ * report may be NULL.  The caller owns *out and report's arrays.
  */
 lsv_status lsv_train(const lsv_data *x, const lsv_graph *g,
-		     const lsv_train_param *p, lsv_model **out, lsv_error *err);
+		     const lsv_train_param *p,
+		     const lsv_train_progress *progress, lsv_model **out,
+		     lsv_train_report *report, lsv_error *err);
 
 /* Decision values of rows of x: scores is x->n x m->nr_fn, row-major. */
 lsv_status lsv_model_decision(const lsv_model *m, const lsv_data *x,

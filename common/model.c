@@ -40,16 +40,6 @@
 #define BLOCK 1024
 #define MAX_KBLOCK ((size_t)1 << 24)
 
-const char *lsv_solver_name(lsv_solver s)
-{
-	switch (s) {
-	case LSV_SOLVER_LAPSVM: return "lapsvm";
-	case LSV_SOLVER_LAPRLS: return "laprls";
-	case LSV_SOLVER_TSVM: return "tsvm";
-	}
-	return NULL;
-}
-
 void lsv_model_free(lsv_model *m)
 {
 	if (m == NULL)
@@ -58,8 +48,6 @@ void lsv_model_free(lsv_model *m)
 	free(m->bias);
 	free(m->coef);
 	free(m->graph);
-	free(m->ystar);
-	free(m->train_f);
 	lsv_data_free(m->sv);
 	free(m);
 }
@@ -253,10 +241,8 @@ lsv_status lsv_model_write(FILE *fp, const char *name, const lsv_model *m,
 	fprintf(fp, "unlabeled_marker %.17g\n", m->unlabeled);
 	if (m->graph != NULL)
 		fprintf(fp, "graph %s\n", m->graph);
-	if (p->pcg)
-		fprintf(fp, "method %s\n", p->pcg_early ? "pcg-early" : "pcg");
-	if (p->newton)
-		fprintf(fp, "method newton\n");
+	if (p->method != LSV_METHOD_DIRECT)
+		fprintf(fp, "method %s\n", lsv_method_name(p->method));
 	if (p->landmarks > 0)
 		fprintf(fp, "landmarks %ld\nseed %llu\n", p->landmarks, p->seed);
 	if (p->solver == LSV_SOLVER_TSVM) {
@@ -522,9 +508,7 @@ static lsv_status parse_header(reader *r, const char *key, char *s)
 						      "newton"};
 		st = key_name(r, key, s, methods, 4, &i,
 			      "direct, pcg, pcg-early or newton");
-		p->pcg = i == 1 || i == 2;
-		p->pcg_early = i == 2;
-		p->newton = i == 3;
+		p->method = (lsv_method)i;
 		break;
 	}
 	case K_LANDMARKS:

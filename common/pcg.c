@@ -26,7 +26,7 @@
 #include <string.h>
 
 #include "blas.h"
-#include "internal.h"
+#include "solver.h"
 
 /* The class of a row from its scores (argmax; sign for one function). */
 static int decide(const double *f, size_t n, size_t i, int C)
@@ -40,27 +40,24 @@ static int decide(const double *f, size_t n, size_t i, int C)
 	return best;
 }
 
-lsv_status lsv_laprls_pcg(const double *K, size_t n, const lsv_graph *g,
-			  const unsigned char *act, size_t act_stride,
-			  const unsigned char *labeled, size_t l,
-			  const double *Y, int C, const lsv_train_param *p,
-			  double *alpha, int warm, long *iters, lsv_error *err)
+lsv_status lsv_laprls_pcg(const double *K, size_t n, const lsv_lapop *L,
+			  double cI, const unsigned char *act,
+			  size_t act_stride, const unsigned char *labeled,
+			  size_t l, const double *Y, int C,
+			  const lsv_train_param *p, double *alpha, int warm,
+			  long *iters, lsv_error *err)
 {
 	size_t nc = n * (size_t)C, i;
 	double *buf, *s, *Ks, *d, *Kd, *q, *Kq, *f, *Lq;
 	double *rho, *rho0;
 	int *cls = NULL, c, N = (int)n, NC = C;
-	lsv_lapop L;
 	long it, maxit = p->pcg_max_iter > 0 ? p->pcg_max_iter : (long)n;
 	long every = (long)(sqrt((double)n) / 2.0) > 0 ? (long)(sqrt((double)n) / 2.0) : 1;
-	double cI = p->gamma_I / ((double)n * (double)n), il = 1.0 / (double)l;
+	double il = 1.0 / (double)l;
+	int graph = L != NULL && cI > 0.0;
 	const double one = 1.0, zero = 0.0;
 	lsv_status st = LSV_OK;
 
-	memset(&L, 0, sizeof L);
-	if (g != NULL &&
-	    (st = lsv_lapop_init(&L, g, p->normalized, p->power, err)) != LSV_OK)
-		return st;
 	buf = calloc(8 * nc + 2 * (size_t)C, sizeof *buf);
 	cls = malloc(n * sizeof *cls);
 	if (buf == NULL || cls == NULL) {
@@ -91,15 +88,15 @@ lsv_status lsv_laprls_pcg(const double *K, size_t n, const lsv_graph *g,
 	} else {
 		dgemm_("N", "N", &N, &NC, &N, &one, K, &N, alpha, &N, &zero, f, &N,
 		       1, 1);
-		if (g != NULL && cI > 0.0 &&
-		    (st = lsv_lapop_apply(&L, f, Lq, (size_t)C, 1.0, err)) != LSV_OK)
+		if (graph &&
+		    (st = lsv_lapop_apply(L, f, Lq, (size_t)C, 1.0, err)) != LSV_OK)
 			goto done;
 		for (c = 0; c < C; c++)
 			for (i = 0; i < n; i++) {
 				size_t at = i + (size_t)c * n;
 				s[at] -= (act[i + (size_t)c * act_stride] ? il * f[at] : 0.0) +
 					 p->gamma_A * alpha[at] +
-					 (g != NULL && cI > 0.0 ? cI * Lq[at] : 0.0);
+					 (graph ? cI * Lq[at] : 0.0);
 			}
 		dgemm_("N", "N", &N, &NC, &N, &one, K, &N, s, &N, &zero, Ks, &N, 1, 1);
 	}
@@ -117,15 +114,15 @@ lsv_status lsv_laprls_pcg(const double *K, size_t n, const lsv_graph *g,
 	for (it = 0; it < maxit; it++) {
 		int done_all = 1;
 		/* q = M d = J Kd / l + gamma_A d + gamma_I/n^2 L Kd */
-		if (g != NULL && cI > 0.0 &&
-		    (st = lsv_lapop_apply(&L, Kd, Lq, (size_t)C, 1.0, err)) != LSV_OK)
+		if (graph &&
+		    (st = lsv_lapop_apply(L, Kd, Lq, (size_t)C, 1.0, err)) != LSV_OK)
 			goto done;
 		for (c = 0; c < C; c++)
 			for (i = 0; i < n; i++) {
 				size_t at = i + (size_t)c * n;
 				q[at] = (act[i + (size_t)c * act_stride] ? il * Kd[at] : 0.0) +
 					p->gamma_A * d[at] +
-					(g != NULL && cI > 0.0 ? cI * Lq[at] : 0.0);
+					(graph ? cI * Lq[at] : 0.0);
 			}
 		dgemm_("N", "N", &N, &NC, &N, &one, K, &N, q, &N, &zero, Kq, &N,
 		       1, 1);
@@ -167,7 +164,7 @@ lsv_status lsv_laprls_pcg(const double *K, size_t n, const lsv_graph *g,
 			it++;
 			break;
 		}
-		if (p->pcg_early && (it + 1) % every == 0) {
+		if (p->method == LSV_METHOD_PCG_EARLY && (it + 1) % every == 0) {
 			size_t changed = 0, u = 0;
 			for (i = 0; i < n; i++) {
 				int k;
@@ -188,7 +185,6 @@ lsv_status lsv_laprls_pcg(const double *K, size_t n, const lsv_graph *g,
 	*iters += it;
 done:
 	free(buf);
-	lsv_lapop_free(&L);
 	free(cls);
 	return st;
 }

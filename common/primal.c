@@ -37,15 +37,22 @@
 #include <string.h>
 
 #include "blas.h"
-#include "internal.h"
+#include "solver.h"
 
 typedef struct {
 	const lsv_fmat *F;
-	size_t n, m, l;       /* rows, features (w has m, z has m + 1) */
+	size_t n, m, l, C;    /* rows, features (w has m, z has m + 1),
+				 labeled rows, functions */
 	const size_t *lab;    /* labeled rows */
 	double gA, cI, il;    /* gamma_A, gamma_I / n^2, 1 / l */
 	const lsv_lapop *L;   /* NULL when gamma_I = 0 */
+	const lsv_train_param *p;
+	const double *Y;      /* l x C targets */
 	lsv_error *err;
+	long *cg_iters;       /* the report's CG count */
+	double *H0, *H, *A;   /* dense: the S-free part of H, H, active rows */
+	double *rhs, *work;   /* m + 1; sparse: CG vectors */
+	double *Ldu;          /* n */
 } prob;
 
 /* u = Phi~ z (n rows). */
@@ -105,83 +112,47 @@ static void frow_add(const prob *P, size_t i, double a, double *g)
 	g[P->m] += a;
 }
 
-/* Is a labeled row with target y and output f in S? */
-static int active(int hinge, double y, double f)
-{
-	return !hinge || y * f < 1.0;
-}
 
-double lsv_line_search(size_t l, const double *f, const double *df,
-		       const double *y, double il, double a1, double a2,
-		       int hinge)
+/* out = H v for the sparse map, H = 1/l Phi~_S' Phi~_S + gamma_A diag(1..1,
+ * 0) + gamma_I/n^2 Phi~' L^p Phi~ + a tiny ridge on b, matrix free; u and
+ * Lu (n each) are scratch. */
+static lsv_status hmul(const prob *P, const unsigned char *S, const double *v,
+		       double *out, double *u, double *Lu)
 {
-	double lo = 0.0, hi = 1.0;
-	int k;
-#define DERIV(t, out)                                                          \
-	do {                                                                   \
-		size_t r_;                                                     \
-		double s_ = a1 + (t) * a2;                                     \
-		for (r_ = 0; r_ < l; r_++) {                                   \
-			double fr_ = f[r_] + (t) * df[r_];                     \
-			if (active(hinge, y[r_], fr_))                         \
-				s_ += il * (fr_ - y[r_]) * df[r_];             \
-		}                                                              \
-		(out) = s_;                                                    \
-	} while (0)
-	/* bracket the root of the nondecreasing F'(t), then bisect */
-	for (k = 0; k < 30; k++) {
-		double dv;
-		DERIV(hi, dv);
-		if (dv >= 0.0)
-			break;
-		lo = hi;
-		hi *= 2.0;
+	size_t m1 = P->m + 1, j, k;
+	lsv_status st;
+
+	fmul(P, v, u);
+	memset(out, 0, m1 * sizeof *out);
+	for (k = 0; k < P->l; k++)
+		if (S[k])
+			frow_add(P, P->lab[k], P->il * u[P->lab[k]], out);
+	if (P->L != NULL) {
+		if ((st = lsv_lapop_apply(P->L, u, Lu, 1, P->cI, P->err)) != LSV_OK)
+			return st;
+		ftmul_add(P, Lu, out);
 	}
-	for (k = 0; k < 60 && hi - lo > 1e-12 * hi; k++) {
-		double mid = 0.5 * (lo + hi), dv;
-		DERIV(mid, dv);
-		if (dv < 0.0)
-			lo = mid;
-		else
-			hi = mid;
-	}
-#undef DERIV
-	return 0.5 * (lo + hi);
+	for (j = 0; j < P->m; j++)
+		out[j] += P->gA * v[j];
+	out[P->m] += 1e-12 * P->il * v[P->m];
+	return LSV_OK;
 }
 
 /* z += H^-1 (r - H z) for the sparse map: CG on H, matrix free. */
 static lsv_status cg_solve(const prob *P, const unsigned char *S,
-			   const double *r, double *z, const lsv_train_param *p,
-			   double *work, long *iters)
+			   const double *r, double *z)
 {
-	size_t m1 = P->m + 1, n = P->n, j, k;
-	double *res = work, *d = res + m1, *Hd = d + m1, *u = Hd + m1,
+	const lsv_train_param *p = P->p;
+	size_t m1 = P->m + 1, n = P->n, j;
+	double *res = P->work, *d = res + m1, *Hd = d + m1, *u = Hd + m1,
 	       *Lu = u + n;
 	double rr, rr0, tol = p->pcg_tol > 0.0 ? p->pcg_tol : 1e-6;
 	long it, maxit = p->pcg_max_iter > 0 ? p->pcg_max_iter
 		: (long)(m1 < 10000 ? m1 : 10000);
 	lsv_status st;
 
-	/* H v into out, using u and Lu as scratch */
-#define HMUL(v, out)                                                           \
-	do {                                                                   \
-		fmul(P, (v), u);                                               \
-		memset((out), 0, m1 * sizeof *(out));                          \
-		for (k = 0; k < P->l; k++)                                     \
-			if (S[k])                                              \
-				frow_add(P, P->lab[k], P->il * u[P->lab[k]], (out)); \
-		if (P->L != NULL) {                                            \
-			if ((st = lsv_lapop_apply(P->L, u, Lu, 1, P->cI,       \
-						  P->err)) != LSV_OK)          \
-				return st;                                     \
-			ftmul_add(P, Lu, (out));                               \
-		}                                                              \
-		for (j = 0; j < P->m; j++)                                     \
-			(out)[j] += P->gA * (v)[j];                            \
-		(out)[P->m] += 1e-12 * P->il * (v)[P->m];                      \
-	} while (0)
-
-	HMUL(z, Hd);
+	if ((st = hmul(P, S, z, Hd, u, Lu)) != LSV_OK)
+		return st;
 	rr = rr0 = 0.0;
 	for (j = 0; j < m1; j++) {
 		res[j] = r[j] - Hd[j];
@@ -192,7 +163,8 @@ static lsv_status cg_solve(const prob *P, const unsigned char *S,
 		rr0 += r[j] * r[j];
 	for (it = 0; it < maxit && rr > tol * tol * rr0 && rr > 0.0; it++) {
 		double den = 0.0, step, rnew = 0.0;
-		HMUL(d, Hd);
+		if ((st = hmul(P, S, d, Hd, u, Lu)) != LSV_OK)
+			return st;
 		for (j = 0; j < m1; j++)
 			den += d[j] * Hd[j];
 		if (!(den > 0.0))
@@ -209,238 +181,243 @@ static lsv_status cg_solve(const prob *P, const unsigned char *S,
 			d[j] = res[j] + rnew / rr * d[j];
 		rr = rnew;
 	}
-#undef HMUL
-	*iters += it;
+	*P->cg_iters += it;
 	return LSV_OK;
 }
 
-lsv_status lsv_primal_train(const lsv_fmat *F, const lsv_graph *g,
-			    const size_t *lab, size_t l, const double *Y,
-			    int C, const lsv_train_param *p, int hinge,
-			    double *W, double *bias, lsv_primal_info *info,
-			    lsv_error *err)
+/* The minimizer of each live function's quadratic: dense maps add the
+ * active rows to H0 (one dsyrk) and solve by Cholesky; sparse maps run CG
+ * from the current z. */
+static lsv_status solve(void *ctx, const unsigned char *act,
+			const unsigned char *live, long step, const double *z,
+			double *zn)
 {
-	prob P;
-	lsv_lapop L;
-	size_t n = F->n, m = F->m, m1 = m + 1, j, r;
-	double *H0 = NULL, *H = NULL, *z = NULL, *zn = NULL, *rhs = NULL;
-	double *u = NULL, *du = NULL, *Ldu = NULL, *fl = NULL, *dfl = NULL;
-	double *work = NULL, *A = NULL;
-	unsigned char *S = NULL;
-	int c, dense = F->dense != NULL;
+	prob *P = ctx;
+	size_t l = P->l, m = P->m, m1 = m + 1, n = P->n, j, r, c;
+	size_t C = P->C;
+	lsv_status st;
+
+	(void)step;
+	for (c = 0; c < C; c++) {
+		const unsigned char *S = act + c * l;
+		const double *y = P->Y + c * l;
+		double *zc = zn + c * m1;
+		if (!live[c])
+			continue;
+		memset(P->rhs, 0, m1 * sizeof *P->rhs);
+		for (r = 0; r < l; r++)
+			if (S[r])
+				frow_add(P, P->lab[r], P->il * y[r], P->rhs);
+		if (P->F->dense != NULL) {
+			int M1 = (int)m1, one_i = 1, inf, k = 0;
+			const double one = 1.0;
+			memcpy(P->H, P->H0, m1 * m1 * sizeof *P->H);
+			/* H += 1/l Phi~_S' Phi~_S: the active rows gathered
+			 * as columns of A, one dsyrk */
+			for (r = 0; r < l; r++) {
+				if (!S[r])
+					continue;
+				for (j = 0; j < m; j++)
+					P->A[j + (size_t)k * m1] =
+						P->F->dense[P->lab[r] + j * n];
+				P->A[m + (size_t)k * m1] = 1.0;
+				k++;
+			}
+			if (k > 0)
+				dsyrk_("L", "N", &M1, &k, &P->il, P->A, &M1, &one,
+				       P->H, &M1, 1, 1);
+			/* b has no regularizer: a tiny ridge keeps H
+			 * definite when S is empty and L 1 = 0 */
+			P->H[m + m * m1] += 1e-12 * P->il;
+			memcpy(zc, P->rhs, m1 * sizeof *zc);
+			dposv_("L", &M1, &one_i, P->H, &M1, zc, &M1, &inf, 1);
+			if (inf != 0)
+				return lsv_fail(P->err, LSV_ENUMERIC,
+						"the primal Newton system is not "
+						"positive definite (LAPACK dposv "
+						"info %d)", inf);
+		} else {
+			memcpy(zc, z + c * m1, m1 * sizeof *zc);
+			if ((st = cg_solve(P, S, P->rhs, zc)) != LSV_OK)
+				return st;
+		}
+	}
+	return LSV_OK;
+}
+
+/* du = Phi~ d, function by function. */
+static lsv_status outputs(void *ctx, const unsigned char *live,
+			  const double *d, double *du)
+{
+	prob *P = ctx;
+	size_t c;
+
+	for (c = 0; c < P->C; c++)
+		if (live[c])
+			fmul(P, d + c * (P->m + 1), du + c * P->n);
+	return LSV_OK;
+}
+
+/* R(z) = gamma_A |w|^2 + gamma_I/n^2 u'L^p u along d: gamma_A w'd_w +
+ * u'L du, and t times gamma_A |d_w|^2 + du'L du. */
+static lsv_status slope(void *ctx, const unsigned char *live,
+			const double *z, const double *d, const double *u,
+			const double *du, double *a1, double *a2)
+{
+	prob *P = ctx;
+	size_t m1 = P->m + 1, n = P->n, j, c;
+	lsv_status st;
+
+	for (c = 0; c < P->C; c++) {
+		const double *zc = z + c * m1, *dc = d + c * m1;
+		const double *uc = u + c * n, *duc = du + c * n;
+		double s1 = 0.0, s2 = 0.0;
+		if (!live[c])
+			continue;
+		for (j = 0; j < P->m; j++) {
+			s1 += P->gA * zc[j] * dc[j];
+			s2 += P->gA * dc[j] * dc[j];
+		}
+		if (P->L != NULL) {
+			if ((st = lsv_lapop_apply(P->L, duc, P->Ldu, 1, P->cI,
+						  P->err)) != LSV_OK)
+				return st;
+			for (j = 0; j < n; j++) {
+				s1 += uc[j] * P->Ldu[j];
+				s2 += duc[j] * P->Ldu[j];
+			}
+		}
+		a1[c] = s1;
+		a2[c] = s2;
+	}
+	return LSV_OK;
+}
+
+/* H0 = gamma_A diag(1..1, 0) + gamma_I/n^2 Phi~' L^p Phi~ for a dense map:
+ * L^p [Phi 1] by sparse products, [Phi 1]' times it by one dgemm. */
+static lsv_status dense_h0(prob *P, double *ones)
+{
+	const lsv_fmat *F = P->F;
+	size_t n = P->n, m = P->m, m1 = m + 1, j, r;
+	int N = (int)n, M = (int)m, M1 = (int)m1;
+	const double one = 1.0, zero = 0.0;
+	double *T = NULL, *tmp = NULL;
 	lsv_status st = LSV_OK;
 
-	memset(info, 0, sizeof *info);
-	memset(&L, 0, sizeof L);
+	if (P->L != NULL) {
+		T = malloc(n * m1 * sizeof *T);
+		tmp = malloc(m * m1 * sizeof *tmp);
+		if (T == NULL || tmp == NULL) {
+			st = lsv_fail(P->err, LSV_ENOMEM,
+				      "out of memory for the primal solver (%zu "
+				      "features)", m);
+			goto done;
+		}
+		/* T = cI L^p [Phi 1]; the last column from ones */
+		if ((st = lsv_lapop_apply(P->L, F->dense, T, m, P->cI,
+					  P->err)) != LSV_OK)
+			goto done;
+		for (j = 0; j < n; j++)
+			ones[j] = 1.0;
+		if ((st = lsv_lapop_apply(P->L, ones, T + n * m, 1, P->cI,
+					  P->err)) != LSV_OK)
+			goto done;
+		/* [Phi 1]' T: the m x m1 block by dgemm, the last row from
+		 * the column sums of T */
+		dgemm_("T", "N", &M, &M1, &N, &one, F->dense, &N, T, &N, &zero,
+		       tmp, &M, 1, 1);
+		for (j = 0; j < m1; j++) {
+			size_t i;
+			double s = 0.0;
+			for (i = 0; i < m; i++)
+				P->H0[i + j * m1] = tmp[i + j * m];
+			for (i = 0; i < n; i++)
+				s += T[i + j * n];
+			P->H0[m + j * m1] = s;
+		}
+		/* symmetrize away the rounding of the two halves */
+		for (j = 0; j < m1; j++)
+			for (r = j + 1; r < m1; r++) {
+				double v = 0.5 * (P->H0[r + j * m1] + P->H0[j + r * m1]);
+				P->H0[r + j * m1] = P->H0[j + r * m1] = v;
+			}
+	}
+	for (j = 0; j < m; j++)
+		P->H0[j + j * m1] += P->gA;
+done:
+	free(T);
+	free(tmp);
+	return st;
+}
+
+lsv_status lsv_primal_train(lsv_fit *Fit, const lsv_fmat *F, int hinge,
+			    double *W, double *bias)
+{
+	prob P;
+	lsv_newton_obj O;
+	size_t n = F->n, m = F->m, m1 = m + 1, l = Fit->l, c;
+	size_t C = (size_t)Fit->nr_fn;
+	double *z = NULL;
+	lsv_status st = LSV_OK;
+
 	memset(&P, 0, sizeof P);
 	P.F = F;
 	P.n = n;
 	P.m = m;
 	P.l = l;
-	P.lab = lab;
-	P.gA = p->gamma_A;
-	P.cI = p->gamma_I / ((double)n * (double)n);
+	P.C = C;
+	P.lab = Fit->lab;
+	P.gA = lsv_fit_ambient(Fit, 1.0);
+	P.cI = lsv_fit_intrinsic(Fit, 1.0);
 	P.il = 1.0 / (double)l;
-	P.err = err;
-	if (g != NULL && p->gamma_I > 0.0) {
-		if ((st = lsv_lapop_init(&L, g, p->normalized, p->power, err)) != LSV_OK)
-			return st;
-		P.L = &L;
-	}
-	z = calloc(m1, sizeof *z);
-	zn = calloc(m1, sizeof *zn);
-	rhs = calloc(m1, sizeof *rhs);
-	u = calloc(n, sizeof *u);
-	du = calloc(n, sizeof *du);
-	Ldu = calloc(n, sizeof *Ldu);
-	fl = calloc(l, sizeof *fl);
-	dfl = calloc(l, sizeof *dfl);
-	S = calloc(l ? l : 1, 1);
-	if (!z || !zn || !rhs || !u || !du || !Ldu || !fl || !dfl || !S)
+	P.L = Fit->L;
+	P.p = Fit->p;
+	P.Y = Fit->Y;
+	P.err = Fit->err;
+	P.cg_iters = &Fit->report->cg_iterations;
+	z = malloc(m1 * C * sizeof *z);
+	P.rhs = malloc(m1 * sizeof *P.rhs);
+	P.Ldu = malloc(n * sizeof *P.Ldu);
+	if (z == NULL || P.rhs == NULL || P.Ldu == NULL)
 		goto nomem;
-	if (dense) {
-		/* H0 = gamma_A diag(1..1, 0) + gamma_I/n^2 Phi~' L^p Phi~ */
-		int N = (int)n, M = (int)m;
-		const double one = 1.0, zero = 0.0;
-		H0 = calloc(m1 * m1, sizeof *H0);
-		H = malloc(m1 * m1 * sizeof *H);
-		A = malloc(m1 * (l ? l : 1) * sizeof *A);
-		if (H0 == NULL || H == NULL || A == NULL)
+	if (F->dense != NULL) {
+		P.H0 = calloc(m1 * m1, sizeof *P.H0);
+		P.H = malloc(m1 * m1 * sizeof *P.H);
+		P.A = malloc(m1 * (l ? l : 1) * sizeof *P.A);
+		if (P.H0 == NULL || P.H == NULL || P.A == NULL)
 			goto nomem;
-		if (P.L != NULL) {
-			double *T = malloc(n * m1 * sizeof *T), *ones;
-			if (T == NULL)
-				goto nomem;
-			/* T = cI L^p [Phi 1]; the last column from ones */
-			if ((st = lsv_lapop_apply(P.L, F->dense, T, m, P.cI, err)) != LSV_OK) {
-				free(T);
-				goto done;
-			}
-			ones = u;
-			for (j = 0; j < n; j++)
-				ones[j] = 1.0;
-			if ((st = lsv_lapop_apply(P.L, ones, T + n * m, 1, P.cI,
-						  err)) != LSV_OK) {
-				free(T);
-				goto done;
-			}
-			{
-				int M1 = (int)m1;
-				/* [Phi 1]' T: the m x m1 block by dgemm, the
-				 * last row from the column sums of T */
-				double *tmp = malloc(m * m1 * sizeof *tmp);
-				if (tmp == NULL) {
-					free(T);
-					goto nomem;
-				}
-				dgemm_("T", "N", &M, &M1, &N, &one, F->dense, &N, T, &N,
-				       &zero, tmp, &M, 1, 1);
-				for (j = 0; j < m1; j++) {
-					size_t i;
-					double s = 0.0;
-					for (i = 0; i < m; i++)
-						H0[i + j * m1] = tmp[i + j * m];
-					for (i = 0; i < n; i++)
-						s += T[i + j * n];
-					H0[m + j * m1] = s;
-				}
-				free(tmp);
-			}
-			free(T);
-			/* symmetrize away the rounding of the two halves */
-			for (j = 0; j < m1; j++)
-				for (r = j + 1; r < m1; r++) {
-					double v = 0.5 * (H0[r + j * m1] + H0[j + r * m1]);
-					H0[r + j * m1] = H0[j + r * m1] = v;
-				}
-		}
-		for (j = 0; j < m; j++)
-			H0[j + j * m1] += P.gA;
+		if ((st = dense_h0(&P, P.Ldu)) != LSV_OK)
+			goto done;
 	} else {
-		work = malloc((4 * m1 + 2 * n) * sizeof *work);
-		if (work == NULL)
+		P.work = malloc((4 * m1 + 2 * n) * sizeof *P.work);
+		if (P.work == NULL)
 			goto nomem;
 	}
-
+	memset(&O, 0, sizeof O);
+	O.nz = m1;
+	O.joint = 0;
+	O.full_tol = 1e-9;
+	O.ctx = &P;
+	O.solve = solve;
+	O.outputs = outputs;
+	O.slope = slope;
+	if ((st = lsv_newton(Fit, &O, hinge, z)) != LSV_OK)
+		goto done;
 	for (c = 0; c < C; c++) {
-		const double *y = Y + (size_t)c * l;
-		long step;
-		int first = 1;
-		memset(z, 0, m1 * sizeof *z);
-		memset(fl, 0, l * sizeof *fl);
-		memset(u, 0, n * sizeof *u);
-		for (r = 0; r < l; r++)
-			S[r] = 1;  /* from z = 0 every labeled loss is active */
-		for (step = 0; step < 200; step++) {
-			size_t changed = 0;
-			double a1 = 0.0, a2 = 0.0, t;
-			/* the minimizer zn of the quadratic of the current S */
-			memset(rhs, 0, m1 * sizeof *rhs);
-			for (r = 0; r < l; r++)
-				if (S[r])
-					frow_add(&P, lab[r], P.il * y[r], rhs);
-			if (dense) {
-				int M1 = (int)m1, one_i = 1, inf;
-				memcpy(H, H0, m1 * m1 * sizeof *H);
-				/* H += 1/l Phi~_S' Phi~_S: the active rows
-				 * gathered as columns of A, one dsyrk */
-				{
-					int k = 0;
-					const double one = 1.0;
-					for (r = 0; r < l; r++) {
-						if (!S[r])
-							continue;
-						for (j = 0; j < m; j++)
-							A[j + (size_t)k * m1] =
-								F->dense[lab[r] + j * n];
-						A[m + (size_t)k * m1] = 1.0;
-						k++;
-					}
-					if (k > 0)
-						dsyrk_("L", "N", &M1, &k, &P.il, A, &M1,
-						       &one, H, &M1, 1, 1);
-				}
-				/* b has no regularizer: a tiny ridge keeps H
-				 * definite when S is empty and L 1 = 0 */
-				H[m + m * m1] += 1e-12 * P.il;
-				memcpy(zn, rhs, m1 * sizeof *zn);
-				dposv_("L", &M1, &one_i, H, &M1, zn, &M1, &inf, 1);
-				if (inf != 0) {
-					st = lsv_fail(err, LSV_ENUMERIC,
-						      "the primal Newton system is not "
-						      "positive definite (LAPACK dposv "
-						      "info %d)", inf);
-					goto done;
-				}
-			} else {
-				memcpy(zn, z, m1 * sizeof *zn);
-				if ((st = cg_solve(&P, S, rhs, zn, p, work,
-						   &info->cg_iterations)) != LSV_OK)
-					goto done;
-			}
-			info->newton_steps++;
-			/* the step d = zn - z, its outputs du = Phi~ d */
-			for (j = 0; j < m1; j++)
-				zn[j] -= z[j];
-			fmul(&P, zn, du);
-			for (r = 0; r < l; r++)
-				dfl[r] = du[lab[r]];
-			t = 1.0;
-			if (hinge && !first) {
-				/* F(z + t d) regularizers: a1 + t a2 in F'/2 */
-				for (j = 0; j < m; j++) {
-					a1 += P.gA * z[j] * zn[j];
-					a2 += P.gA * zn[j] * zn[j];
-				}
-				if (P.L != NULL) {
-					if ((st = lsv_lapop_apply(P.L, du, Ldu, 1, P.cI,
-								  err)) != LSV_OK)
-						goto done;
-					for (j = 0; j < n; j++) {
-						a1 += u[j] * Ldu[j];
-						a2 += du[j] * Ldu[j];
-					}
-				}
-				t = lsv_line_search(l, fl, dfl, y, P.il, a1, a2, hinge);
-			}
-			first = 0;
-			for (j = 0; j < m1; j++)
-				z[j] += t * zn[j];
-			for (j = 0; j < n; j++)
-				u[j] += t * du[j];
-			for (r = 0; r < l; r++) {
-				int a;
-				fl[r] = u[lab[r]];
-				a = active(hinge, y[r], fl[r]);
-				changed += a != S[r];
-				S[r] = (unsigned char)a;
-			}
-			if (!hinge || (changed == 0 && fabs(t - 1.0) < 1e-9))
-				break;
-		}
-		if (step == 200)
-			info->capped = 1;
-		memcpy(W + (size_t)c * m, z, m * sizeof *W);
-		bias[c] = z[m];
+		memcpy(W + c * m, z + c * m1, m * sizeof *W);
+		bias[c] = z[m + c * m1];
 	}
 	goto done;
 nomem:
-	st = lsv_fail(err, LSV_ENOMEM,
+	st = lsv_fail(Fit->err, LSV_ENOMEM,
 		      "out of memory for the primal solver (%zu features)", m);
 done:
-	lsv_lapop_free(&L);
-	free(H0);
-	free(H);
 	free(z);
-	free(zn);
-	free(rhs);
-	free(u);
-	free(du);
-	free(Ldu);
-	free(fl);
-	free(dfl);
-	free(S);
-	free(work);
-	free(A);
+	free(P.rhs);
+	free(P.Ldu);
+	free(P.H0);
+	free(P.H);
+	free(P.A);
+	free(P.work);
 	return st;
 }

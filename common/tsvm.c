@@ -31,7 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "solver.h"
 
 typedef struct {
 	size_t idx;
@@ -67,9 +67,10 @@ static void scores(const double *K, size_t n, const double *y,
 
 lsv_status lsv_tsvm_binary(const double *K, size_t n, const size_t *lab,
 			   size_t l, const double *ylab,
-			   const lsv_train_param *p, int fn, double *alpha,
-			   double *bias, double *ystar, long *switches,
-			   int *capped, lsv_error *err)
+			   const lsv_train_param *p,
+			   const lsv_train_progress *progress, int fn,
+			   double *alpha, double *bias, double *ystar,
+			   long *switches, int *capped, lsv_error *err)
 {
 	double C = 1.0 / (2.0 * p->gamma_A * (double)l);
 	double Cstar = p->tsvm_cstar > 0.0 ? p->tsvm_cstar : C;
@@ -201,8 +202,8 @@ lsv_status lsv_tsvm_binary(const double *K, size_t n, const size_t *lab,
 			}
 			(*switches)++;
 		}
-		if (p->progress)
-			p->progress(p->progress_ctx, fn, cneg, cpos, *switches);
+		if (progress != NULL && progress->tsvm != NULL)
+			progress->tsvm(progress->ctx, fn, cneg, cpos, *switches);
 		if (cneg >= Cstar && cpos >= Cstar)
 			break;
 		cneg = fmin(2.0 * cneg, Cstar);
@@ -222,5 +223,42 @@ done:
 	free(is_lab);
 	free(unl);
 	free(rk);
+	return st;
+}
+
+/* The TSVM as a row of the method table: one binary problem per
+ * one-vs-rest function. */
+lsv_status lsv_fit_tsvm(lsv_fit *F, lsv_model **out)
+{
+	size_t n = F->n, i;
+	double *a = malloc(n * sizeof *a), *ys = malloc(n * sizeof *ys);
+	lsv_status st = LSV_OK;
+	int c;
+
+	(void)out;
+	F->ystar = malloc(n * (size_t)F->nr_fn * sizeof *F->ystar);
+	if (a == NULL || ys == NULL || F->ystar == NULL) {
+		free(a);
+		free(ys);
+		return lsv_fail(F->err, LSV_ENOMEM, "out of memory for the TSVM");
+	}
+	for (c = 0; c < F->nr_fn && st == LSV_OK; c++) {
+		long sw = 0;
+		int capped = 0;
+		/* r = 0: each problem takes its own labeled ratio */
+		st = lsv_tsvm_binary(F->K, n, F->lab, F->l, F->Y + (size_t)c * F->l,
+				     F->p, F->progress, c, a, &F->bias[c], ys, &sw,
+				     &capped, F->err);
+		if (st != LSV_OK)
+			break;
+		for (i = 0; i < n; i++) {
+			F->alpha[i + (size_t)c * n] = a[i];
+			F->ystar[i * (size_t)F->nr_fn + (size_t)c] = ys[i];
+		}
+		F->report->switches += sw;
+		F->report->switch_capped |= capped;
+	}
+	free(a);
+	free(ys);
 	return st;
 }

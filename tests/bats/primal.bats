@@ -116,9 +116,11 @@ accuracy() {
 @test "-N needs -M newton; -M newton is not for the TSVM; -N and -m take numbers" {
 	moons_problem
 	run --separate-stderr "$TRAIN" -N 10 m.txt x.model
-	assert_usage_error "-N (Nystrom landmarks) needs -M newton" lapsvm-train
+	assert_usage_error "no training method lapsvm direct with landmarks (the methods are: lapsvm direct, " lapsvm-train
+	assert_stderr_has "lapsvm newton with landmarks"
 	run --separate-stderr "$TRAIN" -s tsvm -M newton -N 10 m.txt x.model
-	assert_usage_error "-M newton is for LapRLS and LapSVM" lapsvm-train
+	assert_usage_error "no training method tsvm newton with landmarks (the methods are: " lapsvm-train
+	assert_stderr_has ", tsvm direct)"
 	for bad in 0 -3 abc 1.5 ""; do
 		run --separate-stderr "$TRAIN" -M newton -N "$bad" m.txt x.model
 		assert_status 2

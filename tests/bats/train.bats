@@ -711,9 +711,31 @@ setup() {
 @test "-M pcg applies to LapRLS and LapSVM; unknown -M values are usage errors" {
 	moons1
 	run --separate-stderr "$TRAIN" -s tsvm -M pcg m.txt
-	assert_train_usage "-M pcg is for LapRLS and LapSVM"
+	assert_train_usage "no training method tsvm pcg (the methods are: lapsvm direct, lapsvm pcg, lapsvm pcg-early, lapsvm newton, lapsvm newton with landmarks, laprls direct, laprls pcg, laprls pcg-early, laprls newton, laprls newton with landmarks, tsvm direct)"
 	run --separate-stderr "$TRAIN" -s laprls -M cholesky m.txt
 	assert_train_usage "option -M: unknown method 'cholesky' (expected direct, pcg, pcg-early or newton)"
+}
+
+@test "-M given twice: the last one trains, whichever the two are" {
+	moons1
+	"$TRAIN" -q -s lapsvm -t 2 -g 4 -M direct m.txt direct.model
+	"$TRAIN" -q -s lapsvm -t 2 -g 4 -M newton m.txt newton.model
+	"$TRAIN" -q -s lapsvm -t 2 -g 4 -M pcg m.txt pcg.model
+	"$TRAIN" -q -s lapsvm -t 2 -g 4 -M newton -M direct m.txt nd.model
+	cmp direct.model nd.model
+	"$TRAIN" -q -s lapsvm -t 2 -g 4 -M pcg -M newton m.txt pn.model
+	cmp newton.model pn.model
+	"$TRAIN" -q -s lapsvm -t 2 -g 4 -M newton -M pcg m.txt np.model
+	cmp pcg.model np.model
+	run --separate-stderr "$TRAIN" -s tsvm -M pcg -M direct m.txt tsvm.model
+	assert_status 0
+}
+
+@test "-s and -L given twice: the last one counts" {
+	moons1
+	"$TRAIN" -q -s laprls -t 2 -g 4 -L unnormalized m.txt a.model
+	"$TRAIN" -q -s tsvm -s laprls -t 2 -g 4 -L normalized -L unnormalized m.txt b.model
+	cmp a.model b.model
 }
 
 @test "a PCG model predicts like the direct model (lapsvm-predict)" {

@@ -137,14 +137,22 @@ static double *decision(const lsv_model *m, const lsv_data *x)
 	return s;
 }
 
-static lsv_model *train(const lsv_data *x, const lsv_graph *g,
-			const lsv_train_param *p)
+/* Train, keeping the report in r (the caller frees it with
+ * lsv_train_report_free) or dropping it (r NULL). */
+static lsv_model *train_r(const lsv_data *x, const lsv_graph *g,
+			  const lsv_train_param *p, lsv_train_report *r)
 {
 	lsv_model *m = NULL;
 	lsv_error e;
-	if (lsv_train(x, g, p, &m, &e) != LSV_OK)
+	if (lsv_train(x, g, p, NULL, &m, r, &e) != LSV_OK)
 		fprintf(stderr, "  train: %s\n", e.msg);
 	return m;
+}
+
+static lsv_model *train(const lsv_data *x, const lsv_graph *g,
+			const lsv_train_param *p)
+{
+	return train_r(x, g, p, NULL);
 }
 
 static lsv_graph *knn_graph(const lsv_data *x, int k)
@@ -527,12 +535,12 @@ static void training_refuses_degenerate_label_sets(void)
 
 	lsv_train_param_default(&p);
 	p.kernel.gamma = 1;
-	CHECK(lsv_train(x, g, &p, &m, &e) == LSV_EINVAL && m == NULL);
+	CHECK(lsv_train(x, g, &p, NULL, &m, NULL, &e) == LSV_EINVAL && m == NULL);
 	CHECK_STR(e.msg, "the labeled rows have only one class (1): need at least two");
 	for (i = 0; i < x->n; i++)
 		x->y[i] = 0.0;
 	x->l = 0;
-	CHECK(lsv_train(x, g, &p, &m, &e) == LSV_EINVAL);
+	CHECK(lsv_train(x, g, &p, NULL, &m, NULL, &e) == LSV_EINVAL);
 	CHECK_STR(e.msg, "no labeled rows (every label is the unlabeled marker 0)");
 	lsv_graph_free(g);
 	lsv_data_free(x);
@@ -540,7 +548,7 @@ static void training_refuses_degenerate_label_sets(void)
 	g = knn_graph(x, 3);
 	lsv_data_free(x);
 	x = toy(8, 2, lab, (double[]){1, -1}, 2);
-	CHECK(lsv_train(x, g, &p, &m, &e) == LSV_EINVAL);
+	CHECK(lsv_train(x, g, &p, NULL, &m, NULL, &e) == LSV_EINVAL);
 	CHECK_STR(e.msg, "the graph has 9 rows but the data 8");
 	lsv_graph_free(g);
 	lsv_data_free(x);
@@ -609,7 +617,8 @@ const unit_case train_cases[] = {
 /* TSVM                                                                */
 /* ------------------------------------------------------------------ */
 
-static lsv_model *tsvm_on(const lsv_data *x, double r, long cap)
+static lsv_model *tsvm_on(const lsv_data *x, double r, long cap,
+			  lsv_train_report *rep)
 {
 	lsv_train_param p;
 	lsv_train_param_default(&p);
@@ -620,7 +629,7 @@ static lsv_model *tsvm_on(const lsv_data *x, double r, long cap)
 	p.eps = 1e-6;
 	p.tsvm_r = r;
 	p.tsvm_max_switches = cap;
-	return train(x, NULL, &p);
+	return train_r(x, NULL, &p, rep);
 }
 
 static void tsvm_converges_with_no_switchable_pair(void)
@@ -629,27 +638,29 @@ static void tsvm_converges_with_no_switchable_pair(void)
 	 * xi_m > 0, xi_j > 0, xi_m + xi_j > 2 (Joachims' switching test). */
 	size_t n = 40, i;
 	lsv_data *x = toy(n, 21, LAB, LABY, 6);
-	lsv_model *m = tsvm_on(x, 0.0, 0);
+	lsv_train_report rep;
+	lsv_model *m = tsvm_on(x, 0.0, 0, &rep);
 	double *f, xm = 0.0, xj = 0.0;
 
-	CHECK(m != NULL && m->ystar != NULL);
-	if (m == NULL || m->ystar == NULL)
+	CHECK(m != NULL && rep.ystar != NULL);
+	if (m == NULL || rep.ystar == NULL)
 		return;
 	f = decision(m, x);
 	for (i = 0; f && i < n; i++) {
 		double xi;
 		if (x->y[i] != 0.0)
 			continue;
-		xi = 1.0 - m->ystar[i] * f[i];
-		if (m->ystar[i] > 0)
+		xi = 1.0 - rep.ystar[i] * f[i];
+		if (rep.ystar[i] > 0)
 			xm = fmax(xm, xi);
 		else
 			xj = fmax(xj, xi);
 	}
 	CHECK(!(xm > 0 && xj > 0 && xm + xj > 2.0 + 1e-9));
 	for (i = 0; i < 6; i++)  /* labeled rows keep their labels */
-		CHECK(m->ystar[LAB[i]] == LABY[i]);
+		CHECK(rep.ystar[LAB[i]] == LABY[i]);
 	free(f);
+	lsv_train_report_free(&rep);
 	lsv_model_free(m);
 	lsv_data_free(x);
 }
@@ -662,16 +673,18 @@ static void tsvm_positive_fraction_is_r(void)
 	int k;
 
 	for (k = 0; k < 3; k++) {
-		lsv_model *m = tsvm_on(x, r[k], 0);
+		lsv_train_report rep;
+		lsv_model *m = tsvm_on(x, r[k], 0, &rep);
 		CHECK(m != NULL);
 		if (m == NULL)
 			continue;
 		for (i = 0, u = 0, pos = 0; i < n; i++)
 			if (x->y[i] == 0.0) {
 				u++;
-				pos += m->ystar[i] > 0;
+				pos += rep.ystar[i] > 0;
 			}
 		CHECK(fabs((double)pos - r[k] * (double)u) <= 1.0);
+		lsv_train_report_free(&rep);
 		lsv_model_free(m);
 	}
 	lsv_data_free(x);
@@ -682,10 +695,11 @@ static void tsvm_without_unlabeled_rows_is_the_svm(void)
 	size_t n = 6, lab[6] = {0, 1, 2, 3, 4, 5};
 	lsv_data *x = toy(n, 23, lab, LABY, 6);
 	lsv_train_param p;
+	lsv_train_report rep;
 	lsv_model *t, *s;
 	double *ft, *fs;
 
-	t = tsvm_on(x, 0.0, 0);
+	t = tsvm_on(x, 0.0, 0, &rep);
 	lsv_train_param_default(&p);
 	p.solver = LSV_SOLVER_LAPSVM;
 	p.kernel.gamma = 0.5;
@@ -698,10 +712,11 @@ static void tsvm_without_unlabeled_rows_is_the_svm(void)
 		ft = decision(t, x);
 		fs = decision(s, x);
 		CHECK(ft && fs && max_rel_diff(ft, fs, n) < 1e-6);
-		CHECK(t->switches == 0);
+		CHECK(rep.switches == 0);
 		free(ft);
 		free(fs);
 	}
+	lsv_train_report_free(&rep);
 	lsv_model_free(t);
 	lsv_model_free(s);
 	lsv_data_free(x);
@@ -711,14 +726,18 @@ static void tsvm_switch_cap_is_respected(void)
 {
 	size_t n = 40;
 	lsv_data *x = toy(n, 21, LAB, LABY, 6);
-	lsv_model *free_run = tsvm_on(x, 0.3, 0), *capped = tsvm_on(x, 0.3, 1);
+	lsv_train_report rf, rc;
+	lsv_model *free_run = tsvm_on(x, 0.3, 0, &rf);
+	lsv_model *capped = tsvm_on(x, 0.3, 1, &rc);
 
 	CHECK(free_run != NULL && capped != NULL);
 	if (free_run != NULL && capped != NULL) {
-		CHECK(free_run->switches > 1);  /* the data does need switches */
-		CHECK(capped->switches <= 1 && capped->switch_capped);
-		CHECK(!free_run->switch_capped);
+		CHECK(rf.switches > 1);  /* the data does need switches */
+		CHECK(rc.switches <= 1 && rc.switch_capped);
+		CHECK(!rf.switch_capped);
 	}
+	lsv_train_report_free(&rf);
+	lsv_train_report_free(&rc);
 	lsv_model_free(free_run);
 	lsv_model_free(capped);
 	lsv_data_free(x);
@@ -767,6 +786,7 @@ static void pcg_reaches_the_closed_form(void)
 		lsv_graph *g = knn_graph(xs[k], 5);
 		for (norm = 0; norm < 2; norm++) {
 			lsv_train_param p;
+			lsv_train_report rp;
 			lsv_model *md, *mp;
 			double *fd, *fp;
 			lsv_train_param_default(&p);
@@ -777,19 +797,20 @@ static void pcg_reaches_the_closed_form(void)
 			p.normalized = norm;
 			p.power = norm ? 2 : 1;
 			md = train(xs[k], g, &p);
-			p.pcg = 1;
+			p.method = LSV_METHOD_PCG;
 			p.pcg_tol = 1e-12;
 			p.pcg_max_iter = 10 * (long)n;
-			mp = train(xs[k], g, &p);
+			mp = train_r(xs[k], g, &p, &rp);
 			CHECK(md != NULL && mp != NULL);
 			if (md == NULL || mp == NULL)
 				continue;
-			CHECK(mp->iterations > 0 && mp->iterations <= 10 * (long)n);
+			CHECK(rp.pcg_iterations > 0 && rp.pcg_iterations <= 10 * (long)n);
 			fd = decision(md, xs[k]);
 			fp = decision(mp, xs[k]);
 			CHECK(fd && fp && max_rel_diff(fp, fd, n * (size_t)md->nr_fn) < 1e-6);
 			free(fd);
 			free(fp);
+			lsv_train_report_free(&rp);
 			lsv_model_free(md);
 			lsv_model_free(mp);
 		}
@@ -805,6 +826,7 @@ static void pcg_early_stopping_stops_sooner_with_the_same_labels(void)
 	lsv_data *x = toy(n, 43, LAB, LABY, 6);
 	lsv_graph *g = knn_graph(x, 6);
 	lsv_train_param p;
+	lsv_train_report rfull, rearly;
 	lsv_model *full, *early;
 	double *ff, *fe;
 
@@ -813,15 +835,15 @@ static void pcg_early_stopping_stops_sooner_with_the_same_labels(void)
 	p.kernel.gamma = 20.0;  /* a narrow kernel: many iterations to converge */
 	p.gamma_A = 1e-6;
 	p.gamma_I = 5.0;
-	p.pcg = 1;
+	p.method = LSV_METHOD_PCG;
 	p.pcg_tol = 1e-12;
-	full = train(x, g, &p);
-	p.pcg_early = 1;
-	early = train(x, g, &p);
+	full = train_r(x, g, &p, &rfull);
+	p.method = LSV_METHOD_PCG_EARLY;
+	early = train_r(x, g, &p, &rearly);
 	CHECK(full != NULL && early != NULL);
 	if (full == NULL || early == NULL)
 		return;
-	CHECK(early->iterations < full->iterations);
+	CHECK(rearly.pcg_iterations < rfull.pcg_iterations);
 	ff = decision(full, x);
 	fe = decision(early, x);
 	for (i = 0; ff && fe && i < n; i++)
@@ -832,6 +854,8 @@ static void pcg_early_stopping_stops_sooner_with_the_same_labels(void)
 	CHECK(u > 0 && (double)same >= 0.95 * (double)u);
 	free(ff);
 	free(fe);
+	lsv_train_report_free(&rfull);
+	lsv_train_report_free(&rearly);
 	lsv_model_free(full);
 	lsv_model_free(early);
 	lsv_graph_free(g);
@@ -914,6 +938,7 @@ static void primal_nystrom_with_every_row_a_landmark_is_the_exact_optimum(void)
 		for (hinge = 0; hinge < 2; hinge++) {
 			lsv_train_param p;
 			lsv_model *m;
+			lsv_train_report r;
 			double *f, *ref, *L = laplacian(g, norm), *LL = NULL;
 			unsigned char S[40];
 			size_t active = 0;
@@ -924,7 +949,7 @@ static void primal_nystrom_with_every_row_a_landmark_is_the_exact_optimum(void)
 			p.gamma_I = hinge ? 0.05 : 2.0;
 			p.normalized = norm;
 			p.power = norm ? 2 : 1;
-			p.newton = 1;
+			p.method = LSV_METHOD_NEWTON;
 			p.landmarks = (long)n;
 			if (p.power == 2) {  /* L^2 by hand */
 				size_t a, b, c;
@@ -934,11 +959,11 @@ static void primal_nystrom_with_every_row_a_landmark_is_the_exact_optimum(void)
 						for (c = 0; c < n; c++)
 							LL[a + b * n] += L[a + c * n] * L[c + b * n];
 			}
-			m = train(x, g, &p);
+			m = train_r(x, g, &p, &r);
 			CHECK(m != NULL);
 			if (m == NULL)
 				continue;
-			CHECK(m->sv->n == n && m->iterations >= 1);
+			CHECK(m->sv->n == n && r.newton_steps >= 1);
 			f = decision(m, x);
 			for (i = 0; i < n; i++) {
 				S[i] = x->y[i] != 0.0 && (!hinge || x->y[i] * f[i] < 1.0);
@@ -952,6 +977,7 @@ static void primal_nystrom_with_every_row_a_landmark_is_the_exact_optimum(void)
 			free(ref);
 			free(L);
 			free(LL);
+			lsv_train_report_free(&r);
 			lsv_model_free(m);
 		}
 	free(K);
@@ -980,18 +1006,19 @@ static void primal_linear_path_matches_the_normal_equations(void)
 		size_t active = 0;
 		lsv_train_param p;
 		lsv_model *m;
+		lsv_train_report r;
 		lsv_train_param_default(&p);
 		p.solver = hinge ? LSV_SOLVER_LAPSVM : LSV_SOLVER_LAPRLS;
 		p.kernel.type = LSV_KERNEL_LINEAR;
 		p.gamma_A = hinge ? 1e-3 : 0.05;
 		p.gamma_I = hinge ? 0.3 : 3.0;
-		p.newton = 1;
+		p.method = LSV_METHOD_NEWTON;
 		p.pcg_tol = 1e-13;
-		m = train(x, g, &p);
+		m = train_r(x, g, &p, &r);
 		CHECK(m != NULL);
 		if (m == NULL)
 			continue;
-		CHECK(m->sv->n == 1 && m->cg_iterations > 0);
+		CHECK(m->sv->n == 1 && r.cg_iterations > 0);
 		f = decision(m, x);
 		for (i = 0; i < n; i++) {
 			S[i] = x->y[i] != 0.0 && (!hinge || x->y[i] * f[i] < 1.0);
@@ -1029,6 +1056,7 @@ static void primal_linear_path_matches_the_normal_equations(void)
 			CHECK(f != NULL && max_rel_diff(f, ref, n) < 1e-8);
 		}
 		free(f);
+		lsv_train_report_free(&r);
 		lsv_model_free(m);
 	}
 	free(L);
@@ -1053,7 +1081,7 @@ static void primal_one_vs_rest_equals_binary_problems(void)
 	p.kernel.gamma = 1.0;
 	p.gamma_A = 1e-3;
 	p.gamma_I = 0.1;
-	p.newton = 1;
+	p.method = LSV_METHOD_NEWTON;
 	p.landmarks = 20;
 	m3 = train(x, g, &p);
 	CHECK(m3 != NULL && m3->nr_fn == 3);
@@ -1098,13 +1126,13 @@ static void dense_methods_refuse_past_the_memory_limit(void)
 
 	lsv_train_param_default(&p);
 	p.mem_limit = 1000.0;  /* bytes: under the 2 x 40 x 40 doubles */
-	CHECK(lsv_train(x, g, &p, &m, &e) == LSV_ETOOBIG && m == NULL);
+	CHECK(lsv_train(x, g, &p, NULL, &m, NULL, &e) == LSV_ETOOBIG && m == NULL);
 	CHECK(strstr(e.msg, "over the memory limit (-m)") != NULL);
 	CHECK(strstr(e.msg, "-M newton -N m") != NULL);
-	p.newton = 1;
+	p.method = LSV_METHOD_NEWTON;
 	p.landmarks = 5;  /* 3 n m + 5 m^2 doubles = 5800 bytes */
 	p.mem_limit = 1e4;
-	CHECK(lsv_train(x, g, &p, &m, &e) == LSV_OK && m != NULL);
+	CHECK(lsv_train(x, g, &p, NULL, &m, NULL, &e) == LSV_OK && m != NULL);
 	lsv_model_free(m);
 	lsv_graph_free(g);
 	lsv_data_free(x);
@@ -1126,6 +1154,7 @@ static void primal_full_kernel_lapsvm_newton_and_pcg_reach_the_squared_hinge_opt
 	for (method = 0; method < 2; method++) {
 		lsv_train_param p;
 		lsv_model *m;
+		lsv_train_report r;
 		double *f, A[900], B[30], ref[30], cI, il = 1.0 / 6;
 		unsigned char S[30];
 		size_t active = 0;
@@ -1135,17 +1164,18 @@ static void primal_full_kernel_lapsvm_newton_and_pcg_reach_the_squared_hinge_opt
 		p.gamma_I = 0.5;
 		p.normalized = 0;
 		if (method == 0) {
-			p.newton = 1;
+			p.method = LSV_METHOD_NEWTON;
 		} else {
-			p.pcg = 1;
+			p.method = LSV_METHOD_PCG;
 			p.pcg_tol = 1e-12;
 			p.pcg_max_iter = 1000;
 		}
-		m = train(x, g, &p);
+		m = train_r(x, g, &p, &r);
 		CHECK(m != NULL);
 		if (m == NULL)
 			continue;
-		CHECK(m->iterations >= 1 && m->bias[0] == 0.0);
+		CHECK((method == 0 ? r.newton_steps : r.pcg_iterations) >= 1 &&
+		      m->bias[0] == 0.0);
 		f = decision(m, x);
 		for (i = 0; i < n; i++) {
 			S[i] = x->y[i] != 0.0 && x->y[i] * f[i] < 1.0;
@@ -1171,6 +1201,7 @@ static void primal_full_kernel_lapsvm_newton_and_pcg_reach_the_squared_hinge_opt
 		}
 		CHECK(max_rel_diff(f, ref, n) < (method == 0 ? 1e-8 : 1e-5));
 		free(f);
+		lsv_train_report_free(&r);
 		lsv_model_free(m);
 	}
 	free(K);
@@ -1181,7 +1212,7 @@ static void primal_full_kernel_lapsvm_newton_and_pcg_reach_the_squared_hinge_opt
 
 static void training_outputs_equal_the_saved_model_decisions(void)
 {
-	/* m->train_f (what lapsvm-train -o writes) comes from the solver's
+	/* The report's train_f (what lapsvm-train -o writes) comes from the solver's
 	 * own K or features; the model's decision values agree with it. */
 	size_t n = 40;
 	lsv_data *x = toy(n, 56, LAB, LABY, 6);
@@ -1191,24 +1222,26 @@ static void training_outputs_equal_the_saved_model_decisions(void)
 	for (k = 0; k < 6; k++) {
 		lsv_train_param p;
 		lsv_model *m;
+		lsv_train_report r;
 		double *f;
 		lsv_train_param_default(&p);
 		p.kernel.gamma = 0.5;
 		switch (k) {
 		case 0: p.solver = LSV_SOLVER_LAPRLS; break;
 		case 1: break;                                 /* LapSVM dual */
-		case 2: p.pcg = 1; break;                      /* primal LapSVM */
-		case 3: p.newton = 1; p.landmarks = 15; break; /* Nystrom */
-		case 4: p.newton = 1; p.kernel.type = LSV_KERNEL_LINEAR; break;
+		case 2: p.method = LSV_METHOD_PCG; break;     /* primal LapSVM */
+		case 3: p.method = LSV_METHOD_NEWTON; p.landmarks = 15; break; /* Nystrom */
+		case 4: p.method = LSV_METHOD_NEWTON; p.kernel.type = LSV_KERNEL_LINEAR; break;
 		case 5: p.solver = LSV_SOLVER_TSVM; p.gamma_I = 0.0; break;
 		}
-		m = train(x, k == 5 ? NULL : g, &p);
-		CHECK(m != NULL && m->train_f != NULL);
-		if (m == NULL || m->train_f == NULL)
+		m = train_r(x, k == 5 ? NULL : g, &p, &r);
+		CHECK(m != NULL && r.train_f != NULL);
+		if (m == NULL || r.train_f == NULL)
 			continue;
 		f = decision(m, x);
-		CHECK(f != NULL && max_rel_diff(m->train_f, f, n * (size_t)m->nr_fn) < 1e-9);
+		CHECK(f != NULL && max_rel_diff(r.train_f, f, n * (size_t)m->nr_fn) < 1e-9);
 		free(f);
+		lsv_train_report_free(&r);
 		lsv_model_free(m);
 	}
 	lsv_graph_free(g);

@@ -1,0 +1,226 @@
+/*
+ * nystrom.c -- LapRLS and LapSVM (squared hinge) in the primal on a
+ * feature map, f = Phi w + b, so that no n x n array exists: memory
+ * O(n m) for m landmarks, or O(nnz) for the linear kernel on sparse data.
+ *
+ * Objective: JMLR 2006 eq. 4 on f = Phi w + b with |f|_K^2 = |w|^2 (see
+ * primal.c, which minimizes it by the Newton driver).
+ *
+ * Nystrom (landmarks m): m rows Z sampled uniformly without replacement
+ * (seeded), K_mm = U Lambda U' (eigenvalues under 1e-10 of the largest
+ * dropped, rank r), features Phi = K_nZ U_r Lambda_r^-1/2, so Phi Phi' =
+ * K_nZ K_ZZ^+ K_Zn ~ K (Williams & Seeger, NIPS 2001); the model keeps the
+ * landmarks with beta = U_r Lambda_r^-1/2 w, f(x) = sum_j beta_j k(z_j, x)
+ * + b.  Linear kernel without landmarks: Phi = X (the features that occur,
+ * compactly numbered), the model keeps w itself.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blas.h"
+#include "solver.h"
+
+static int size_cmp(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+lsv_status lsv_fit_feature_map(lsv_fit *F, lsv_model **out)
+{
+	const lsv_train_param *p = F->p;
+	const lsv_data *x = F->x;
+	size_t n = F->n, m = 0, r = 0, i, j;
+	int C = F->nr_fn, hinge = p->solver == LSV_SOLVER_LAPSVM;
+	size_t *idx = NULL;
+	double *Kmm = NULL, *Knm = NULL, *Phi = NULL, *W = NULL, *ev = NULL;
+	int *ccol = NULL, *feature = NULL;
+	double *train_f = NULL;
+	lsv_fmat map;
+	lsv_status st = LSV_OK;
+
+	memset(&map, 0, sizeof map);
+	map.n = n;
+	if (p->landmarks > 0) {
+		lsv_rng rng;
+		size_t *perm = lsv_alloc(n, sizeof *perm);
+		int M, info_, lwork = -1, liwork = -1, iwq, *iwork = NULL;
+		double wq, *work = NULL, wmax;
+		m = (size_t)p->landmarks < n ? (size_t)p->landmarks : n;
+		idx = lsv_alloc(m, sizeof *idx);
+		Kmm = lsv_alloc(m * m, sizeof *Kmm);
+		ev = lsv_alloc(m, sizeof *ev);
+		Knm = lsv_alloc(n * m, sizeof *Knm);
+		if (!perm || !idx || !Kmm || !ev || !Knm) {
+			free(perm);
+			goto nomem;
+		}
+		/* partial Fisher-Yates: the first m of a seeded shuffle */
+		lsv_rng_seed(&rng, p->seed);
+		for (i = 0; i < n; i++)
+			perm[i] = i;
+		for (i = 0; i < m; i++) {
+			size_t k = i + (size_t)(lsv_rng_uniform(&rng) * (double)(n - i));
+			size_t t = perm[i];
+			if (k >= n)
+				k = n - 1;
+			perm[i] = perm[k];
+			perm[k] = t;
+			idx[i] = perm[i];
+		}
+		free(perm);
+		qsort(idx, m, sizeof *idx, size_cmp);
+		if ((st = lsv_kernel_matrix(&p->kernel, x, idx, m, x, idx, m, Kmm,
+					    F->err)) != LSV_OK ||
+		    (st = lsv_kernel_matrix(&p->kernel, x, NULL, n, x, idx, m, Knm,
+					    F->err)) != LSV_OK)
+			goto done;
+		/* K_mm = U Lambda U' (divide and conquer) */
+		M = (int)m;
+		dsyevd_("V", "L", &M, Kmm, &M, ev, &wq, &lwork, &iwq, &liwork,
+			&info_, 1, 1);
+		lwork = (int)wq;
+		liwork = iwq;
+		work = malloc((size_t)(lwork > 0 ? lwork : 1) * sizeof *work);
+		iwork = malloc((size_t)(liwork > 0 ? liwork : 1) * sizeof *iwork);
+		if (work == NULL || iwork == NULL) {
+			free(work);
+			free(iwork);
+			goto nomem;
+		}
+		dsyevd_("V", "L", &M, Kmm, &M, ev, work, &lwork, iwork, &liwork,
+			&info_, 1, 1);
+		free(work);
+		free(iwork);
+		if (info_ != 0) {
+			st = lsv_fail(F->err, LSV_ENUMERIC,
+				      "the landmarks' kernel matrix has no "
+				      "eigendecomposition (LAPACK dsyevd info %d)",
+				      info_);
+			goto done;
+		}
+		wmax = ev[m - 1];
+		if (!(wmax > 0.0)) {
+			st = lsv_fail(F->err, LSV_ENUMERIC,
+				      "the landmarks' kernel matrix is zero");
+			goto done;
+		}
+		/* V = U_r Lambda_r^-1/2, the r largest eigenvalues (the
+		 * last r columns, eigenvalues ascending) */
+		for (j = 0; j < m; j++)
+			if (ev[j] > 1e-10 * wmax)
+				break;
+		r = m - j;
+		for (i = j; i < m; i++) {
+			double s = 1.0 / sqrt(ev[i]);
+			size_t q;
+			for (q = 0; q < m; q++)
+				Kmm[q + i * m] *= s;
+		}
+		Phi = lsv_alloc(n * r, sizeof *Phi);
+		if (Phi == NULL)
+			goto nomem;
+		{
+			int N = (int)n, R = (int)r;
+			const double one = 1.0, zero = 0.0;
+			dgemm_("N", "N", &N, &R, &M, &one, Knm, &N, Kmm + j * m, &M,
+			       &zero, Phi, &N, 1, 1);
+		}
+		free(Knm);
+		Knm = NULL;
+		map.dense = Phi;
+		map.m = r;
+	} else {
+		/* the data as features, compactly numbered */
+		lsv_fmap fm;
+		size_t q;
+		if ((st = lsv_fmap_build(x, NULL, 0, &fm, F->err)) != LSV_OK)
+			goto done;
+		ccol = lsv_alloc(x->nnz ? x->nnz : 1, sizeof *ccol);
+		feature = lsv_alloc(fm.m ? fm.m : 1, sizeof *feature);
+		if (ccol == NULL || feature == NULL) {
+			lsv_fmap_free(&fm);
+			goto nomem;
+		}
+		for (q = 0; q < x->nnz; q++) {
+			ccol[q] = lsv_fmap_get(&fm, x->col[q]);
+			feature[ccol[q]] = x->col[q];
+		}
+		map.m = fm.m;
+		lsv_fmap_free(&fm);
+		map.x = x;
+		map.ccol = ccol;
+	}
+	W = lsv_alloc(map.m * (size_t)C + 1, sizeof *W);
+	if (W == NULL)
+		goto nomem;
+	st = lsv_primal_train(F, &map, hinge, W, F->bias);
+	if (st != LSV_OK)
+		goto done;
+	for (i = 0; i < map.m * (size_t)C; i++)
+		if (!isfinite(W[i])) {
+			st = lsv_fail(F->err, LSV_ENUMERIC,
+				      "the primal solver produced non-finite "
+				      "weights (ill-conditioned system)");
+			goto done;
+		}
+	/* the training rows' outputs, f = Phi w + b (no kernel again) */
+	train_f = lsv_alloc(n * (size_t)C, sizeof *train_f);
+	if (train_f != NULL) {
+		int c;
+		for (c = 0; c < C; c++) {
+			const double *w = W + (size_t)c * map.m;
+			for (i = 0; i < n; i++) {
+				double v = F->bias[c];
+				if (map.dense != NULL) {
+					for (j = 0; j < map.m; j++)
+						v += map.dense[i + j * n] * w[j];
+				} else {
+					size_t q;
+					for (q = x->rowptr[i]; q < x->rowptr[i + 1]; q++)
+						v += x->val[q] * w[map.ccol[q]];
+				}
+				train_f[i * (size_t)C + (size_t)c] = v;
+			}
+		}
+	}
+	if (p->landmarks > 0) {
+		/* beta = V w on the landmark rows of alpha */
+		double *beta = lsv_alloc(m * (size_t)C, sizeof *beta);
+		int M = (int)m, R = (int)r, CC = C;
+		const double one = 1.0, zero = 0.0;
+		int c;
+		if (beta == NULL)
+			goto nomem;
+		dgemm_("N", "N", &M, &CC, &R, &one, Kmm + (m - r) * m, &M, W, &R,
+		       &zero, beta, &M, 1, 1);
+		memset(F->alpha, 0, n * (size_t)C * sizeof *F->alpha);
+		for (c = 0; c < C; c++)
+			for (j = 0; j < m; j++)
+				F->alpha[idx[j] + (size_t)c * n] = beta[j + (size_t)c * m];
+		free(beta);
+		st = lsv_fit_model(F, out);
+	} else {
+		st = lsv_fit_linear_model(F, W, map.m, feature, out);
+	}
+	if (st == LSV_OK) {
+		F->report->train_f = train_f;
+		train_f = NULL;
+	}
+	goto done;
+nomem:
+	st = lsv_fail(F->err, LSV_ENOMEM, "out of memory for the primal solver");
+done:
+	free(idx);
+	free(Kmm);
+	free(ev);
+	free(Knm);
+	free(Phi);
+	free(W);
+	free(ccol);
+	free(feature);
+	free(train_f);
+	return st;
+}
+

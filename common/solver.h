@@ -1,0 +1,216 @@
+/*
+ * solver.h -- the training wing's private interface: the problem every
+ * solver is handed, the table of methods that picks one, the Newton
+ * driver the primal solvers share, and the solvers' entry points.  Not
+ * part of the public API (lapsvm.h); the tools never include it.
+ *
+ * Adding a method: write common/NAME.c with one fit function
+ * (lsv_fit_fn below), declare it here, and add its row to the table in
+ * common/train.c.  Nothing else needs to know it exists: the driver
+ * checks memory from the row, builds the Laplacian operator once, and
+ * builds the model and the report.
+ *
+ * How gamma_A and gamma_I reach each objective.  Every solver minimizes
+ * JMLR 2006 eq. 4,
+ *
+ *     1/l sum_{i labeled} V(x_i, y_i, f) + gamma_A |f|_K^2
+ *                                         + gamma_I/(l+u)^2 f'L^p f,
+ *
+ * but states it with its own scaling; the constants, from
+ * lsv_fit_ambient(F, a) = a gamma_A and lsv_fit_intrinsic(F, a) =
+ * a gamma_I / n^2 (n = l + u), are:
+ *
+ *   solver (file)                  system or objective              a_A     a_I
+ *   LapRLS direct (laprls.c)       (J K + gA l I + gI l/n^2 L K) a = Y  l       l
+ *   RLS (laprls.c, gamma_I = 0)    (K_ll + gA l I) a = y            l       -
+ *   LapSVM dual (lapsvm_dual.c)    P = 2 gA I + 2 gI/n^2 L K        2       2
+ *   SVM (lapsvm_dual.c)            Q = Y K_ll Y / (2 gA)            2       -
+ *   LapRLS PCG (pcg.c)             eq. 4 itself, no bias            1       1
+ *   LapSVM primal (lapsvm_primal.c) eq. 4, squared hinge, no bias    1       1
+ *   feature maps (primal.c)        eq. 4 on f = Phi w + b           1       1
+ *   TSVM (tsvm.c)                  C = 1/(2 gA l), no graph         2 l     -
+ */
+#ifndef LSV_SOLVER_H
+#define LSV_SOLVER_H
+
+#include "internal.h"
+
+/* ------------------------------------------------------------------ */
+/* The problem handed to a solver                                      */
+/* ------------------------------------------------------------------ */
+
+typedef struct {
+	/* In, set by the driver (common/train.c). */
+	const lsv_data *x;
+	const lsv_train_param *p;   /* resolved: kernel gamma, TSVM C* and r */
+	size_t n, l;                /* rows, labeled rows */
+	const size_t *lab;          /* the l labeled rows, increasing */
+	int nr_class, nr_fn;
+	const double *labels;       /* nr_class labels, in class order */
+	const double *Y;            /* l x nr_fn targets +-1, column-major
+				       (one-vs-rest: +1 for class c) */
+	const lsv_lapop *L;         /* L^p as a sparse operator; NULL when
+				       gamma_I = 0 or the row uses no graph */
+	const double *K;            /* the n x n kernel (column-major), or
+				       NULL for a row on a feature map */
+	const lsv_train_progress *progress;  /* never NULL (may be empty) */
+	lsv_train_report *report;   /* never NULL; the solver adds its
+				       iteration counts */
+	lsv_error *err;
+	/* Out: the kernel expansion f_c = K alpha_c + bias_c, both zeroed
+	 * by the driver.  A row on a feature map may instead build its own
+	 * model (see lsv_fit_fn). */
+	double *alpha;              /* n x nr_fn, column-major */
+	double *bias;               /* nr_fn */
+	double *ystar;              /* TSVM: n x nr_fn final labels, row-major,
+				       allocated by the solver (the driver
+				       hands it to the report) */
+} lsv_fit;
+
+/* malloc of count elements of size, at least one (so 0 is not NULL). */
+void *lsv_alloc(size_t count, size_t size);
+
+/* a gamma_A and a gamma_I / n^2: the solvers' constants (table above). */
+double lsv_fit_ambient(const lsv_fit *F, double a);
+double lsv_fit_intrinsic(const lsv_fit *F, double a);
+
+/*
+ * A solver's entry point.  A row on the kernel (F->K set) fills
+ * F->alpha and F->bias and leaves *out NULL: the driver builds the
+ * model from them and the training outputs from K.  A row on a feature
+ * map builds the model itself into *out (its expansion is over landmarks
+ * or feature weights) with lsv_fit_model or lsv_fit_linear_model, and
+ * may set report->train_f.
+ */
+typedef lsv_status (*lsv_fit_fn)(lsv_fit *F, lsv_model **out);
+
+/* The model of the expansion F->alpha, F->bias: the rows whose
+ * coefficients are not all zero (the caller owns *out). */
+lsv_status lsv_fit_model(const lsv_fit *F, lsv_model **out);
+
+/* A linear model: one expansion row per function holding its weights W
+ * (m x nr_fn, column-major, feature j being column feature[j] of the
+ * data) with coefficient 1: f_c(x) = w_c'x + b_c. */
+lsv_status lsv_fit_linear_model(const lsv_fit *F, const double *W, size_t m,
+				const int *feature, lsv_model **out);
+
+/* ------------------------------------------------------------------ */
+/* The solvers (one file each)                                         */
+/* ------------------------------------------------------------------ */
+
+lsv_status lsv_fit_laprls_direct(lsv_fit *F, lsv_model **out);  /* laprls.c */
+lsv_status lsv_fit_laprls_pcg(lsv_fit *F, lsv_model **out);     /* laprls.c */
+lsv_status lsv_fit_lapsvm_dual(lsv_fit *F, lsv_model **out);    /* lapsvm_dual.c */
+lsv_status lsv_fit_lapsvm_primal(lsv_fit *F, lsv_model **out);  /* lapsvm_primal.c */
+lsv_status lsv_fit_feature_map(lsv_fit *F, lsv_model **out);    /* nystrom.c */
+lsv_status lsv_fit_tsvm(lsv_fit *F, lsv_model **out);           /* tsvm.c */
+
+/* LapRLS by PCG (common/pcg.c): K dense n x n; L^p with the weight cI
+ * (NULL: no graph term); the loss on the rows with act[i + c act_stride]
+ * nonzero for function c (act_stride n), or act[i] for all (act_stride
+ * 0); labeled[i] nonzero for the l labeled rows (the loss is 1/l times
+ * the sum; early stopping watches the other rows); Y n x C targets (0 off
+ * the active rows); alpha (n x C) is the start when warm, else 0, and the
+ * result; iterations are added to *iters. */
+lsv_status lsv_laprls_pcg(const double *K, size_t n, const lsv_lapop *L,
+			  double cI, const unsigned char *act,
+			  size_t act_stride, const unsigned char *labeled,
+			  size_t l, const double *Y, int C,
+			  const lsv_train_param *p, double *alpha, int warm,
+			  long *iters, lsv_error *err);
+
+/* One binary TSVM problem (common/tsvm.c) on the dense n x n kernel K:
+ * labeled rows lab[0..l) with labels ylab (+-1); fills alpha (n), the bias,
+ * ystar (n: the final +-1 label of every row), the number of switches and
+ * whether the switch cap stopped it; progress may be NULL. */
+lsv_status lsv_tsvm_binary(const double *K, size_t n, const size_t *lab,
+			   size_t l, const double *ylab,
+			   const lsv_train_param *p,
+			   const lsv_train_progress *progress, int fn,
+			   double *alpha, double *bias, double *ystar,
+			   long *switches, int *capped, lsv_error *err);
+
+/* A feature map for the primal solver (common/primal.c): n rows of m
+ * features, dense (column-major n x m) or the stored values of x, ccol[q]
+ * the feature (0..m-1) of stored value q. */
+typedef struct {
+	size_t n, m;
+	const double *dense;
+	const lsv_data *x;
+	const int *ccol;
+} lsv_fmat;
+
+/* LapRLS (hinge 0) or LapSVM with the squared hinge (hinge 1) in the
+ * primal on the feature map M, f = Phi w + b, by the Newton driver:
+ * W (m x nr_fn) and bias (nr_fn) are the caller's. */
+lsv_status lsv_primal_train(lsv_fit *F, const lsv_fmat *M, int hinge,
+			    double *W, double *bias);
+
+/* ------------------------------------------------------------------ */
+/* The Newton driver (common/newton.c)                                 */
+/* ------------------------------------------------------------------ */
+
+/* The most Newton steps a function may take; reaching it is reported
+ * (lsv_train_report.newton_capped), not an error. */
+#define LSV_NEWTON_MAX_STEPS 200
+
+/*
+ * A primal objective F(z) = 1/l sum_{labeled} V(y_r, f_r) + R(z), f = A z
+ * (n outputs per function, z of nz unknowns per function), V the squared
+ * loss or the squared hinge, R a convex quadratic.  On a region where the
+ * active set S (the labeled rows whose loss is on) is fixed, F is
+ * quadratic; the objective supplies its minimizer, the outputs of a step
+ * and the regularizer's part of the slope along it.  Arrays hold C
+ * functions as columns (z: nz x C, f: n x C); live[c] says which
+ * functions are still stepping.
+ */
+typedef struct {
+	size_t nz;          /* unknowns per function */
+	int joint;          /* 1: one solve serves all functions, so they
+			       step together and stop together */
+	double full_tol;    /* |t - 1| below this: a full step */
+	double small_step;  /* > 0: a step that moves no output by more than
+			       small_step (1 + max |f|) also counts as full */
+	int stop_stable;    /* stop once no active set changed after the
+			       first step (inexact inner solves: pcg-early) */
+	void *ctx;
+	/* zn: the minimizer of each live function's quadratic on its active
+	 * set act (l x C, by labeled rank); z the current point (a warm
+	 * start), step the step number. */
+	lsv_status (*solve)(void *ctx, const unsigned char *act,
+			    const unsigned char *live, long step,
+			    const double *z, double *zn);
+	/* df = A d for the live functions (d: nz x C, df: n x C). */
+	lsv_status (*outputs)(void *ctx, const unsigned char *live,
+			      const double *d, double *df);
+	/* R's part of F'(t)/2 along d from z, a1[c] + t a2[c], for the
+	 * live functions; f = A z and df = A d. */
+	lsv_status (*slope)(void *ctx, const unsigned char *live,
+			    const double *z, const double *d, const double *f,
+			    const double *df, double *a1, double *a2);
+} lsv_newton_obj;
+
+/*
+ * Finite Newton (Keerthi & DeCoste, JMLR 6, 2005) for F->nr_fn functions
+ * with targets F->Y on the labeled rows F->lab: from z = 0 (every labeled
+ * loss active), solve for the quadratic's minimizer, move to it by the
+ * exact line search of F along the step (a full step at the first), update
+ * the active sets; a function is done when its set no longer changes
+ * under a full step (hinge 0: after one step).  z (nz x C) is the
+ * caller's and gets the result.  Steps are added to F->report
+ * (newton_steps; newton_capped when a function reaches the cap).
+ */
+lsv_status lsv_newton(lsv_fit *F, const lsv_newton_obj *O, int hinge,
+		      double *z);
+
+/* Exact line search along a step of a primal objective: the t >= 0
+ * minimizing F(t) = 1/l sum V(y_r, f_r + t df_r) + quadratic, given the l
+ * labeled outputs f, their change df, targets y, il = 1/l and the
+ * regularizers' part of F'(t)/2 = a1 + t a2; V the squared loss, or the
+ * squared hinge (hinge 1: only rows with y (f + t df) < 1 count).  F' is
+ * nondecreasing: bracketing then bisection, O(l) per probe. */
+double lsv_line_search(size_t l, const double *f, const double *df,
+		       const double *y, double il, double a1, double a2,
+		       int hinge);
+
+#endif
