@@ -162,6 +162,36 @@ static void fail_resets_why(void)
 	      LSV_EINVAL);
 }
 
+/* The wording of a refused number follows err->why, not err->msg. */
+static void want_number_follows_the_code(void)
+{
+	lsv_error e;
+	lsv_fail(&e, LSV_EINVAL, "something unrelated");
+	CHECK_STR(lsv_want_number(&e), "a number");
+	e.why = LSV_WHY_NONFINITE;
+	CHECK_STR(lsv_want_number(&e), "a finite number");
+	e.why = LSV_WHY_RANGE;
+	CHECK_STR(lsv_want_number(&e), "a number within the range of a double");
+	/* The old texts, with codes that say otherwise. */
+	lsv_fail(&e, LSV_EINVAL, "not finite");
+	CHECK_STR(lsv_want_number(&e), "a number");
+	e.why = LSV_WHY_SYNTAX;
+	CHECK_STR(lsv_want_number(&e), "a number");
+	lsv_fail(&e, LSV_EINVAL, "out of range for a double");
+	e.why = LSV_WHY_EMPTY;
+	CHECK_STR(lsv_want_number(&e), "a number");
+	/* And straight from the parser. */
+	{
+		double v;
+		CHECK(lsv_parse_double("-Infinity", &v, &e) == LSV_EINVAL);
+		CHECK_STR(lsv_want_number(&e), "a finite number");
+		CHECK(lsv_parse_double("1e999", &v, &e) == LSV_EINVAL);
+		CHECK_STR(lsv_want_number(&e), "a number within the range of a double");
+		CHECK(lsv_parse_double("1x", &v, &e) == LSV_EINVAL);
+		CHECK_STR(lsv_want_number(&e), "a number");
+	}
+}
+
 static void parse_long_checks_range_and_form(void)
 {
 	long v;
@@ -214,5 +244,6 @@ const unit_case parse_cases[] = {
 	{"parse_double_sets_why", parse_double_sets_why},
 	{"parse_long_sets_why", parse_long_sets_why},
 	{"fail_resets_why", fail_resets_why},
+	{"want_number_follows_the_code", want_number_follows_the_code},
 	{NULL, NULL},
 };
