@@ -246,10 +246,9 @@ double tool_opt_double(int opt, const char *arg, double min, double max)
 	if (lsv_parse_double(arg, &v, &err) != LSV_OK)
 		tool_usage_error("option -%c: '%s' %s (expected a number in "
 				 "[%g, %g])", opt, arg,
-				 strcmp(err.msg, "not finite") == 0 ? "is not finite"
-				 : strcmp(err.msg, "not a number") == 0 ||
-				   strcmp(err.msg, "empty number") == 0
-					 ? "is not a number" : "is out of range",
+				 err.why == LSV_WHY_NONFINITE ? "is not finite"
+				 : err.why == LSV_WHY_RANGE ? "is out of range"
+				 : "is not a number",
 				 min, max);
 	if (v < min || v > max)
 		tool_usage_error("option -%c: '%s' out of range (expected a number "
@@ -265,8 +264,8 @@ long tool_opt_long(int opt, const char *arg, long min, long max)
 	if (lsv_parse_long(arg, min, max, &v, &err) != LSV_OK)
 		tool_usage_error("option -%c: '%s' %s (expected an integer in "
 				 "%ld..%ld)", opt, arg,
-				 strncmp(err.msg, "out of range", 12) == 0
-					 ? "out of range" : "is not an integer",
+				 err.why == LSV_WHY_RANGE ? "out of range"
+				 : "is not an integer",
 				 min, max);
 	return v;
 }

@@ -55,11 +55,14 @@ lsv_status lsv_bad_token(lsv_error *err, const char *name, size_t line,
 
 const char *lsv_want_number(const lsv_error *why)
 {
-	if (strcmp(why->msg, "not finite") == 0)
+	switch (why->why) {
+	case LSV_WHY_NONFINITE:
 		return "a finite number";
-	if (strcmp(why->msg, "out of range for a double") == 0)
+	case LSV_WHY_RANGE:
 		return "a number within the range of a double";
-	return "a number";
+	default:
+		return "a number";
+	}
 }
 
 static lsv_status bad(reader *r, const char *what, const char *tok,
@@ -90,7 +93,7 @@ lsv_status lsv_parse_features(char *s, lsv_data *x, size_t *cap_nnz,
 					     "index:value");
 		*colon = '\0';
 		if (lsv_parse_long(tok, 1, LSV_MAX_FEATURE, &idx, &why)) {
-			if (strncmp(why.msg, "out of range", 12) == 0)
+			if (why.why == LSV_WHY_RANGE)
 				return lsv_bad_token(err, name, line,
 						     "feature index out of range", tok,
 						     "1..2147483647");

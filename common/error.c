@@ -8,7 +8,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "lapsvm.h"
+#include "internal.h"
 
 const char *lsv_status_name(lsv_status s)
 {
@@ -24,20 +24,42 @@ const char *lsv_status_name(lsv_status s)
 	return "unknown status";
 }
 
-lsv_status lsv_fail(lsv_error *err, lsv_status s, const char *fmt, ...)
+/* The message part of lsv_fail and lsv_fail_why; err is not NULL. */
+static void set_msg(lsv_error *err, lsv_status s, const char *fmt, va_list ap)
 {
-	va_list ap;
-	int len;
+	int len = vsnprintf(err->msg, sizeof err->msg, fmt, ap);
 
-	if (err == NULL)
-		return s;
-	err->status = s;
-	va_start(ap, fmt);
-	len = vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-	va_end(ap);
 	if (len < 0)
 		strcpy(err->msg, lsv_status_name(s));
 	else if ((size_t)len >= sizeof err->msg)
 		memcpy(err->msg + sizeof err->msg - 4, "...", 4);
+}
+
+lsv_status lsv_fail(lsv_error *err, lsv_status s, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err == NULL)
+		return s;
+	err->status = s;
+	err->why = LSV_WHY_NONE;
+	va_start(ap, fmt);
+	set_msg(err, s, fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+lsv_status lsv_fail_why(lsv_error *err, lsv_status s, lsv_why why,
+			const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err == NULL)
+		return s;
+	err->status = s;
+	err->why = why;
+	va_start(ap, fmt);
+	set_msg(err, s, fmt, ap);
+	va_end(ap);
 	return s;
 }

@@ -9,6 +9,15 @@
 
 #include "lapsvm.h"
 
+/* lsv_fail that also sets err->why (lsv_fail sets LSV_WHY_NONE): how the
+ * number parsers say why a number was refused.  err may be NULL. */
+lsv_status lsv_fail_why(lsv_error *err, lsv_status s, lsv_why why,
+			const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 4, 5)))
+#endif
+	;
+
 /* Tokens are shown in messages cut to this many characters. */
 #define LSV_SHOW 40
 

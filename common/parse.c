@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lapsvm.h"
+#include "internal.h"
 
 /* Letters a decimal float may contain; anything else (x, n, i, blanks) is
  * rejected before strtod sees it, so hex and nan/inf spellings never parse. */
@@ -90,22 +90,27 @@ lsv_status lsv_parse_double(const char *s, double *out, lsv_error *err)
 	if (fast_decimal(s, out))
 		return LSV_OK;
 	if (*s == '\0')
-		return lsv_fail(err, LSV_EINVAL, "empty number");
+		return lsv_fail_why(err, LSV_EINVAL, LSV_WHY_EMPTY, "empty number");
 	for (p = s; *p; p++) {
 		if (!float_char((unsigned char)*p)) {
 			if (spells_nonfinite(s))
-				return lsv_fail(err, LSV_EINVAL, "not finite");
-			return lsv_fail(err, LSV_EINVAL, "not a number");
+				return lsv_fail_why(err, LSV_EINVAL,
+						    LSV_WHY_NONFINITE, "not finite");
+			return lsv_fail_why(err, LSV_EINVAL, LSV_WHY_SYNTAX,
+					    "not a number");
 		}
 	}
 	errno = 0;
 	v = strtod(s, &end);
 	if (end == s || *end != '\0')
-		return lsv_fail(err, LSV_EINVAL, "not a number");
+		return lsv_fail_why(err, LSV_EINVAL, LSV_WHY_SYNTAX,
+				    "not a number");
 	if (errno == ERANGE && fabs(v) > 1.0)
-		return lsv_fail(err, LSV_EINVAL, "out of range for a double");
+		return lsv_fail_why(err, LSV_EINVAL, LSV_WHY_RANGE,
+				    "out of range for a double");
 	if (!isfinite(v))
-		return lsv_fail(err, LSV_EINVAL, "not finite");
+		return lsv_fail_why(err, LSV_EINVAL, LSV_WHY_NONFINITE,
+				    "not finite");
 	*out = v;
 	return LSV_OK;
 }
@@ -120,15 +125,16 @@ lsv_status lsv_parse_long(const char *s, long min, long max, long *out,
 	if (*p == '+' || *p == '-')
 		p++;
 	if (*p == '\0')
-		return lsv_fail(err, LSV_EINVAL, "empty number");
+		return lsv_fail_why(err, LSV_EINVAL, LSV_WHY_EMPTY, "empty number");
 	for (; *p; p++)
 		if (!isdigit((unsigned char)*p))
-			return lsv_fail(err, LSV_EINVAL, "not an integer");
+			return lsv_fail_why(err, LSV_EINVAL, LSV_WHY_SYNTAX,
+					    "not an integer");
 	errno = 0;
 	v = strtol(s, &end, 10);
 	if (errno == ERANGE || v < min || v > max)
-		return lsv_fail(err, LSV_EINVAL, "out of range (expected %ld..%ld)",
-				min, max);
+		return lsv_fail_why(err, LSV_EINVAL, LSV_WHY_RANGE,
+				    "out of range (expected %ld..%ld)", min, max);
 	*out = v;
 	return LSV_OK;
 }

@@ -2,6 +2,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "internal.h"
 #include "lapsvm.h"
 #include "unit.h"
 
@@ -46,6 +47,149 @@ static void parse_double_keeps_underflow_as_tiny(void)
 	lsv_error e;
 	CHECK(lsv_parse_double("1e-400", &v, &e) == LSV_OK);
 	CHECK(v >= 0.0 && v < 1e-300);
+}
+
+/* Each kind of refusal carries its code in err->why, whatever was there
+ * before: callers word their messages from the code, not the text. */
+static void parse_double_sets_why(void)
+{
+	struct { const char *s, *msg; lsv_why why; } bad[] = {
+		{"", "empty number", LSV_WHY_EMPTY},
+		{"abc", "not a number", LSV_WHY_SYNTAX},
+		{"0x10", "not a number", LSV_WHY_SYNTAX},
+		{" 1", "not a number", LSV_WHY_SYNTAX},
+		{"1e", "not a number", LSV_WHY_SYNTAX},
+		{"-", "not a number", LSV_WHY_SYNTAX},
+		{"1.2.3", "not a number", LSV_WHY_SYNTAX},
+		{"nan", "not finite", LSV_WHY_NONFINITE},
+		{"NaN", "not finite", LSV_WHY_NONFINITE},
+		{"inf", "not finite", LSV_WHY_NONFINITE},
+		{"-Infinity", "not finite", LSV_WHY_NONFINITE},
+		{"+inf", "not finite", LSV_WHY_NONFINITE},
+		{"1e999", "out of range for a double", LSV_WHY_RANGE},
+		{"-1e999", "out of range for a double", LSV_WHY_RANGE},
+		{"1e309", "out of range for a double", LSV_WHY_RANGE},
+	};
+	size_t i;
+	for (i = 0; i < sizeof bad / sizeof *bad; i++) {
+		double v = 7;
+		lsv_error e;
+		/* a stale reason that differs from the one expected */
+		e.why = bad[i].why == LSV_WHY_RANGE ? LSV_WHY_SYNTAX : LSV_WHY_RANGE;
+		CHECK(lsv_parse_double(bad[i].s, &v, &e) == LSV_EINVAL);
+		CHECK(e.status == LSV_EINVAL);
+		CHECK(e.why == bad[i].why);
+		CHECK_STR(e.msg, bad[i].msg);
+		CHECK(v == 7);
+	}
+	/* A stale reason is replaced, not kept. */
+	{
+		double v;
+		lsv_error e;
+		e.why = LSV_WHY_NONFINITE;
+		CHECK(lsv_parse_double("", &v, &e) == LSV_EINVAL);
+		CHECK(e.why == LSV_WHY_EMPTY);
+		e.why = LSV_WHY_EMPTY;
+		CHECK(lsv_parse_double("1e999", &v, &e) == LSV_EINVAL);
+		CHECK(e.why == LSV_WHY_RANGE);
+	}
+	/* Underflow is not a failure: 1e-999 reads as 0. */
+	{
+		double v = 7;
+		lsv_error e;
+		CHECK(lsv_parse_double("1e-999", &v, &e) == LSV_OK);
+		CHECK(v == 0.0);
+	}
+	/* err may be NULL. */
+	{
+		double v;
+		CHECK(lsv_parse_double("nan", &v, NULL) == LSV_EINVAL);
+	}
+}
+
+static void parse_long_sets_why(void)
+{
+	struct { const char *s; long min, max; const char *msg; lsv_why why; } bad[] = {
+		{"", 1, 100, "empty number", LSV_WHY_EMPTY},
+		{"-", 1, 100, "empty number", LSV_WHY_EMPTY},
+		{"12a", 1, 100, "not an integer", LSV_WHY_SYNTAX},
+		{"1.5", 1, 100, "not an integer", LSV_WHY_SYNTAX},
+		{"1e3", 1, 10000, "not an integer", LSV_WHY_SYNTAX},
+		{"0x10", 1, 100, "not an integer", LSV_WHY_SYNTAX},
+		{" 1", 1, 100, "not an integer", LSV_WHY_SYNTAX},
+		{"nan", 1, 100, "not an integer", LSV_WHY_SYNTAX},
+		{"99999999999999999999", 1, 100, "out of range (expected 1..100)",
+		 LSV_WHY_RANGE},
+		{"-99999999999999999999", -5, 5, "out of range (expected -5..5)",
+		 LSV_WHY_RANGE},
+		{"0", 1, 100, "out of range (expected 1..100)", LSV_WHY_RANGE},
+		{"101", 1, 100, "out of range (expected 1..100)", LSV_WHY_RANGE},
+		{"-6", -5, 5, "out of range (expected -5..5)", LSV_WHY_RANGE},
+	};
+	size_t i;
+	for (i = 0; i < sizeof bad / sizeof *bad; i++) {
+		long v = 7;
+		lsv_error e;
+		e.why = bad[i].why == LSV_WHY_RANGE ? LSV_WHY_SYNTAX : LSV_WHY_RANGE;
+		CHECK(lsv_parse_long(bad[i].s, bad[i].min, bad[i].max, &v, &e) ==
+		      LSV_EINVAL);
+		CHECK(e.status == LSV_EINVAL);
+		CHECK(e.why == bad[i].why);
+		CHECK_STR(e.msg, bad[i].msg);
+		CHECK(v == 7);
+	}
+	{
+		long v;
+		CHECK(lsv_parse_long("abc", 1, 100, &v, NULL) == LSV_EINVAL);
+	}
+}
+
+static void fail_resets_why(void)
+{
+	lsv_error e;
+	e.why = LSV_WHY_NONFINITE;
+	CHECK(lsv_fail(&e, LSV_EFORMAT, "f:%d: not finite", 3) == LSV_EFORMAT);
+	CHECK(e.status == LSV_EFORMAT);
+	CHECK(e.why == LSV_WHY_NONE);
+	CHECK_STR(e.msg, "f:3: not finite");
+	CHECK(lsv_fail_why(&e, LSV_EINVAL, LSV_WHY_RANGE, "x %s", "y") ==
+	      LSV_EINVAL);
+	CHECK(e.status == LSV_EINVAL);
+	CHECK(e.why == LSV_WHY_RANGE);
+	CHECK_STR(e.msg, "x y");
+	CHECK(lsv_fail(NULL, LSV_EIO, "nothing") == LSV_EIO);
+	CHECK(lsv_fail_why(NULL, LSV_EINVAL, LSV_WHY_EMPTY, "nothing") ==
+	      LSV_EINVAL);
+}
+
+/* The wording of a refused number follows err->why, not err->msg. */
+static void want_number_follows_the_code(void)
+{
+	lsv_error e;
+	lsv_fail(&e, LSV_EINVAL, "something unrelated");
+	CHECK_STR(lsv_want_number(&e), "a number");
+	e.why = LSV_WHY_NONFINITE;
+	CHECK_STR(lsv_want_number(&e), "a finite number");
+	e.why = LSV_WHY_RANGE;
+	CHECK_STR(lsv_want_number(&e), "a number within the range of a double");
+	/* The old texts, with codes that say otherwise. */
+	lsv_fail(&e, LSV_EINVAL, "not finite");
+	CHECK_STR(lsv_want_number(&e), "a number");
+	e.why = LSV_WHY_SYNTAX;
+	CHECK_STR(lsv_want_number(&e), "a number");
+	lsv_fail(&e, LSV_EINVAL, "out of range for a double");
+	e.why = LSV_WHY_EMPTY;
+	CHECK_STR(lsv_want_number(&e), "a number");
+	/* And straight from the parser. */
+	{
+		double v;
+		CHECK(lsv_parse_double("-Infinity", &v, &e) == LSV_EINVAL);
+		CHECK_STR(lsv_want_number(&e), "a finite number");
+		CHECK(lsv_parse_double("1e999", &v, &e) == LSV_EINVAL);
+		CHECK_STR(lsv_want_number(&e), "a number within the range of a double");
+		CHECK(lsv_parse_double("1x", &v, &e) == LSV_EINVAL);
+		CHECK_STR(lsv_want_number(&e), "a number");
+	}
 }
 
 static void parse_long_checks_range_and_form(void)
@@ -97,5 +241,9 @@ const unit_case parse_cases[] = {
 	{"parse_double_refuses_with_reason", parse_double_refuses_with_reason},
 	{"parse_double_keeps_underflow_as_tiny", parse_double_keeps_underflow_as_tiny},
 	{"parse_long_checks_range_and_form", parse_long_checks_range_and_form},
+	{"parse_double_sets_why", parse_double_sets_why},
+	{"parse_long_sets_why", parse_long_sets_why},
+	{"fail_resets_why", fail_resets_why},
+	{"want_number_follows_the_code", want_number_follows_the_code},
 	{NULL, NULL},
 };
