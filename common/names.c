@@ -65,8 +65,10 @@ const char *lsv_name_list(const lsv_name *t, char *buf, size_t size)
 	for (i = 0; i < count; i++) {
 		const char *sep = i == 0 ? "" : i + 1 == count ? " or " : ", ";
 		int w = snprintf(buf + len, size - len, "%s%s", sep, t[i].name);
-		if (w < 0 || (size_t)w >= size - len)
+		if (w < 0 || (size_t)w >= size - len) {
+			buf[len] = '\0';  /* whole names only */
 			break;
+		}
 		len += (size_t)w;
 	}
 	return buf;

@@ -1248,7 +1248,167 @@ static void training_outputs_equal_the_saved_model_decisions(void)
 	lsv_data_free(x);
 }
 
+static void method_table_refuses_pairs_it_does_not_have_listing_the_rows(void)
+{
+	lsv_train_param p;
+	lsv_error e;
+	static const struct {
+		lsv_solver s;
+		lsv_method m;
+		long landmarks;
+		const char *head;
+	} bad[] = {
+		{LSV_SOLVER_TSVM, LSV_METHOD_PCG, 0, "no training method tsvm pcg ("},
+		{LSV_SOLVER_TSVM, LSV_METHOD_NEWTON, 0, "no training method tsvm newton ("},
+		{LSV_SOLVER_LAPSVM, LSV_METHOD_DIRECT, 10,
+		 "no training method lapsvm direct with landmarks ("},
+		{LSV_SOLVER_LAPRLS, LSV_METHOD_PCG_EARLY, 10,
+		 "no training method laprls pcg-early with landmarks ("},
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof bad / sizeof *bad; i++) {
+		lsv_train_param_default(&p);
+		p.solver = bad[i].s;
+		p.method = bad[i].m;
+		p.landmarks = bad[i].landmarks;
+		CHECK(lsv_train_param_check(&p, &e) == LSV_EINVAL);
+		CHECK(strncmp(e.msg, bad[i].head, strlen(bad[i].head)) == 0);
+		CHECK(strstr(e.msg, "the methods are: lapsvm direct, lapsvm pcg,") != NULL);
+		CHECK(strstr(e.msg, "laprls newton with landmarks, tsvm direct)") != NULL);
+	}
+	/* every pair the table has passes, with and without landmarks */
+	lsv_train_param_default(&p);
+	p.method = LSV_METHOD_NEWTON;
+	p.landmarks = 10;
+	CHECK(lsv_train_param_check(&p, &e) == LSV_OK);
+	p.kernel.type = LSV_KERNEL_LINEAR;
+	p.landmarks = 0;
+	CHECK(lsv_train_param_check(&p, &e) == LSV_OK);
+	p.method = (lsv_method)7;
+	CHECK(lsv_train_param_check(&p, &e) == LSV_EINVAL);
+	CHECK_STR(e.msg, "unknown method 7");
+}
+
+static void names_tables_parse_print_and_list(void)
+{
+	char buf[64];
+
+	CHECK(lsv_name_value(lsv_method_names, "pcg-early") == LSV_METHOD_PCG_EARLY);
+	CHECK(lsv_name_value(lsv_method_names, "PCG") == -1);
+	CHECK(lsv_name_value(lsv_laplacian_names, "unnormalized") == 0);
+	CHECK_STR(lsv_method_name(LSV_METHOD_NEWTON), "newton");
+	CHECK(lsv_method_name((lsv_method)9) == NULL);
+	CHECK_STR(lsv_solver_name(LSV_SOLVER_TSVM), "tsvm");
+	CHECK_STR(lsv_kernel_name(LSV_KERNEL_POLY), "polynomial");
+	CHECK_STR(lsv_name_list(lsv_solver_names, buf, sizeof buf),
+		  "lapsvm, laprls or tsvm");
+	CHECK_STR(lsv_name_list(lsv_laplacian_names, buf, sizeof buf),
+		  "normalized or unnormalized");
+	/* cut to the buffer, never past it */
+	CHECK_STR(lsv_name_list(lsv_solver_names, buf, 12), "lapsvm");
+}
+
+static void report_says_which_row_trained_and_counts_its_steps(void)
+{
+	size_t n = 30;
+	lsv_data *x = toy(n, 57, LAB, LABY, 6);
+	lsv_graph *g = knn_graph(x, 4);
+	lsv_train_param p;
+	lsv_train_report r;
+	lsv_model *m;
+
+	lsv_train_param_default(&p);
+	p.kernel.gamma = 0.5;
+	m = train_r(x, g, &p, &r);
+	CHECK(m != NULL && r.path != NULL &&
+	      strcmp(r.path, "lapsvm direct (dual, SMO)") == 0);
+	CHECK(r.newton_steps == 0 && r.pcg_iterations == 0 && r.train_f != NULL);
+	lsv_train_report_free(&r);
+	lsv_model_free(m);
+	p.solver = LSV_SOLVER_LAPRLS;
+	p.method = LSV_METHOD_NEWTON;
+	p.landmarks = 12;
+	m = train_r(x, g, &p, &r);
+	CHECK(m != NULL && r.path != NULL &&
+	      strcmp(r.path, "laprls newton (primal, feature map)") == 0);
+	/* the squared loss: one Newton step, taken in full */
+	CHECK(r.newton_steps == 1 && !r.newton_capped &&
+	      r.newton_cap == 200);
+	lsv_train_report_free(&r);
+	lsv_model_free(m);
+	lsv_graph_free(g);
+	lsv_data_free(x);
+}
+
+/* n rows of d standard normal features (dense, stored sparse), the first
+ * l labeled by the sign of the first feature plus noise, seeded. */
+static lsv_data *wide(size_t n, size_t d, size_t l, unsigned long long seed)
+{
+	lsv_data *x = calloc(1, sizeof *x);
+	lsv_rng r;
+	size_t i, j;
+
+	lsv_rng_seed(&r, seed);
+	x->n = n;
+	x->dim = d;
+	x->nnz = n * d;
+	x->rowptr = malloc((n + 1) * sizeof *x->rowptr);
+	x->col = malloc(n * d * sizeof *x->col);
+	x->val = malloc(n * d * sizeof *x->val);
+	x->y = calloc(n, sizeof *x->y);
+	for (i = 0; i < n; i++) {
+		x->rowptr[i] = i * d;
+		for (j = 0; j < d; j++) {
+			x->col[i * d + j] = (int)j;
+			x->val[i * d + j] = lsv_rng_normal(&r);
+		}
+		if (i < l) {
+			x->y[i] = x->val[i * d] + 0.5 * lsv_rng_normal(&r) > 0 ? 1 : -1;
+			x->l++;
+		}
+	}
+	x->rowptr[n] = n * d;
+	x->y[0] = 1;   /* both classes present */
+	x->y[1] = -1;
+	return x;
+}
+
+static void linear_map_newton_stops_once_converged_not_at_the_cap(void)
+{
+	/* Solved exactly, the squared hinge on a 60-feature linear map
+	 * settles in a few Newton steps; after that each step is rounding
+	 * noise whose line search returns any t, so "a full step" alone
+	 * never holds and Newton used to run to its cap of 200 steps.  A
+	 * step that moves no output counts as converged. */
+	lsv_data *x = wide(120, 60, 30, 58);
+	lsv_graph *g = knn_graph(x, 5);
+	lsv_train_param p;
+	lsv_train_report r;
+	lsv_model *m;
+
+	lsv_train_param_default(&p);
+	p.kernel.type = LSV_KERNEL_LINEAR;
+	p.method = LSV_METHOD_NEWTON;
+	p.gamma_A = 1e-4;
+	p.gamma_I = 0.3;
+	p.pcg_tol = 1e-12;
+	m = train_r(x, g, &p, &r);
+	CHECK(m != NULL && !r.newton_capped && r.newton_steps < 30);
+	lsv_train_report_free(&r);
+	lsv_model_free(m);
+	lsv_graph_free(g);
+	lsv_data_free(x);
+}
+
 const unit_case primal_cases[] = {
+	{"method_table_refuses_pairs_it_does_not_have_listing_the_rows",
+	 method_table_refuses_pairs_it_does_not_have_listing_the_rows},
+	{"names_tables_parse_print_and_list", names_tables_parse_print_and_list},
+	{"report_says_which_row_trained_and_counts_its_steps",
+	 report_says_which_row_trained_and_counts_its_steps},
+	{"linear_map_newton_stops_once_converged_not_at_the_cap",
+	 linear_map_newton_stops_once_converged_not_at_the_cap},
 	{"primal_nystrom_with_every_row_a_landmark_is_the_exact_optimum",
 	 primal_nystrom_with_every_row_a_landmark_is_the_exact_optimum},
 	{"primal_linear_path_matches_the_normal_equations",
