@@ -18,19 +18,22 @@
  *     H z = r,  H = 1/l Phi~_S' Phi~_S + gamma_A diag(1,..,1,0)
  *                   + gamma_I/n^2 Phi~' L^p Phi~,   r = 1/l Phi~_S' y_S.
  *
- * Finite Newton (Keerthi & DeCoste, JMLR 6, 2005): solve for the z of the
- * current S, move to it by an exact line search of the piecewise quadratic
- * F along the step, recompute S; stop when S no longer changes (then the
- * full step was taken and z is the exact minimizer).  The squared loss
- * needs one step.
+ * The Newton driver (newton.c: Keerthi & DeCoste's finite Newton) solves
+ * for the z of the current S, moves to it by an exact line search of the
+ * piecewise quadratic F along the step and recomputes S, until S no longer
+ * changes under a full step (or one that moves no output by more than
+ * 1e-6 (1 + max |f|)); this file supplies the objective: the solve,
+ * the outputs Phi~ d of a step, and R's part of the line search's slope,
+ * gamma_A w'd_w + u'L^p du (u = Phi~ z, du = Phi~ d) and t times
+ * gamma_A |d_w|^2 + du'L^p du.  The squared loss needs one step.
  *
  * Dense Phi (Nystrom, m up to a few thousand): the S-independent part of H
  * is formed once, gamma_I/n^2 Phi~' (L^p Phi~) with sparse products and one
  * dgemm, and each step adds 1/l Phi~_S' Phi~_S and solves by Cholesky.
  * Sparse Phi (linear): H is never formed; conjugate gradient on H z = r
  * with the products Phi v, Phi' u and the sparse L, warm-started from the
- * previous step.  Every one-vs-rest function has its own S and is solved in
- * turn; the dense part of H is shared.
+ * previous step.  Every one-vs-rest function has its own S and stops on
+ * its own; the dense part of H is shared.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -397,6 +400,10 @@ lsv_status lsv_primal_train(lsv_fit *Fit, const lsv_fmat *F, int hinge,
 	O.nz = m1;
 	O.joint = 0;
 	O.full_tol = 1e-9;
+	/* once converged a step is rounding (or CG) noise along which the
+	 * line search may return any t: a step that moves no output by more
+	 * than this is converged too, as on the full kernel */
+	O.small_step = 1e-6;
 	O.ctx = &P;
 	O.solve = solve;
 	O.outputs = outputs;
