@@ -66,36 +66,38 @@ static lsv_status toy_slope(void *ctx, const unsigned char *live,
 	return LSV_OK;
 }
 
-/* The problem as the driver sees it: two rows, both labeled +1. */
-static void toy_fit(lsv_fit *F, lsv_train_report *rep, lsv_error *err)
+/* Runs the driver on the toy problem (two rows, both labeled +1) with
+ * solve T and the given small-step test; returns z, the report in rep. */
+static double run_toy(toy_obj *T, int hinge, double small_step,
+		      lsv_train_report *rep)
 {
 	static const size_t lab[2] = {0, 1};
 	static const double Y[2] = {1.0, 1.0};
-
-	memset(F, 0, sizeof *F);
-	memset(rep, 0, sizeof *rep);
-	F->n = 2;
-	F->l = 2;
-	F->lab = lab;
-	F->nr_class = 2;
-	F->nr_fn = 1;
-	F->Y = Y;
-	F->report = rep;
-	F->err = err;
-}
-
-static lsv_newton_obj toy_newton(toy_obj *T)
-{
 	lsv_newton_obj O;
+	lsv_error err;
+	lsv_fit F;
+	double z = NAN;
+
+	memset(&F, 0, sizeof F);
+	memset(rep, 0, sizeof *rep);
+	F.n = 2;
+	F.l = 2;
+	F.lab = lab;
+	F.nr_class = 2;
+	F.nr_fn = 1;
+	F.Y = Y;
+	F.report = rep;
+	F.err = &err;
 	memset(&O, 0, sizeof O);
 	O.nz = 1;
 	O.full_tol = 1e-9;
-	O.small_step = 1e-6;
+	O.small_step = small_step;
 	O.ctx = T;
 	O.solve = toy_solve;
 	O.outputs = toy_outputs;
 	O.slope = toy_slope;
-	return O;
+	CHECK(lsv_newton(&F, &O, hinge, &z) == LSV_OK);
+	return z;
 }
 
 static void newton_squared_hinge_reaches_the_hand_optimum_in_two_steps(void)
@@ -104,14 +106,9 @@ static void newton_squared_hinge_reaches_the_hand_optimum_in_two_steps(void)
 	 * Step 2 (S = row 1): z = 0.5 / 0.6 = 5/6, a full step along which
 	 * row 2 stays out; S is unchanged: done. */
 	toy_obj T = {0.1, 0, 0};
-	lsv_newton_obj O = toy_newton(&T);
 	lsv_train_report rep;
-	lsv_error err;
-	lsv_fit F;
-	double z;
+	double z = run_toy(&T, 1, 1e-6, &rep);
 
-	toy_fit(&F, &rep, &err);
-	CHECK(lsv_newton(&F, &O, 1, &z) == LSV_OK);
 	CHECK(fabs(z - 5.0 / 6.0) < 1e-12);
 	CHECK(rep.newton_steps == 2 && T.solves == 2 && !rep.newton_capped);
 	CHECK(rep.newton_cap == LSV_NEWTON_MAX_STEPS);
@@ -121,14 +118,9 @@ static void newton_squared_loss_takes_one_full_step(void)
 {
 	/* Squared loss: every row active, z = 1.5 / 2.6 in one step. */
 	toy_obj T = {0.1, 0, 0};
-	lsv_newton_obj O = toy_newton(&T);
 	lsv_train_report rep;
-	lsv_error err;
-	lsv_fit F;
-	double z;
+	double z = run_toy(&T, 0, 1e-6, &rep);
 
-	toy_fit(&F, &rep, &err);
-	CHECK(lsv_newton(&F, &O, 0, &z) == LSV_OK);
 	CHECK(fabs(z - 1.5 / 2.6) < 1e-15);
 	CHECK(rep.newton_steps == 1 && T.solves == 1);
 }
@@ -136,23 +128,21 @@ static void newton_squared_loss_takes_one_full_step(void)
 static void newton_reports_its_cap_when_steps_never_settle(void)
 {
 	/* A solve that misses the minimizer by +-0.3 in turn after the
-	 * first step (which is always taken in full): in one
-	 * dimension the exact line search lands on the optimum, and every
-	 * later step is cut to t = 0, never full; with no small-step test
-	 * the driver stops at its cap, saying so, with a finite iterate. */
+	 * first step (which is always taken in full): in one dimension the
+	 * exact line search lands on the optimum, and every later step is
+	 * cut to t = 0, never full; with no small-step test the driver stops
+	 * at its cap, saying so, with the iterate at the optimum. */
 	toy_obj T = {0.1, 0, 1};
-	lsv_newton_obj O = toy_newton(&T);
 	lsv_train_report rep;
-	lsv_error err;
-	lsv_fit F;
-	double z;
+	double z = run_toy(&T, 1, 0.0, &rep);
 
-	O.small_step = 0.0;
-	toy_fit(&F, &rep, &err);
-	CHECK(lsv_newton(&F, &O, 1, &z) == LSV_OK);
 	CHECK(rep.newton_capped && rep.newton_steps == LSV_NEWTON_MAX_STEPS);
-	CHECK(T.solves == LSV_NEWTON_MAX_STEPS && isfinite(z));
-	/* the line search keeps the iterate at the optimum all the same */
+	CHECK(T.solves == LSV_NEWTON_MAX_STEPS);
+	CHECK(fabs(z - 5.0 / 6.0) < 1e-6);
+	/* with the small-step test the same solve stops at once */
+	T.solves = 0;
+	z = run_toy(&T, 1, 1e-6, &rep);
+	CHECK(!rep.newton_capped && rep.newton_steps < 5);
 	CHECK(fabs(z - 5.0 / 6.0) < 1e-6);
 }
 
