@@ -9,7 +9,8 @@
  * The file is text, so it can be read, diffed and checked by eye:
  *
  *     lapsvm_model 1
- *     key value            one per header key, in any order, none repeated
+ *     key value            one per header key (the table keys[]), in any
+ *                          order, none repeated
  *     ...
  *     SV
  *     c_1 .. c_nr_fn index:value index:value ...    one line per sv
@@ -28,6 +29,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -198,8 +200,183 @@ static lsv_status check_model(const lsv_model *m, const char *name,
 }
 
 /* ------------------------------------------------------------------ */
+/* The header keys                                                     */
+/* ------------------------------------------------------------------ */
+
+/*
+ * One row per header key, in the order the writer writes them (the file
+ * format: the bytes of a model file are this order and these formats).
+ * A key is written when its `when` says so, or always if that is NULL; a
+ * key always written is required by the reader (which takes the keys in
+ * any order), the others are optional.  Most rows only name a member of
+ * lsv_model and its kind, which says how it is written and read:
+ *
+ *   KEY_NAME      an enumeration (an int) by its lsv_*_names table: its
+ *                 name; refused unless it is one of them, which the
+ *                 message lists
+ *   KEY_INT       int, %d           read as an integer in [min, max]
+ *                                   (min 0 unless given)
+ *   KEY_LONG      long, %ld         ditto
+ *   KEY_SIZE      size_t, %zu       ditto
+ *   KEY_ULLONG    unsigned long long, %llu, ditto
+ *   KEY_DOUBLE    double, %.17g     any finite number
+ *   KEY_POSITIVE  double, %.17g     a finite number > 0
+ *   KEY_NONNEG    double, %.17g     a finite number >= 0
+ *   KEY_TEXT      char *, as it is  the rest of the line, blanks inside kept
+ *   KEY_OWN       no member of its own: read and write do it all
+ *
+ * A row's read or write, when not NULL, replaces the kind's (and may call
+ * read_value for it, then check more).
+ */
+typedef enum {
+	KEY_NAME, KEY_INT, KEY_LONG, KEY_SIZE, KEY_ULLONG, KEY_DOUBLE,
+	KEY_POSITIVE, KEY_NONNEG, KEY_TEXT, KEY_OWN
+} key_kind;
+
+typedef struct reader reader;
+typedef struct key key;
+
+struct key {
+	const char *name;
+	int (*when)(const lsv_model *m);   /* written only if true; NULL:
+					      always, and required */
+	key_kind kind;
+	size_t off;                        /* the member, offsetof(lsv_model) */
+	const lsv_name *names;             /* KEY_NAME: its names */
+	long min, max;                     /* integers: the range read */
+	lsv_status (*read)(reader *r, const key *k, char *s);  /* NULL: */
+	void (*write)(FILE *fp, const key *k, const lsv_model *m);  /* kind's */
+};
+
+/* KEY_NAME members are enumerations stored as int. */
+typedef char enum_is_int[sizeof(lsv_solver) == sizeof(int) &&
+			 sizeof(lsv_method) == sizeof(int) &&
+			 sizeof(lsv_kernel_type) == sizeof(int) ? 1 : -1];
+
+static int has_graph(const lsv_model *m) { return m->graph != NULL; }
+static int not_direct(const lsv_model *m)
+{
+	return m->param.method != LSV_METHOD_DIRECT;
+}
+static int has_landmarks(const lsv_model *m) { return m->param.landmarks > 0; }
+static int is_tsvm(const lsv_model *m)
+{
+	return m->param.solver == LSV_SOLVER_TSVM;
+}
+
+static lsv_status read_marker(reader *r, const key *k, char *s);
+static lsv_status read_tsvm_r(reader *r, const key *k, char *s);
+static lsv_status read_labels(reader *r, const key *k, char *s);
+static lsv_status read_bias(reader *r, const key *k, char *s);
+static lsv_status read_nr_sv(reader *r, const key *k, char *s);
+static void write_flag(FILE *fp, const key *k, const lsv_model *m);
+static void write_labels(FILE *fp, const key *k, const lsv_model *m);
+static void write_bias(FILE *fp, const key *k, const lsv_model *m);
+static void write_nr_sv(FILE *fp, const key *k, const lsv_model *m);
+
+#define M(member) offsetof(lsv_model, member)
+#define P(member) offsetof(lsv_model, param.member)
+
+static const key keys[] = {
+	{"solver", .kind = KEY_NAME, .off = P(solver), .names = lsv_solver_names},
+	{"kernel", .kind = KEY_NAME, .off = P(kernel.type),
+	 .names = lsv_kernel_names},
+	/* Its range depends on the kernel: lsv_kernel_check, at SV. */
+	{"degree", .kind = KEY_INT, .off = P(kernel.degree), .min = INT_MIN,
+	 .max = INT_MAX},
+	{"gamma", .kind = KEY_DOUBLE, .off = P(kernel.gamma)},
+	{"coef0", .kind = KEY_DOUBLE, .off = P(kernel.coef0)},
+	{"gamma_A", .kind = KEY_POSITIVE, .off = P(gamma_A)},
+	{"gamma_I", .kind = KEY_NONNEG, .off = P(gamma_I)},
+	/* A flag: any value but 0 is written as normalized (1). */
+	{"laplacian", .kind = KEY_NAME, .off = P(normalized),
+	 .names = lsv_laplacian_names, .write = write_flag},
+	{"laplacian_power", .kind = KEY_INT, .off = P(power), .min = 1,
+	 .max = INT_MAX},
+	{"eps", .kind = KEY_POSITIVE, .off = P(eps)},
+	{"max_iter", .kind = KEY_LONG, .off = P(max_iter), .max = LONG_MAX},
+	{"l", .kind = KEY_SIZE, .off = M(l), .max = LONG_MAX},
+	{"u", .kind = KEY_SIZE, .off = M(u), .max = LONG_MAX},
+	{"unlabeled_marker", .kind = KEY_DOUBLE, .off = M(unlabeled),
+	 .read = read_marker},
+	{"graph", .when = has_graph, .kind = KEY_TEXT, .off = M(graph)},
+	{"method", .when = not_direct, .kind = KEY_NAME, .off = P(method),
+	 .names = lsv_method_names},
+	{"landmarks", .when = has_landmarks, .kind = KEY_LONG,
+	 .off = P(landmarks), .min = 1, .max = LONG_MAX},
+	{"seed", .when = has_landmarks, .kind = KEY_ULLONG, .off = P(seed),
+	 .max = LONG_MAX},
+	/* tsvm_cstar >= 0 as in lsv_train_param (0: C), so the 0 of a TSVM
+	 * model read without this key is written and read back. */
+	{"tsvm_cstar", .when = is_tsvm, .kind = KEY_NONNEG, .off = P(tsvm_cstar)},
+	{"tsvm_r", .when = is_tsvm, .kind = KEY_NONNEG, .off = P(tsvm_r),
+	 .read = read_tsvm_r},
+	{"tsvm_max_switches", .when = is_tsvm, .kind = KEY_LONG,
+	 .off = P(tsvm_max_switches), .max = LONG_MAX},
+	{"nr_class", .kind = KEY_INT, .off = M(nr_class), .min = 2,
+	 .max = INT_MAX},
+	{"labels", .kind = KEY_OWN, .read = read_labels, .write = write_labels},
+	{"nr_fn", .kind = KEY_INT, .off = M(nr_fn), .min = 1, .max = INT_MAX},
+	{"bias", .kind = KEY_OWN, .read = read_bias, .write = write_bias},
+	{"nr_sv", .kind = KEY_OWN, .max = INT_MAX, .read = read_nr_sv,
+	 .write = write_nr_sv},
+};
+
+#undef M
+#undef P
+#define NKEYS (sizeof keys / sizeof *keys)
+
+/* A key that some models do not have is optional to the reader. */
+static int required(const key *k)
+{
+	return k->when == NULL;
+}
+
+/* ------------------------------------------------------------------ */
 /* Writing                                                             */
 /* ------------------------------------------------------------------ */
+
+/* "key value\n" by the key's kind. */
+static void write_value(FILE *fp, const key *k, const lsv_model *m)
+{
+	const char *at = (const char *)m + k->off;
+
+	switch (k->kind) {
+	case KEY_NAME:
+		fprintf(fp, "%s %s\n", k->name,
+			lsv_name_of(k->names, *(const int *)at));
+		break;
+	case KEY_INT:
+		fprintf(fp, "%s %d\n", k->name, *(const int *)at);
+		break;
+	case KEY_LONG:
+		fprintf(fp, "%s %ld\n", k->name, *(const long *)at);
+		break;
+	case KEY_SIZE:
+		fprintf(fp, "%s %zu\n", k->name, *(const size_t *)at);
+		break;
+	case KEY_ULLONG:
+		fprintf(fp, "%s %llu\n", k->name, *(const unsigned long long *)at);
+		break;
+	case KEY_DOUBLE:
+	case KEY_POSITIVE:
+	case KEY_NONNEG:
+		fprintf(fp, "%s %.17g\n", k->name, *(const double *)at);
+		break;
+	case KEY_TEXT:
+		fprintf(fp, "%s %s\n", k->name, *(char *const *)at);
+		break;
+	case KEY_OWN:  /* its own write */
+		break;
+	}
+}
+
+/* A flag named by its table: any nonzero value is the name of 1. */
+static void write_flag(FILE *fp, const key *k, const lsv_model *m)
+{
+	int v = *(const int *)((const char *)m + k->off) != 0;
+	fprintf(fp, "%s %s\n", k->name, lsv_name_of(k->names, v));
+}
 
 static void write_list(FILE *fp, const char *key, const double *v, size_t n)
 {
@@ -211,11 +388,26 @@ static void write_list(FILE *fp, const char *key, const double *v, size_t n)
 	putc('\n', fp);
 }
 
+static void write_labels(FILE *fp, const key *k, const lsv_model *m)
+{
+	write_list(fp, k->name, m->labels, (size_t)m->nr_class);
+}
+
+static void write_bias(FILE *fp, const key *k, const lsv_model *m)
+{
+	write_list(fp, k->name, m->bias, (size_t)m->nr_fn);
+}
+
+static void write_nr_sv(FILE *fp, const key *k, const lsv_model *m)
+{
+	fprintf(fp, "%s %zu\n", k->name, m->sv->n);
+}
+
 lsv_status lsv_model_write(FILE *fp, const char *name, const lsv_model *m,
 			   lsv_error *err)
 {
-	const lsv_train_param *p = &m->param;
 	const lsv_data *sv = m->sv;
+	const key *k;
 	size_t i, q, nf;
 	lsv_status st;
 	int c;
@@ -224,37 +416,9 @@ lsv_status lsv_model_write(FILE *fp, const char *name, const lsv_model *m,
 		return st;
 	nf = (size_t)m->nr_fn;
 	fprintf(fp, "lapsvm_model 1\n");
-	fprintf(fp, "solver %s\n", lsv_solver_name(p->solver));
-	fprintf(fp, "kernel %s\n", lsv_kernel_name(p->kernel.type));
-	fprintf(fp, "degree %d\n", p->kernel.degree);
-	fprintf(fp, "gamma %.17g\n", p->kernel.gamma);
-	fprintf(fp, "coef0 %.17g\n", p->kernel.coef0);
-	fprintf(fp, "gamma_A %.17g\n", p->gamma_A);
-	fprintf(fp, "gamma_I %.17g\n", p->gamma_I);
-	fprintf(fp, "laplacian %s\n",
-		p->normalized ? "normalized" : "unnormalized");
-	fprintf(fp, "laplacian_power %d\n", p->power);
-	fprintf(fp, "eps %.17g\n", p->eps);
-	fprintf(fp, "max_iter %ld\n", p->max_iter);
-	fprintf(fp, "l %zu\n", m->l);
-	fprintf(fp, "u %zu\n", m->u);
-	fprintf(fp, "unlabeled_marker %.17g\n", m->unlabeled);
-	if (m->graph != NULL)
-		fprintf(fp, "graph %s\n", m->graph);
-	if (p->method != LSV_METHOD_DIRECT)
-		fprintf(fp, "method %s\n", lsv_method_name(p->method));
-	if (p->landmarks > 0)
-		fprintf(fp, "landmarks %ld\nseed %llu\n", p->landmarks, p->seed);
-	if (p->solver == LSV_SOLVER_TSVM) {
-		fprintf(fp, "tsvm_cstar %.17g\n", p->tsvm_cstar);
-		fprintf(fp, "tsvm_r %.17g\n", p->tsvm_r);
-		fprintf(fp, "tsvm_max_switches %ld\n", p->tsvm_max_switches);
-	}
-	fprintf(fp, "nr_class %d\n", m->nr_class);
-	write_list(fp, "labels", m->labels, (size_t)m->nr_class);
-	fprintf(fp, "nr_fn %d\n", m->nr_fn);
-	write_list(fp, "bias", m->bias, nf);
-	fprintf(fp, "nr_sv %zu\n", sv->n);
+	for (k = keys; k < keys + NKEYS; k++)
+		if (k->when == NULL || k->when(m))
+			(k->write != NULL ? k->write : write_value)(fp, k, m);
 	fprintf(fp, "SV\n");
 	for (i = 0; i < sv->n && !ferror(fp); i++) {
 		for (c = 0; c < m->nr_fn; c++)
@@ -273,42 +437,47 @@ lsv_status lsv_model_write(FILE *fp, const char *name, const lsv_model *m,
 /* Reading                                                             */
 /* ------------------------------------------------------------------ */
 
-/* The header keys, in the order the writer puts them. */
-enum {
-	K_SOLVER, K_KERNEL, K_DEGREE, K_GAMMA, K_COEF0, K_GAMMA_A, K_GAMMA_I,
-	K_LAPLACIAN, K_POWER, K_EPS, K_MAX_ITER, K_L, K_U, K_MARKER, K_GRAPH,
-	K_NR_CLASS, K_LABELS, K_NR_FN, K_BIAS, K_NR_SV, K_TSVM_CSTAR, K_TSVM_R,
-	K_TSVM_SWITCHES, K_METHOD, K_LANDMARKS, K_SEED, NKEYS
-};
-
-/* Keys a model may omit: the graph, and the TSVM's (other solvers). */
-static int optional_key(int k)
-{
-	return k == K_GRAPH || k == K_TSVM_CSTAR || k == K_TSVM_R ||
-	       k == K_TSVM_SWITCHES || k == K_METHOD || k == K_LANDMARKS ||
-	       k == K_SEED;
-}
-
-static const char *const key_names[NKEYS] = {
-	"solver", "kernel", "degree", "gamma", "coef0", "gamma_A", "gamma_I",
-	"laplacian", "laplacian_power", "eps", "max_iter", "l", "u",
-	"unlabeled_marker", "graph", "nr_class", "labels", "nr_fn", "bias",
-	"nr_sv", "tsvm_cstar", "tsvm_r", "tsvm_max_switches", "method",
-	"landmarks", "seed"
-};
-
 /* State of one read. */
-typedef struct {
+struct reader {
 	const char *name;
 	size_t line;
 	lsv_error *err;
-	size_t seen[NKEYS];     /* line of each key, 0 if not yet seen */
+	size_t seen[NKEYS];     /* line of each key (row of keys[]), 0 if
+				   not yet seen */
 	lsv_model *m;
 	long nr_sv;
 	size_t cap_labels, cap_bias;
 	size_t nlabels, nbias;
 	size_t cap_rows, cap_nnz, cap_coef;
-} reader;
+};
+
+/* The row of keys[] named key, or NKEYS. */
+static size_t key_row(const char *key)
+{
+	size_t k;
+
+	for (k = 0; k < NKEYS && strcmp(key, keys[k].name) != 0; k++)
+		;
+	return k;
+}
+
+/* The line of the header key named key (0 if not seen). */
+static size_t line_of(const reader *r, const char *key)
+{
+	size_t k = key_row(key);
+	return k < NKEYS ? r->seen[k] : 0;
+}
+
+/* The first required key not seen, or NULL. */
+static const char *missing_key(const reader *r)
+{
+	size_t k;
+
+	for (k = 0; k < NKEYS; k++)
+		if (required(&keys[k]) && !r->seen[k])
+			return keys[k].name;
+	return NULL;
+}
 
 static lsv_status bad(reader *r, const char *what, const char *tok,
 		      const char *want)
@@ -381,24 +550,43 @@ static lsv_status key_long(reader *r, const char *key, char *s, long min,
 	return LSV_OK;
 }
 
-/* One of names[0..count), by position. */
+/* One of the names of table t: its value. */
 static lsv_status key_name(reader *r, const char *key, char *s,
-			   const char *const *names, int count, int *out,
-			   const char *want)
+			   const lsv_name *t, int *out)
 {
-	char what[64], *tok;
+	char what[64], want[128], *tok;
 	lsv_status st;
-	int i;
+	int v;
 
+	lsv_name_list(t, want, sizeof want);
 	if ((st = one_value(r, key, s, &tok, want)) != LSV_OK)
 		return st;
-	for (i = 0; i < count; i++)
-		if (strcmp(tok, names[i]) == 0) {
-			*out = i;
-			return LSV_OK;
-		}
+	if ((v = lsv_name_value(t, tok)) != -1) {
+		*out = v;
+		return LSV_OK;
+	}
 	snprintf(what, sizeof what, "unknown %s", key);
 	return bad(r, what, tok, want);
+}
+
+/* Free text to the end of the line (blanks inside kept) into *out. */
+static lsv_status key_text(reader *r, char *s, char **out)
+{
+	size_t len;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	/* A lone CR inside (the line reader strips only a final one) would
+	 * not be written back: the writer refuses it. */
+	if (strchr(s, '\r') != NULL)
+		return bad(r, "carriage return in the graph description", s,
+			   "one line of text");
+	len = strlen(s);
+	*out = malloc(len + 1);
+	if (*out == NULL)
+		return nomem(r);
+	memcpy(*out, s, len + 1);
+	return LSV_OK;
 }
 
 /* "key v v v ...": at least one finite number, grown into *v. */
@@ -424,21 +612,106 @@ static lsv_status key_list(reader *r, const char *key, char *s, double **v,
 	return LSV_OK;
 }
 
+/* The value of a header line by the key's kind, into its member. */
+static lsv_status read_value(reader *r, const key *k, char *s)
+{
+	char *at = (char *)r->m + k->off;
+	lsv_status st = LSV_OK;
+	long v = 0;
+
+	switch (k->kind) {
+	case KEY_NAME:
+		return key_name(r, k->name, s, k->names, (int *)at);
+	case KEY_INT:
+	case KEY_LONG:
+	case KEY_SIZE:
+	case KEY_ULLONG:
+		if ((st = key_long(r, k->name, s, k->min, k->max, &v)) != LSV_OK)
+			return st;
+		if (k->kind == KEY_INT)
+			*(int *)at = (int)v;
+		else if (k->kind == KEY_LONG)
+			*(long *)at = v;
+		else if (k->kind == KEY_SIZE)
+			*(size_t *)at = (size_t)v;
+		else
+			*(unsigned long long *)at = (unsigned long long)v;
+		return LSV_OK;
+	case KEY_DOUBLE:
+	case KEY_POSITIVE:
+	case KEY_NONNEG:
+		return key_double(r, k->name, s, (double *)at,
+				  k->kind == KEY_POSITIVE, k->kind == KEY_NONNEG);
+	case KEY_TEXT:
+		return key_text(r, s, (char **)at);
+	case KEY_OWN:  /* its own read */
+		break;
+	}
+	return st;
+}
+
+static lsv_status read_marker(reader *r, const key *k, char *s)
+{
+	lsv_status st = read_value(r, k, s);
+	if (st == LSV_OK && r->m->unlabeled == 0.0)
+		r->m->unlabeled = 0.0;  /* -0 is the marker 0, as in data */
+	return st;
+}
+
+static lsv_status read_tsvm_r(reader *r, const key *k, char *s)
+{
+	lsv_status st = read_value(r, k, s);
+	double v = r->m->param.tsvm_r;
+
+	if (st == LSV_OK && !(v < 1.0))
+		return lsv_fail(r->err, LSV_EFORMAT,
+				"%s:%zu: tsvm_r %.17g out of range (expected "
+				"0 <= r < 1, 0 for the labeled ratio)", r->name,
+				r->line, v);
+	return st;
+}
+
+static lsv_status read_labels(reader *r, const key *k, char *s)
+{
+	lsv_model *m = r->m;
+	lsv_status st;
+	double dup;
+	size_t i;
+
+	st = key_list(r, k->name, s, &m->labels, &r->nlabels, &r->cap_labels);
+	if (st != LSV_OK)
+		return st;
+	for (i = 0; i < r->nlabels; i++)
+		if (m->labels[i] == 0.0)
+			m->labels[i] = 0.0;  /* a label -0 is 0, as in data */
+	switch (find_duplicate(m->labels, r->nlabels, &dup)) {
+	case 1:
+		return lsv_fail(r->err, LSV_EFORMAT,
+				"%s:%zu: label %.17g appears twice (expected "
+				"distinct labels, one per class)", r->name, r->line,
+				dup);
+	case -1:
+		return nomem(r);
+	}
+	return LSV_OK;
+}
+
+static lsv_status read_bias(reader *r, const key *k, char *s)
+{
+	return key_list(r, k->name, s, &r->m->bias, &r->nbias, &r->cap_bias);
+}
+
+/* The count, checked against the SV lines that follow. */
+static lsv_status read_nr_sv(reader *r, const key *k, char *s)
+{
+	return key_long(r, k->name, s, k->min, k->max, &r->nr_sv);
+}
+
 /* One header line: key (already cut off), then s, its value(s). */
 static lsv_status parse_header(reader *r, const char *key, char *s)
 {
-	static const char *const solvers[] = {"lapsvm", "laprls", "tsvm"};
-	static const char *const kernels[] = {"linear", "polynomial", "rbf"};
-	static const char *const laps[] = {"unnormalized", "normalized"};
-	lsv_model *m = r->m;
-	lsv_train_param *p = &m->param;
-	long v = 0;
-	int k, i = 0;
-	lsv_status st = LSV_OK;
+	size_t k = key_row(key);
 
-	for (k = 0; k < NKEYS; k++)
-		if (strcmp(key, key_names[k]) == 0)
-			break;
 	if (k == NKEYS)
 		return bad(r, "unknown key", key,
 			   "a header key such as 'kernel' or 'nr_sv', or 'SV'");
@@ -448,193 +721,52 @@ static lsv_status parse_header(reader *r, const char *key, char *s)
 				"expected each key once)", r->name, r->line, key,
 				r->seen[k]);
 	r->seen[k] = r->line;
-
-	switch (k) {
-	case K_SOLVER:
-		st = key_name(r, key, s, solvers, 3, &i, "lapsvm, laprls or tsvm");
-		p->solver = (lsv_solver)i;
-		break;
-	case K_KERNEL:
-		st = key_name(r, key, s, kernels, 3, &i,
-			      "linear, polynomial or rbf");
-		p->kernel.type = (lsv_kernel_type)i;
-		break;
-	case K_DEGREE:
-		/* Its range depends on the kernel: lsv_kernel_check, at SV. */
-		st = key_long(r, key, s, INT_MIN, INT_MAX, &v);
-		p->kernel.degree = (int)v;
-		break;
-	case K_GAMMA:
-		st = key_double(r, key, s, &p->kernel.gamma, 0, 0);
-		break;
-	case K_COEF0:
-		st = key_double(r, key, s, &p->kernel.coef0, 0, 0);
-		break;
-	case K_GAMMA_A:
-		st = key_double(r, key, s, &p->gamma_A, 1, 0);
-		break;
-	case K_GAMMA_I:
-		st = key_double(r, key, s, &p->gamma_I, 0, 1);
-		break;
-	case K_LAPLACIAN:
-		st = key_name(r, key, s, laps, 2, &p->normalized,
-			      "normalized or unnormalized");
-		break;
-	case K_POWER:
-		st = key_long(r, key, s, 1, INT_MAX, &v);
-		p->power = (int)v;
-		break;
-	case K_EPS:
-		st = key_double(r, key, s, &p->eps, 1, 0);
-		break;
-	case K_MAX_ITER:
-		st = key_long(r, key, s, 0, LONG_MAX, &p->max_iter);
-		break;
-	case K_TSVM_CSTAR:
-		/* >= 0 as in lsv_train_param (0: C), so the 0 of a TSVM model
-		 * read without this key is written and read back. */
-		st = key_double(r, key, s, &p->tsvm_cstar, 0, 1);
-		break;
-	case K_TSVM_R:
-		st = key_double(r, key, s, &p->tsvm_r, 0, 1);
-		if (st == LSV_OK && !(p->tsvm_r < 1.0))
-			st = lsv_fail(r->err, LSV_EFORMAT,
-				      "%s:%zu: tsvm_r %.17g out of range (expected "
-				      "0 <= r < 1, 0 for the labeled ratio)", r->name,
-				      r->line, p->tsvm_r);
-		break;
-	case K_METHOD: {
-		static const char *const methods[] = {"direct", "pcg", "pcg-early",
-						      "newton"};
-		st = key_name(r, key, s, methods, 4, &i,
-			      "direct, pcg, pcg-early or newton");
-		p->method = (lsv_method)i;
-		break;
-	}
-	case K_LANDMARKS:
-		st = key_long(r, key, s, 1, LONG_MAX, &p->landmarks);
-		break;
-	case K_SEED: {
-		long sd;
-		st = key_long(r, key, s, 0, LONG_MAX, &sd);
-		p->seed = (unsigned long long)sd;
-		break;
-	}
-	case K_TSVM_SWITCHES:
-		st = key_long(r, key, s, 0, LONG_MAX, &p->tsvm_max_switches);
-		break;
-	case K_L:
-		st = key_long(r, key, s, 0, LONG_MAX, &v);
-		m->l = (size_t)v;
-		break;
-	case K_U:
-		st = key_long(r, key, s, 0, LONG_MAX, &v);
-		m->u = (size_t)v;
-		break;
-	case K_MARKER:
-		st = key_double(r, key, s, &m->unlabeled, 0, 0);
-		if (m->unlabeled == 0.0)
-			m->unlabeled = 0.0;  /* -0 is the marker 0, as in data */
-		break;
-	case K_GRAPH: {
-		/* Free text to the end of the line (blanks inside kept). */
-		size_t len;
-		while (*s == ' ' || *s == '\t')
-			s++;
-		/* A lone CR inside (the line reader strips only a final one)
-		 * would not be written back: the writer refuses it. */
-		if (strchr(s, '\r') != NULL)
-			return bad(r, "carriage return in the graph description", s,
-				   "one line of text");
-		len = strlen(s);
-		m->graph = malloc(len + 1);
-		if (m->graph == NULL)
-			return nomem(r);
-		memcpy(m->graph, s, len + 1);
-		break;
-	}
-	case K_NR_CLASS:
-		st = key_long(r, key, s, 2, INT_MAX, &v);
-		m->nr_class = (int)v;
-		break;
-	case K_LABELS: {
-		double dup;
-		st = key_list(r, key, s, &m->labels, &r->nlabels, &r->cap_labels);
-		if (st != LSV_OK)
-			break;
-		for (i = 0; (size_t)i < r->nlabels; i++)
-			if (m->labels[i] == 0.0)
-				m->labels[i] = 0.0;  /* a label -0 is 0, as in data */
-		switch (find_duplicate(m->labels, r->nlabels, &dup)) {
-		case 1:
-			st = lsv_fail(r->err, LSV_EFORMAT,
-				      "%s:%zu: label %.17g appears twice (expected "
-				      "distinct labels, one per class)", r->name,
-				      r->line, dup);
-			break;
-		case -1:
-			st = nomem(r);
-			break;
-		}
-		break;
-	}
-	case K_NR_FN:
-		st = key_long(r, key, s, 1, INT_MAX, &v);
-		m->nr_fn = (int)v;
-		break;
-	case K_BIAS:
-		st = key_list(r, key, s, &m->bias, &r->nbias, &r->cap_bias);
-		break;
-	case K_NR_SV:
-		st = key_long(r, key, s, 0, INT_MAX, &r->nr_sv);
-		break;
-	}
-	return st;
+	return (keys[k].read != NULL ? keys[k].read : read_value)(r, &keys[k], s);
 }
 
-/* At "SV": every key but graph given, and the counts agree. */
+/* At "SV": every required key given, and the counts agree. */
 static lsv_status check_header(reader *r)
 {
 	lsv_model *m = r->m;
+	const char *missing = missing_key(r);
 	lsv_error why;
-	int k, c, want_fn;
+	int c, want_fn;
 
-	for (k = 0; k < NKEYS; k++)
-		if (!optional_key(k) && !r->seen[k])
-			return lsv_fail(r->err, LSV_EFORMAT,
-					"%s:%zu: missing key '%s' (expected every "
-					"header key before SV)", r->name, r->line,
-					key_names[k]);
+	if (missing != NULL)
+		return lsv_fail(r->err, LSV_EFORMAT,
+				"%s:%zu: missing key '%s' (expected every "
+				"header key before SV)", r->name, r->line, missing);
 	if (r->nlabels != (size_t)m->nr_class)
 		return lsv_fail(r->err, LSV_EFORMAT,
 				"%s:%zu: wrong number of labels (found %zu, expected "
-				"nr_class = %d)", r->name, r->seen[K_LABELS],
+				"nr_class = %d)", r->name, line_of(r, "labels"),
 				r->nlabels, m->nr_class);
 	want_fn = m->nr_class == 2 ? 1 : m->nr_class;
 	if (m->nr_fn != want_fn)
 		return lsv_fail(r->err, LSV_EFORMAT,
 				"%s:%zu: bad nr_fn (found %d, expected %d for %d "
 				"classes: one function for two classes, else one per "
-				"class)", r->name, r->seen[K_NR_FN], m->nr_fn, want_fn,
-				m->nr_class);
+				"class)", r->name, line_of(r, "nr_fn"), m->nr_fn,
+				want_fn, m->nr_class);
 	if (r->nbias != (size_t)m->nr_fn)
 		return lsv_fail(r->err, LSV_EFORMAT,
 				"%s:%zu: wrong number of bias values (found %zu, "
-				"expected nr_fn = %d)", r->name, r->seen[K_BIAS],
+				"expected nr_fn = %d)", r->name, line_of(r, "bias"),
 				r->nbias, m->nr_fn);
 	for (c = 0; c < m->nr_class; c++)
 		if (m->labels[c] == m->unlabeled)
 			return lsv_fail(r->err, LSV_EFORMAT,
 					"%s:%zu: unlabeled_marker %.17g is also a class "
 					"label (expected a value that no class uses)",
-					r->name, r->seen[K_MARKER], m->unlabeled);
+					r->name, line_of(r, "unlabeled_marker"),
+					m->unlabeled);
 	if (lsv_kernel_check(&m->param.kernel, &why) != LSV_OK) {
 		/* The kernel's name was checked on its line; what is left is
 		 * the polynomial degree or gamma. */
 		const lsv_kernel *kk = &m->param.kernel;
 		size_t at = kk->type == LSV_KERNEL_POLY &&
 					    (kk->degree < 1 || kk->degree > 100)
-				    ? r->seen[K_DEGREE] : r->seen[K_GAMMA];
+				    ? line_of(r, "degree") : line_of(r, "gamma");
 		return lsv_fail(r->err, LSV_EFORMAT,
 				"%s:%zu: bad kernel parameter: %s", r->name, at,
 				why.msg);
@@ -782,21 +914,17 @@ lsv_status lsv_model_read(FILE *fp, const char *name, lsv_model **out,
 		st = err ? err->status : LSV_EFORMAT;
 	lsv_lines_done(&in);
 	if (st == LSV_OK) {
-		int k;
 		if (part == 0)
 			st = lsv_fail(err, LSV_EFORMAT,
 				      "%s: empty file (expected 'lapsvm_model 1')",
 				      name);
 		else if (part == 1) {
-			for (k = 0; k < NKEYS; k++)
-				if (!optional_key(k) && !r.seen[k])
-					break;
-			if (k < NKEYS)
+			const char *missing = missing_key(&r);
+			if (missing != NULL)
 				st = lsv_fail(err, LSV_EFORMAT,
 					      "%s:%zu: end of file in the header: key "
 					      "'%s' is missing (expected every header "
-					      "key, then SV)", name, in.line,
-					      key_names[k]);
+					      "key, then SV)", name, in.line, missing);
 			else
 				st = lsv_fail(err, LSV_EFORMAT,
 					      "%s:%zu: end of file before the SV "

@@ -370,6 +370,156 @@ static void model_refuses_each_malformed_line_with_its_message(void)
 	}
 }
 
+/* Each required key of base left out: the message names it, at SV (line
+ * 21 once a line is gone) and at an end of file in the header (line 20);
+ * the graph, which is optional, may be left out. */
+static void model_missing_required_key_is_named(void)
+{
+	const char *line = strchr(base, '\n') + 1;  /* line 2 */
+	int n;
+
+	for (n = 2; strncmp(line, "SV\n", 3) != 0; n++) {
+		const char *end = strchr(line, '\n') + 1;
+		size_t pre = (size_t)(line - base), len = strlen(base);
+		size_t keylen = strcspn(line, " \n"), sv;
+		char *text = malloc(len + 1), want[160], key[32];
+		lsv_model *m = NULL;
+		lsv_error e;
+		lsv_status st;
+
+		snprintf(key, sizeof key, "%.*s", (int)keylen, line);
+		memcpy(text, base, pre);
+		strcpy(text + pre, end);
+		st = read_str(text, &m, &e);
+		if (strcmp(key, "graph") == 0) {
+			CHECK(st == LSV_OK && m != NULL && m->graph == NULL);
+		} else {
+			CHECK(st == LSV_EFORMAT && m == NULL);
+			snprintf(want, sizeof want, "m:21: missing key '%s' (expected "
+				 "every header key before SV)", key);
+			CHECK_STR(e.msg, want);
+			/* The same header, ending before SV. */
+			sv = (size_t)(strstr(text, "\nSV\n") - text) + 1;
+			text[sv] = '\0';
+			CHECK(read_str(text, &m, &e) == LSV_EFORMAT && m == NULL);
+			snprintf(want, sizeof want, "m:20: end of file in the header: "
+				 "key '%s' is missing (expected every header key, "
+				 "then SV)", key);
+			CHECK_STR(e.msg, want);
+		}
+		lsv_model_free(m);
+		free(text);
+		line = end;
+	}
+	CHECK(n == 22);
+	{
+		/* Several missing: the first in the writer's order. */
+		char *t1 = subst(base, "nr_sv 3\n", ""), *t2 = subst(t1, "eps 0.001\n", "");
+		lsv_model *m = NULL;
+		lsv_error e;
+		CHECK(read_str(t2, &m, &e) == LSV_EFORMAT && m == NULL);
+		CHECK_STR(e.msg, "m:20: missing key 'eps' (expected every header "
+			  "key before SV)");
+		free(t1);
+		free(t2);
+	}
+}
+
+/* The keys only some models have: method, landmarks, seed and the TSVM's
+ * read when present, are optional, and are checked. */
+static void model_optional_keys_are_read_and_checked(void)
+{
+	static const char opt[] = "method pcg\nlandmarks 5\nseed 9\ntsvm_cstar 2\n"
+				  "tsvm_r 0.5\ntsvm_max_switches 3\nnr_class 2\n";
+	struct { const char *from, *to, *msg; } bad[] = {
+		{"nr_class 2\n", "method cholesky\nnr_class 2\n",
+		 "m:17: unknown method (found 'cholesky', expected direct, pcg, "
+		 "pcg-early or newton)"},
+		{"nr_class 2\n", "method Newton\nnr_class 2\n",
+		 "m:17: unknown method (found 'Newton', expected direct, pcg, "
+		 "pcg-early or newton)"},
+		{"nr_class 2\n", "method\nnr_class 2\n",
+		 "m:17: missing value for method (expected direct, pcg, pcg-early "
+		 "or newton)"},
+		{"nr_class 2\n", "method pcg pcg\nnr_class 2\n",
+		 "m:17: extra text after the method value (found 'pcg', expected "
+		 "end of line)"},
+		{"nr_class 2\n", "landmarks 0\nnr_class 2\n",
+		 "m:17: bad landmarks (found '0', expected an integer in "
+		 "1..9223372036854775807)"},
+		{"nr_class 2\n", "seed -1\nnr_class 2\n",
+		 "m:17: bad seed (found '-1', expected an integer in "
+		 "0..9223372036854775807)"},
+		{"nr_class 2\n", "tsvm_r 1\nnr_class 2\n",
+		 "m:17: tsvm_r 1 out of range (expected 0 <= r < 1, 0 for the "
+		 "labeled ratio)"},
+		{"nr_class 2\n", "tsvm_max_switches -1\nnr_class 2\n",
+		 "m:17: bad tsvm_max_switches (found '-1', expected an integer in "
+		 "0..9223372036854775807)"},
+		{"nr_class 2\n", "seed 1\nmethod pcg\nseed 2\nnr_class 2\n",
+		 "m:19: repeated key 'seed' (first on line 17, expected each key "
+		 "once)"},
+		{"laplacian normalized\n", "laplacian\n",
+		 "m:9: missing value for laplacian (expected normalized or "
+		 "unnormalized)"},
+		{"kernel rbf\n", "kernel RBF\n",
+		 "m:3: unknown kernel (found 'RBF', expected linear, polynomial or "
+		 "rbf)"},
+	};
+	const lsv_name *t;
+	lsv_model *m;
+	lsv_error e;
+	size_t i;
+
+	m = read_subst("nr_class 2\n", opt);
+	CHECK(m != NULL);
+	if (m != NULL) {
+		CHECK(m->param.method == LSV_METHOD_PCG);
+		CHECK(m->param.landmarks == 5 && m->param.seed == 9);
+		CHECK(m->param.tsvm_cstar == 2 && m->param.tsvm_r == 0.5 &&
+		      m->param.tsvm_max_switches == 3);
+		lsv_model_free(m);
+	}
+	m = read_subst("graph knn k=6\n", "");  /* none of them */
+	CHECK(m != NULL);
+	if (m != NULL) {
+		CHECK(m->param.method == LSV_METHOD_DIRECT && m->graph == NULL);
+		CHECK(m->param.landmarks == 0 && m->param.seed == 0);
+		lsv_model_free(m);
+	}
+	for (t = lsv_method_names; t->name != NULL; t++) {
+		char line[64];
+		snprintf(line, sizeof line, "method %s\nnr_class 2\n", t->name);
+		m = read_subst("nr_class 2\n", line);
+		CHECK(m != NULL && (int)m->param.method == t->value);
+		lsv_model_free(m);
+	}
+	for (t = lsv_solver_names; t->name != NULL; t++) {
+		char line[64];
+		snprintf(line, sizeof line, "solver %s\n", t->name);
+		m = read_subst("solver lapsvm\n", line);
+		CHECK(m != NULL && (int)m->param.solver == t->value);
+		lsv_model_free(m);
+	}
+	for (t = lsv_laplacian_names; t->name != NULL; t++) {
+		char line[64];
+		snprintf(line, sizeof line, "laplacian %s\n", t->name);
+		m = read_subst("laplacian normalized\n", line);
+		CHECK(m != NULL && m->param.normalized == t->value);
+		lsv_model_free(m);
+	}
+	for (i = 0; i < sizeof bad / sizeof *bad; i++) {
+		char *text = subst(base, bad[i].from, bad[i].to);
+		m = (lsv_model *)1;
+		CHECK(text != NULL);
+		if (text == NULL)
+			continue;
+		CHECK(read_str(text, &m, &e) == LSV_EFORMAT && m == NULL);
+		CHECK_STR(e.msg, bad[i].msg);
+		free(text);
+	}
+}
+
 static void model_refuses_empty_file_and_nul_byte(void)
 {
 	static const char nul[] = "lapsvm_model 1\nsolver\0 lapsvm\n";
@@ -684,6 +834,190 @@ static void model_tsvm_keys_round_trip_and_are_checked(void)
 	lsv_model_free(m);
 }
 
+/* Every header key, in the order the writer writes them (model.c's table
+ * keys[]): the file format. */
+static const char *const header_keys[] = {
+	"solver", "kernel", "degree", "gamma", "coef0", "gamma_A", "gamma_I",
+	"laplacian", "laplacian_power", "eps", "max_iter", "l", "u",
+	"unlabeled_marker", "graph", "method", "landmarks", "seed",
+	"tsvm_cstar", "tsvm_r", "tsvm_max_switches", "nr_class", "labels",
+	"nr_fn", "bias", "nr_sv",
+};
+
+/* The header of a model that has every optional key (graph, a method
+ * other than direct, landmarks with their seed, the TSVM's keys), byte for
+ * byte; then it reads back and writes again to the same bytes. */
+static void model_every_key_round_trips(void)
+{
+	static const char head[] =
+		"lapsvm_model 1\n"
+		"solver tsvm\n"
+		"kernel polynomial\n"
+		"degree 3\n"
+		"gamma 0.14285714285714285\n"
+		"coef0 -0.10000000000000001\n"
+		"gamma_A 3.3333333333333337e-06\n"
+		"gamma_I 0\n"
+		"laplacian normalized\n"
+		"laplacian_power 2\n"
+		"eps 0.001\n"
+		"max_iter 123456789012\n"
+		"l 30\n"
+		"u 70\n"
+		"unlabeled_marker -0.5\n"
+		"graph knn k=6  t=0.1\tw.graph\n"
+		"method pcg-early\n"
+		"landmarks 250\n"
+		"seed 9223372036854775807\n"
+		"tsvm_cstar 0.10000000000000001\n"
+		"tsvm_r 0.25\n"
+		"tsvm_max_switches 1000\n"
+		"nr_class 3\n"
+		"labels 0.10000000000000001 -7 1.0000000000000001e+300\n"
+		"nr_fn 3\n"
+		"bias 0.29999999999999999 -0.33333333333333331 0\n"
+		"nr_sv 3\n"
+		"SV\n";
+	lsv_model *m = hand_model(), *r = NULL;
+	lsv_status st;
+	lsv_error e;
+	char *text, *again = NULL, *at;
+	size_t k;
+
+	m->param.solver = LSV_SOLVER_TSVM;
+	m->param.method = LSV_METHOD_PCG_EARLY;
+	m->param.landmarks = 250;
+	m->param.seed = 9223372036854775807ULL;  /* the largest read back */
+	m->param.tsvm_cstar = 0.1;
+	m->param.tsvm_r = 0.25;
+	m->param.tsvm_max_switches = 1000;
+	m->param.normalized = 7;  /* a flag: any nonzero is normalized */
+	text = write_str(m, &st, &e);
+	CHECK(st == LSV_OK && text != NULL);
+	if (text == NULL)
+		goto out;
+	CHECK(strncmp(text, head, sizeof head - 1) == 0);
+	/* Every key once, in the table's order. */
+	at = text;
+	for (k = 0; k < sizeof header_keys / sizeof *header_keys; k++) {
+		char line[64];
+		snprintf(line, sizeof line, "\n%s ", header_keys[k]);
+		at = strstr(at, line);
+		CHECK(at != NULL);
+		if (at == NULL)
+			goto out;
+		CHECK(strstr(at + 1, line) == NULL);
+	}
+	CHECK(read_str(text, &r, &e) == LSV_OK);
+	if (r == NULL)
+		goto out;
+	CHECK(r->param.solver == LSV_SOLVER_TSVM);
+	CHECK(r->param.method == LSV_METHOD_PCG_EARLY);
+	CHECK(r->param.landmarks == 250);
+	CHECK(r->param.seed == 9223372036854775807ULL);
+	CHECK(r->param.tsvm_cstar == 0.1 && r->param.tsvm_r == 0.25);
+	CHECK(r->param.tsvm_max_switches == 1000);
+	CHECK(r->param.normalized == 1);
+	CHECK(r->graph != NULL && strcmp(r->graph, m->graph) == 0);
+	again = write_str(r, &st, &e);
+	CHECK(again != NULL && strcmp(again, text) == 0);
+out:
+	free(again);
+	free(text);
+	lsv_model_free(r);
+	lsv_model_free(m);
+}
+
+/* Each solver with each method and each kernel, with and without the
+ * optional keys: the method is written unless direct, landmarks and seed
+ * only with landmarks, the TSVM's keys only for the TSVM, the graph only
+ * when there is one; what is written reads back to the same values and
+ * writes again to the same bytes. */
+static void model_every_name_and_optional_key_round_trips(void)
+{
+	const lsv_name *s, *me;
+	int count = 0;
+
+	for (s = lsv_solver_names; s->name != NULL; s++)
+		for (me = lsv_method_names; me->name != NULL; me++) {
+			lsv_model *m = hand_model(), *r = NULL;
+			char *text, *again = NULL, want[64];
+			lsv_status st;
+			lsv_error e;
+			int with = count++ % 2;
+
+			m->param.solver = (lsv_solver)s->value;
+			m->param.method = (lsv_method)me->value;
+			m->param.kernel.type = (lsv_kernel_type)(count % 3);
+			m->param.normalized = with;
+			m->param.landmarks = with ? count : 0;
+			m->param.seed = with ? 1000u * (unsigned)count : 0;
+			m->param.tsvm_cstar = 0.5 * count;
+			m->param.tsvm_r = 0.01 * count;
+			m->param.tsvm_max_switches = count;
+			if (!with) {
+				free(m->graph);
+				m->graph = NULL;
+			}
+			text = write_str(m, &st, &e);
+			CHECK(st == LSV_OK && text != NULL);
+			if (text == NULL) {
+				lsv_model_free(m);
+				continue;
+			}
+			snprintf(want, sizeof want, "\nsolver %s\n", s->name);
+			CHECK(strstr(text, want) != NULL);
+			snprintf(want, sizeof want, "\nkernel %s\n",
+				 lsv_kernel_name(m->param.kernel.type));
+			CHECK(strstr(text, want) != NULL);
+			CHECK(strstr(text, with ? "\nlaplacian normalized\n"
+						: "\nlaplacian unnormalized\n") != NULL);
+			snprintf(want, sizeof want, "\nmethod %s\n", me->name);
+			CHECK((strstr(text, want) != NULL) ==
+			      (me->value != LSV_METHOD_DIRECT));
+			CHECK((strstr(text, "\nmethod ") != NULL) ==
+			      (me->value != LSV_METHOD_DIRECT));
+			snprintf(want, sizeof want, "\nlandmarks %d\nseed %u\n", count,
+				 1000u * (unsigned)count);
+			CHECK((strstr(text, want) != NULL) == with);
+			CHECK((strstr(text, "\nlandmarks ") != NULL) == with);
+			CHECK((strstr(text, "\nseed ") != NULL) == with);
+			CHECK((strstr(text, "\ngraph ") != NULL) == with);
+			CHECK((strstr(text, "\ntsvm_cstar ") != NULL) ==
+			      (s->value == LSV_SOLVER_TSVM));
+			CHECK((strstr(text, "\ntsvm_r ") != NULL) ==
+			      (s->value == LSV_SOLVER_TSVM));
+			CHECK((strstr(text, "\ntsvm_max_switches ") != NULL) ==
+			      (s->value == LSV_SOLVER_TSVM));
+			CHECK(read_str(text, &r, &e) == LSV_OK);
+			if (r != NULL) {
+				CHECK(r->param.solver == m->param.solver);
+				CHECK(r->param.method == m->param.method);
+				CHECK(r->param.kernel.type == m->param.kernel.type);
+				CHECK(r->param.normalized == with);
+				CHECK(r->param.landmarks == m->param.landmarks);
+				CHECK(r->param.seed == m->param.seed);
+				CHECK((r->graph != NULL) == with);
+				if (s->value == LSV_SOLVER_TSVM) {
+					CHECK(r->param.tsvm_cstar == m->param.tsvm_cstar);
+					CHECK(r->param.tsvm_r == m->param.tsvm_r);
+					CHECK(r->param.tsvm_max_switches == count);
+				} else {  /* not written: the reader's zeros */
+					CHECK(r->param.tsvm_cstar == 0.0 &&
+					      r->param.tsvm_r == 0.0 &&
+					      r->param.tsvm_max_switches == 0);
+				}
+				again = write_str(r, &st, &e);
+				CHECK(again != NULL && strcmp(again, text) == 0);
+			}
+			free(again);
+			free(text);
+			lsv_model_free(r);
+			lsv_model_free(m);
+		}
+	CHECK(count == 12);
+}
+
 /* ---------------------------------------------------------- prediction */
 
 /* The hand model of the decision tests: sv1 = (1, 2) with coefficient
@@ -902,6 +1236,10 @@ const unit_case model_cases[] = {
 	 model_graph_is_free_text_to_end_of_line},
 	{"model_refuses_each_malformed_line_with_its_message",
 	 model_refuses_each_malformed_line_with_its_message},
+	{"model_missing_required_key_is_named",
+	 model_missing_required_key_is_named},
+	{"model_optional_keys_are_read_and_checked",
+	 model_optional_keys_are_read_and_checked},
 	{"model_refuses_empty_file_and_nul_byte",
 	 model_refuses_empty_file_and_nul_byte},
 	{"model_multiclass_counts_are_checked", model_multiclass_counts_are_checked},
@@ -912,6 +1250,9 @@ const unit_case model_cases[] = {
 	 model_write_refuses_what_would_not_read_back},
 	{"model_tsvm_keys_round_trip_and_are_checked",
 	 model_tsvm_keys_round_trip_and_are_checked},
+	{"model_every_key_round_trips", model_every_key_round_trips},
+	{"model_every_name_and_optional_key_round_trips",
+	 model_every_name_and_optional_key_round_trips},
 	{"model_decision_linear_by_hand", model_decision_linear_by_hand},
 	{"model_decision_polynomial_by_hand", model_decision_polynomial_by_hand},
 	{"model_decision_rbf_by_hand", model_decision_rbf_by_hand},
