@@ -363,6 +363,53 @@ static void parse_options(int argc, char **argv, options *o)
 	}
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* Says what the rows are, and warns when the unlabeled marker looks like
+ * a forgotten class: fewer marked rows than labeled ones (a fully labeled
+ * set whose class 0 became "unlabeled"), or the marker inside a run of
+ * integer class labels (classes 1..9 but 4 marked).  Said once training
+ * has succeeded, so that a failed run prints its one error line only. */
+static void describe_rows(const options *o, const lsv_data *x)
+{
+	const char *name = strcmp(o->in, "-") ? o->in : "(stdin)";
+	size_t u = x->n - x->l, i, k = 0, nclass = 0;
+	double *lab = malloc(x->l * sizeof *lab), lo, hi, m = x->unlabeled;
+	int run;
+
+	if (lab == NULL)
+		tool_die(1, "out of memory");
+	for (i = 0; i < x->n; i++)  /* the distinct class labels, sorted */
+		if (lsv_data_is_labeled(x, i))
+			lab[k++] = x->y[i];
+	qsort(lab, k, sizeof *lab, cmp_double);
+	for (i = 0; i < k; i++)
+		if (i == 0 || lab[i] != lab[nclass - 1])
+			lab[nclass++] = lab[i];
+	lo = lab[0];
+	hi = lab[nclass - 1];
+	/* every integer from lo to hi but m is a class */
+	run = nclass >= 3 && m > lo && m < hi && m == floor(m) &&
+	      hi - lo == (double)nclass;
+	for (i = 0; run && i < nclass; i++)
+		run = lab[i] == floor(lab[i]);
+	free(lab);
+	tool_info("%s: %zu rows: l = %zu labeled in %zu classes, u = %zu "
+		  "unlabeled (marker %g)", name, x->n, x->l, nclass, u, m);
+	if (u > 0 && u < x->l)
+		tool_info("warning: only %zu rows carry the unlabeled marker %g, "
+			  "fewer than the %zu labeled rows: if %g is a class, give "
+			  "the unlabeled rows another marker with -u", u, m, x->l, m);
+	else if (u > 0 && run)
+		tool_info("warning: the unlabeled marker %g lies among the class "
+			  "labels %g..%g: if it is a class, give the unlabeled rows "
+			  "another marker with -u", m, lo, hi);
+}
+
 /* The training set, refused at once if it holds no task: no labeled row,
  * or one class only (said now, not after building a graph). */
 static lsv_data *read_data(const options *o)
@@ -447,6 +494,19 @@ static void report(const lsv_train_param *p, const lsv_model *m,
 		tool_info("warning: the TSVM stopped at the cap of %ld label switches "
 			  "(-w) before the switching condition was met",
 			  p->tsvm_max_switches);
+	if (r->gamma_data > 0.0)
+		tool_info("RBF width from the data: -g %.6g (1 / the mean squared "
+			  "distance between rows)", r->gamma_data);
+	if (r->kernel_identity)
+		tool_info("warning: the kernel matrix is numerically the identity "
+			  "(every off-diagonal value below 1e-6 of the diagonal): "
+			  "gamma = %g is too large for these distances; try a smaller "
+			  "-g", p->kernel.gamma);
+	if (r->kernel_constant)
+		tool_info("warning: the kernel matrix is numerically all ones "
+			  "(every off-diagonal value within 1e-6 of the diagonal): "
+			  "gamma = %g is too small for these distances; try a larger "
+			  "-g", p->kernel.gamma);
 	if (r->newton_capped)
 		tool_info("warning: Newton stopped at its cap of %ld steps before "
 			  "the active set settled; the model is the last iterate",
@@ -538,10 +598,12 @@ int main(int argc, char **argv)
 	g = read_graph(&o, x, graph_desc, sizeof graph_desc);
 	if (o.folds > 0) {
 		cross_validate(x, g, &o.p, &progress, o.folds, o.seed);
+		describe_rows(&o, x);
 	} else {
 		if (lsv_train(x, g, &o.p, &progress, &m, &rep, &err) != LSV_OK)
 			tool_die_err(&err);
 		set_graph_desc(m, graph_desc);
+		describe_rows(&o, x);
 		report(&o.p, m, &rep);
 		if (o.pred_file != NULL)
 			write_transductive(&o, x, m, &rep);

@@ -194,3 +194,62 @@ done:
 	free(nb2);
 	return st;
 }
+
+lsv_status lsv_mean_sqdist(const lsv_data *x, double *out, lsv_error *err)
+{
+	lsv_fmap fm;
+	double *mu, mu2 = 0.0, ss = 0.0;
+	size_t i, q, j;
+	lsv_status st;
+
+	*out = 0.0;
+	for (i = 0; i < x->n; i++) {
+		double r = 0.0;
+		for (q = x->rowptr[i]; q < x->rowptr[i + 1]; q++)
+			r += x->val[q] * x->val[q];
+		if (!isfinite(r))
+			return lsv_fail(err, LSV_EINVAL,
+					"row %zu: its squared norm overflows a double: "
+					"feature values too large for distances (rescale "
+					"the data)", i + 1);
+	}
+	if (x->n < 2)
+		return LSV_OK;
+	if ((st = lsv_fmap_build(x, NULL, 0, &fm, err)) != LSV_OK)
+		return st;
+	mu = calloc(fm.m ? fm.m : 1, sizeof *mu);
+	if (mu == NULL) {
+		lsv_fmap_free(&fm);
+		return lsv_fail(err, LSV_ENOMEM,
+				"out of memory for the mean of %zu features", fm.m);
+	}
+	for (q = 0; q < x->nnz; q++)
+		mu[lsv_fmap_get(&fm, x->col[q])] += x->val[q];
+	for (j = 0; j < fm.m; j++) {
+		mu[j] /= (double)x->n;
+		mu2 += mu[j] * mu[j];
+	}
+	/* |x_i - mu|^2 = sum over stored features of (x - mu)^2, plus mu^2
+	 * for each absent one: |mu|^2 less the stored features' mu^2 (0 for
+	 * a row that stores every feature, so dense rows far from the origin
+	 * keep every digit) */
+	for (i = 0; i < x->n; i++) {
+		double r = 0.0, absent = mu2;
+		for (q = x->rowptr[i]; q < x->rowptr[i + 1]; q++) {
+			double m = mu[lsv_fmap_get(&fm, x->col[q])], d = x->val[q] - m;
+			r += d * d;
+			absent -= m * m;
+		}
+		if (x->rowptr[i + 1] - x->rowptr[i] < fm.m && absent > 0.0)
+			r += absent;
+		ss += r;
+	}
+	free(mu);
+	lsv_fmap_free(&fm);
+	*out = 2.0 * ss / (double)(x->n - 1);
+	if (!isfinite(*out))
+		return lsv_fail(err, LSV_ENUMERIC,
+				"the mean squared distance between rows overflows "
+				"a double: rescale the data");
+	return LSV_OK;
+}

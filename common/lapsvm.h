@@ -288,6 +288,16 @@ lsv_status lsv_kernel_matrix(const lsv_kernel *k, const lsv_data *a,
 			     const size_t *ib, size_t nb, double *K,
 			     lsv_error *err);
 
+/*
+ * The mean squared Euclidean distance between two distinct rows of x,
+ * 1/(n(n-1)) sum_{i != j} |x_i - x_j|^2 = 2/(n-1) sum_i |x_i - mean|^2,
+ * exactly, in O(nnz + features) time (two passes, centred, so data far
+ * from the origin lose nothing to cancellation).  0 when n < 2.  The
+ * default RBF width of lapsvm-train is gamma = 1 / this.  LSV_EINVAL,
+ * naming the row, if a row's squared norm overflows a double.
+ */
+lsv_status lsv_mean_sqdist(const lsv_data *x, double *out, lsv_error *err);
+
 /* ------------------------------------------------------------------ */
 /* Laplacians (common/laplacian.c)                                     */
 /* ------------------------------------------------------------------ */
@@ -387,7 +397,9 @@ const char *lsv_method_name(lsv_method m);
 typedef struct {
 	lsv_solver solver;
 	lsv_method method;
-	lsv_kernel kernel;
+	lsv_kernel kernel;      /* RBF gamma 0: 1 / the mean squared distance
+				   between rows (lsv_mean_sqdist); polynomial
+				   gamma 0: 1 / features, as LIBSVM */
 	double gamma_A;         /* > 0 */
 	double gamma_I;         /* >= 0; 0 gives RLS / SVM */
 	int normalized;         /* Laplacian I - D^-1/2 W D^-1/2 (default 1) */
@@ -459,6 +471,14 @@ typedef struct {
 	long cg_iterations;     /* CG iterations of the sparse linear map */
 	long switches;          /* TSVM label switches, all functions */
 	int switch_capped;      /* some TSVM problem stopped at the switch cap */
+	double gamma_data;      /* > 0: the RBF gamma was not given and came
+				   from the data: 1 / lsv_mean_sqdist */
+	/* The kernel matrix, checked on up to 64 spread rows: off the
+	 * diagonal every normalized value k_ij / sqrt(k_ii k_jj) is below
+	 * 1e-6 (numerically the identity: the width is far too narrow for
+	 * the data's distances), or above 1 - 1e-6 (numerically all ones:
+	 * far too wide).  Training goes on; the caller may warn. */
+	int kernel_identity, kernel_constant;
 	double *train_f;        /* NULL, or the decision values of the n
 				   training rows (n x nr_fn, row-major), from
 				   the solver's own K or features */

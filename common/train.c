@@ -539,6 +539,51 @@ void lsv_train_report_free(lsv_train_report *r)
 	r->ystar = NULL;
 }
 
+/* The kernel gamma not given: for the RBF 1 / the mean squared distance
+ * between rows, so that exp(-gamma |u - v|^2) is exp(-1) for a typical
+ * pair whatever the data's scale (the RBF's width sigma^2 = d^2 / 2);
+ * for the polynomial 1 / features, as LIBSVM. */
+static lsv_status default_gamma(const lsv_data *x, lsv_kernel *k,
+				lsv_train_report *report, lsv_error *err)
+{
+	double d2 = 0.0;
+	lsv_status st;
+
+	k->gamma = 1.0 / (double)(x->dim ? x->dim : 1);
+	if (k->type != LSV_KERNEL_RBF)
+		return LSV_OK;
+	if ((st = lsv_mean_sqdist(x, &d2, err)) != LSV_OK)
+		return st;
+	if (d2 > 0.0 && isfinite(1.0 / d2)) {
+		k->gamma = 1.0 / d2;
+		report->gamma_data = k->gamma;
+	}
+	return LSV_OK;
+}
+
+/* Is K numerically the identity or all ones?  Off-diagonal normalized
+ * values k_ij / sqrt(k_ii k_jj) on up to 64 columns spread over K (each a
+ * contiguous column of n, so O(64 n)). */
+static void check_kernel(const double *K, size_t n, lsv_train_report *r)
+{
+	size_t step = n > 64 ? n / 64 : 1, i, j;
+	double hi = 0.0, lo = 1.0;
+	int any = 0;
+
+	for (i = 0; i < n; i += step)
+		for (j = 0; j < n; j++) {
+			double d = K[i + i * n] * K[j + j * n], v;
+			if (j == i || !(d > 0.0))
+				continue;
+			v = fabs(K[j + i * n]) / sqrt(d);
+			hi = fmax(hi, v);
+			lo = fmin(lo, v);
+			any = 1;
+		}
+	r->kernel_identity = any && hi < 1e-6;
+	r->kernel_constant = any && lo > 1.0 - 1e-6;
+}
+
 /* lsv_train with a report and progress that are never NULL. */
 static lsv_status train(const lsv_data *x, const lsv_graph *g,
 			const lsv_train_param *p,
@@ -560,8 +605,9 @@ static lsv_status train(const lsv_data *x, const lsv_graph *g,
 	if ((st = lsv_train_param_check(p, err)) != LSV_OK)
 		return st;
 	row = find_method(p, err);
-	if (prm.kernel.gamma == 0.0)
-		prm.kernel.gamma = 1.0 / (double)(x->dim ? x->dim : 1);
+	if (prm.kernel.gamma == 0.0 &&
+	    (st = default_gamma(x, &prm.kernel, report, err)) != LSV_OK)
+		return st;
 	if (x->l == 0)
 		return lsv_fail(err, LSV_EINVAL,
 				"no labeled rows (every label is the unlabeled "
@@ -577,9 +623,11 @@ static lsv_status train(const lsv_data *x, const lsv_graph *g,
 		/* RLS / SVM: the unlabeled rows have no term in eq. 4 (their
 		 * coefficients are 0), so the n x n kernel is not needed */
 		lsv_data *sub = labeled_rows(x);
+		lsv_train_param q = *p;
 		if (sub == NULL)
 			return lsv_fail(err, LSV_ENOMEM, "out of memory");
-		st = train(sub, NULL, p, progress, out, report, err);
+		q.kernel.gamma = prm.kernel.gamma;  /* from all the rows */
+		st = train(sub, NULL, &q, progress, out, report, err);
 		lsv_data_free(sub);
 		if (st == LSV_OK) {
 			(*out)->u = n - x->l;
@@ -660,6 +708,7 @@ static lsv_status train(const lsv_data *x, const lsv_graph *g,
 			goto done;
 		t1 = seconds();
 		F.K = K;
+		check_kernel(K, n, report);
 	}
 	if ((st = row->fit(&F, out)) != LSV_OK || row->map)
 		goto done;

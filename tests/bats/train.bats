@@ -246,7 +246,14 @@ setup() {
 	[ "$(key $f solver)" = lapsvm ]
 	[ "$(key $f kernel)" = rbf ]
 	[ "$(key $f degree)" = 3 ]
-	[ "$(key $f gamma)" = 0.5 ]  # default: 1 / (2 features)
+	# default: 1 / the mean squared distance between distinct rows
+	local want
+	want=$(awk '{ split($2, a, ":"); split($3, b, ":"); x[NR] = a[2]; y[NR] = b[2] }
+		END { for (i = 1; i <= NR; i++) for (j = 1; j <= NR; j++)
+			s += (x[i] - x[j])^2 + (y[i] - y[j])^2
+		      printf "%.10g", NR * (NR - 1) / s }' m.txt)
+	assert_close "$(key $f gamma)" "$want" 1e-9
+	[[ "$stderr" == *"RBF width from the data: -g "* ]]
 	[ "$(key $f coef0)" = 0 ]
 	[ -n "$(key $f gamma_A)" ] && [ -n "$(key $f gamma_I)" ]
 	[ "$(key $f laplacian)" = normalized ]
@@ -744,4 +751,54 @@ setup() {
 	run "$BIN/lapsvm-predict" m.txt pcg.model out.txt
 	[ "$status" -eq 0 ]
 	[ "$(wc -l < out.txt)" -eq 200 ]
+}
+
+@test "the row summary stays on stderr after training and after -v, not with -q" {
+	moons1
+	run --separate-stderr "$TRAIN" -t 2 -g 4 m.txt
+	assert_status 0
+	assert_stderr_has "lapsvm-train: m.txt: 200 rows: l = 2 labeled in 2 classes, u = 198 unlabeled (marker 0)"
+	moons m4.txt -S 1 -l 4
+	run --separate-stderr "$TRAIN" -t 2 -g 4 -s laprls -v 2 m4.txt
+	assert_status 0
+	assert_stderr_has "m4.txt: 200 rows: l = 8 labeled in 2 classes, u = 192 unlabeled (marker 0)"
+	run --separate-stderr "$TRAIN" -q -t 2 -g 4 m.txt
+	[ -z "$stderr" ]
+}
+
+@test "a class that became the unlabeled marker is warned about" {
+	moons all.txt -S 1
+	# labels 0, 1, 2 all given: without -u the 0 rows turn unlabeled
+	awk '{ $1 = (NR % 3); print }' all.txt >three.txt
+	run --separate-stderr "$TRAIN" -t 2 -g 4 -i 0 three.txt
+	assert_status 0
+	assert_stderr_has "warning: only 66 rows carry the unlabeled marker 0, fewer than the 134 labeled rows: if 0 is a class, give the unlabeled rows another marker with -u"
+	run --separate-stderr "$TRAIN" -t 2 -g 4 -i 0 -u -1 three.txt
+	assert_status 0
+	[[ "$stderr" != *warning* ]]
+	# most rows unlabeled, the marker inside a run of integer classes 1, 2, 4, 5
+	awk 'NR <= 20 { $1 = (NR % 4) + 1; if ($1 >= 3) $1 += 1; print; next }
+	     { $1 = 3; print }' all.txt >gap.txt
+	run --separate-stderr "$TRAIN" -t 2 -g 4 -i 0 -u 3 gap.txt
+	assert_status 0
+	assert_stderr_has "warning: the unlabeled marker 3 lies among the class labels 1..5: if it is a class, give the unlabeled rows another marker with -u"
+	# the usual two classes +1 / -1 with 0 unlabeled: no warning
+	moons1
+	run --separate-stderr "$TRAIN" -t 2 -g 4 m.txt
+	[[ "$stderr" != *warning* ]]
+}
+
+@test "a kernel width far off the data's distances is warned about" {
+	moons1
+	run --separate-stderr "$TRAIN" -g 1e6 m.txt
+	assert_status 0
+	assert_stderr_has "warning: the kernel matrix is numerically the identity"
+	assert_stderr_has "try a smaller -g"
+	run --separate-stderr "$TRAIN" -g 1e-9 m.txt
+	assert_status 0
+	assert_stderr_has "warning: the kernel matrix is numerically all ones"
+	run --separate-stderr "$TRAIN" -q -g 1e6 m.txt
+	[ -z "$stderr" ]
+	run --separate-stderr "$TRAIN" m.txt
+	[[ "$stderr" != *"kernel matrix is numerically"* ]]
 }

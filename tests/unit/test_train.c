@@ -595,7 +595,72 @@ static void model_round_trip_gives_identical_decisions(void)
 	lsv_data_free(x);
 }
 
+static void mean_sqdist_is_the_mean_over_distinct_pairs(void)
+{
+	/* Rows (0,0), (3,0), (0,4), far from the origin by 1e8 in the first
+	 * feature: pair distances^2 9, 16, 25, mean 50/3, exactly, with no
+	 * cancellation from the offset. */
+	double xy[6] = {1e8, 0, 1e8 + 3, 0, 1e8, 4}, y[3] = {1, -1, 0}, d2;
+	lsv_data *x = points(xy, y, 3);
+	lsv_error e;
+
+	CHECK(lsv_mean_sqdist(x, &d2, &e) == LSV_OK);
+	CHECK(fabs(d2 - 50.0 / 3.0) < 1e-6);
+	x->n = 1;  /* one row: no pair */
+	CHECK(lsv_mean_sqdist(x, &d2, &e) == LSV_OK && d2 == 0.0);
+	x->n = 3;
+	x->val[3] = 1e200;
+	CHECK(lsv_mean_sqdist(x, &d2, &e) == LSV_EINVAL);
+	CHECK(strncmp(e.msg, "row 2: its squared norm overflows a double", 42) == 0);
+	lsv_data_free(x);
+}
+
+static void rbf_gamma_defaults_to_one_over_the_mean_sqdist(void)
+{
+	size_t n = 30;
+	lsv_data *x = toy(n, 59, LAB, LABY, 6);
+	lsv_graph *g = knn_graph(x, 4);
+	lsv_train_param p;
+	lsv_train_report r;
+	lsv_model *m;
+	lsv_error e;
+	double d2;
+
+	CHECK(lsv_mean_sqdist(x, &d2, &e) == LSV_OK && d2 > 0.0);
+	lsv_train_param_default(&p);
+	m = train_r(x, g, &p, &r);
+	CHECK(m != NULL && m->param.kernel.gamma == 1.0 / d2 &&
+	      r.gamma_data == 1.0 / d2);
+	lsv_model_free(m);
+	lsv_train_report_free(&r);
+	/* RLS trains on the labeled rows alone, with the width of all rows */
+	p.gamma_I = 0.0;
+	m = train_r(x, NULL, &p, &r);
+	CHECK(m != NULL && m->param.kernel.gamma == 1.0 / d2);
+	lsv_model_free(m);
+	lsv_train_report_free(&r);
+	/* polynomial: 1 / features, as LIBSVM; a given gamma is kept */
+	p.kernel.type = LSV_KERNEL_POLY;
+	m = train_r(x, NULL, &p, &r);
+	CHECK(m != NULL && m->param.kernel.gamma == 0.5 && r.gamma_data == 0.0);
+	lsv_model_free(m);
+	lsv_train_report_free(&r);
+	p.kernel.type = LSV_KERNEL_RBF;
+	p.kernel.gamma = 3.0;
+	m = train_r(x, NULL, &p, &r);
+	CHECK(m != NULL && m->param.kernel.gamma == 3.0 && r.gamma_data == 0.0);
+	lsv_model_free(m);
+	lsv_train_report_free(&r);
+	lsv_graph_free(g);
+	lsv_data_free(x);
+}
+
+
 const unit_case train_cases[] = {
+	{"mean_sqdist_is_the_mean_over_distinct_pairs",
+	 mean_sqdist_is_the_mean_over_distinct_pairs},
+	{"rbf_gamma_defaults_to_one_over_the_mean_sqdist",
+	 rbf_gamma_defaults_to_one_over_the_mean_sqdist},
 	{"laprls_matches_closed_form_of_eq8", laprls_matches_closed_form_of_eq8},
 	{"rls_at_gamma_I_zero_is_the_labeled_closed_form",
 	 rls_at_gamma_I_zero_is_the_labeled_closed_form},
