@@ -402,6 +402,8 @@ int main(int argc, char **argv)
 	}
 	if (lsv_train_param_check(&p, &err) != LSV_OK)
 		tool_usage_error("%s", err.msg);
+	if (lsv_graph_param_check(&gp, &err) != LSV_OK)
+		tool_usage_error("%s", err.msg);
 
 	graph_desc[0] = '\0';
 	if (graph_file != NULL) {
@@ -413,7 +415,7 @@ int main(int argc, char **argv)
 		if (!tool_quiet)
 			gp.progress = tool_progress;
 		if (lsv_graph_build(x, &gp, &g, &info, &err) != LSV_OK)
-			tool_die_err(&err);
+			tool_die_graph_err(in, &err);
 		tool_info("no graph given (-G): built a %d-NN graph (euclidean, "
 			  "heat weights) over the %zu rows", info.k, x->n);
 		snprintf(graph_desc, sizeof graph_desc,

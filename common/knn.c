@@ -26,6 +26,7 @@
  * are left isolated (they neither choose nor are chosen).
  */
 #include <dlfcn.h>
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
@@ -1105,6 +1106,31 @@ static void free_scan(knn *s)
 	s->margin = NULL;
 }
 
+/* Distances come from |a|^2 + |b|^2 - 2 a.b: a squared norm that
+ * overflows (values beyond about 1e154) would give infinite or NaN
+ * distances and a meaningless graph.  Refused, naming the 1-based row, if
+ * a squared norm exceeds a quarter of the largest double (so every squared
+ * distance, at most (|a| + |b|)^2, is finite too).  The message names no
+ * file: the data carry no name, the caller adds it. */
+static lsv_status check_magnitude(const lsv_data *x, lsv_error *err)
+{
+	size_t i, q;
+
+	for (i = 0; i < x->n; i++) {
+		double v = 0.0;
+		for (q = x->rowptr[i]; q < x->rowptr[i + 1]; q++)
+			v += x->val[q] * x->val[q];
+		if (!(v <= DBL_MAX / 4))
+			return lsv_fail(err, LSV_EINVAL,
+					"row %zu: feature values too large "
+					"(squared norm %g, expected at most %g): "
+					"distances would overflow a double; "
+					"rescale the data", i + 1, v,
+					DBL_MAX / 4);
+	}
+	return LSV_OK;
+}
+
 /* Everything up to the chosen pairs (s->picks: kNN lists in row order, or
  * both directions of every epsilon pair); the caller frees with knn_done. */
 static lsv_status build_picks(const lsv_data *x, const lsv_graph_param *p,
@@ -1126,6 +1152,8 @@ static lsv_status build_picks(const lsv_data *x, const lsv_graph_param *p,
 	if (x->n > INT_MAX)
 		return lsv_fail(err, LSV_ETOOBIG,
 				"%zu rows: at most %d are supported", x->n, INT_MAX);
+	if ((st = check_magnitude(x, err)) != LSV_OK)
+		return st;
 	memset(&s, 0, sizeof s);
 	s.x = x;
 	s.p = p;
