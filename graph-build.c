@@ -4,7 +4,6 @@
  *
  *     graph-build [options] data_file [graph_file]
  */
-#include <float.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,30 +98,9 @@ static void report_scan(const lsv_graph_info *info)
 				  ? info->gemm_flops / info->gemm_seconds / 1e9 : 0.0);
 }
 
-/* Distances come from |a|^2 + |b|^2 - 2 a.b: a squared norm that
- * overflows (values beyond about 1e154) would give infinite or NaN
- * distances and a meaningless graph.  Refused, naming the row, if a
- * squared norm exceeds a quarter of the largest double (so every squared
- * distance, at most (|a| + |b|)^2, is finite too). */
-static void check_magnitude(const lsv_data *x, const char *name)
-{
-	size_t i, p;
-
-	for (i = 0; i < x->n; i++) {
-		double s = 0.0;
-		for (p = x->rowptr[i]; p < x->rowptr[i + 1]; p++)
-			s += x->val[p] * x->val[p];
-		if (!(s <= DBL_MAX / 4))
-			tool_die(EXIT_FAILURE, "%s: row %zu: feature values too large "
-				 "(squared norm %g, expected at most %g): distances "
-				 "would overflow a double; rescale the data", name,
-				 i + 1, s, DBL_MAX / 4);
-	}
-}
-
 /* -N: the directed k nearest neighbours, "i j:d ..." per row. */
-static void write_lists(const lsv_data *x, const lsv_graph_param *p,
-			const char *outpath)
+static void write_lists(const lsv_data *x, const char *in,
+			const lsv_graph_param *p, const char *outpath)
 {
 	lsv_graph_info info;
 	lsv_error err;
@@ -133,7 +111,7 @@ static void write_lists(const lsv_data *x, const lsv_graph_param *p,
 	FILE *fp;
 
 	if (lsv_knn_lists(x, p, &idx, &dist, &info, &err) != LSV_OK)
-		tool_die_err(&err);
+		tool_die_graph_err(in, &err);
 	fp = tool_output_open(outpath, &out);
 	for (i = 0; i < x->n && !ferror(fp); i++) {
 		fprintf(fp, "%zu", i + 1);
@@ -238,6 +216,8 @@ int main(int argc, char **argv)
 				 "with -e");
 	if (t_given && p.weight != LSV_WEIGHT_HEAT)
 		tool_usage_error("-t applies only to heat weights (-w heat)");
+	if (lsv_graph_param_check(&p, &err) != LSV_OK)
+		tool_usage_error("%s", err.msg);
 	if (p.distance == LSV_DIST_COSINE && p.epsilon > 2.0)
 		tool_msg("warning: cosine distances are at most 2; -e %g keeps "
 			 "every pair", p.epsilon);
@@ -257,19 +237,18 @@ int main(int argc, char **argv)
 
 	if (lsv_data_read_path(in, LSV_UNLABELED_DEFAULT, &x, &err) != LSV_OK)
 		tool_die_err(&err);
-	check_magnitude(x, strcmp(in, "-") ? in : "(stdin)");
 	if (!tool_quiet) {
 		p.progress = tool_progress;
 		p.progress_ctx = NULL;
 	}
 	if (lists) {
-		write_lists(x, &p, outpath);
+		write_lists(x, in, &p, outpath);
 		lsv_data_free(x);
 		free(deflt);
 		return 0;
 	}
 	if (lsv_graph_build(x, &p, &g, &info, &err) != LSV_OK)
-		tool_die_err(&err);
+		tool_die_graph_err(in, &err);
 
 	if (p.epsilon == 0.0 && info.k < p.k)
 		tool_info("warning: k = %d but each point has only %d candidate "

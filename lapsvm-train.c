@@ -456,7 +456,7 @@ static lsv_graph *read_graph(options *o, const lsv_data *x, char *desc,
 		if (!tool_quiet)
 			o->gp.progress = tool_progress;
 		if (lsv_graph_build(x, &o->gp, &g, &info, &err) != LSV_OK)
-			tool_die_err(&err);
+			tool_die_graph_err(o->in, &err);
 		tool_info("no graph given (-G): built a %d-NN graph (euclidean, "
 			  "heat weights) over the %zu rows", info.k, x->n);
 		snprintf(desc, size, "built knn k=%d euclidean heat t=%.17g union",
@@ -593,7 +593,8 @@ int main(int argc, char **argv)
 		if (!tool_quiet)
 			progress.tsvm = tsvm_progress;
 	}
-	if (lsv_train_param_check(&o.p, &err) != LSV_OK)
+	if (lsv_train_param_check(&o.p, &err) != LSV_OK ||
+	    lsv_graph_param_check(&o.gp, &err) != LSV_OK)
 		tool_usage_error("%s", err.msg);
 	g = read_graph(&o, x, graph_desc, sizeof graph_desc);
 	if (o.folds > 0) {

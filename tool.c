@@ -221,6 +221,14 @@ void tool_die_err(const lsv_error *err)
 	tool_die(EXIT_FAILURE, "%s", err->msg);
 }
 
+void tool_die_graph_err(const char *path, const lsv_error *err)
+{
+	if (err->status == LSV_EINVAL)
+		tool_die(EXIT_FAILURE, "%s: %s",
+			 strcmp(path, "-") ? path : "(stdin)", err->msg);
+	tool_die_err(err);
+}
+
 void tool_usage_error(const char *fmt, ...)
 {
 	va_list ap;

@@ -33,6 +33,13 @@ void tool_die(int code, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3), noreturn));
 /* "prog: <err->msg>", exit 1. */
 void tool_die_err(const lsv_error *err) __attribute__((noreturn));
+/* lsv_graph_build or lsv_knn_lists failed on the data read from path ("-":
+ * standard input), with parameters lsv_graph_param_check accepts:
+ * "prog: FILE: <err->msg>" when the data were refused (LSV_EINVAL: the
+ * message names the row, not the file), "prog: <err->msg>" otherwise
+ * (out of memory, too big); exit 1. */
+void tool_die_graph_err(const char *path, const lsv_error *err)
+	__attribute__((noreturn));
 /* "prog: message" and "Try 'prog -h'", exit 2. */
 void tool_usage_error(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2), noreturn));

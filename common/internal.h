@@ -84,4 +84,22 @@ lsv_status lsv_fmap_build(const lsv_data *x, const size_t *rows, size_t nrows,
 int lsv_fmap_get(const lsv_fmap *f, int col);
 void lsv_fmap_free(lsv_fmap *f);
 
+/* A pair of rows chosen by the neighbour search (common/knn.c): row i
+ * chose row j (kNN), or i and j are closer than epsilon (then both
+ * directions are given); d is their distance, d2 its square. */
+typedef struct {
+	int i, j;
+	double d;
+	double d2;
+} lsv_pair;
+
+/* The graph of n rows from the chosen pairs (common/weights.c): weights
+ * (p->weight, p->t) and symmetrization (union or p->mutual in kNN mode,
+ * as given in epsilon mode, p->epsilon > 0); sets info->t, edges,
+ * isolated and dropped.  On success *out is a new graph the caller owns;
+ * fails only for memory (LSV_ENOMEM). */
+lsv_status lsv_graph_assemble(size_t n, const lsv_pair *pairs, size_t npairs,
+			      const lsv_graph_param *p, lsv_graph **out,
+			      lsv_graph_info *info, lsv_error *err);
+
 #endif

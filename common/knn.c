@@ -18,16 +18,15 @@
  * (same terms, same order), so W is exactly symmetric and the result does
  * not depend on the block size or on the BLAS.
  *
- * Weights: binary 1; heat exp(-d^2 / (4 t)) (JMLR Table 1; note other codes
- * use exp(-d^2 / (2 t^2))) with t by default the mean squared distance of
- * the chosen pairs; or the distance d itself.  A weight that is 0 (the
- * distance of duplicate points, a heat weight that underflows) is not an
- * edge: it is dropped and counted.
+ * This file does the neighbour search only: the chosen pairs (lsv_pair)
+ * are weighed and symmetrized into the graph by lsv_graph_assemble
+ * (weights.c).
  *
  * Cosine distance is undefined for a row with no non-zero value; such rows
  * are left isolated (they neither choose nor are chosen).
  */
 #include <dlfcn.h>
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
@@ -182,16 +181,9 @@ static double sparse_dot(const lsv_data *x, size_t a, size_t b)
 	return s;
 }
 
-/* An undirected entry before symmetrization: row i chose (or is) j. */
-typedef struct {
-	int i, j;
-	double d2;  /* squared distance */
-	double d;   /* distance */
-} pick;
-
 static int pick_cmp(const void *pa, const void *pb)
 {
-	const pick *a = pa, *b = pb;
+	const lsv_pair *a = pa, *b = pb;
 	if (a->i != b->i)
 		return (a->i > b->i) - (a->i < b->i);
 	return (a->j > b->j) - (a->j < b->j);
@@ -220,7 +212,7 @@ typedef struct {
 	double *margin;      /* n: bound on |product key - exact key| */
 	size_t recomputed;   /* rows redone exactly (certification failed) */
 	double rel;          /* relative rounding bound of the products */
-	pick *picks;         /* chosen pairs */
+	lsv_pair *picks;     /* chosen pairs */
 	size_t npicks, cap_picks;
 	int threads;         /* OpenMP threads */
 	int blas_threaded;   /* one BLAS call per product, not per thread */
@@ -258,8 +250,8 @@ static lsv_status compact_features(knn *s)
 }
 
 /* The exact ranking key of pair (a, b): squared distance or cosine
- * distance; and fill the pick's distance fields. */
-static double exact_key(const knn *s, size_t a, size_t b, pick *pk)
+ * distance; and fill the pair's distance fields. */
+static double exact_key(const knn *s, size_t a, size_t b, lsv_pair *pk)
 {
 	double key;
 
@@ -366,16 +358,16 @@ static int maybe_close(const knn *s, size_t a, size_t b, double key)
 
 /* Thread-local list of epsilon pairs, merged once at the end. */
 typedef struct {
-	pick *v;
+	lsv_pair *v;
 	size_t n, cap;
 	int failed;
 } pick_buf;
 
-static void buf_add(pick_buf *b, const pick *pk)
+static void buf_add(pick_buf *b, const lsv_pair *pk)
 {
 	if (b->n == b->cap) {
 		size_t c = b->cap ? 2 * b->cap : 256;
-		pick *q = realloc(b->v, c * sizeof *q);
+		lsv_pair *q = realloc(b->v, c * sizeof *q);
 		if (q == NULL) {
 			b->failed = 1;
 			return;
@@ -391,7 +383,7 @@ static void buf_add(pick_buf *b, const pick *pk)
  * underflows for eps < 1e-162). */
 static void eps_pair(const knn *s, size_t q, size_t c, pick_buf *b)
 {
-	pick pk = {(int)q, (int)c, 0, 0};
+	lsv_pair pk = {(int)q, (int)c, 0, 0};
 	exact_key(s, q, c, &pk);
 	if (pk.d < s->p->epsilon) {
 		buf_add(b, &pk);
@@ -818,7 +810,7 @@ static int brute_row(knn *s, size_t q, cand *tmp)
 	int h = 0, t = 0;
 	size_t c;
 	for (c = 0; c < s->n; c++) {
-		pick pk;
+		lsv_pair pk;
 		double key;
 		if (c == q || s->skip[c])
 			continue;
@@ -831,11 +823,11 @@ static int brute_row(knn *s, size_t q, cand *tmp)
 }
 
 /* Row q's kept neighbours: the first m of tmp, their distances exact. */
-static int keep_row(knn *s, size_t q, const cand *tmp, int h, pick *rows)
+static int keep_row(knn *s, size_t q, const cand *tmp, int h, lsv_pair *rows)
 {
 	int m = h < s->kk ? h : s->kk, t;
 	for (t = 0; t < m; t++) {
-		pick *pk = &rows[q * (size_t)s->kk + (size_t)t];
+		lsv_pair *pk = &rows[q * (size_t)s->kk + (size_t)t];
 		pk->i = (int)q;
 		pk->j = tmp[t].j;
 		exact_key(s, q, (size_t)tmp[t].j, pk);
@@ -854,7 +846,7 @@ static lsv_status finish_knn(knn *s)
 {
 	size_t n = s->n, kk = (size_t)s->kk, i, nfail = 0;
 	int *count = calloc(n ? n : 1, sizeof *count);
-	pick *rows = malloc((n * kk + 1) * sizeof *rows);
+	lsv_pair *rows = malloc((n * kk + 1) * sizeof *rows);
 	int failed = 0, pass;
 
 	if (count == NULL || rows == NULL) {
@@ -908,7 +900,7 @@ static lsv_status finish_knn(knn *s)
 						h--;
 				}
 				for (t = 0; t < h; t++) {
-					pick pk;
+					lsv_pair pk;
 					tmp[t].key = exact_key(s, q, (size_t)tmp[t].j,
 							       &pk);
 				}
@@ -1018,151 +1010,6 @@ static lsv_status scan(knn *s, int sparse)
 	free(bufs);
 	return st;
 }
-/* Entry of the symmetrized matrix during assembly. */
-typedef struct {
-	int j;
-	int count;   /* 1: one end chose it; 2: both did */
-	double w;
-} entry;
-
-static int entry_cmp(const void *pa, const void *pb)
-{
-	const entry *a = pa, *b = pb;
-	return (a->j > b->j) - (a->j < b->j);
-}
-
-static double weight_of(const lsv_graph_param *p, const pick *pk, double t)
-{
-	switch (p->weight) {
-	case LSV_WEIGHT_BINARY:
-		return 1.0;
-	case LSV_WEIGHT_DISTANCE:
-		return pk->d;
-	case LSV_WEIGHT_HEAT:
-		break;
-	}
-	/* Coincident points weigh 1 whatever t is (t may be 0 when all the
-	 * chosen pairs are duplicates): the limit of exp(-d^2/4t), d -> 0. */
-	return pk->d2 == 0.0 ? 1.0 : exp(-pk->d2 / (4.0 * t));
-}
-
-/* Union (or mutual) symmetrization and weights; builds the CSR graph. */
-static lsv_status assemble(knn *s, lsv_graph **out, lsv_graph_info *info)
-{
-	const lsv_graph_param *p = s->p;
-	size_t n = s->n, e, i, tot = 2 * s->npicks, nnz = 0;
-	size_t *start = NULL, *fill = NULL;
-	entry *ent = NULL;
-	lsv_graph *g = NULL;
-	double t = p->t;
-	/* epsilon mode already holds both directions of every pair */
-	int need = (p->epsilon > 0.0 || !p->mutual) ? 1 : 2;
-	lsv_status st = LSV_OK;
-
-	if (p->weight == LSV_WEIGHT_HEAT && !(t > 0.0)) {
-		double sum = 0.0;
-		for (e = 0; e < s->npicks; e++)
-			sum += s->picks[e].d2;
-		t = s->npicks ? sum / (double)s->npicks : 1.0;
-	}
-	info->t = p->weight == LSV_WEIGHT_HEAT ? t : 0.0;
-
-	start = calloc(n + 1, sizeof *start);
-	fill = malloc((n + 1) * sizeof *fill);
-	ent = malloc((tot ? tot : 1) * sizeof *ent);
-	g = calloc(1, sizeof *g);
-	if (!start || !fill || !ent || !g) {
-		st = nomem(s, "graph assembly", tot * sizeof *ent);
-		goto fail;
-	}
-	/* Counting sort of both directions of every pick into rows. */
-	for (e = 0; e < s->npicks; e++) {
-		start[s->picks[e].i + 1]++;
-		start[s->picks[e].j + 1]++;
-	}
-	for (i = 0; i < n; i++)
-		start[i + 1] += start[i];
-	memcpy(fill, start, (n + 1) * sizeof *fill);
-	for (e = 0; e < s->npicks; e++) {
-		const pick *pk = &s->picks[e];
-		entry en = {pk->j, 1, weight_of(p, pk, t)};
-		ent[fill[pk->i]++] = en;
-		en.j = pk->i;
-		ent[fill[pk->j]++] = en;
-	}
-	/* Within each row: sort by column, merge the two directions. */
-	for (i = 0; i < n; i++) {
-		size_t a = start[i], b = start[i + 1], r, w = a;
-		qsort(ent + a, b - a, sizeof *ent, entry_cmp);
-		for (r = a; r < b; r++) {
-			if (w > a && ent[w - 1].j == ent[r].j)
-				ent[w - 1].count++;
-			else
-				ent[w++] = ent[r];
-		}
-		fill[i] = w;  /* end of the merged row */
-	}
-	/* In epsilon mode each pair was found from both ends, so a merged
-	 * entry counts 2 (or 4); in kNN mode 2 means mutual. */
-	g->n = n;
-	g->rowptr = malloc((n + 1) * sizeof *g->rowptr);
-	if (g->rowptr == NULL) {
-		st = nomem(s, "graph", (n + 1) * sizeof *g->rowptr);
-		goto fail;
-	}
-	info->dropped = 0;
-	for (i = 0; i < n; i++) {
-		size_t r;
-		for (r = start[i]; r < fill[i]; r++) {
-			if (ent[r].count < need)
-				continue;
-			if (!(ent[r].w > 0.0)) {
-				if ((size_t)ent[r].j > i)
-					info->dropped++;
-				continue;
-			}
-			nnz++;
-		}
-	}
-	g->nnz = nnz;
-	g->col = malloc((nnz ? nnz : 1) * sizeof *g->col);
-	g->w = malloc((nnz ? nnz : 1) * sizeof *g->w);
-	if (g->col == NULL || g->w == NULL) {
-		st = nomem(s, "graph", nnz * (sizeof *g->col + sizeof *g->w));
-		goto fail;
-	}
-	nnz = 0;
-	info->isolated = 0;
-	for (i = 0; i < n; i++) {
-		size_t r;
-		g->rowptr[i] = nnz;
-		for (r = start[i]; r < fill[i]; r++) {
-			if (ent[r].count < need || !(ent[r].w > 0.0))
-				continue;
-			g->col[nnz] = ent[r].j;
-			g->w[nnz] = ent[r].w;
-			nnz++;
-		}
-		if (nnz == g->rowptr[i])
-			info->isolated++;
-	}
-	g->rowptr[n] = nnz;
-	info->edges = nnz / 2;
-	free(start);
-	free(fill);
-	free(ent);
-	*out = g;
-	return LSV_OK;
-fail:
-	free(start);
-	free(fill);
-	free(ent);
-	lsv_graph_free(g);
-	return st;
-}
-
-/* Everything up to the chosen pairs (s->picks: kNN lists in row order, or
- * both directions of every epsilon pair); the caller frees with knn_done. */
 /* Column means into s->mu and |x_i - mu|^2 into s->sq (dense Euclidean). */
 static lsv_status center(knn *s)
 {
@@ -1259,6 +1106,33 @@ static void free_scan(knn *s)
 	s->margin = NULL;
 }
 
+/* Distances come from |a|^2 + |b|^2 - 2 a.b: a squared norm that
+ * overflows (values beyond about 1e154) would give infinite or NaN
+ * distances and a meaningless graph.  Refused, naming the 1-based row, if
+ * a squared norm exceeds a quarter of the largest double (so every squared
+ * distance, at most (|a| + |b|)^2, is finite too).  The message names no
+ * file: the data carry no name, the caller adds it. */
+static lsv_status check_magnitude(const lsv_data *x, lsv_error *err)
+{
+	size_t i, q;
+
+	for (i = 0; i < x->n; i++) {
+		double v = 0.0;
+		for (q = x->rowptr[i]; q < x->rowptr[i + 1]; q++)
+			v += x->val[q] * x->val[q];
+		if (!(v <= DBL_MAX / 4))
+			return lsv_fail(err, LSV_EINVAL,
+					"row %zu: feature values too large "
+					"(squared norm %g, expected at most %g): "
+					"distances would overflow a double; "
+					"rescale the data", i + 1, v,
+					DBL_MAX / 4);
+	}
+	return LSV_OK;
+}
+
+/* Everything up to the chosen pairs (s->picks: kNN lists in row order, or
+ * both directions of every epsilon pair); the caller frees with knn_done. */
 static lsv_status build_picks(const lsv_data *x, const lsv_graph_param *p,
 			      knn *sp, lsv_graph_info *info, lsv_error *err)
 {
@@ -1278,6 +1152,8 @@ static lsv_status build_picks(const lsv_data *x, const lsv_graph_param *p,
 	if (x->n > INT_MAX)
 		return lsv_fail(err, LSV_ETOOBIG,
 				"%zu rows: at most %d are supported", x->n, INT_MAX);
+	if ((st = check_magnitude(x, err)) != LSV_OK)
+		return st;
 	memset(&s, 0, sizeof s);
 	s.x = x;
 	s.p = p;
@@ -1427,7 +1303,8 @@ lsv_status lsv_graph_build(const lsv_data *x, const lsv_graph_param *p,
 		info = &dummy;
 	st = build_picks(x, p, &s, info, err);
 	if (st == LSV_OK)
-		st = assemble(&s, out, info);
+		st = lsv_graph_assemble(s.n, s.picks, s.npicks, p, out, info,
+					err);
 	knn_done(&s);
 	return st;
 }

@@ -128,7 +128,7 @@ void lsv_data_free(lsv_data *x);
 int lsv_data_is_labeled(const lsv_data *x, size_t i);
 
 /* ------------------------------------------------------------------ */
-/* Graphs (common/graph.c, common/knn.c)                                */
+/* Graphs (common/graph.c, common/knn.c, common/weights.c)            */
 /* ------------------------------------------------------------------ */
 
 /*
@@ -220,6 +220,16 @@ lsv_status lsv_graph_param_check(const lsv_graph_param *p, lsv_error *err);
  * use a threaded BLAS as it is, or one BLAS call per thread otherwise.
  * Memory O(block * dim + block^2 + n * k).  On success *out is a new graph
  * that the caller owns; info (may be NULL) describes it.
+ *
+ * Data whose squared row norm exceeds DBL_MAX / 4 (values beyond about
+ * 1e154: the distances would overflow a double) are refused with
+ * LSV_EINVAL, the message naming the 1-based row but no file (x has no
+ * name; the caller adds it): "row 2: feature values too large (squared
+ * norm inf, expected at most 4.49423e+307): distances would overflow a
+ * double; rescale the data".  lsv_knn_lists refuses them the same way.
+ * Once p passes lsv_graph_param_check, LSV_EINVAL from either always means
+ * the data were refused (lsv_knn_lists: in kNN mode); the other failures
+ * are LSV_ENOMEM and LSV_ETOOBIG.
  */
 lsv_status lsv_graph_build(const lsv_data *x, const lsv_graph_param *p,
 			   lsv_graph **out, lsv_graph_info *info,

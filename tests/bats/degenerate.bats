@@ -377,6 +377,7 @@ small_model() {
 
 @test "lapsvm-train: feature values whose kernel overflows are an error, every solver and kernel" {
 	printf '%s\n' '1 1:1e200' '1 1:1' '-1 1:-1e200' '0 1:3' >big.txt
+	printf '%s\n' '1 2:1' '2 1:1 3:1' '3 2:1 4:1' '4 3:1' >chain.graph
 	local s t gi
 	for s in lapsvm laprls tsvm; do
 		for t in 0 1 2; do
@@ -385,7 +386,10 @@ small_model() {
 					[ $gi = 0 ] || continue  # the TSVM takes no -i
 					run --separate-stderr "$TRAIN" -q -s $s -t $t big.txt
 				else
-					run --separate-stderr "$TRAIN" -q -s $s -t $t -i $gi big.txt
+					# with a graph given: one built here
+					# refuses the data first (tested below)
+					run --separate-stderr "$TRAIN" -q -s $s -t $t -i $gi \
+						-G chain.graph big.txt
 				fi
 				assert_fails lapsvm-train "row 1"
 				if [ $t = 2 ]; then
@@ -404,11 +408,42 @@ small_model() {
 	run --separate-stderr "$GB" big.txt
 	assert_fails graph-build "big.txt: row 2: feature values too large" "rescale the data"
 	[ ! -e big.txt.graph ]
+	run --separate-stderr "$GB" -N big.txt
+	assert_fails graph-build "big.txt: row 2: feature values too large" "rescale the data"
+	[ ! -e big.txt.graph ]
 	# 1e150 is still fine
 	printf '%s\n' '1 1:1' '1 1:2 2:1e150' '-1 1:3' >ok.txt
 	run --separate-stderr "$GB" -q ok.txt
 	assert_status 0
 	check_graph ok.txt.graph 3
+}
+
+@test "lapsvm-train without -G: values whose squared norm overflows are an error naming the file and row" {
+	# unlabeled rows and the default gamma_I > 0: the graph is built here
+	printf '%s\n' '1 1:1 2:0.5' '0 1:1e200 2:1' '-1 1:3 2:0.2' '0 1:2 2:2' \
+		'0 1:2.5 2:1' >big.txt
+	local o
+	# every solver and kernel: the graph refuses the data first.  The
+	# linear primal (-t 0 -M newton) computes no kernel value: without
+	# the guard it trained on a graph of overflowed distances (t = inf)
+	# and wrote a model.
+	for o in "" "-s laprls" "-t 0" "-t 1" "-t 0 -M newton" \
+		"-s laprls -t 0 -M newton" "-M pcg" "-v 2"; do
+		run --separate-stderr "$TRAIN" $o big.txt
+		assert_fails lapsvm-train "big.txt: row 2: feature values too large (squared norm inf" \
+			"distances would overflow a double; rescale the data"
+		[ ! -e big.txt.model ]
+	done
+	run --separate-stderr "$TRAIN" -o big.out - big.model <big.txt
+	assert_fails lapsvm-train "(stdin): row 2: feature values too large"
+	[ ! -e big.model ]
+	[ ! -e big.out ]
+	# 1e150 is still fine
+	printf '%s\n' '1 1:1 2:0.5' '0 1:1e150 2:1' '-1 1:3 2:0.2' '0 1:2 2:2' \
+		'0 1:2.5 2:1' >ok.txt
+	run --separate-stderr "$TRAIN" -q -t 0 -M newton ok.txt
+	assert_status 0
+	[ -s ok.txt.model ]
 }
 
 # --------------------------------------------------------------- features

@@ -417,6 +417,68 @@ static void huge_feature_indices_give_the_same_graph(void)
 	lsv_data_free(z);
 }
 
+/* Squared norms past DBL_MAX / 4 would make the distances overflow: both
+ * entry points refuse the data with LSV_EINVAL, naming the 1-based row,
+ * on every path; 1e150 is still fine. */
+static void values_whose_squared_norm_overflows_are_refused(void)
+{
+	const double a[] = {1, 0.5, 1e200, 1, 3, 0.2, 2, 2};
+	const double b[] = {1, 0.5, 2, 1, 1e154, 0.2, 2, 2};
+	const double c[] = {1, 0.5, 1e150, 1, 3, 0.2, 2, 2};
+	const char *want_inf = "row 2: feature values too large (squared norm "
+			       "inf, expected at most 4.49423e+307): distances "
+			       "would overflow a double; rescale the data";
+	const char *want_big = "row 3: feature values too large (squared norm "
+			       "1e+308, expected at most 4.49423e+307): distances "
+			       "would overflow a double; rescale the data";
+	lsv_data *x = dense(a, 4, 2), *y = dense(b, 4, 2), *z = dense(c, 4, 2);
+	lsv_graph_param p;
+	lsv_graph_info info;
+	lsv_graph *g;
+	lsv_error e;
+	int *idx, path;
+	double *dist;
+	size_t i;
+
+	for (path = 0; path < 4; path++) {
+		/* dense single, dense double, sparse, cosine */
+		lsv_graph_param_default(&p);
+		p.k = 2;
+		p.single = path == 0;
+		p.sparse = path == 2 ? 1 : -1;
+		if (path == 3)
+			p.distance = LSV_DIST_COSINE;
+		g = (lsv_graph *)&p;  /* must come back NULL */
+		CHECK(lsv_graph_build(x, &p, &g, &info, &e) == LSV_EINVAL);
+		CHECK(g == NULL);
+		CHECK_STR(e.msg, want_inf);
+		idx = (int *)&p;
+		dist = (double *)&p;
+		CHECK(lsv_knn_lists(x, &p, &idx, &dist, NULL, &e) == LSV_EINVAL);
+		CHECK(idx == NULL && dist == NULL);
+		CHECK_STR(e.msg, want_inf);
+		/* a finite squared norm past the bound */
+		CHECK(lsv_graph_build(y, &p, &g, NULL, &e) == LSV_EINVAL);
+		CHECK_STR(e.msg, want_big);
+		CHECK(lsv_knn_lists(y, &p, &idx, &dist, NULL, &e) == LSV_EINVAL);
+		CHECK_STR(e.msg, want_big);
+		/* epsilon mode */
+		p.epsilon = 1.0;
+		CHECK(lsv_graph_build(x, &p, &g, NULL, &e) == LSV_EINVAL);
+		CHECK_STR(e.msg, want_inf);
+		/* 1e150: finite distances, a graph with finite weights */
+		p.epsilon = 0.0;
+		g = build(z, &p, &info);
+		CHECK(g != NULL && isfinite(info.t));
+		for (i = 0; g != NULL && i < g->nnz; i++)
+			CHECK(isfinite(g->w[i]) && g->w[i] > 0.0);
+		lsv_graph_free(g);
+	}
+	lsv_data_free(x);
+	lsv_data_free(y);
+	lsv_data_free(z);
+}
+
 static size_t last_done, calls;
 static void note_progress(void *ctx, size_t done, size_t total)
 {
@@ -487,5 +549,7 @@ const unit_case knn_cases[] = {
 	{"progress_reports_every_block_to_the_end",
 	 progress_reports_every_block_to_the_end},
 	{"bad_parameters_are_refused", bad_parameters_are_refused},
+	{"values_whose_squared_norm_overflows_are_refused",
+	 values_whose_squared_norm_overflows_are_refused},
 	{NULL, NULL},
 };

@@ -1,0 +1,189 @@
+/*
+ * weights.c -- the weights and symmetrization of a graph (JMLR 2006,
+ * Table 1, step 1): from the pairs the neighbour search chose (knn.c) to
+ * the symmetric weight matrix W in compressed sparse row form.
+ *
+ * Weights of a chosen pair at distance d (Euclidean |a - b|, or cosine
+ * 1 - a.b / (|a| |b|)):
+ *   binary    w = 1
+ *   heat      w = exp(-d^2 / (4 t))  (JMLR Table 1; other codes write
+ *             exp(-d^2 / (2 sigma^2)), the same with t = sigma^2 / 2).
+ *             t is p->t when it is > 0; otherwise the mean of d^2 over
+ *             the pairs as given (kNN: each directed choice once, also
+ *             those that mutual symmetrization drops; epsilon: both
+ *             directions of each pair), or 1 if there are none.  A pair
+ *             at distance 0 weighs 1 whatever t is: the limit of the
+ *             kernel as d -> 0 (t is 0 when every chosen pair is a
+ *             duplicate).
+ *   distance  w = d
+ * A weight that is not > 0 (the distance weight of duplicate points, a
+ * heat weight that underflows) is no edge: it is dropped, and counted once
+ * per undirected edge in info->dropped.
+ *
+ * Symmetrization.  In kNN mode the pairs are directed (row i chose j):
+ * union (the default) keeps the edge i-j if either end chose the other,
+ * W = max(W, W^T); mutual (p->mutual) only if both did.  Both directions
+ * of an edge have the same weight (the distances are computed
+ * symmetrically, bit for bit).  In epsilon mode the pairs already hold
+ * both directions of every pair closer than epsilon, and all are kept.
+ *
+ * The result stores both directions, columns increasing within each row,
+ * no self loop and every weight > 0; rows with no edge left are counted in
+ * info->isolated.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* Entry of the symmetrized matrix during assembly. */
+typedef struct {
+	int j;
+	int count;   /* 1: one end chose it; 2: both did */
+	double w;
+} entry;
+
+static int entry_cmp(const void *pa, const void *pb)
+{
+	const entry *a = pa, *b = pb;
+	return (a->j > b->j) - (a->j < b->j);
+}
+
+static double weight_of(const lsv_graph_param *p, const lsv_pair *pk,
+			double t)
+{
+	switch (p->weight) {
+	case LSV_WEIGHT_BINARY:
+		return 1.0;
+	case LSV_WEIGHT_DISTANCE:
+		return pk->d;
+	case LSV_WEIGHT_HEAT:
+		break;
+	}
+	/* Coincident points weigh 1 whatever t is (t may be 0 when all the
+	 * chosen pairs are duplicates): the limit of exp(-d^2/4t), d -> 0. */
+	return pk->d2 == 0.0 ? 1.0 : exp(-pk->d2 / (4.0 * t));
+}
+
+static lsv_status nomem(lsv_error *err, const char *what, size_t bytes)
+{
+	return lsv_fail(err, LSV_ENOMEM, "out of memory for %s (%zu bytes)",
+			what, bytes);
+}
+
+lsv_status lsv_graph_assemble(size_t n, const lsv_pair *pairs, size_t npairs,
+			      const lsv_graph_param *p, lsv_graph **out,
+			      lsv_graph_info *info, lsv_error *err)
+{
+	size_t e, i, tot = 2 * npairs, nnz = 0;
+	size_t *start = NULL, *fill = NULL;
+	entry *ent = NULL;
+	lsv_graph *g = NULL;
+	double t = p->t;
+	/* epsilon mode already holds both directions of every pair */
+	int need = (p->epsilon > 0.0 || !p->mutual) ? 1 : 2;
+	lsv_status st = LSV_OK;
+
+	*out = NULL;
+	if (p->weight == LSV_WEIGHT_HEAT && !(t > 0.0)) {
+		double sum = 0.0;
+		for (e = 0; e < npairs; e++)
+			sum += pairs[e].d2;
+		t = npairs ? sum / (double)npairs : 1.0;
+	}
+	info->t = p->weight == LSV_WEIGHT_HEAT ? t : 0.0;
+
+	start = calloc(n + 1, sizeof *start);
+	fill = malloc((n + 1) * sizeof *fill);
+	ent = malloc((tot ? tot : 1) * sizeof *ent);
+	g = calloc(1, sizeof *g);
+	if (!start || !fill || !ent || !g) {
+		st = nomem(err, "graph assembly", tot * sizeof *ent);
+		goto fail;
+	}
+	/* Counting sort of both directions of every pair into rows. */
+	for (e = 0; e < npairs; e++) {
+		start[pairs[e].i + 1]++;
+		start[pairs[e].j + 1]++;
+	}
+	for (i = 0; i < n; i++)
+		start[i + 1] += start[i];
+	memcpy(fill, start, (n + 1) * sizeof *fill);
+	for (e = 0; e < npairs; e++) {
+		const lsv_pair *pk = &pairs[e];
+		entry en = {pk->j, 1, weight_of(p, pk, t)};
+		ent[fill[pk->i]++] = en;
+		en.j = pk->i;
+		ent[fill[pk->j]++] = en;
+	}
+	/* Within each row: sort by column, merge the two directions. */
+	for (i = 0; i < n; i++) {
+		size_t a = start[i], b = start[i + 1], r, w = a;
+		qsort(ent + a, b - a, sizeof *ent, entry_cmp);
+		for (r = a; r < b; r++) {
+			if (w > a && ent[w - 1].j == ent[r].j)
+				ent[w - 1].count++;
+			else
+				ent[w++] = ent[r];
+		}
+		fill[i] = w;  /* end of the merged row */
+	}
+	/* In epsilon mode each pair was found from both ends, so a merged
+	 * entry counts 2 (or 4); in kNN mode 2 means mutual. */
+	g->n = n;
+	g->rowptr = malloc((n + 1) * sizeof *g->rowptr);
+	if (g->rowptr == NULL) {
+		st = nomem(err, "graph", (n + 1) * sizeof *g->rowptr);
+		goto fail;
+	}
+	info->dropped = 0;
+	for (i = 0; i < n; i++) {
+		size_t r;
+		for (r = start[i]; r < fill[i]; r++) {
+			if (ent[r].count < need)
+				continue;
+			if (!(ent[r].w > 0.0)) {
+				if ((size_t)ent[r].j > i)
+					info->dropped++;
+				continue;
+			}
+			nnz++;
+		}
+	}
+	g->nnz = nnz;
+	g->col = malloc((nnz ? nnz : 1) * sizeof *g->col);
+	g->w = malloc((nnz ? nnz : 1) * sizeof *g->w);
+	if (g->col == NULL || g->w == NULL) {
+		st = nomem(err, "graph", nnz * (sizeof *g->col + sizeof *g->w));
+		goto fail;
+	}
+	nnz = 0;
+	info->isolated = 0;
+	for (i = 0; i < n; i++) {
+		size_t r;
+		g->rowptr[i] = nnz;
+		for (r = start[i]; r < fill[i]; r++) {
+			if (ent[r].count < need || !(ent[r].w > 0.0))
+				continue;
+			g->col[nnz] = ent[r].j;
+			g->w[nnz] = ent[r].w;
+			nnz++;
+		}
+		if (nnz == g->rowptr[i])
+			info->isolated++;
+	}
+	g->rowptr[n] = nnz;
+	info->edges = nnz / 2;
+	free(start);
+	free(fill);
+	free(ent);
+	*out = g;
+	return LSV_OK;
+fail:
+	free(start);
+	free(fill);
+	free(ent);
+	lsv_graph_free(g);
+	return st;
+}
