@@ -153,6 +153,12 @@ static lsv_status check_model(const lsv_model *m, const char *name,
 			     __VA_ARGS__)
 	if (lsv_solver_name(m->param.solver) == NULL)
 		return REFUSE("unknown solver %d", name, (int)m->param.solver);
+	if (lsv_method_name(m->param.method) == NULL)
+		return REFUSE("unknown method %d", name, (int)m->param.method);
+	if (m->param.landmarks > 0 &&
+	    m->param.seed > (unsigned long long)LONG_MAX)
+		return REFUSE("seed %llu out of range (expected 0..%ld)", name,
+			      m->param.seed, LONG_MAX);
 	if (lsv_kernel_check(&m->param.kernel, &why) != LSV_OK)
 		return REFUSE("%s", name, why.msg);
 	if (why_param != NULL)

@@ -783,6 +783,19 @@ static void model_write_refuses_what_would_not_read_back(void)
 	CHECK_STR(e.msg, "w: cannot write the model: gamma_A is not a finite number > 0");
 	m->param.gamma_A = 1.0;
 
+	/* a method or a landmark seed the reader would refuse */
+	m->param.method = (lsv_method)9;
+	text = write_str(m, &st, &e);
+	CHECK(text == NULL && st == LSV_EINVAL);
+	CHECK_STR(e.msg, "w: cannot write the model: unknown method 9");
+	m->param.method = LSV_METHOD_NEWTON;
+	m->param.landmarks = 5;
+	m->param.seed = (unsigned long long)LONG_MAX + 1;
+	text = write_str(m, &st, &e);
+	CHECK(text == NULL && st == LSV_EINVAL);
+	CHECK(e.msg[0] != '\0' && strstr(e.msg, "seed 9223372036854775808 out of range") != NULL);
+	m->param.seed = 7;
+
 	text = write_str(m, &st, &e);  /* repaired: writes */
 	CHECK(text != NULL && st == LSV_OK);
 	free(text);
