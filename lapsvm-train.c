@@ -156,6 +156,8 @@ static const char *num_text(double v, char *buf, size_t size)
 		if (strtod(buf, NULL) == v)
 			break;
 	}
+	if (strchr(buf, 'e') != NULL && v == floor(v) && fabs(v) < 1e15)
+		snprintf(buf, size, "%.0f", v);  /* 100, not 1e+02 */
 	return buf;
 }
 /* Everything the command line says. */
