@@ -73,8 +73,13 @@ static void usage(void)
 "-e eps    : tolerance of the dual solver (default 0.001)\n"
 "-o file   : write the predictions of the unlabeled training rows, in the\n"
 "            format of lapsvm-predict -d\n"
-"-v n      : n-fold cross validation over the labeled rows (the unlabeled\n"
-"            rows and the graph stay in every fold); no model is written\n"
+"-v n      : stratified n-fold cross validation over the labeled rows (the\n"
+"            unlabeled rows and the graph stay in every fold), of every\n"
+"            combination of the lists given to -a/-A/-c, -i/-I, -g, -P, -L;\n"
+"            the lowest mean held-out hinge loss wins (ties: larger gamma_A,\n"
+"            then smaller gamma_I) and the model is trained with it on all\n"
+"            the rows.  A list: 1e-4,1e-2,1 or a range 1e-6:1e2:x10\n"
+"            (start:stop:xFACTOR) or 1:4:+1 (start:stop:+STEP)\n"
 "-S seed   : random seed for -v and the Nystrom landmarks (default 1)\n"
 "-q        : quiet mode\n"
 "-h        : show this help\n"
@@ -132,75 +137,35 @@ static void tsvm_progress(void *ctx, int fn, double cneg, double cpos,
 		  "so far", fn + 1, cneg, cpos, switches);
 }
 
-/* n-fold cross validation over the labeled rows; prints like svm-train -v. */
-static void cross_validate(const lsv_data *x, const lsv_graph *g,
-			   const lsv_train_param *p,
-			   const lsv_train_progress *progress, long folds,
-			   unsigned long long seed)
+/* A parameter the grid can vary (-v): its values in the order given; opt
+ * is the option letter that gave them (0: the default, one value). */
+typedef struct {
+	int opt;
+	double *v;
+	size_t n;
+} plist;
+
+/* The shortest text that reads back as v (%.17g at most): the table and
+ * the best setting print values as they were typed. */
+static const char *num_text(double v, char *buf, size_t size)
 {
-	size_t l = x->l, n = x->n, i, k = 0, correct = 0;
-	size_t *lab = malloc(l * sizeof *lab);
-	double *y = malloc(n * sizeof *y), *scores = NULL;
-	lsv_data xf = *x;
-	lsv_rng rng;
-	long f;
+	int prec;
 
-	if (lab == NULL || y == NULL)
-		tool_die(1, "out of memory");
-	if ((size_t)folds > l)
-		tool_die(1, "-v %ld: only %zu labeled rows (expected 2..%zu folds)",
-			 folds, l, l);
-	for (i = 0; i < n; i++)
-		if (lsv_data_is_labeled(x, i))
-			lab[k++] = i;
-	lsv_rng_seed(&rng, seed);
-	for (i = l; i > 1; i--) {  /* Fisher-Yates with the seeded generator */
-		size_t j = (size_t)(lsv_rng_next(&rng) % i), t = lab[i - 1];
-		lab[i - 1] = lab[j];
-		lab[j] = t;
+	for (prec = 1; prec <= 17; prec++) {
+		snprintf(buf, size, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
 	}
-	xf.y = y;
-	for (f = 0; f < folds; f++) {
-		size_t lo = l * (size_t)f / (size_t)folds;
-		size_t hi = l * (size_t)(f + 1) / (size_t)folds;
-		lsv_model *m;
-		lsv_train_report rep;
-		lsv_error err;
-		memcpy(y, x->y, n * sizeof *y);
-		for (i = lo; i < hi; i++)
-			y[lab[i]] = x->unlabeled;
-		xf.l = l - (hi - lo);
-		if (lsv_train(&xf, g, p, progress, &m, &rep, &err) != LSV_OK)
-			tool_die(1, "fold %ld of %ld: %s", f + 1, folds, err.msg);
-		free(scores);
-		scores = malloc(n * (size_t)m->nr_fn * sizeof *scores);
-		if (scores == NULL)
-			tool_die(1, "out of memory");
-		/* the solver's own outputs when it kept them (same values up
-		 * to rounding), else from the model */
-		if (rep.train_f != NULL)
-			memcpy(scores, rep.train_f,
-			       x->n * (size_t)m->nr_fn * sizeof *scores);
-		else if (lsv_model_decision(m, x, scores, &err) != LSV_OK)
-			tool_die_err(&err);
-		for (i = lo; i < hi; i++)
-			correct += lsv_model_label(m, scores + lab[i] * (size_t)m->nr_fn) ==
-				   x->y[lab[i]];
-		lsv_train_report_free(&rep);
-		lsv_model_free(m);
-	}
-	printf("Cross Validation Accuracy = %g%% (%zu/%zu)\n",
-	       100.0 * (double)correct / (double)l, correct, l);
-	free(scores);
-	free(lab);
-	free(y);
+	if (strchr(buf, 'e') != NULL && v == floor(v) && fabs(v) < 1e15)
+		snprintf(buf, size, "%.0f", v);  /* 100, not 1e+02 */
+	return buf;
 }
-
 /* Everything the command line says. */
 typedef struct {
 	lsv_train_param p;
 	lsv_graph_param gp;
 	reg_spec reg;
+	plist al, il, gl, Pl, Ll;  /* the values of -a/-A/-c, -i/-I, -g, -P, -L */
 	const char *in, *outpath, *graph_file, *pred_file;
 	char *deflt;          /* the default model path, allocated */
 	double marker;
@@ -223,7 +188,15 @@ static int opt_name(int c, const char *arg, const lsv_name *t,
 	return v;
 }
 
-/* argv into o; a repeated option takes its last value, as getopt tools do. */
+static void opt_list(int c, const char *arg, double min, double max,
+		     int integer, plist *pl);
+static void opt_name_list(int c, const char *arg, const lsv_name *t,
+			  const char *what, plist *pl);
+static void plist_default(plist *pl, double v);
+
+/* argv into o; a repeated option takes its last value, as getopt tools do.
+ * -a/-A/-c, -i/-I, -g, -P and -L take lists (for -v); the other options
+ * one value. */
 static void parse_options(int argc, char **argv, options *o)
 {
 	int c;
@@ -236,6 +209,11 @@ static void parse_options(int argc, char **argv, options *o)
 	o->seed = 1;
 	opterr = 0;
 	while ((c = getopt(argc, argv, ":s:t:d:g:r:A:a:c:I:i:G:k:L:P:u:e:o:v:S:C:p:w:M:N:m:qh")) != -1) {
+		if (c != ':' && c != '?' && strchr("stdrkuevSCpwMNm", c) != NULL &&
+		    strpbrk(optarg, ",:") != NULL)
+			tool_usage_error("option -%c takes one value, not a list "
+					 "('%s'); lists are for -a, -A, -c, -i, -I, "
+					 "-g, -P and -L", c, optarg);
 		switch (c) {
 		case 's':
 			o->p.solver = (lsv_solver)opt_name(c, optarg, lsv_solver_names,
@@ -248,19 +226,22 @@ static void parse_options(int argc, char **argv, options *o)
 			o->p.kernel.degree = (int)tool_opt_long(c, optarg, 1, 100);
 			break;
 		case 'g':
-			o->p.kernel.gamma = tool_opt_double(c, optarg, 0x1p-1022, 1e300);
+			opt_list(c, optarg, 0x1p-1022, 1e300, 0, &o->gl);
+			o->p.kernel.gamma = o->gl.v[0];
 			break;
 		case 'r':
 			o->p.kernel.coef0 = tool_opt_double(c, optarg, -1e300, 1e300);
 			break;
 		case 'A': case 'a': case 'c':
 			o->reg.a_kind = (char)c;
-			o->reg.a_val = tool_opt_double(c, optarg, 0x1p-1022, 1e300);
+			opt_list(c, optarg, 0x1p-1022, 1e300, 0, &o->al);
+			o->reg.a_val = o->al.v[0];
 			break;
 		case 'I': case 'i':
 			o->reg.i_kind = (char)c;
 			o->graph_opt = c;
-			o->reg.i_val = tool_opt_double(c, optarg, 0.0, 1e300);
+			opt_list(c, optarg, 0.0, 1e300, 0, &o->il);
+			o->reg.i_val = o->il.v[0];
 			break;
 		case 'G':
 			o->graph_file = optarg;
@@ -271,12 +252,14 @@ static void parse_options(int argc, char **argv, options *o)
 			break;
 		case 'L':
 			o->graph_opt = c;
-			o->p.normalized = opt_name(c, optarg, lsv_laplacian_names,
-						   "Laplacian");
+			opt_name_list(c, optarg, lsv_laplacian_names, "Laplacian",
+				      &o->Ll);
+			o->p.normalized = (int)o->Ll.v[0];
 			break;
 		case 'P':
 			o->graph_opt = c;
-			o->p.power = (int)tool_opt_long(c, optarg, 1, 100);
+			opt_list(c, optarg, 1, 100, 1, &o->Pl);
+			o->p.power = (int)o->Pl.v[0];
 			break;
 		case 'u':
 			o->marker = tool_opt_double(c, optarg, -1e300, 1e300);
@@ -339,8 +322,25 @@ static void parse_options(int argc, char **argv, options *o)
 	if (o->graph_file && o->k_given)
 		tool_usage_error("-k sets the graph built here; it does not apply "
 				 "with -G");
-	if (o->folds > 0 && o->pred_file)
-		tool_usage_error("-o and -v exclude each other");
+	{
+		plist *pl[] = {&o->al, &o->il, &o->gl, &o->Pl, &o->Ll};
+		size_t j;
+		for (j = 0; j < sizeof pl / sizeof *pl; j++)
+			if (pl[j]->n > 1 && o->folds == 0)
+				tool_usage_error("option -%c: a list of values needs -v "
+						 "(cross validation) to choose among "
+						 "them", pl[j]->opt);
+	}
+	plist_default(&o->al, o->reg.a_val);
+	o->al.opt = o->reg.a_kind;
+	plist_default(&o->il, o->reg.i_val);
+	o->il.opt = o->reg.i_kind;
+	plist_default(&o->gl, o->p.kernel.gamma);
+	o->gl.opt = 'g';
+	plist_default(&o->Pl, o->p.power);
+	o->Pl.opt = 'P';
+	plist_default(&o->Ll, o->p.normalized);
+	o->Ll.opt = 'L';
 	if (o->tsvm_opt && o->p.solver != LSV_SOLVER_TSVM)
 		tool_usage_error("-%c applies to the TSVM (-s tsvm)", o->tsvm_opt);
 	if (o->p.solver == LSV_SOLVER_TSVM &&
@@ -361,6 +361,9 @@ static void parse_options(int argc, char **argv, options *o)
 		sprintf(o->deflt, "%s.model", o->in);
 		o->outpath = o->deflt;
 	}
+	if (o->folds > 0 && strcmp(o->outpath, "-") == 0)
+		tool_usage_error("-v prints its results on standard output: give a "
+				 "model_file other than '-'");
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -571,6 +574,346 @@ static void write_model(const options *o, const lsv_model *m)
 	tool_output_commit(out);
 }
 
+/* -v with lists: option c gives the values of arg into *pl, or a usage
+ * error naming the option and the bad piece. */
+static void opt_list(int c, const char *arg, double min, double max,
+		     int integer, plist *pl)
+{
+	lsv_error err;
+
+	free(pl->v);
+	if (lsv_parse_list(arg, min, max, integer, &pl->v, &pl->n, &err) !=
+	    LSV_OK) {
+		if (err.status == LSV_ENOMEM)
+			tool_die(1, "out of memory");
+		tool_usage_error("option -%c: %s", c, err.msg);
+	}
+	pl->opt = c;
+}
+
+/* -L normalized,unnormalized: a list of names. */
+static void opt_name_list(int c, const char *arg, const lsv_name *t,
+			  const char *what, plist *pl)
+{
+	char piece[64];
+	const char *p = arg, *q;
+	size_t len;
+
+	free(pl->v);
+	pl->v = NULL;
+	pl->n = 0;
+	if (*arg == '\0')
+		(void)opt_name(c, arg, t, what);  /* names the empty value */
+	for (;; p = q + 1) {
+		double *nv;
+		q = strchr(p, ',');
+		len = q ? (size_t)(q - p) : strlen(p);
+		if (len == 0)
+			tool_usage_error("option -%c: empty element in '%s'", c, arg);
+		if (len >= sizeof piece)
+			len = sizeof piece - 1;
+		memcpy(piece, p, len);
+		piece[len] = '\0';
+		if ((nv = realloc(pl->v, (pl->n + 1) * sizeof *nv)) == NULL)
+			tool_die(1, "out of memory");
+		pl->v = nv;
+		pl->v[pl->n++] = opt_name(c, piece, t, what);
+		if (q == NULL)
+			break;
+	}
+	pl->opt = c;
+}
+
+/* One value list (the default's when the option was not given). */
+static void plist_default(plist *pl, double v)
+{
+	if (pl->v != NULL)
+		return;
+	if ((pl->v = malloc(sizeof *pl->v)) == NULL)
+		tool_die(1, "out of memory");
+	pl->v[0] = v;
+	pl->n = 1;
+}
+
+/* The grid's dimensions in grid order, the outermost first (the kernel
+ * changes least often, so its matrix is computed once per -g value). */
+enum { DIM_G, DIM_L, DIM_P, DIM_A, DIM_I, NDIM };
+
+static plist *dim_list(options *o, int d)
+{
+	plist *t[NDIM] = {&o->gl, &o->Ll, &o->Pl, &o->al, &o->il};
+	return t[d];
+}
+
+/* Combination k (0-based, grid order: the last dimension fastest) into
+ * idx[NDIM]. */
+static void combo_index(options *o, size_t k, size_t *idx)
+{
+	int d;
+
+	for (d = NDIM - 1; d >= 0; d--) {
+		size_t n = dim_list(o, d)->n;
+		idx[d] = k % n;
+		k /= n;
+	}
+}
+
+/* The parameters of combination idx, gamma_A and gamma_I resolved with the
+ * whole set's l and n (as without -v). */
+static lsv_train_param combo_param(options *o, const size_t *idx, size_t l,
+				   size_t n)
+{
+	lsv_train_param p = o->p;
+	reg_spec r = o->reg;
+
+	p.kernel.gamma = o->gl.v[idx[DIM_G]];
+	p.normalized = (int)o->Ll.v[idx[DIM_L]];
+	p.power = (int)o->Pl.v[idx[DIM_P]];
+	r.a_val = o->al.v[idx[DIM_A]];
+	r.i_val = o->il.v[idx[DIM_I]];
+	resolve_reg(&r, l, n, &p);
+	if (p.solver == LSV_SOLVER_TSVM)
+		p.gamma_I = 0.0;
+	return p;
+}
+
+/* The text of dimension d's value in combination idx. */
+static const char *dim_text(options *o, int d, const size_t *idx, char *buf,
+			    size_t size)
+{
+	double v = dim_list(o, d)->v[idx[d]];
+
+	if (d == DIM_L)
+		return lsv_name_of(lsv_laplacian_names, (int)v);
+	return num_text(v, buf, size);
+}
+
+/* Whether training with p will use the n x n kernel (so computing it once
+ * pays): not on a feature map, not RLS / the SVM on the labeled rows
+ * alone.  A wrong guess costs time only: lsv_train_with_kernel ignores an
+ * unneeded K and lsv_train computes a missing one. */
+static int uses_kernel(const lsv_train_param *p, const lsv_data *x)
+{
+	if (p->landmarks > 0 ||
+	    (p->method == LSV_METHOD_NEWTON && p->kernel.type == LSV_KERNEL_LINEAR))
+		return 0;
+	return !(p->gamma_I == 0.0 && p->solver != LSV_SOLVER_TSVM &&
+		 p->method != LSV_METHOD_NEWTON && x->l < x->n);
+}
+
+/* What the search keeps of each combination. */
+typedef struct {
+	double loss;          /* mean held-out hinge loss */
+	size_t correct;       /* held-out rows predicted right */
+	double gamma_A, gamma_I;
+} cv_score;
+
+/* One combination's stratified cross validation: the fold models' hinge
+ * loss of the one-vs-rest scores and accuracy on their held-out rows. */
+static cv_score cv_one(const lsv_data *x, const lsv_graph *g,
+		       const lsv_train_param *p, const double *K,
+		       const lsv_train_progress *progress, const int *fold,
+		       long folds)
+{
+	size_t n = x->n, i;
+	double *y = malloc(n * sizeof *y), *scores = NULL, hinge = 0.0;
+	lsv_data xf = *x;
+	cv_score s = {0.0, 0, p->gamma_A, p->gamma_I};
+	int nr_fn = 1;
+	long f;
+
+	if (y == NULL)
+		tool_die(1, "out of memory");
+	xf.y = y;
+	for (f = 0; f < folds; f++) {
+		lsv_model *m;
+		lsv_train_report rep;
+		lsv_error err;
+		size_t held = 0;
+		int c;
+
+		memcpy(y, x->y, n * sizeof *y);
+		for (i = 0; i < n; i++)
+			if (fold[i] == f) {
+				y[i] = x->unlabeled;
+				held++;
+			}
+		xf.l = x->l - held;
+		if (lsv_train_with_kernel(&xf, g, p, K, progress, &m, &rep, &err) !=
+		    LSV_OK)
+			tool_die(1, "fold %ld of %ld: %s", f + 1, folds, err.msg);
+		nr_fn = m->nr_fn;
+		free(scores);
+		scores = malloc(n * (size_t)nr_fn * sizeof *scores);
+		if (scores == NULL)
+			tool_die(1, "out of memory");
+		/* the solver's own outputs when it kept them (same values up
+		 * to rounding), else from the model */
+		if (rep.train_f != NULL)
+			memcpy(scores, rep.train_f, n * (size_t)nr_fn * sizeof *scores);
+		else if (lsv_model_decision(m, x, scores, &err) != LSV_OK)
+			tool_die_err(&err);
+		for (i = 0; i < n; i++) {
+			const double *sc = scores + i * (size_t)nr_fn;
+			if (fold[i] != f)
+				continue;
+			s.correct += lsv_model_label(m, sc) == x->y[i];
+			for (c = 0; c < nr_fn; c++) {
+				/* y_c = +1 for the row's class (the first
+				 * label with one function), else -1 */
+				double yc = x->y[i] == m->labels[c] ? 1.0 : -1.0;
+				hinge += fmax(0.0, 1.0 - yc * sc[c]);
+			}
+		}
+		lsv_train_report_free(&rep);
+		lsv_model_free(m);
+	}
+	s.loss = hinge / ((double)x->l * (double)nr_fn);
+	free(scores);
+	free(y);
+	return s;
+}
+
+/* Equal to 1e-12 relative: a tie, settled by the regularization. */
+static int same_loss(double a, double b)
+{
+	return fabs(a - b) <= 1e-12 * fmax(fabs(a), fabs(b));
+}
+
+/*
+ * -v: every combination of the lists scored by stratified cross validation
+ * (folds drawn once), the table on stdout, and o->p set to the best
+ * combination.  *Kout gets the kernel matrix of the best -g if the search
+ * still holds it (the caller frees it), else NULL.
+ */
+static void grid_search(options *o, const lsv_data *x, const lsv_graph *g,
+			const lsv_train_progress *progress, const int *fold,
+			double **Kout)
+{
+	size_t N = 1, k, best = 0, idx[NDIM], kidx = (size_t)-1;
+	int d, varied = 0;
+	cv_score *sc;
+	double *K = NULL;
+	lsv_error err;
+	char buf[64];
+
+	for (d = 0; d < NDIM; d++)
+		N *= dim_list(o, d)->n;
+	if ((sc = malloc(N * sizeof *sc)) == NULL)
+		tool_die(1, "out of memory");
+	for (k = 0; k < N; k++) {
+		lsv_train_param p;
+		combo_index(o, k, idx);
+		p = combo_param(o, idx, x->l, x->n);
+		if (uses_kernel(&p, x) && (K == NULL || kidx != idx[DIM_G])) {
+			free(K);
+			if (lsv_train_kernel(x, &p, &K, &err) != LSV_OK)
+				tool_die_err(&err);
+			kidx = idx[DIM_G];
+		}
+		sc[k] = cv_one(x, g, &p, uses_kernel(&p, x) ? K : NULL, progress,
+			       fold, o->folds);
+		tool_info("combination %zu of %zu: hinge loss %.6g, accuracy "
+			  "%.4g%%; %.1f s", k + 1, N, sc[k].loss,
+			  100.0 * (double)sc[k].correct / (double)x->l,
+			  tool_elapsed());
+		if (k > 0) {
+			const cv_score *a = &sc[k], *b = &sc[best];
+			if (same_loss(a->loss, b->loss)
+			    ? a->gamma_A > b->gamma_A ||
+			      (a->gamma_A == b->gamma_A && a->gamma_I < b->gamma_I)
+			    : a->loss < b->loss)
+				best = k;
+		}
+	}
+	if (N == 1) {
+		printf("Cross Validation Accuracy = %g%% (%zu/%zu)\n",
+		       100.0 * (double)sc[0].correct / (double)x->l, sc[0].correct,
+		       x->l);
+		printf("Cross Validation Hinge Loss = %.6g\n", sc[0].loss);
+	} else {
+		/* the table: one column per varied parameter */
+		size_t w[NDIM] = {0};
+		for (d = 0; d < NDIM; d++) {
+			if (dim_list(o, d)->n < 2)
+				continue;
+			varied |= 1 << d;
+			w[d] = 2;
+			for (k = 0; k < dim_list(o, d)->n; k++) {
+				size_t i2[NDIM] = {0};
+				i2[d] = k;
+				size_t len = strlen(dim_text(o, d, i2, buf, sizeof buf));
+				if (len > w[d])
+					w[d] = len;
+			}
+		}
+		printf("# %ld-fold stratified cross validation of %zu combinations: "
+		       "lowest mean held-out hinge loss is best, ties (1e-12 "
+		       "relative) to larger gamma_A, then smaller gamma_I\n",
+		       o->folds, N);
+		printf(" ");
+		for (d = 0; d < NDIM; d++)
+			if (varied & (1 << d))
+				printf(" %*s%c", (int)w[d] - 1, "-",
+				       dim_list(o, d)->opt);
+		printf(" %12s %9s\n", "hinge_loss", "accuracy");
+		for (k = 0; k < N; k++) {
+			combo_index(o, k, idx);
+			printf("%c", k == best ? '*' : ' ');
+			for (d = 0; d < NDIM; d++)
+				if (varied & (1 << d))
+					printf(" %*s", (int)w[d],
+					       dim_text(o, d, idx, buf, sizeof buf));
+			printf(" %12.6g %8.4g%%\n", sc[k].loss,
+			       100.0 * (double)sc[k].correct / (double)x->l);
+		}
+		printf("best:");
+		combo_index(o, best, idx);
+		for (d = 0; d < NDIM; d++)
+			if (varied & (1 << d))
+				printf(" -%c %s", dim_list(o, d)->opt,
+				       dim_text(o, d, idx, buf, sizeof buf));
+		printf("\n");
+	}
+	if (fflush(stdout) != 0)
+		tool_die(1, "standard output: write error");
+	combo_index(o, best, idx);
+	o->p = combo_param(o, idx, x->l, x->n);
+	if (K != NULL && kidx != idx[DIM_G]) {
+		free(K);
+		K = NULL;
+	}
+	*Kout = K;
+	free(sc);
+}
+
+/* -v: every combination checked and the folds drawn (stratified, seeded by
+ * -S) before any work, so a usage error comes at once. */
+static int *grid_prepare(options *o, const lsv_data *x)
+{
+	size_t N = 1, k, idx[NDIM];
+	int *fold = malloc(x->n * sizeof *fold), d;
+	lsv_error err;
+
+	if (fold == NULL)
+		tool_die(1, "out of memory");
+	for (d = 0; d < NDIM; d++)
+		N *= dim_list(o, d)->n;
+	for (k = 0; k < N; k++) {
+		lsv_train_param p;
+		combo_index(o, k, idx);
+		p = combo_param(o, idx, x->l, x->n);
+		if (lsv_train_param_check(&p, &err) != LSV_OK)
+			tool_usage_error("%s", err.msg);
+	}
+	if (lsv_cv_folds(x, o->folds, o->seed, fold, &err) != LSV_OK) {
+		if (err.status == LSV_ENOMEM)
+			tool_die(1, "out of memory");
+		tool_usage_error("-v %ld: %s", o->folds, err.msg);
+	}
+	return fold;
+}
+
 int main(int argc, char **argv)
 {
 	options o;
@@ -581,6 +924,8 @@ int main(int argc, char **argv)
 	lsv_train_progress progress = {NULL, NULL};
 	lsv_error err;
 	char graph_desc[256];
+	double *K = NULL;
+	int *fold = NULL;
 
 	tool_init(argv[0]);
 	parse_options(argc, argv, &o);
@@ -596,23 +941,42 @@ int main(int argc, char **argv)
 	if (lsv_train_param_check(&o.p, &err) != LSV_OK ||
 	    lsv_graph_param_check(&o.gp, &err) != LSV_OK)
 		tool_usage_error("%s", err.msg);
-	g = read_graph(&o, x, graph_desc, sizeof graph_desc);
-	if (o.folds > 0) {
-		cross_validate(x, g, &o.p, &progress, o.folds, o.seed);
-		describe_rows(&o, x);
-	} else {
-		if (lsv_train(x, g, &o.p, &progress, &m, &rep, &err) != LSV_OK)
-			tool_die_err(&err);
-		set_graph_desc(m, graph_desc);
-		describe_rows(&o, x);
-		report(&o.p, m, &rep);
-		if (o.pred_file != NULL)
-			write_transductive(&o, x, m, &rep);
-		write_model(&o, m);
-		lsv_train_report_free(&rep);
-		lsv_model_free(m);
+	if (o.folds > 0)
+		fold = grid_prepare(&o, x);
+	{	/* a graph if some gamma_I of the list is > 0 */
+		lsv_train_param p1 = o.p;
+		reg_spec r = o.reg;
+		size_t j;
+		for (j = 0; j < o.il.n; j++)
+			if (o.il.v[j] > r.i_val)
+				r.i_val = o.il.v[j];
+		resolve_reg(&r, x->l, x->n, &o.p);
+		if (o.p.solver == LSV_SOLVER_TSVM)
+			o.p.gamma_I = 0.0;
+		g = read_graph(&o, x, graph_desc, sizeof graph_desc);
+		o.p = p1;
 	}
+	if (o.folds > 0)  /* o.p becomes the best setting */
+		grid_search(&o, x, g, &progress, fold, &K);
+	if (lsv_train_with_kernel(x, g, &o.p, K, &progress, &m, &rep, &err) !=
+	    LSV_OK)
+		tool_die_err(&err);
+	free(K);
+	set_graph_desc(m, graph_desc);
+	describe_rows(&o, x);
+	report(&o.p, m, &rep);
+	if (o.pred_file != NULL)
+		write_transductive(&o, x, m, &rep);
+	write_model(&o, m);
+	lsv_train_report_free(&rep);
+	lsv_model_free(m);
 	lsv_graph_free(g);
+	free(fold);
+	free(o.al.v);
+	free(o.il.v);
+	free(o.gl.v);
+	free(o.Pl.v);
+	free(o.Ll.v);
 	lsv_data_free(x);
 	free(o.deflt);
 	return 0;

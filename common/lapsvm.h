@@ -520,6 +520,26 @@ lsv_status lsv_train(const lsv_data *x, const lsv_graph *g,
 		     const lsv_train_progress *progress, lsv_model **out,
 		     lsv_train_report *report, lsv_error *err);
 
+/*
+ * Training many times on the same rows (cross validation, a grid of
+ * settings): the n x n kernel depends on the rows and the kernel only, not
+ * on the labels, gamma_A, gamma_I or the graph, so it can be computed once.
+ * lsv_train_kernel computes it exactly as lsv_train does (p->kernel, a
+ * gamma of 0 resolved to 1/x->dim); the caller frees *K with free().
+ * lsv_train_with_kernel is lsv_train handed that K (column-major n x n),
+ * for any data set with the same rows as the one K was computed from
+ * (labels may differ) and the same kernel: the results are identical to
+ * lsv_train's.  Methods that use no n x n kernel (feature maps, and RLS /
+ * the SVM at gamma_I = 0, trained on the labeled rows alone) ignore K.
+ */
+lsv_status lsv_train_kernel(const lsv_data *x, const lsv_train_param *p,
+			    double **K, lsv_error *err);
+lsv_status lsv_train_with_kernel(const lsv_data *x, const lsv_graph *g,
+				 const lsv_train_param *p, const double *K,
+				 const lsv_train_progress *progress,
+				 lsv_model **out, lsv_train_report *report,
+				 lsv_error *err);
+
 /* Decision values of rows of x: scores is x->n x m->nr_fn, row-major. */
 lsv_status lsv_model_decision(const lsv_model *m, const lsv_data *x,
 			      double *scores, lsv_error *err);
@@ -555,6 +575,40 @@ void lsv_model_free(lsv_model *m);
 lsv_status lsv_smo(const double *Q, const double *y, const double *C,
 		   size_t l, double eps, long max_iter, int warm, double *beta,
 		   double *rho, long *iters, lsv_error *err);
+
+/* ------------------------------------------------------------------ */
+/* Model selection (common/grid.c)                                     */
+/* ------------------------------------------------------------------ */
+
+#define LSV_LIST_MAX 1000  /* values one list may give */
+
+/*
+ * A list of parameter values: elements separated by commas, each a number
+ * or a range, "start:stop:xFACTOR" (start, start F, start F^2, ... up to
+ * stop; start > 0, F > 1) or "start:stop:+STEP" (start, start + STEP, ...;
+ * STEP > 0).  Range values are rounded to 15 significant digits (so
+ * 1e-6:1e2:x10 gives exactly 1e-06, 1e-05, ..., 100) and stop is included
+ * when reached within 1e-9 relative.  Every value must lie in [min, max]
+ * and, if integer, be whole.  Refused (LSV_EINVAL, the message quoting the
+ * bad piece): an empty list or element, a malformed range, a factor <= 1
+ * or step <= 0, start > stop, more than LSV_LIST_MAX values.  On success
+ * *out holds *count >= 1 values in the order given; the caller frees it.
+ */
+lsv_status lsv_parse_list(const char *s, double min, double max, int integer,
+			  double **out, size_t *count, lsv_error *err);
+
+/*
+ * Stratified k-fold assignment of the labeled rows of x: each class's
+ * labeled rows (classes by first appearance) are shuffled by a generator
+ * seeded with seed and dealt round-robin to the folds, the deal going on
+ * from one class to the next so fold sizes differ by at most one.  fold
+ * (n entries) gets 0..k-1 for labeled rows, -1 for unlabeled ones.
+ * LSV_EINVAL if k < 2 or some class has fewer than k labeled rows (every
+ * fold holds out at least one row of each class and trains on the rest, so every
+ * class is in every training set).
+ */
+lsv_status lsv_cv_folds(const lsv_data *x, long k, unsigned long long seed,
+			int *fold, lsv_error *err);
 
 /* ------------------------------------------------------------------ */
 /* Metrics (common/metrics.c)                                          */

@@ -584,9 +584,10 @@ static void check_kernel(const double *K, size_t n, lsv_train_report *r)
 	r->kernel_constant = any && lo > 1.0 - 1e-6;
 }
 
-/* lsv_train with a report and progress that are never NULL. */
+/* lsv_train with a report and progress that are never NULL; Kin: the
+ * caller's n x n kernel (lsv_train_kernel), or NULL to compute it here. */
 static lsv_status train(const lsv_data *x, const lsv_graph *g,
-			const lsv_train_param *p,
+			const lsv_train_param *p, const double *Kin,
 			const lsv_train_progress *progress, lsv_model **out,
 			lsv_train_report *report, lsv_error *err)
 {
@@ -627,7 +628,7 @@ static lsv_status train(const lsv_data *x, const lsv_graph *g,
 		if (sub == NULL)
 			return lsv_fail(err, LSV_ENOMEM, "out of memory");
 		q.kernel.gamma = prm.kernel.gamma;  /* from all the rows */
-		st = train(sub, NULL, &q, progress, out, report, err);
+		st = train(sub, NULL, &q, NULL, progress, out, report, err);
 		lsv_data_free(sub);
 		if (st == LSV_OK) {
 			(*out)->u = n - x->l;
@@ -678,9 +679,9 @@ static lsv_status train(const lsv_data *x, const lsv_graph *g,
 	Y = lsv_alloc(x->l * (size_t)F.nr_fn, sizeof *Y);
 	F.alpha = calloc(n * (size_t)F.nr_fn, sizeof *F.alpha);
 	F.bias = calloc((size_t)F.nr_fn, sizeof *F.bias);
-	if (!row->map)
+	if (!row->map && Kin == NULL)
 		K = lsv_alloc(n * n, sizeof *K);
-	if (!lab || !Y || !F.alpha || !F.bias || (!row->map && !K)) {
+	if (!lab || !Y || !F.alpha || !F.bias || (!row->map && !Kin && !K)) {
 		st = lsv_fail(err, LSV_ENOMEM,
 			      "out of memory for the kernel matrix (%zu bytes)",
 			      n * n * sizeof *K);
@@ -701,7 +702,11 @@ static lsv_status train(const lsv_data *x, const lsv_graph *g,
 		F.L = &L;
 	}
 	report->path = row->name;
-	if (!row->map) {
+	if (!row->map && Kin != NULL) {  /* the caller's, as computed here */
+		t0 = t1 = seconds();
+		F.K = Kin;
+		check_kernel(Kin, n, report);
+	} else if (!row->map) {
 		t0 = seconds();
 		if ((st = lsv_kernel_matrix(&prm.kernel, x, NULL, n, x, NULL, n, K,
 					    err)) != LSV_OK)
@@ -749,6 +754,50 @@ lsv_status lsv_train(const lsv_data *x, const lsv_graph *g,
 		     const lsv_train_progress *progress, lsv_model **out,
 		     lsv_train_report *report, lsv_error *err)
 {
+	return lsv_train_with_kernel(x, g, p, NULL, progress, out, report, err);
+}
+
+lsv_status lsv_train_kernel(const lsv_data *x, const lsv_train_param *p,
+			    double **K, lsv_error *err)
+{
+	lsv_kernel k = p->kernel;  /* resolved as train() resolves it */
+	size_t n = x->n;
+	lsv_status st;
+
+	*K = NULL;
+	if (k.gamma == 0.0) {
+		lsv_train_report r;
+		memset(&r, 0, sizeof r);
+		if ((st = default_gamma(x, &k, &r, err)) != LSV_OK)
+			return st;
+	}
+	if ((st = lsv_kernel_check(&k, err)) != LSV_OK)
+		return st;
+	if (n > INT_MAX)
+		return lsv_fail(err, LSV_ETOOBIG, "%zu rows: too many", n);
+	if ((st = check_bytes(p, (double)n * (double)n, "the n x n kernel matrix",
+			      "train on a low-rank kernel instead: -M newton "
+			      "-N m (Nystrom, m landmarks, memory O(n m))",
+			      err)) != LSV_OK)
+		return st;
+	if ((*K = lsv_alloc(n * n, sizeof **K)) == NULL)
+		return lsv_fail(err, LSV_ENOMEM,
+				"out of memory for the kernel matrix (%zu bytes)",
+				n * n * sizeof **K);
+	if ((st = lsv_kernel_matrix(&k, x, NULL, n, x, NULL, n, *K, err)) !=
+	    LSV_OK) {
+		free(*K);
+		*K = NULL;
+	}
+	return st;
+}
+
+lsv_status lsv_train_with_kernel(const lsv_data *x, const lsv_graph *g,
+				 const lsv_train_param *p, const double *K,
+				 const lsv_train_progress *progress,
+				 lsv_model **out, lsv_train_report *report,
+				 lsv_error *err)
+{
 	static const lsv_train_progress none = {NULL, NULL};
 	lsv_train_report own;
 	lsv_status st;
@@ -757,8 +806,8 @@ lsv_status lsv_train(const lsv_data *x, const lsv_graph *g,
 	if (report == NULL)
 		report = &own;
 	memset(report, 0, sizeof *report);
-	st = train(x, g, p, progress != NULL ? progress : &none, out, report,
-		   err);
+	st = train(x, g, p, K, progress != NULL ? progress : &none, out,
+		   report, err);
 	if (st != LSV_OK || report == &own)
 		lsv_train_report_free(report);
 	return st;

@@ -428,7 +428,7 @@ small_model() {
 	# the guard it trained on a graph of overflowed distances (t = inf)
 	# and wrote a model.
 	for o in "" "-s laprls" "-t 0" "-t 1" "-t 0 -M newton" \
-		"-s laprls -t 0 -M newton" "-M pcg" "-v 2"; do
+		"-s laprls -t 0 -M newton" "-M pcg"; do
 		run --separate-stderr "$TRAIN" $o big.txt
 		assert_fails lapsvm-train "big.txt: row 2: feature values too large (squared norm inf" \
 			"distances would overflow a double; rescale the data"

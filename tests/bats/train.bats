@@ -172,11 +172,13 @@ setup() {
 	assert_train_usage "-k sets the graph built here; it does not apply with -G"
 }
 
-@test "-o with -v: exit 2, they exclude each other" {
-	moons1
-	run --separate-stderr "$TRAIN" -o p.txt -v 2 m.txt
-	assert_train_usage "-o and -v exclude each other"
-	[ ! -e p.txt ]
+@test "-o with -v: the best model's transductive predictions, as without -v" {
+	moons m.txt -S 1 -l 10
+	run --separate-stderr "$TRAIN" -q -o p.txt -v 2 m.txt
+	assert_status 0
+	"$TRAIN" -q -o q.txt m.txt q.model
+	assert_same p.txt q.txt
+	assert_same m.txt.model q.model
 }
 
 @test "data and graph both '-': exit 2" {
@@ -459,12 +461,16 @@ setup() {
 
 # --------------------------------------------------------------------- -v
 
-@test "-v 2: prints the cross validation accuracy, writes no model" {
+@test "-v 2: prints the cross validation accuracy and hinge loss, writes the model" {
 	moons m.txt -S 1 -l 10
 	run --separate-stderr "$TRAIN" -v 2 m.txt
 	assert_status 0
-	[[ "$output" =~ ^"Cross Validation Accuracy = "[0-9.]+"% ("[0-9]+"/20)"$ ]]
-	[ "$(ls -A)" = m.txt ]
+	[ "${#lines[@]}" -eq 2 ]
+	[[ "${lines[0]}" =~ ^"Cross Validation Accuracy = "[0-9.]+"% ("[0-9]+"/20)"$ ]]
+	[[ "${lines[1]}" =~ ^"Cross Validation Hinge Loss = "[0-9.e+-]+$ ]]
+	# the model is the one trained without -v (a single setting)
+	"$TRAIN" -q m.txt plain.model
+	assert_same m.txt.model plain.model
 }
 
 @test "-S makes -v deterministic; the seed changes the folds" {
@@ -479,12 +485,10 @@ setup() {
 	[ "$(printf '%s' "$all" | sort -u | wc -l)" -gt 1 ]
 }
 
-@test "-v with more folds than labeled rows: exit 1" {
+@test "-v with more folds than a class has labeled rows: exit 2" {
 	moons m.txt -S 1 -l 10
 	run --separate-stderr "$TRAIN" -q -v 30 m.txt
-	assert_status 1
-	assert_stderr_has "lapsvm-train: -v 30: only 20 labeled rows"
-	[ ! -e m.txt.model ]
+	assert_train_usage "-v 30: class 1 has only 10 labeled rows (expected at most 10 folds)"
 }
 
 # ------------------------------------------------------------ messages

@@ -498,12 +498,13 @@ moons_three() {
 	assert_same stdin.model file.model
 }
 
-@test "-v 2 with -s tsvm: a cross validation accuracy, no model" {
+@test "-v 2 with -s tsvm: a cross validation accuracy, the model as without -v" {
 	moons m.txt -S 1 -l 10
 	run --separate-stderr "$TRAIN" -q -s tsvm -v 2 m.txt
 	assert_status 0
-	[[ "$output" =~ ^"Cross Validation Accuracy = "[0-9.]+"% ("[0-9]+"/20)"$ ]]
-	[ "$(ls -A)" = m.txt ]
+	[[ "${lines[0]}" =~ ^"Cross Validation Accuracy = "[0-9.]+"% ("[0-9]+"/20)"$ ]]
+	"$TRAIN" -q -s tsvm m.txt plain.model
+	assert_same m.txt.model plain.model
 }
 
 # ------------------------------------------------------------- real data

@@ -2,6 +2,7 @@
  * message), the writer (exact round trip, refusals), and prediction
  * against decision values computed here by hand from the formulas. */
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 

@@ -1,0 +1,171 @@
+#!/usr/bin/env bats
+# lapsvm-train -v with lists of values (model selection): the table, the
+# best setting and the model trained with it, determinism, -i 0 in a list,
+# and every usage error of the lists.  Small data (two moons, 10 labels
+# per class): each test runs in well under a second.
+
+load helpers
+
+setup() {
+	need_tools "$TRAIN" "$DG"
+	enter_work
+	moons m.txt -S 1 -l 10
+}
+
+@test "a 2 x 2 grid: 4 lines, the best marked, its model equal to a plain run" {
+	run --separate-stderr "$TRAIN" -q -v 3 -a 0.001,0.01 -i 0.1,1 m.txt g.model
+	assert_status 0
+	[ "$(printf '%s\n' "$output" | grep -c '^[ *] .*%$')" -eq 4 ]
+	[ "$(printf '%s\n' "$output" | grep -c '^\* ')" -eq 1 ]
+	[[ "$output" == *"ties (1e-12 relative) to larger gamma_A, then smaller gamma_I"* ]]
+	best=$(printf '%s\n' "$output" | sed -n 's/^best: //p')
+	[[ "$best" =~ ^"-a "[0-9.e-]+" -i "[0-9.e-]+$ ]]
+	# the marked line holds the best setting
+	read -r a i <<<"$(printf '%s\n' "$output" | sed -n 's/^\* *//p' | awk '{ print $1, $2 }')"
+	[ "$best" = "-a $a -i $i" ]
+	"$TRAIN" -q $best m.txt plain.model
+	assert_same g.model plain.model
+}
+
+@test "the grid's lines are in grid order: -a outer, -i inner" {
+	run --separate-stderr "$TRAIN" -q -v 2 -a 0.001,0.01 -i 0.1,1 m.txt g.model
+	assert_status 0
+	got=$(printf '%s\n' "$output" | grep '^[ *] .*%$' | awk '{ sub(/^\*/, ""); print $1, $2 }')
+	[ "$got" = "$(printf '0.001 0.1\n0.001 1\n0.01 0.1\n0.01 1')" ]
+}
+
+@test "the same -S gives the same table and model; progress on stderr unless -q" {
+	run --separate-stderr "$TRAIN" -S 4 -v 3 -a 1e-3:1e-1:x10 -i 0,1 m.txt a.model
+	assert_status 0
+	a="$output"
+	assert_stderr_has "combination 6 of 6"
+	run --separate-stderr "$TRAIN" -q -S 4 -v 3 -a 1e-3:1e-1:x10 -i 0,1 m.txt b.model
+	assert_status 0
+	[ "$output" = "$a" ]
+	assert_stderr_empty
+	assert_same a.model b.model
+	[ "$(printf '%s\n' "$a" | grep -c '^[ *] .*%$')" -eq 6 ]
+}
+
+@test "-i 0 in a list: the SVM's line beside LapSVM's, a range's values as typed" {
+	run --separate-stderr "$TRAIN" -q -v 2 -i 0,0.1 -a 1e-6:1e-4:x10 m.txt g.model
+	assert_status 0
+	[ "$(printf '%s\n' "$output" | grep -c '^[ *] .*%$')" -eq 6 ]
+	printf '%s\n' "$output" | grep -Eq '^[ *] +1e-05 +0 '
+	printf '%s\n' "$output" | grep -Eq '^[ *] +0.0001 +0.1 '
+	best=$(printf '%s\n' "$output" | sed -n 's/^best: //p')
+	"$TRAIN" -q $best m.txt plain.model
+	assert_same g.model plain.model
+}
+
+@test "-g, -P and -L lists; -P takes a linear range" {
+	run --separate-stderr "$TRAIN" -q -v 2 -g 0.5,2 -P 1:2:+1 -L normalized,unnormalized m.txt g.model
+	assert_status 0
+	[ "$(printf '%s\n' "$output" | grep -c '^[ *] .*%$')" -eq 8 ]
+	best=$(printf '%s\n' "$output" | sed -n 's/^best: //p')
+	[[ "$best" =~ ^"-g "[0-9.]+" -L "(un)?"normalized -P "[12]$ ]]
+	"$TRAIN" -q $best m.txt plain.model
+	assert_same g.model plain.model
+}
+
+@test "a grid with laprls and a three-class set works" {
+	awk 'NR % 3 == 0 && $1 != 0 { $1 = 2 } { print }' m.txt >three.txt
+	run --separate-stderr "$TRAIN" -q -s laprls -v 2 -c 1,10 three.txt g.model
+	assert_status 0
+	[ "$(key g.model nr_class)" = 3 ]
+	best=$(printf '%s\n' "$output" | sed -n 's/^best: //p')
+	"$TRAIN" -q -s laprls $best three.txt plain.model
+	assert_same g.model plain.model
+}
+
+# ------------------------------------------------------------ usage errors
+
+bad_list() {
+	run --separate-stderr "$TRAIN" "$@" m.txt
+	assert_status 2
+	assert_stderr_has "Try 'lapsvm-train -h' for more information."
+	assert_stdout_empty
+	[ ! -e m.txt.model ]
+}
+
+@test "a list without -v: exit 2" {
+	bad_list -a 1,2
+	assert_stderr_has "option -a: a list of values needs -v (cross validation) to choose among them"
+	bad_list -i 0:1:+1
+	assert_stderr_has "option -i: a list of values needs -v"
+}
+
+@test "an empty list or element: exit 2" {
+	bad_list -v 2 -a ''
+	assert_stderr_has "option -a: '' is not a number (an empty list)"
+	bad_list -v 2 -a 1,,2
+	assert_stderr_has "option -a: empty element in '1,,2'"
+	bad_list -v 2 -i 1,
+	assert_stderr_has "option -i: empty element in '1,'"
+	bad_list -v 2 -L normalized,
+	assert_stderr_has "option -L: empty element in 'normalized,'"
+}
+
+@test "a bad number in a list names it: exit 2" {
+	bad_list -v 2 -g 1,x
+	assert_stderr_has "option -g: 'x' in '1,x' is not a number"
+	bad_list -v 2 -a 1,0
+	assert_stderr_has "option -a: '0' in '1,0' out of range"
+	bad_list -v 2 -P 1,1.5
+	assert_stderr_has "option -P: '1.5' in '1,1.5' is not an integer"
+	bad_list -v 2 -L normalized,foo
+	assert_stderr_has "option -L: unknown Laplacian 'foo'"
+}
+
+@test "malformed ranges: exit 2" {
+	bad_list -v 2 -a 1:2
+	assert_stderr_has "option -a: malformed range '1:2' (expected start:stop:xFACTOR or start:stop:+STEP)"
+	bad_list -v 2 -a 1:2:y3
+	assert_stderr_has "option -a: malformed range '1:2:y3'"
+	bad_list -v 2 -a 1:2:x3:4
+	assert_stderr_has "option -a: malformed range '1:2:x3:4'"
+	bad_list -v 2 -a 1:2:x
+	assert_stderr_has "option -a: range '1:2:x': factor '' is not a number"
+}
+
+@test "factor <= 1, step <= 0, start > stop, over 1000 values: exit 2" {
+	bad_list -v 2 -a 1:2:x1
+	assert_stderr_has "option -a: range '1:2:x1': factor 1 must be > 1"
+	bad_list -v 2 -a 1:2:x0.5
+	assert_stderr_has "factor 0.5 must be > 1"
+	bad_list -v 2 -P 1:4:+0
+	assert_stderr_has "option -P: range '1:4:+0': step 0 must be > 0"
+	bad_list -v 2 -i 0.1,2:1:x10
+	assert_stderr_has "option -i: range '2:1:x10' in '0.1,2:1:x10': start 2 > stop 1"
+	bad_list -v 2 -i 1e-9:1e9:x1.01
+	assert_stderr_has "option -i: '1e-9:1e9:x1.01' has more than 1000 values"
+	bad_list -v 2 -i 0:1:x10
+	assert_stderr_has "option -i: range '0:1:x10': a factor range needs start > 0"
+}
+
+@test "a list for an option that takes one value: exit 2, says which take lists" {
+	local o
+	for o in d r k e v S N m u; do
+		bad_list -"$o" 1,2
+		assert_stderr_has "option -$o takes one value, not a list ('1,2'); lists are for -a, -A, -c, -i, -I, -g, -P and -L"
+	done
+	bad_list -v 2 -e 1:2:x10
+	assert_stderr_has "option -e takes one value, not a list"
+}
+
+@test "-v k over a class's labeled rows: exit 2, the class and the most folds" {
+	bad_list -v 11 -a 1,2
+	assert_stderr_has "lapsvm-train: -v 11: class 1 has only 10 labeled rows (expected at most 10 folds)"
+	moons m1.txt -S 1 -l 1
+	run --separate-stderr "$TRAIN" -v 2 m1.txt
+	assert_status 2
+	assert_stderr_has "-v 2: class 1 has only 1 labeled row: cross validation needs at least 2 per class"
+	[ ! -e m1.txt.model ]
+}
+
+@test "-v with the model on standard output: exit 2" {
+	run --separate-stderr "$TRAIN" -v 2 -a 1,2 m.txt -
+	assert_status 2
+	assert_stdout_empty
+	assert_stderr_has "-v prints its results on standard output: give a model_file other than '-'"
+}
