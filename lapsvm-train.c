@@ -701,83 +701,23 @@ static int uses_kernel(const lsv_train_param *p, const lsv_data *x)
 		 p->method != LSV_METHOD_NEWTON && x->l < x->n);
 }
 
-/* What the search keeps of each combination. */
+/* Progress of the search on stderr: each combination's score, the time
+ * so far and an estimate of the time left. */
 typedef struct {
-	double loss;          /* mean held-out hinge loss */
-	size_t correct;       /* held-out rows predicted right */
-	double gamma_A, gamma_I;
-} cv_score;
+	size_t done, total, base;  /* base: the block's first combination */
+	double start, lsize;       /* the search's start; l */
+} grid_progress;
 
-/* One combination's stratified cross validation: the fold models' hinge
- * loss of the one-vs-rest scores and accuracy on their held-out rows. */
-static cv_score cv_one(const lsv_data *x, const lsv_graph *g,
-		       const lsv_train_param *p, const double *K,
-		       const lsv_train_progress *progress, const int *fold,
-		       long folds)
+static void grid_scored(void *ctx, size_t k, const lsv_cv_score *s)
 {
-	size_t n = x->n, i;
-	double *y = malloc(n * sizeof *y), *scores = NULL, hinge = 0.0;
-	lsv_data xf = *x;
-	cv_score s = {0.0, 0, p->gamma_A, p->gamma_I};
-	int nr_fn = 1;
-	long f;
+	grid_progress *gp = ctx;
+	double t = tool_elapsed() - gp->start;
 
-	if (y == NULL)
-		tool_die(1, "out of memory");
-	xf.y = y;
-	for (f = 0; f < folds; f++) {
-		lsv_model *m;
-		lsv_train_report rep;
-		lsv_error err;
-		size_t held = 0;
-		int c;
-
-		memcpy(y, x->y, n * sizeof *y);
-		for (i = 0; i < n; i++)
-			if (fold[i] == f) {
-				y[i] = x->unlabeled;
-				held++;
-			}
-		xf.l = x->l - held;
-		if (lsv_train_with_kernel(&xf, g, p, K, progress, &m, &rep, &err) !=
-		    LSV_OK)
-			tool_die(1, "fold %ld of %ld: %s", f + 1, folds, err.msg);
-		nr_fn = m->nr_fn;
-		free(scores);
-		scores = malloc(n * (size_t)nr_fn * sizeof *scores);
-		if (scores == NULL)
-			tool_die(1, "out of memory");
-		/* the solver's own outputs when it kept them (same values up
-		 * to rounding), else from the model */
-		if (rep.train_f != NULL)
-			memcpy(scores, rep.train_f, n * (size_t)nr_fn * sizeof *scores);
-		else if (lsv_model_decision(m, x, scores, &err) != LSV_OK)
-			tool_die_err(&err);
-		for (i = 0; i < n; i++) {
-			const double *sc = scores + i * (size_t)nr_fn;
-			if (fold[i] != f)
-				continue;
-			s.correct += lsv_model_label(m, sc) == x->y[i];
-			for (c = 0; c < nr_fn; c++) {
-				/* y_c = +1 for the row's class (the first
-				 * label with one function), else -1 */
-				double yc = x->y[i] == m->labels[c] ? 1.0 : -1.0;
-				hinge += fmax(0.0, 1.0 - yc * sc[c]);
-			}
-		}
-		lsv_train_report_free(&rep);
-		lsv_model_free(m);
-	}
-	s.loss = hinge / ((double)x->l * (double)nr_fn);
-	free(scores);
-	free(y);
-	return s;
-}
-
-/* Equal to 1e-12 relative: a tie, settled by the regularization. */
-static int same_loss(double a, double b)
-{
-	return fabs(a - b) <= 1e-12 * fmax(fabs(a), fabs(b));
+	gp->done++;
+	tool_info("combination %zu of %zu: hinge loss %.6g, accuracy %.4g%%; "
+		  "%.1f s, about %.0f s left", gp->base + k + 1, gp->total, s->loss,
+		  100.0 * (double)s->correct / gp->lsize, tool_elapsed(),
+		  t / (double)gp->done * (double)(gp->total - gp->done));
 }
 
 /*
@@ -790,42 +730,58 @@ static void grid_search(options *o, const lsv_data *x, const lsv_graph *g,
 			const lsv_train_progress *progress, const int *fold,
 			double **Kout)
 {
-	size_t N = 1, k, best = 0, idx[NDIM], kidx = (size_t)-1;
+	size_t N = 1, k, best, idx[NDIM], kidx = (size_t)-1, block, b;
 	int d, varied = 0;
-	cv_score *sc;
+	lsv_cv_score *sc;
+	lsv_train_param *P;
 	double *K = NULL;
 	lsv_error err;
 	char buf[64];
+	grid_progress gp;
+	lsv_cv_progress cvp;
 
 	for (d = 0; d < NDIM; d++)
 		N *= dim_list(o, d)->n;
-	if ((sc = malloc(N * sizeof *sc)) == NULL)
+	sc = malloc(N * sizeof *sc);
+	P = malloc(N * sizeof *P);
+	if (sc == NULL || P == NULL)
 		tool_die(1, "out of memory");
 	for (k = 0; k < N; k++) {
-		lsv_train_param p;
 		combo_index(o, k, idx);
-		p = combo_param(o, idx, x->l, x->n);
-		if (uses_kernel(&p, x) && (K == NULL || kidx != idx[DIM_G])) {
+		P[k] = combo_param(o, idx, x->l, x->n);
+	}
+	gp.done = 0;
+	gp.total = N;
+	gp.start = tool_elapsed();
+	gp.lsize = (double)x->l;
+	cvp.scored = grid_scored;
+	cvp.ctx = &gp;
+	cvp.train = progress;
+	/* a block: the gamma_A x gamma_I combinations of one -g, -L, -P (the
+	 * innermost dimensions), which can share one factorization */
+	block = o->al.n * o->il.n;
+	for (b = 0; b < N; b += block) {
+		int any = 0, shared = 0;
+		combo_index(o, b, idx);
+		for (k = b; k < b + block; k++)
+			any |= uses_kernel(&P[k], x);
+		if (any && (K == NULL || kidx != idx[DIM_G])) {
 			free(K);
-			if (lsv_train_kernel(x, &p, &K, &err) != LSV_OK)
+			if (lsv_train_kernel(x, &P[b], &K, &err) != LSV_OK)
 				tool_die_err(&err);
 			kidx = idx[DIM_G];
 		}
-		sc[k] = cv_one(x, g, &p, uses_kernel(&p, x) ? K : NULL, progress,
-			       fold, o->folds);
-		tool_info("combination %zu of %zu: hinge loss %.6g, accuracy "
-			  "%.4g%%; %.1f s", k + 1, N, sc[k].loss,
-			  100.0 * (double)sc[k].correct / (double)x->l,
-			  tool_elapsed());
-		if (k > 0) {
-			const cv_score *a = &sc[k], *b = &sc[best];
-			if (same_loss(a->loss, b->loss)
-			    ? a->gamma_A > b->gamma_A ||
-			      (a->gamma_A == b->gamma_A && a->gamma_I < b->gamma_I)
-			    : a->loss < b->loss)
-				best = k;
-		}
+		gp.base = b;
+		if (lsv_cv_settings(x, g, P + b, block, any ? K : NULL, fold,
+				    o->folds, LSV_CV_SHARE, &cvp, sc + b, &shared,
+				    &err) != LSV_OK)
+			tool_die_err(&err);
+		if (shared && block > 1)
+			tool_info("combinations %zu to %zu shared one factorization "
+				  "(the graph term in a deformed kernel)", b + 1,
+				  b + block);
 	}
+	best = lsv_cv_best(sc, P, N);
 	if (N == 1) {
 		printf("Cross Validation Accuracy = %g%% (%zu/%zu)\n",
 		       100.0 * (double)sc[0].correct / (double)x->l, sc[0].correct,
@@ -878,13 +834,14 @@ static void grid_search(options *o, const lsv_data *x, const lsv_graph *g,
 	if (fflush(stdout) != 0)
 		tool_die(1, "standard output: write error");
 	combo_index(o, best, idx);
-	o->p = combo_param(o, idx, x->l, x->n);
+	o->p = P[best];
 	if (K != NULL && kidx != idx[DIM_G]) {
 		free(K);
 		K = NULL;
 	}
 	*Kout = K;
 	free(sc);
+	free(P);
 }
 
 /* -v: every combination checked and the folds drawn (stratified, seeded by

@@ -44,4 +44,9 @@ void dsyev_(const char *jobz, const char *uplo, const int *n, double *a,
 void dsyevd_(const char *jobz, const char *uplo, const int *n, double *a,
 	     const int *lda, double *w, double *work, const int *lwork,
 	     int *iwork, const int *liwork, int *info, size_t lj, size_t lu);
+/* Cholesky with complete pivoting of a positive semi-definite matrix:
+ * P'AP = L L' to the numerical rank. */
+void dpstrf_(const char *uplo, const int *n, double *a, const int *lda,
+	     int *piv, int *rank, const double *tol, double *work, int *info,
+	     size_t lu);
 #endif

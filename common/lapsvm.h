@@ -610,6 +610,55 @@ lsv_status lsv_parse_list(const char *s, double min, double max, int integer,
 lsv_status lsv_cv_folds(const lsv_data *x, long k, unsigned long long seed,
 			int *fold, lsv_error *err);
 
+/*
+ * Cross validation of settings (common/cv.c).  Each of the m settings
+ * p[0..m) is scored by the folds of lsv_cv_folds (fold, n entries; folds
+ * of them): every fold trains on all rows with its held-out labeled rows
+ * marked unlabeled and predicts them.  The score is the mean held-out
+ * hinge loss of the one-vs-rest scores,
+ *     1/(l nr_fn) sum_{labeled i} sum_c max(0, 1 - y_ic f_c(x_i)),
+ * y_ic = +1 for the row's class and -1 otherwise (one function for two
+ * classes), with the held-out rows predicted right beside it.
+ *
+ * Sharing: when the settings differ only in gamma_A and gamma_I and the
+ * method solves eq. 4 exactly on the kernel (LapRLS direct or newton,
+ * LapSVM direct), one factorization serves every setting and fold (the
+ * deformed kernel, see cv.c); the scores equal retraining's up to
+ * rounding.  Otherwise (or with LSV_CV_RETRAIN, or when the factorization
+ * would not fit in memory) every fold of every setting is trained by
+ * lsv_train_with_kernel.  K: the n x n kernel of the settings' kernel
+ * (lsv_train_kernel), or NULL (computed when needed).  After each setting
+ * progress->scored (if set) gets its index and score.  *shared (may be
+ * NULL) says which way was taken.
+ */
+typedef struct {
+	double loss;      /* mean held-out hinge loss */
+	size_t correct;   /* held-out rows predicted right */
+} lsv_cv_score;
+
+typedef enum {
+	LSV_CV_SHARE,     /* share the factorization when the algebra allows */
+	LSV_CV_RETRAIN    /* train every fold of every setting (for checking) */
+} lsv_cv_mode;
+
+typedef struct {
+	void (*scored)(void *ctx, size_t k, const lsv_cv_score *s);
+	void *ctx;
+	const lsv_train_progress *train;  /* handed to each training, or NULL */
+} lsv_cv_progress;
+
+lsv_status lsv_cv_settings(const lsv_data *x, const lsv_graph *g,
+			   const lsv_train_param *p, size_t m, const double *K,
+			   const int *fold, long folds, lsv_cv_mode mode,
+			   const lsv_cv_progress *progress,
+			   lsv_cv_score *scores, int *shared, lsv_error *err);
+
+/* The best of m scored settings: the lowest loss; losses equal to 1e-12
+ * relative are a tie, broken toward stronger regularization (larger
+ * gamma_A, then smaller gamma_I), then the first. */
+size_t lsv_cv_best(const lsv_cv_score *s, const lsv_train_param *p,
+		   size_t m);
+
 /* ------------------------------------------------------------------ */
 /* Metrics (common/metrics.c)                                          */
 /* ------------------------------------------------------------------ */

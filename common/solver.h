@@ -67,6 +67,18 @@ typedef struct {
 				       hands it to the report) */
 } lsv_fit;
 
+/* Refuse, before allocating, count doubles that would not fit: over
+ * p->mem_limit, else the physical memory or ulimit -v (LSV_ETOOBIG with a
+ * message naming what, the sizes and the hint). */
+lsv_status lsv_check_bytes(const lsv_train_param *p, double count,
+			   const char *what, const char *hint, lsv_error *err);
+
+/* The distinct values of y[0..count) in order of first appearance, but +1
+ * before -1 in a {+1, -1} problem so that f > 0 means +1: the classes and
+ * their order, as training finds them (the caller frees *labels). */
+lsv_status lsv_fit_classes(const double *y, size_t count, double **labels,
+			   int *nr, lsv_error *err);
+
 /* malloc of count elements of size, at least one (so 0 is not NULL). */
 void *lsv_alloc(size_t count, size_t size);
 
@@ -83,6 +95,13 @@ double lsv_fit_intrinsic(const lsv_fit *F, double a);
  * may set report->train_f.
  */
 typedef lsv_status (*lsv_fit_fn)(lsv_fit *F, lsv_model **out);
+
+/* The fit function of p's method if that method solves eq. 4 exactly on
+ * the n x n kernel and, at gamma_I = 0, on the labeled rows alone (the
+ * table's "exact" column): then its graph term folds into a deformed
+ * kernel and cross validation can share one factorization (common/cv.c).
+ * NULL for the others (iterative, squared hinge, feature maps, TSVM). */
+lsv_fit_fn lsv_method_exact_fit(const lsv_train_param *p);
 
 /* The model of the expansion F->alpha, F->bias: the rows whose
  * coefficients are not all zero (the caller owns *out). */

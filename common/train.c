@@ -82,41 +82,44 @@ typedef struct {
 	double (*mem)(const lsv_train_param *p, double n);
 	const char *mem_what;
 	lsv_fit_fn fit;
+	int exact;          /* solves eq. 4 exactly on the n x n kernel, with
+			       the labeled rows alone at gamma_I = 0: its graph
+			       term folds into a deformed kernel (common/cv.c) */
 } method_row;
 
 static const method_row methods[] = {
 	{LSV_SOLVER_LAPSVM, LSV_METHOD_DIRECT, 0, "lapsvm direct (dual, SMO)",
 	 1, 1, mem_nn_system, "the n x n kernel and system matrices",
-	 lsv_fit_lapsvm_dual},
+	 lsv_fit_lapsvm_dual, 1},
 	{LSV_SOLVER_LAPSVM, LSV_METHOD_PCG, 0, "lapsvm pcg (primal Newton, PCG)",
-	 1, 1, mem_nn, "the n x n kernel matrix", lsv_fit_lapsvm_primal},
+	 1, 1, mem_nn, "the n x n kernel matrix", lsv_fit_lapsvm_primal, 0},
 	{LSV_SOLVER_LAPSVM, LSV_METHOD_PCG_EARLY, 0,
 	 "lapsvm pcg-early (primal Newton, PCG, early stopping)",
-	 1, 1, mem_nn, "the n x n kernel matrix", lsv_fit_lapsvm_primal},
+	 1, 1, mem_nn, "the n x n kernel matrix", lsv_fit_lapsvm_primal, 0},
 	{LSV_SOLVER_LAPSVM, LSV_METHOD_NEWTON, 0, "lapsvm newton (primal, LU)",
 	 1, 0, mem_3nn, "the n x n kernel and system matrices",
-	 lsv_fit_lapsvm_primal},
+	 lsv_fit_lapsvm_primal, 0},
 	{LSV_SOLVER_LAPSVM, LSV_METHOD_NEWTON, 1,
 	 "lapsvm newton (primal, feature map)",
-	 1, 0, mem_map, "the Nystrom features", lsv_fit_feature_map},
+	 1, 0, mem_map, "the Nystrom features", lsv_fit_feature_map, 0},
 	{LSV_SOLVER_LAPRLS, LSV_METHOD_DIRECT, 0, "laprls direct (LU of eq. 8)",
 	 1, 1, mem_nn_system, "the n x n kernel and system matrices",
-	 lsv_fit_laprls_direct},
+	 lsv_fit_laprls_direct, 1},
 	{LSV_SOLVER_LAPRLS, LSV_METHOD_PCG, 0, "laprls pcg (primal PCG)",
-	 1, 1, mem_nn, "the n x n kernel matrix", lsv_fit_laprls_pcg},
+	 1, 1, mem_nn, "the n x n kernel matrix", lsv_fit_laprls_pcg, 0},
 	{LSV_SOLVER_LAPRLS, LSV_METHOD_PCG_EARLY, 0,
 	 "laprls pcg-early (primal PCG, early stopping)",
-	 1, 1, mem_nn, "the n x n kernel matrix", lsv_fit_laprls_pcg},
+	 1, 1, mem_nn, "the n x n kernel matrix", lsv_fit_laprls_pcg, 0},
 	/* the squared loss's Newton step is the LU of eq. 8 */
 	{LSV_SOLVER_LAPRLS, LSV_METHOD_NEWTON, 0,
 	 "laprls newton (one step: the LU of eq. 8)",
 	 1, 0, mem_nn_system, "the n x n kernel and system matrices",
-	 lsv_fit_laprls_direct},
+	 lsv_fit_laprls_direct, 1},
 	{LSV_SOLVER_LAPRLS, LSV_METHOD_NEWTON, 1,
 	 "laprls newton (primal, feature map)",
-	 1, 0, mem_map, "the Nystrom features", lsv_fit_feature_map},
+	 1, 0, mem_map, "the Nystrom features", lsv_fit_feature_map, 0},
 	{LSV_SOLVER_TSVM, LSV_METHOD_DIRECT, 0, "tsvm (label switching, SMO)",
-	 0, 0, mem_2nn, "the n x n kernel and system matrices", lsv_fit_tsvm},
+	 0, 0, mem_2nn, "the n x n kernel and system matrices", lsv_fit_tsvm, 0},
 };
 
 #define NMETHODS (sizeof methods / sizeof *methods)
@@ -157,6 +160,13 @@ static const method_row *find_method(const lsv_train_param *p,
 		 lsv_solver_name(p->solver), lsv_method_name(p->method),
 		 p->landmarks > 0 ? " with landmarks" : "", list);
 	return NULL;
+}
+
+lsv_fit_fn lsv_method_exact_fit(const lsv_train_param *p)
+{
+	lsv_error err;
+	const method_row *row = find_method(p, &err);
+	return row != NULL && row->exact ? row->fit : NULL;
 }
 
 double lsv_fit_ambient(const lsv_fit *F, double a)
@@ -265,9 +275,8 @@ lsv_status lsv_train_param_check(const lsv_train_param *p, lsv_error *err)
  * address-space limit (ulimit -v), whichever is smaller.  The message
  * names the size, the limit and what to do instead (hint).
  */
-static lsv_status check_bytes(const lsv_train_param *p, double count,
-			      const char *what, const char *hint,
-			      lsv_error *err)
+lsv_status lsv_check_bytes(const lsv_train_param *p, double count,
+			   const char *what, const char *hint, lsv_error *err)
 {
 	double bytes = count * (double)sizeof(double), limit;
 	long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
@@ -296,20 +305,16 @@ static lsv_status check_bytes(const lsv_train_param *p, double count,
 /* Classes                                                             */
 /* ------------------------------------------------------------------ */
 
-/* Distinct labels of the labeled rows, in order of first appearance, but
- * +1 before -1 in a {+1, -1} problem so that f > 0 means +1. */
-static lsv_status find_classes(const lsv_data *x, double **labels, int *nr,
-			       lsv_error *err)
+lsv_status lsv_fit_classes(const double *y, size_t count, double **labels,
+			   int *nr, lsv_error *err)
 {
 	size_t i, cap = 0;
 	int k, m = 0;
 	double *lab = NULL;
 
-	for (i = 0; i < x->n; i++) {
-		if (!lsv_data_is_labeled(x, i))
-			continue;
+	for (i = 0; i < count; i++) {
 		for (k = 0; k < m; k++)
-			if (lab[k] == x->y[i])
+			if (lab[k] == y[i])
 				break;
 		if (k < m)
 			continue;
@@ -317,7 +322,7 @@ static lsv_status find_classes(const lsv_data *x, double **labels, int *nr,
 			free(lab);
 			return lsv_fail(err, LSV_ENOMEM, "out of memory");
 		}
-		lab[m++] = x->y[i];
+		lab[m++] = y[i];
 	}
 	if (m == 2 && lab[0] == -1.0 && lab[1] == 1.0) {
 		lab[0] = 1.0;
@@ -326,6 +331,24 @@ static lsv_status find_classes(const lsv_data *x, double **labels, int *nr,
 	*labels = lab;
 	*nr = m;
 	return LSV_OK;
+}
+
+/* The classes of the labeled rows of x (lsv_fit_classes). */
+static lsv_status find_classes(const lsv_data *x, double **labels, int *nr,
+			       lsv_error *err)
+{
+	double *y = lsv_alloc(x->l, sizeof *y);
+	size_t i, l = 0;
+	lsv_status st;
+
+	if (y == NULL)
+		return lsv_fail(err, LSV_ENOMEM, "out of memory");
+	for (i = 0; i < x->n; i++)
+		if (lsv_data_is_labeled(x, i) && l < x->l)
+			y[l++] = x->y[i];
+	st = lsv_fit_classes(y, l, labels, nr, err);
+	free(y);
+	return st;
 }
 
 /* ------------------------------------------------------------------ */
@@ -641,7 +664,7 @@ static lsv_status train(const lsv_data *x, const lsv_graph *g,
 		return lsv_fail(err, LSV_EINVAL, "gamma_I > 0 needs a graph");
 	if (n > INT_MAX)
 		return lsv_fail(err, LSV_ETOOBIG, "%zu rows: too many", n);
-	if ((st = check_bytes(&prm, row->mem(&prm, (double)n), row->mem_what,
+	if ((st = lsv_check_bytes(&prm, row->mem(&prm, (double)n), row->mem_what,
 			      row->map ? "use fewer landmarks (-N)"
 			      : prm.kernel.type == LSV_KERNEL_LINEAR
 			      ? "the primal solver needs no n x n array: "
@@ -775,7 +798,7 @@ lsv_status lsv_train_kernel(const lsv_data *x, const lsv_train_param *p,
 		return st;
 	if (n > INT_MAX)
 		return lsv_fail(err, LSV_ETOOBIG, "%zu rows: too many", n);
-	if ((st = check_bytes(p, (double)n * (double)n, "the n x n kernel matrix",
+	if ((st = lsv_check_bytes(p, (double)n * (double)n, "the n x n kernel matrix",
 			      "train on a low-rank kernel instead: -M newton "
 			      "-N m (Nystrom, m landmarks, memory O(n m))",
 			      err)) != LSV_OK)

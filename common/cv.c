@@ -1,0 +1,636 @@
+/*
+ * cv.c -- cross validation of many settings at once (lapsvm-train -v).
+ *
+ * Every setting is scored by the mean held-out hinge loss of its fold
+ * models (lapsvm.h, lsv_cv_settings).  Done naively, a grid of m settings
+ * with k folds costs m k trainings, each an n x n solve.  For the methods
+ * that solve JMLR 2006 eq. 4 exactly on the kernel, the graph term can be
+ * moved into the kernel instead, and then all of them share one
+ * factorization.
+ *
+ * The deformed kernel (Sindhwani, Niyogi & Belkin, "Beyond the point
+ * cloud", ICML 2005).  On the span of the n data points,
+ *     gamma_A |f|_K^2 + gamma_I/n^2 f'L^p f = gamma_A |f|_K~^2,
+ * the norm of the RKHS whose kernel on the data is
+ *     K~ = (I + r K L^p)^-1 K,      r = gamma_I / (gamma_A n^2),
+ * and eq. 4 becomes 1/l sum V + gamma_A |f|_K~^2 with no graph term: RLS
+ * (LapRLS) or the SVM (LapSVM) with kernel K~ on the labeled rows alone,
+ * predicting f(x_h) = sum_s K~_hs alpha_s + b.  (Check for LapSVM: its dual
+ * matrix is Y J K P^-1 J'Y with P = 2 gamma_A (I + r L^p K), and
+ * K P^-1 = K~ / (2 gamma_A), the SVM's Gram matrix at cost 1/(2 gamma_A l).)
+ * So a fold needs K~ only on the labeled rows, and K~ depends on gamma_A
+ * and gamma_I through r alone.
+ *
+ * One factorization for every r.  Factor K = G G' (Cholesky with complete
+ * pivoting, dpstrf, G n x k with k the numerical rank), and
+ * M = G' L^p G = V Lambda V' (k x k, dsyevd).  Then
+ *     K~ = G (I + r M)^-1 G' = B diag(1 / (1 + r lambda_j)) B',  B = G V
+ * (multiply by I + r K L^p = I + r G G' L^p: the product is G G' = K), and
+ * K~ on the l labeled rows costs l^2 k per r (dsyrk on B's labeled rows).
+ * The n x n work is one dpstrf (n^3/3), one sparse L^p G, one dgemm
+ * (n k^2) and one dsyevd (k^3), whatever the number of settings, folds
+ * and classes; each setting and fold is then an l x l problem.  At r = 0
+ * (gamma_I = 0: RLS / the SVM) K~ = K exactly, taken from K itself.
+ */
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blas.h"
+#include "solver.h"
+
+/* ------------------------------------------------------------------ */
+/* Scoring                                                             */
+/* ------------------------------------------------------------------ */
+
+/* One held-out row of label y with scores sc (nr_fn) of a fold model
+ * whose classes are labels: its hinge loss sum over the functions and
+ * whether it is predicted right (lsv_model_label's rule). */
+static void score_row(double y, const double *sc, const double *labels,
+		      int nr_class, int nr_fn, double *hinge, size_t *correct)
+{
+	lsv_model m;
+	int c;
+
+	memset(&m, 0, sizeof m);
+	m.nr_class = nr_class;
+	m.nr_fn = nr_fn;
+	m.labels = (double *)labels;
+	*correct += lsv_model_label(&m, sc) == y;
+	for (c = 0; c < nr_fn; c++) {
+		/* y_c = +1 for the row's class (the first label with one
+		 * function), else -1 */
+		double yc = y == labels[c] ? 1.0 : -1.0;
+		*hinge += fmax(0.0, 1.0 - yc * sc[c]);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Every fold trained (any method)                                     */
+/* ------------------------------------------------------------------ */
+
+static lsv_status retrain_one(const lsv_data *x, const lsv_graph *g,
+			      const lsv_train_param *p, const double *K,
+			      const lsv_train_progress *train, const int *fold,
+			      long folds, lsv_cv_score *s, lsv_error *err)
+{
+	size_t n = x->n, i;
+	double *y = lsv_alloc(n, sizeof *y), *scores = NULL, hinge = 0.0;
+	lsv_data xf = *x;
+	lsv_status st = LSV_OK;
+	int nr_fn = 1;
+	long f;
+
+	if (y == NULL)
+		return lsv_fail(err, LSV_ENOMEM, "out of memory");
+	xf.y = y;
+	s->correct = 0;
+	for (f = 0; f < folds && st == LSV_OK; f++) {
+		lsv_model *m = NULL;
+		lsv_train_report rep;
+		size_t held = 0;
+
+		memcpy(y, x->y, n * sizeof *y);
+		for (i = 0; i < n; i++)
+			if (fold[i] == f) {
+				y[i] = x->unlabeled;
+				held++;
+			}
+		xf.l = x->l - held;
+		if ((st = lsv_train_with_kernel(&xf, g, p, K, train, &m, &rep,
+						err)) != LSV_OK) {
+			lsv_error e = *err;
+			st = lsv_fail(err, e.status, "fold %ld of %ld: %s", f + 1,
+				      folds, e.msg);
+			break;
+		}
+		nr_fn = m->nr_fn;
+		free(scores);
+		scores = lsv_alloc(n * (size_t)nr_fn, sizeof *scores);
+		if (scores == NULL)
+			st = lsv_fail(err, LSV_ENOMEM, "out of memory");
+		/* the solver's own outputs when it kept them (same values up
+		 * to rounding), else from the model */
+		else if (rep.train_f != NULL)
+			memcpy(scores, rep.train_f,
+			       n * (size_t)nr_fn * sizeof *scores);
+		else
+			st = lsv_model_decision(m, x, scores, err);
+		for (i = 0; i < n && st == LSV_OK; i++)
+			if (fold[i] == f)
+				score_row(x->y[i], scores + i * (size_t)nr_fn,
+					  m->labels, m->nr_class, nr_fn, &hinge,
+					  &s->correct);
+		lsv_train_report_free(&rep);
+		lsv_model_free(m);
+	}
+	s->loss = hinge / ((double)x->l * (double)nr_fn);
+	free(scores);
+	free(y);
+	return st;
+}
+
+/* ------------------------------------------------------------------ */
+/* The deformed kernel (see the top)                                   */
+/* ------------------------------------------------------------------ */
+
+typedef struct {
+	size_t l, k;      /* labeled rows, rank of K */
+	double *B;        /* l x k: the labeled rows of G V */
+	double *lambda;   /* k eigenvalues of G' L^p G, >= 0 */
+	double *W;        /* l x k scratch */
+} deformed;
+
+static void deformed_free(deformed *D)
+{
+	free(D->B);
+	free(D->lambda);
+	free(D->W);
+	memset(D, 0, sizeof *D);
+}
+
+/* G (n x k) from K = G G': dpstrf gives P'KP = R R' with R lower n x k
+ * (k the numerical rank, to dpstrf's default tolerance n eps max K_ii),
+ * so row piv[i] of G is row i of R. */
+static lsv_status pivoted_factor(const double *K, size_t n, double **Gout,
+				 size_t *kout, lsv_error *err)
+{
+	int N = (int)n, rank = 0, info = 0, *piv = lsv_alloc(n, sizeof *piv);
+	double tol = -1.0, *A = lsv_alloc(n * n, sizeof *A);
+	double *work = lsv_alloc(2 * n, sizeof *work), *G = NULL;
+	size_t i, j, k;
+	lsv_status st = LSV_OK;
+
+	if (piv == NULL || A == NULL || work == NULL) {
+		st = lsv_fail(err, LSV_ENOMEM, "out of memory");
+		goto done;
+	}
+	memcpy(A, K, n * n * sizeof *A);
+	dpstrf_("L", &N, A, &N, piv, &rank, &tol, work, &info, 1);
+	if (info < 0 || rank < 0) {
+		st = lsv_fail(err, LSV_ENUMERIC,
+			      "pivoted Cholesky of the kernel failed (LAPACK "
+			      "dpstrf info %d)", info);
+		goto done;
+	}
+	k = (size_t)rank;
+	if ((G = calloc(n * (k ? k : 1), sizeof *G)) == NULL) {
+		st = lsv_fail(err, LSV_ENOMEM, "out of memory");
+		goto done;
+	}
+	for (j = 0; j < k; j++)
+		for (i = j; i < n; i++)
+			G[(size_t)(piv[i] - 1) + j * n] = A[i + j * n];
+	*Gout = G;
+	*kout = k;
+done:
+	free(piv);
+	free(A);
+	free(work);
+	return st;
+}
+
+/* M = G' L^p G (k x k), symmetrized; its eigenvalues (clipped at 0: L^p
+ * is positive semi-definite) into lambda and eigenvectors over M. */
+static lsv_status graph_eigen(const double *G, size_t n, size_t k,
+			      const lsv_lapop *L, double *M, double *lambda,
+			      lsv_error *err)
+{
+	int N = (int)n, Kk = (int)k, info = 0, lwork = -1, liwork = -1, iq;
+	double *LG = lsv_alloc(n * k, sizeof *LG), q, *work = NULL;
+	const double one = 1.0, zero = 0.0;
+	int *iwork = NULL;
+	size_t i, j;
+	lsv_status st;
+
+	if (LG == NULL)
+		return lsv_fail(err, LSV_ENOMEM, "out of memory");
+	if ((st = lsv_lapop_apply(L, G, LG, k, 1.0, err)) != LSV_OK) {
+		free(LG);
+		return st;
+	}
+	dgemm_("T", "N", &Kk, &Kk, &N, &one, G, &N, LG, &N, &zero, M, &Kk, 1, 1);
+	free(LG);
+	for (j = 0; j < k; j++)
+		for (i = j + 1; i < k; i++)
+			M[i + j * k] = M[j + i * k] =
+				0.5 * (M[i + j * k] + M[j + i * k]);
+	dsyevd_("V", "L", &Kk, M, &Kk, lambda, &q, &lwork, &iq, &liwork, &info,
+		1, 1);
+	lwork = (int)q;
+	liwork = iq;
+	work = lsv_alloc((size_t)lwork, sizeof *work);
+	iwork = lsv_alloc((size_t)liwork, sizeof *iwork);
+	if (work == NULL || iwork == NULL)
+		st = lsv_fail(err, LSV_ENOMEM, "out of memory");
+	else {
+		dsyevd_("V", "L", &Kk, M, &Kk, lambda, work, &lwork, iwork,
+			&liwork, &info, 1, 1);
+		if (info != 0)
+			st = lsv_fail(err, LSV_ENUMERIC,
+				      "eigendecomposition of G'LG failed (LAPACK "
+				      "dsyevd info %d)", info);
+	}
+	for (j = 0; j < k; j++)
+		lambda[j] = fmax(lambda[j], 0.0);
+	free(work);
+	free(iwork);
+	return st;
+}
+
+static lsv_status deformed_init(deformed *D, const double *K, size_t n,
+				const size_t *lab, size_t l, const lsv_lapop *L,
+				lsv_error *err)
+{
+	double *G = NULL, *M = NULL, *Gl = NULL;
+	const double one = 1.0, zero = 0.0;
+	size_t k = 0, i, j;
+	int Ll, Kk;
+	lsv_status st;
+
+	memset(D, 0, sizeof *D);
+	if ((st = pivoted_factor(K, n, &G, &k, err)) != LSV_OK)
+		return st;
+	D->l = l;
+	D->k = k;
+	M = lsv_alloc(k * k, sizeof *M);
+	Gl = lsv_alloc(l * k, sizeof *Gl);
+	D->B = lsv_alloc(l * k, sizeof *D->B);
+	D->W = lsv_alloc(l * k, sizeof *D->W);
+	D->lambda = lsv_alloc(k, sizeof *D->lambda);
+	if (!M || !Gl || !D->B || !D->W || !D->lambda) {
+		st = lsv_fail(err, LSV_ENOMEM, "out of memory");
+		goto done;
+	}
+	if (k > 0 && (st = graph_eigen(G, n, k, L, M, D->lambda, err)) != LSV_OK)
+		goto done;
+	for (j = 0; j < k; j++)
+		for (i = 0; i < l; i++)
+			Gl[i + j * l] = G[lab[i] + j * n];
+	Ll = (int)l;
+	Kk = (int)k;
+	if (k > 0)
+		dgemm_("N", "N", &Ll, &Kk, &Kk, &one, Gl, &Ll, M, &Kk, &zero, D->B,
+		       &Ll, 1, 1);
+done:
+	free(G);
+	free(M);
+	free(Gl);
+	if (st != LSV_OK)
+		deformed_free(D);
+	return st;
+}
+
+/* Kt (l x l) = K~ on the labeled rows at ratio r:
+ * B diag(1/(1 + r lambda)) B', one dsyrk on B scaled by the square roots. */
+static void deformed_kernel(deformed *D, double r, double *Kt)
+{
+	size_t l = D->l, k = D->k, i, j;
+	int Ll = (int)l, Kk = (int)k;
+	const double one = 1.0, zero = 0.0;
+
+	for (j = 0; j < k; j++) {
+		double s = 1.0 / sqrt(1.0 + r * D->lambda[j]);
+		for (i = 0; i < l; i++)
+			D->W[i + j * l] = D->B[i + j * l] * s;
+	}
+	if (k == 0) {
+		memset(Kt, 0, l * l * sizeof *Kt);
+		return;
+	}
+	dsyrk_("L", "N", &Ll, &Kk, &one, D->W, &Ll, &zero, Kt, &Ll, 1, 1);
+	for (j = 0; j < l; j++)
+		for (i = j + 1; i < l; i++)
+			Kt[j + i * l] = Kt[i + j * l];
+}
+
+/* ------------------------------------------------------------------ */
+/* One setting on the deformed kernel                                  */
+/* ------------------------------------------------------------------ */
+
+/* What every fold of every setting shares: the labeled rows, their
+ * labels and folds, and scratch for the largest fold. */
+typedef struct {
+	size_t l;
+	const double *y;      /* l labels */
+	const int *fold;      /* l folds */
+	long folds;
+	size_t *S, *H, *iota; /* training / held-out positions, 0..l-1 */
+	double *Ks, *Khs, *ys, *Y, *alpha, *f, *bias, *row;
+} shared_cv;
+
+static lsv_status fold_fit(shared_cv *C, const double *Kt,
+			   const lsv_train_param *p, lsv_fit_fn fit, long f,
+			   double *hinge, size_t *correct, int *nr_fn_out,
+			   lsv_error *err)
+{
+	size_t l = C->l, ns = 0, nh = 0, i, j;
+	lsv_train_param q = *p;
+	static const lsv_train_progress none = {NULL, NULL};
+	lsv_train_report rep;
+	double *labels = NULL;
+	lsv_fit F;
+	lsv_status st;
+	int c, nr_class = 0, NS, NH, NF;
+	const double one = 1.0, zero = 0.0;
+
+	for (i = 0; i < l; i++) {
+		if (C->fold[i] == f)
+			C->H[nh++] = i;
+		else
+			C->ys[ns] = C->y[i], C->S[ns++] = i;
+	}
+	if ((st = lsv_fit_classes(C->ys, ns, &labels, &nr_class, err)) != LSV_OK)
+		return st;
+	memset(&F, 0, sizeof F);
+	memset(&rep, 0, sizeof rep);
+	q.gamma_I = 0.0;  /* the graph is inside Kt */
+	F.p = &q;
+	F.n = F.l = ns;
+	F.lab = C->iota;
+	F.nr_class = nr_class;
+	F.nr_fn = nr_class == 2 ? 1 : nr_class;
+	F.labels = labels;
+	F.Y = C->Y;
+	F.K = C->Ks;
+	F.progress = &none;
+	F.report = &rep;
+	F.err = err;
+	F.alpha = C->alpha;
+	F.bias = C->bias;
+	for (c = 0; c < F.nr_fn; c++) {
+		F.bias[c] = 0.0;
+		for (i = 0; i < ns; i++) {
+			C->Y[i + (size_t)c * ns] = C->ys[i] == labels[c] ? 1.0 : -1.0;
+			C->alpha[i + (size_t)c * ns] = 0.0;
+		}
+	}
+	for (j = 0; j < ns; j++)
+		for (i = 0; i < ns; i++)
+			C->Ks[i + j * ns] = Kt[C->S[i] + C->S[j] * l];
+	if (nr_class < 2)
+		st = lsv_fail(err, LSV_EINVAL,
+			      "fold %ld: the training rows have only one class", f + 1);
+	else
+		st = fit(&F, NULL);
+	for (i = 0; st == LSV_OK && i < ns * (size_t)F.nr_fn; i++)
+		if (!isfinite(C->alpha[i]))
+			st = lsv_fail(err, LSV_ENUMERIC,
+				      "training produced non-finite coefficients "
+				      "(ill-conditioned system)");
+	if (st == LSV_OK && nh > 0) {
+		/* held-out scores f_H = K~_HS alpha + b, nh x nr_fn */
+		for (j = 0; j < ns; j++)
+			for (i = 0; i < nh; i++)
+				C->Khs[i + j * nh] = Kt[C->H[i] + C->S[j] * l];
+		NS = (int)ns;
+		NH = (int)nh;
+		NF = F.nr_fn;
+		dgemm_("N", "N", &NH, &NF, &NS, &one, C->Khs, &NH, C->alpha, &NS,
+		       &zero, C->f, &NH, 1, 1);
+		for (i = 0; i < nh; i++) {
+			for (c = 0; c < NF; c++)
+				C->row[c] = C->f[i + (size_t)c * nh] + F.bias[c];
+			score_row(C->y[C->H[i]], C->row, labels, nr_class, NF, hinge,
+				  correct);
+		}
+	}
+	*nr_fn_out = F.nr_fn;
+	free(labels);
+	return st;
+}
+
+static void shared_free(shared_cv *C)
+{
+	free(C->S);
+	free(C->H);
+	free(C->iota);
+	free(C->Ks);
+	free(C->Khs);
+	free(C->ys);
+	free(C->Y);
+	free(C->alpha);
+	free(C->f);
+	free(C->bias);
+	free(C->row);
+}
+
+/* Scratch for folds of up to l rows and nr_class classes. */
+static lsv_status shared_init(shared_cv *C, size_t l, int nr_class,
+			      lsv_error *err)
+{
+	size_t i, nf = (size_t)(nr_class > 2 ? nr_class : 1);
+
+	C->S = lsv_alloc(l, sizeof *C->S);
+	C->H = lsv_alloc(l, sizeof *C->H);
+	C->iota = lsv_alloc(l, sizeof *C->iota);
+	C->Ks = lsv_alloc(l * l, sizeof *C->Ks);
+	C->Khs = lsv_alloc(l * l, sizeof *C->Khs);
+	C->ys = lsv_alloc(l, sizeof *C->ys);
+	C->Y = lsv_alloc(l * nf, sizeof *C->Y);
+	C->alpha = lsv_alloc(l * nf, sizeof *C->alpha);
+	C->f = lsv_alloc(l * nf, sizeof *C->f);
+	C->bias = lsv_alloc(nf, sizeof *C->bias);
+	C->row = lsv_alloc(nf, sizeof *C->row);
+	if (!C->S || !C->H || !C->iota || !C->Ks || !C->Khs || !C->ys || !C->Y ||
+	    !C->alpha || !C->f || !C->bias || !C->row)
+		return lsv_fail(err, LSV_ENOMEM, "out of memory");
+	for (i = 0; i < l; i++)
+		C->iota[i] = i;
+	return LSV_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* The driver                                                          */
+/* ------------------------------------------------------------------ */
+
+/* Settings the same but for gamma_A and gamma_I? */
+static int same_but_reg(const lsv_train_param *a, const lsv_train_param *b)
+{
+	return a->solver == b->solver && a->method == b->method &&
+	       a->kernel.type == b->kernel.type &&
+	       a->kernel.degree == b->kernel.degree &&
+	       a->kernel.gamma == b->kernel.gamma &&
+	       a->kernel.coef0 == b->kernel.coef0 &&
+	       a->normalized == b->normalized && a->power == b->power &&
+	       a->eps == b->eps && a->max_iter == b->max_iter &&
+	       a->landmarks == b->landmarks;
+}
+
+/* r = gamma_I / (gamma_A n^2) of setting k, for sorting. */
+typedef struct {
+	double r;
+	size_t k;
+} ratio_key;
+
+static int cmp_ratio(const void *pa, const void *pb)
+{
+	const ratio_key *a = pa, *b = pb;
+	if (a->r != b->r)
+		return a->r < b->r ? -1 : 1;
+	return a->k < b->k ? -1 : a->k > b->k;
+}
+
+static lsv_status share_all(const lsv_data *x, const lsv_graph *g,
+			    const lsv_train_param *p, size_t m, const double *K,
+			    const int *fold, long folds, lsv_fit_fn fit,
+			    const lsv_cv_progress *progress, lsv_cv_score *scores,
+			    lsv_error *err)
+{
+	size_t n = x->n, l = x->l, i, j, t;
+	double nn = (double)n * (double)n, *Kt = NULL, *ylab = NULL;
+	size_t *lab = lsv_alloc(l, sizeof *lab);
+	int *flab = lsv_alloc(l, sizeof *flab), nr_class = 0, any_graph = 0;
+	ratio_key *order = lsv_alloc(m, sizeof *order);
+	double *labels = NULL;
+	shared_cv C;
+	deformed D;
+	lsv_lapop L;
+	lsv_status st = LSV_OK;
+
+	memset(&C, 0, sizeof C);
+	memset(&D, 0, sizeof D);
+	memset(&L, 0, sizeof L);
+	Kt = lsv_alloc(l * l, sizeof *Kt);
+	ylab = lsv_alloc(l, sizeof *ylab);
+	if (!lab || !flab || !order || !Kt || !ylab) {
+		st = lsv_fail(err, LSV_ENOMEM, "out of memory");
+		goto done;
+	}
+	for (i = 0, j = 0; i < n && j < l; i++)
+		if (lsv_data_is_labeled(x, i)) {
+			lab[j] = i;
+			ylab[j] = x->y[i];
+			flab[j++] = fold[i];
+		}
+	if ((st = lsv_fit_classes(ylab, l, &labels, &nr_class, err)) != LSV_OK ||
+	    (st = shared_init(&C, l, nr_class, err)) != LSV_OK)
+		goto done;
+	C.l = l;
+	C.y = ylab;
+	C.fold = flab;
+	C.folds = folds;
+	for (t = 0; t < m; t++) {
+		order[t].r = p[t].gamma_I / (p[t].gamma_A * nn);
+		order[t].k = t;
+		any_graph |= order[t].r > 0.0;
+	}
+	qsort(order, m, sizeof *order, cmp_ratio);
+	if (any_graph) {
+		if ((st = lsv_lapop_init(&L, g, p[0].normalized, p[0].power,
+					 err)) != LSV_OK ||
+		    (st = deformed_init(&D, K, n, lab, l, &L, err)) != LSV_OK)
+			goto done;
+	}
+	for (t = 0; t < m && st == LSV_OK; t++) {
+		const lsv_train_param *pk = &p[order[t].k];
+		lsv_cv_score *s = &scores[order[t].k];
+		double hinge = 0.0;
+		int nr_fn = 1;
+		long f;
+
+		if (t == 0 || order[t].r != order[t - 1].r) {
+			if (order[t].r == 0.0) {  /* K itself: RLS / the SVM */
+				for (j = 0; j < l; j++)
+					for (i = 0; i < l; i++)
+						Kt[i + j * l] = K[lab[i] + lab[j] * n];
+			} else {
+				deformed_kernel(&D, order[t].r, Kt);
+			}
+		}
+		s->correct = 0;
+		for (f = 0; f < folds && st == LSV_OK; f++)
+			st = fold_fit(&C, Kt, pk, fit, f, &hinge, &s->correct, &nr_fn,
+				      err);
+		s->loss = hinge / ((double)l * (double)nr_fn);
+		if (st == LSV_OK && progress != NULL && progress->scored != NULL)
+			progress->scored(progress->ctx, order[t].k, s);
+	}
+done:
+	lsv_lapop_free(&L);
+	deformed_free(&D);
+	shared_free(&C);
+	free(lab);
+	free(flab);
+	free(order);
+	free(Kt);
+	free(ylab);
+	free(labels);
+	return st;
+}
+
+/* Can the settings share the deformed kernel?  Same everything but the
+ * regularization, an exact method on the n x n kernel, a graph if any
+ * gamma_I > 0, and room for the factorization (K's copy, G, L^p G). */
+static lsv_fit_fn share_fit(const lsv_data *x, const lsv_graph *g,
+			    const lsv_train_param *p, size_t m)
+{
+	lsv_fit_fn fit = lsv_method_exact_fit(&p[0]);
+	double n = (double)x->n;
+	size_t k;
+	lsv_error e;
+
+	if (fit == NULL || x->n > INT_MAX || x->l < 2)
+		return NULL;
+	for (k = 0; k < m; k++)
+		if (!same_but_reg(&p[0], &p[k]) || (p[k].gamma_I > 0.0 && g == NULL))
+			return NULL;
+	if (lsv_check_bytes(&p[0], 4.0 * n * n, "", "", &e) != LSV_OK)
+		return NULL;
+	return fit;
+}
+
+lsv_status lsv_cv_settings(const lsv_data *x, const lsv_graph *g,
+			   const lsv_train_param *p, size_t m, const double *K,
+			   const int *fold, long folds, lsv_cv_mode mode,
+			   const lsv_cv_progress *progress,
+			   lsv_cv_score *scores, int *shared, lsv_error *err)
+{
+	lsv_fit_fn fit = mode == LSV_CV_SHARE ? share_fit(x, g, p, m) : NULL;
+	const lsv_train_progress *train = progress ? progress->train : NULL;
+	double *own = NULL;
+	lsv_status st = LSV_OK;
+	size_t k;
+
+	if (shared != NULL)
+		*shared = fit != NULL;
+	if (fit != NULL) {
+		if (K == NULL) {
+			if ((st = lsv_train_kernel(x, &p[0], &own, err)) != LSV_OK)
+				return st;
+			K = own;
+		}
+		st = share_all(x, g, p, m, K, fold, folds, fit, progress, scores,
+			       err);
+		free(own);
+		return st;
+	}
+	for (k = 0; k < m && st == LSV_OK; k++) {
+		st = retrain_one(x, g, &p[k], K, train, fold, folds, &scores[k], err);
+		if (st == LSV_OK && progress != NULL && progress->scored != NULL)
+			progress->scored(progress->ctx, k, &scores[k]);
+	}
+	return st;
+}
+
+/* Equal to 1e-12 relative: a tie, settled by the regularization. */
+static int same_loss(double a, double b)
+{
+	return fabs(a - b) <= 1e-12 * fmax(fabs(a), fabs(b));
+}
+
+size_t lsv_cv_best(const lsv_cv_score *s, const lsv_train_param *p, size_t m)
+{
+	size_t k, best = 0;
+
+	for (k = 1; k < m; k++) {
+		const lsv_train_param *a = &p[k], *b = &p[best];
+		if (same_loss(s[k].loss, s[best].loss)
+		    ? a->gamma_A > b->gamma_A ||
+		      (a->gamma_A == b->gamma_A && a->gamma_I < b->gamma_I)
+		    : s[k].loss < s[best].loss)
+			best = k;
+	}
+	return best;
+}

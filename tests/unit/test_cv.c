@@ -1,0 +1,165 @@
+/* Cross validation of settings (common/cv.c): the shared factorization
+ * (the deformed kernel) against training every fold, and the choice of
+ * the best setting. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "lapsvm.h"
+#include "unit.h"
+
+/* Two moons of n points with every stride-th row labeled, the others
+ * unlabeled (marker 0); with three classes, the upper moon's left half
+ * becomes class 2. */
+static lsv_data *moons(size_t n, size_t stride, int three)
+{
+	lsv_data *x = NULL;
+	lsv_error e;
+	size_t i;
+
+	if (lsv_synth(LSV_SYNTH_MOONS, n, 0.1, 7, &x, &e) != LSV_OK)
+		return NULL;
+	x->l = 0;
+	x->unlabeled = 0.0;
+	for (i = 0; i < n; i++) {
+		if (three && x->y[i] == 1.0 && x->val[x->rowptr[i]] < 0.0)
+			x->y[i] = 2.0;
+		if (i % stride != 0)
+			x->y[i] = 0.0;
+		else
+			x->l++;
+	}
+	return x;
+}
+
+/* Scores of both ways agree: the losses to 1e-6 relative, the accuracy
+ * exactly; and the shared way was taken. */
+static void shared_matches_retraining(lsv_solver solver, int three)
+{
+	lsv_data *x = moons(150, 5, three);
+	lsv_graph_param gp;
+	lsv_graph *g = NULL;
+	lsv_train_param p[6];
+	lsv_cv_score a[6], b[6];
+	const double gA[] = {1e-4, 1e-2}, gI[] = {0.0, 1e-2, 1.0};
+	int *fold = malloc(150 * sizeof *fold), shared = -1, k;
+	lsv_error e;
+
+	CHECK(x != NULL && fold != NULL);
+	if (x == NULL || fold == NULL)
+		return;
+	lsv_graph_param_default(&gp);
+	CHECK(lsv_graph_build(x, &gp, &g, NULL, &e) == LSV_OK);
+	CHECK(lsv_cv_folds(x, 3, 11, fold, &e) == LSV_OK);
+	for (k = 0; k < 6; k++) {
+		lsv_train_param_default(&p[k]);
+		p[k].solver = solver;
+		p[k].kernel.gamma = 2.0;
+		p[k].eps = 1e-10;  /* the SVM's dual solved tightly */
+		p[k].gamma_A = gA[k / 3];
+		p[k].gamma_I = gI[k % 3];
+	}
+	CHECK(lsv_cv_settings(x, g, p, 6, NULL, fold, 3, LSV_CV_SHARE, NULL, a,
+			      &shared, &e) == LSV_OK);
+	CHECK(shared == 1);
+	CHECK(lsv_cv_settings(x, g, p, 6, NULL, fold, 3, LSV_CV_RETRAIN, NULL,
+			      b, &shared, &e) == LSV_OK);
+	CHECK(shared == 0);
+	for (k = 0; k < 6; k++) {
+		CHECK(fabs(a[k].loss - b[k].loss) <= 1e-6 * b[k].loss);
+		CHECK(a[k].correct == b[k].correct);
+		CHECK(a[k].loss > 0.0 && a[k].correct <= x->l);
+	}
+	free(fold);
+	lsv_graph_free(g);
+	lsv_data_free(x);
+}
+
+static void laprls_shared_equals_retraining(void)
+{
+	shared_matches_retraining(LSV_SOLVER_LAPRLS, 0);
+}
+
+static void lapsvm_shared_equals_retraining(void)
+{
+	shared_matches_retraining(LSV_SOLVER_LAPSVM, 0);
+}
+
+static void three_classes_shared_equals_retraining(void)
+{
+	shared_matches_retraining(LSV_SOLVER_LAPSVM, 1);
+	shared_matches_retraining(LSV_SOLVER_LAPRLS, 1);
+}
+
+/* An iterative method, or settings that differ in more than gamma_A and
+ * gamma_I, train every fold. */
+static void unshareable_settings_retrain(void)
+{
+	lsv_data *x = moons(60, 3, 0);
+	lsv_graph_param gp;
+	lsv_graph *g = NULL;
+	lsv_train_param p[2];
+	lsv_cv_score s[2];
+	int fold[60], shared = -1;
+	lsv_error e;
+
+	CHECK(x != NULL);
+	if (x == NULL)
+		return;
+	lsv_graph_param_default(&gp);
+	CHECK(lsv_graph_build(x, &gp, &g, NULL, &e) == LSV_OK);
+	CHECK(lsv_cv_folds(x, 2, 1, fold, &e) == LSV_OK);
+	lsv_train_param_default(&p[0]);
+	p[0].kernel.gamma = 1.0;
+	p[1] = p[0];
+	p[1].method = LSV_METHOD_PCG;
+	p[0].method = LSV_METHOD_PCG;
+	CHECK(lsv_cv_settings(x, g, p, 2, NULL, fold, 2, LSV_CV_SHARE, NULL, s,
+			      &shared, &e) == LSV_OK);
+	CHECK(shared == 0);
+	p[0].method = p[1].method = LSV_METHOD_DIRECT;
+	p[1].power = 2;
+	CHECK(lsv_cv_settings(x, g, p, 2, NULL, fold, 2, LSV_CV_SHARE, NULL, s,
+			      &shared, &e) == LSV_OK);
+	CHECK(shared == 0);
+	p[1].power = 1;
+	CHECK(lsv_cv_settings(x, g, p, 2, NULL, fold, 2, LSV_CV_SHARE, NULL, s,
+			      &shared, &e) == LSV_OK);
+	CHECK(shared == 1);
+	lsv_graph_free(g);
+	lsv_data_free(x);
+}
+
+/* The lowest loss; a tie (1e-12 relative) to larger gamma_A, then smaller
+ * gamma_I, then the first. */
+static void best_prefers_stronger_regularization(void)
+{
+	lsv_train_param p[4];
+	lsv_cv_score s[4] = {{0.5, 0}, {0.3, 0}, {0.3 * (1 + 1e-13), 0},
+			     {0.3, 0}};
+	int k;
+
+	for (k = 0; k < 4; k++)
+		lsv_train_param_default(&p[k]);
+	p[1].gamma_A = 1e-3, p[1].gamma_I = 1.0;
+	p[2].gamma_A = 1e-2, p[2].gamma_I = 1.0;
+	p[3].gamma_A = 1e-2, p[3].gamma_I = 0.1;
+	CHECK(lsv_cv_best(s, p, 4) == 3);
+	CHECK(lsv_cv_best(s, p, 3) == 2);
+	CHECK(lsv_cv_best(s, p, 2) == 1);
+	s[1].loss = 0.2;
+	CHECK(lsv_cv_best(s, p, 4) == 1);
+	p[3] = p[2];
+	s[1].loss = 0.3;
+	CHECK(lsv_cv_best(s, p, 4) == 2);
+}
+
+const unit_case cv_cases[] = {
+	{"cv: laprls shared equals retraining", laprls_shared_equals_retraining},
+	{"cv: lapsvm shared equals retraining", lapsvm_shared_equals_retraining},
+	{"cv: three classes shared equals retraining",
+	 three_classes_shared_equals_retraining},
+	{"cv: unshareable settings retrain", unshareable_settings_retrain},
+	{"cv: best prefers stronger regularization",
+	 best_prefers_stronger_regularization},
+	{NULL, NULL},
+};
