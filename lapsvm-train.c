@@ -59,7 +59,8 @@ static void usage(void)
 "            or ulimit -v); larger problems are refused with a suggestion\n"
 "Graph and Laplacian:\n"
 "-G file   : graph over the training rows (from graph-build); without it\n"
-"            a k-NN graph is built here (euclidean, heat weights)\n"
+"            a k-NN graph is built here (euclidean, heat weights); with -v,\n"
+"            -G may be repeated and cross validation chooses the graph\n"
 "-k k      : neighbours of that graph (default 6)\n"
 "-L type   : normalized (default) I - D^-1/2 W D^-1/2, or unnormalized D - W\n"
 "-P p      : iterated Laplacian L^p (default 1)\n"
@@ -75,7 +76,8 @@ static void usage(void)
 "            format of lapsvm-predict -d\n"
 "-v n      : stratified n-fold cross validation over the labeled rows (the\n"
 "            unlabeled rows and the graph stay in every fold), of every\n"
-"            combination of the lists given to -a/-A/-c, -i/-I, -g, -P, -L;\n"
+"            combination of the lists given to -a/-A/-c, -i/-I, -g, -P, -L\n"
+"            and of the graphs of repeated -G;\n"
 "            the lowest mean held-out hinge loss wins (ties: larger gamma_A,\n"
 "            then smaller gamma_I) and the model is trained with it on all\n"
 "            the rows.  A list: 1e-4,1e-2,1 or a range 1e-6:1e2:x10\n"
@@ -166,6 +168,8 @@ typedef struct {
 	lsv_graph_param gp;
 	reg_spec reg;
 	plist al, il, gl, Pl, Ll;  /* the values of -a/-A/-c, -i/-I, -g, -P, -L */
+	plist Gl;             /* -G: graph numbers 0, 1, ... (several with -v) */
+	const char **graph_files;  /* the files of -G, in the order given */
 	const char *in, *outpath, *graph_file, *pred_file;
 	char *deflt;          /* the default model path, allocated */
 	double marker;
@@ -243,8 +247,20 @@ static void parse_options(int argc, char **argv, options *o)
 			opt_list(c, optarg, 0.0, 1e300, 0, &o->il);
 			o->reg.i_val = o->il.v[0];
 			break;
-		case 'G':
+		case 'G':  /* repeated: a list of graphs for -v */
 			o->graph_file = optarg;
+			if (o->Gl.n >= LSV_LIST_MAX)
+				tool_usage_error("option -G: more than %d graphs",
+						 LSV_LIST_MAX);
+			o->graph_files = realloc(o->graph_files, (o->Gl.n + 1) *
+						 sizeof *o->graph_files);
+			o->Gl.v = realloc(o->Gl.v, (o->Gl.n + 1) * sizeof *o->Gl.v);
+			if (o->graph_files == NULL || o->Gl.v == NULL)
+				tool_die(1, "out of memory");
+			o->graph_files[o->Gl.n] = optarg;
+			o->Gl.v[o->Gl.n] = (double)o->Gl.n;
+			o->Gl.n++;
+			o->Gl.opt = 'G';
 			break;
 		case 'k':
 			o->gp.k = (int)tool_opt_long(c, optarg, 1, INT_MAX);
@@ -323,14 +339,17 @@ static void parse_options(int argc, char **argv, options *o)
 		tool_usage_error("-k sets the graph built here; it does not apply "
 				 "with -G");
 	{
-		plist *pl[] = {&o->al, &o->il, &o->gl, &o->Pl, &o->Ll};
+		plist *pl[] = {&o->Gl, &o->al, &o->il, &o->gl, &o->Pl, &o->Ll};
 		size_t j;
 		for (j = 0; j < sizeof pl / sizeof *pl; j++)
 			if (pl[j]->n > 1 && o->folds == 0)
-				tool_usage_error("option -%c: a list of values needs -v "
-						 "(cross validation) to choose among "
-						 "them", pl[j]->opt);
+				tool_usage_error("option -%c: %s needs -v (cross "
+						 "validation) to choose among them",
+						 pl[j]->opt, pl[j] == &o->Gl
+						 ? "more than one graph"
+						 : "a list of values");
 	}
+	plist_default(&o->Gl, 0.0);
 	plist_default(&o->al, o->reg.a_val);
 	o->al.opt = o->reg.a_kind;
 	plist_default(&o->il, o->reg.i_val);
@@ -347,9 +366,14 @@ static void parse_options(int argc, char **argv, options *o)
 	    (o->graph_file || o->k_given || o->graph_opt))
 		tool_usage_error("the TSVM uses no graph (-G, -k, -i, -I, -L, -P)");
 	o->in = argv[optind];
-	if (o->graph_file && strcmp(o->graph_file, "-") == 0 &&
-	    strcmp(o->in, "-") == 0)
-		tool_usage_error("the data and the graph cannot both be standard input");
+	{
+		size_t j, dash = strcmp(o->in, "-") == 0;
+		for (j = 0; o->graph_files != NULL && j < o->Gl.n; j++)
+			dash += strcmp(o->graph_files[j], "-") == 0;
+		if (dash > 1)
+			tool_usage_error("only one of the data and the graphs can be "
+					 "standard input");
+	}
 	if (optind + 1 < argc) {
 		o->outpath = argv[optind + 1];
 	} else if (strcmp(o->in, "-") == 0) {
@@ -441,20 +465,21 @@ static lsv_data *read_data(const options *o)
 	return x;
 }
 
-/* The graph of -G, or one built here when gamma_I > 0 (NULL otherwise);
+/* Graph j of -G, or one built here when gamma_I > 0 (NULL otherwise);
  * desc gets the line the model keeps about it ("" for none). */
-static lsv_graph *read_graph(options *o, const lsv_data *x, char *desc,
-			     size_t size)
+static lsv_graph *read_graph(options *o, size_t j, const lsv_data *x,
+			     char *desc, size_t size)
 {
 	lsv_graph *g = NULL;
 	lsv_graph_info info;
 	lsv_error err;
 
 	desc[0] = '\0';
-	if (o->graph_file != NULL) {
-		if (lsv_graph_read_path(o->graph_file, x->n, &g, &err) != LSV_OK)
+	if (o->graph_files != NULL) {
+		const char *file = o->graph_files[j];
+		if (lsv_graph_read_path(file, x->n, &g, &err) != LSV_OK)
 			tool_die_err(&err);
-		snprintf(desc, size, "file %s", o->graph_file);
+		snprintf(desc, size, "file %s", file);
 	} else if (o->p.gamma_I > 0.0) {
 		if (!tool_quiet)
 			o->gp.progress = tool_progress;
@@ -637,11 +662,11 @@ static void plist_default(plist *pl, double v)
 
 /* The grid's dimensions in grid order, the outermost first (the kernel
  * changes least often, so its matrix is computed once per -g value). */
-enum { DIM_G, DIM_L, DIM_P, DIM_A, DIM_I, NDIM };
+enum { DIM_GRAPH, DIM_G, DIM_L, DIM_P, DIM_A, DIM_I, NDIM };
 
 static plist *dim_list(options *o, int d)
 {
-	plist *t[NDIM] = {&o->gl, &o->Ll, &o->Pl, &o->al, &o->il};
+	plist *t[NDIM] = {&o->Gl, &o->gl, &o->Ll, &o->Pl, &o->al, &o->il};
 	return t[d];
 }
 
@@ -685,6 +710,8 @@ static const char *dim_text(options *o, int d, const size_t *idx, char *buf,
 
 	if (d == DIM_L)
 		return lsv_name_of(lsv_laplacian_names, (int)v);
+	if (d == DIM_GRAPH)
+		return o->graph_files[(size_t)v];
 	return num_text(v, buf, size);
 }
 
@@ -726,9 +753,9 @@ static void grid_scored(void *ctx, size_t k, const lsv_cv_score *s)
  * combination.  *Kout gets the kernel matrix of the best -g if the search
  * still holds it (the caller frees it), else NULL.
  */
-static void grid_search(options *o, const lsv_data *x, const lsv_graph *g,
-			const lsv_train_progress *progress, const int *fold,
-			double **Kout)
+static size_t grid_search(options *o, const lsv_data *x, lsv_graph **gs,
+			  const lsv_train_progress *progress, const int *fold,
+			  double **Kout)
 {
 	size_t N = 1, k, best, idx[NDIM], kidx = (size_t)-1, block, b;
 	int d, varied = 0;
@@ -772,7 +799,8 @@ static void grid_search(options *o, const lsv_data *x, const lsv_graph *g,
 			kidx = idx[DIM_G];
 		}
 		gp.base = b;
-		if (lsv_cv_settings(x, g, P + b, block, any ? K : NULL, fold,
+		if (lsv_cv_settings(x, gs[idx[DIM_GRAPH]], P + b, block,
+				    any ? K : NULL, fold,
 				    o->folds, LSV_CV_SHARE, &cvp, sc + b, &shared,
 				    &err) != LSV_OK)
 			tool_die_err(&err);
@@ -842,6 +870,7 @@ static void grid_search(options *o, const lsv_data *x, const lsv_graph *g,
 	*Kout = K;
 	free(sc);
 	free(P);
+	return idx[DIM_GRAPH];
 }
 
 /* -v: every combination checked and the folds drawn (stratified, seeded by
@@ -875,12 +904,13 @@ int main(int argc, char **argv)
 {
 	options o;
 	lsv_data *x;
-	lsv_graph *g;
 	lsv_model *m;
 	lsv_train_report rep;
 	lsv_train_progress progress = {NULL, NULL};
 	lsv_error err;
-	char graph_desc[256];
+	lsv_graph **gs, *g;
+	char **descs;
+	size_t chosen = 0;
 	double *K = NULL;
 	int *fold = NULL;
 
@@ -900,7 +930,7 @@ int main(int argc, char **argv)
 		tool_usage_error("%s", err.msg);
 	if (o.folds > 0)
 		fold = grid_prepare(&o, x);
-	{	/* a graph if some gamma_I of the list is > 0 */
+	{	/* the graphs, if some gamma_I of the list is > 0 */
 		lsv_train_param p1 = o.p;
 		reg_spec r = o.reg;
 		size_t j;
@@ -910,16 +940,25 @@ int main(int argc, char **argv)
 		resolve_reg(&r, x->l, x->n, &o.p);
 		if (o.p.solver == LSV_SOLVER_TSVM)
 			o.p.gamma_I = 0.0;
-		g = read_graph(&o, x, graph_desc, sizeof graph_desc);
+		gs = calloc(o.Gl.n, sizeof *gs);
+		descs = calloc(o.Gl.n, sizeof *descs);
+		if (gs == NULL || descs == NULL)
+			tool_die(1, "out of memory");
+		for (j = 0; j < o.Gl.n; j++) {
+			if ((descs[j] = malloc(256)) == NULL)
+				tool_die(1, "out of memory");
+			gs[j] = read_graph(&o, j, x, descs[j], 256);
+		}
 		o.p = p1;
 	}
 	if (o.folds > 0)  /* o.p becomes the best setting */
-		grid_search(&o, x, g, &progress, fold, &K);
+		chosen = grid_search(&o, x, gs, &progress, fold, &K);
+	g = gs[chosen];
 	if (lsv_train_with_kernel(x, g, &o.p, K, &progress, &m, &rep, &err) !=
 	    LSV_OK)
 		tool_die_err(&err);
 	free(K);
-	set_graph_desc(m, graph_desc);
+	set_graph_desc(m, descs[chosen]);
 	describe_rows(&o, x);
 	report(&o.p, m, &rep);
 	if (o.pred_file != NULL)
@@ -927,7 +966,14 @@ int main(int argc, char **argv)
 	write_model(&o, m);
 	lsv_train_report_free(&rep);
 	lsv_model_free(m);
-	lsv_graph_free(g);
+	for (chosen = 0; chosen < o.Gl.n; chosen++) {
+		lsv_graph_free(gs[chosen]);
+		free(descs[chosen]);
+	}
+	free(gs);
+	free(descs);
+	free(o.graph_files);
+	free(o.Gl.v);
 	free(fold);
 	free(o.al.v);
 	free(o.il.v);

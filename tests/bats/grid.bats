@@ -88,6 +88,51 @@ bad_list() {
 	[ ! -e m.txt.model ]
 }
 
+@test "a shared grid (LapRLS direct) scores as fold-by-fold PCG training does" {
+	"$GB" -q -k 6 m.txt m.graph
+	opts="-s laprls -G m.graph -v 3 -a 1e-4,1e-2 -i 0.01,1"
+	run --separate-stderr "$TRAIN" $opts m.txt d.model
+	assert_status 0
+	assert_stderr_has "combinations 1 to 4 shared one factorization"
+	printf '%s\n' "$output" | grep '^[ *] .*%$' | tr -d '*' >direct.txt
+	run --separate-stderr "$TRAIN" $opts -M pcg m.txt p.model
+	assert_status 0
+	[[ "$stderr" != *"shared one factorization"* ]]
+	printf '%s\n' "$output" | grep '^[ *] .*%$' | tr -d '*' >pcg.txt
+	[ "$(wc -l <direct.txt)" -eq 4 ]
+	# the same losses to 1e-4 relative (PCG stops at 1e-6), the same accuracy
+	paste direct.txt pcg.txt | awk '{
+		d = $3 - $7; if (d < 0) d = -d
+		if (d > 1e-4 * $7 || $4 != $8) { print "differ:", $0; bad = 1 }
+	} END { exit bad }'
+}
+
+@test "several graphs (-G repeated): a graph column, the best one's file in the model" {
+	"$GB" -q -k 4 m.txt a.graph
+	"$GB" -q -k 8 -w binary m.txt b.graph
+	run --separate-stderr "$TRAIN" -q -G a.graph -G b.graph -v 2 -a 1e-3 -i 0.1,1 m.txt g.model
+	assert_status 0
+	[ "$(printf '%s\n' "$output" | grep -c '^[ *] .*%$')" -eq 4 ]
+	got=$(printf '%s\n' "$output" | grep '^[ *] .*%$' | tr -d '*' | awk '{ print $1, $2 }')
+	[ "$got" = "$(printf 'a.graph 0.1\na.graph 1\nb.graph 0.1\nb.graph 1')" ]
+	best=$(printf '%s\n' "$output" | sed -n 's/^best: //p')
+	[[ "$best" =~ ^"-G "[ab]".graph -i "(0.1|1)$ ]]
+	file=$(printf '%s\n' "$best" | awk '{ print $2 }')
+	grep -qx "graph file $file" g.model
+	"$TRAIN" -q -a 1e-3 $best m.txt plain.model
+	assert_same g.model plain.model
+}
+
+@test "-G repeated without -v, or two graphs on standard input: exit 2" {
+	"$GB" -q m.txt a.graph
+	run --separate-stderr "$TRAIN" -G a.graph -G a.graph m.txt out.model
+	assert_train_usage "option -G: more than one graph needs -v (cross validation)"
+	[ ! -e out.model ]
+	run --separate-stderr "$TRAIN" -v 2 -G - -G - m.txt out.model </dev/null
+	assert_train_usage "only one of the data and the graphs can be standard input"
+	[ ! -e out.model ]
+}
+
 @test "a list without -v: exit 2" {
 	bad_list -a 1,2
 	assert_stderr_has "option -a: a list of values needs -v (cross validation) to choose among them"

@@ -184,7 +184,7 @@ setup() {
 @test "data and graph both '-': exit 2" {
 	: >empty.txt
 	run --separate-stderr "$TRAIN" -G - - out.model <empty.txt
-	assert_train_usage "the data and the graph cannot both be standard input"
+	assert_train_usage "only one of the data and the graphs can be standard input"
 	[ ! -e out.model ]
 }
 
