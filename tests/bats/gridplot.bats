@@ -1,0 +1,75 @@
+#!/usr/bin/env bats
+# lapsvm-gridplot: the table of lapsvm-train -v drawn as a PNG map of the
+# hinge loss over two parameters; its errors.  Skipped without gnuplot
+# (CI installs gnuplot-nox).
+
+load helpers
+
+PLOT="$BIN/lapsvm-gridplot"
+
+setup() {
+	need_tools "$TRAIN" "$DG"
+	command -v gnuplot >/dev/null || skip "gnuplot not installed"
+	enter_work
+	moons m.txt -S 1 -l 10
+}
+
+is_png() {
+	[ "$(head -c 4 "$1" | od -An -tx1 | tr -d ' \n')" = "89504e47" ]
+}
+
+@test "a 3 x 3 grid of -a and -i becomes a PNG, from a file or standard input" {
+	"$TRAIN" -q -v 2 -a 1e-4:1e-2:x10 -i 0,0.1,1 m.txt g.model >grid.txt
+	run --separate-stderr "$PLOT" -o a.png grid.txt
+	assert_status 0
+	assert_stderr_empty
+	is_png a.png
+	run --separate-stderr "$PLOT" -o b.png - <grid.txt
+	assert_status 0
+	is_png b.png
+	[ "$(ls)" = "$(printf 'a.png\nb.png\ng.model\ngrid.txt\nm.txt')" ]
+}
+
+@test "other columns by -x/-y; the rest held at the best line's values" {
+	"$TRAIN" -q -v 2 -g 1,4 -a 1e-4,1e-2 -i 0,1 m.txt g.model >grid.txt
+	run --separate-stderr "$PLOT" -o g.png -x g -y i grid.txt
+	assert_status 0
+	is_png g.png
+	run --separate-stderr "$PLOT" -o d.png grid.txt
+	assert_status 0
+	is_png d.png
+}
+
+@test "a table it cannot draw: exit 1, saying why, no image" {
+	printf 'hello\n' >junk.txt
+	run --separate-stderr "$PLOT" -o x.png junk.txt
+	assert_status 1
+	assert_stderr_has "lapsvm-gridplot: junk.txt: no table of lapsvm-train -v"
+	"$TRAIN" -q -v 2 -a 1e-4,1e-2 -i 1 m.txt g.model >one.txt
+	run --separate-stderr "$PLOT" -o x.png one.txt
+	assert_status 1
+	assert_stderr_has "no varied column for gamma_I (-i, -I) to draw up; use -y"
+	run --separate-stderr "$PLOT" -o x.png missing.txt
+	assert_status 1
+	assert_stderr_has "lapsvm-gridplot: missing.txt: cannot read"
+	[ ! -e x.png ]
+}
+
+@test "usage errors: exit 2" {
+	run --separate-stderr "$PLOT" -x q t.txt
+	assert_usage_error "unknown column '-q'" lapsvm-gridplot
+	run --separate-stderr "$PLOT" -x a -y a t.txt
+	assert_usage_error "-x and -y name the same column" lapsvm-gridplot
+	run --separate-stderr "$PLOT" a b
+	assert_usage_error "too many arguments" lapsvm-gridplot
+}
+
+@test "without gnuplot: exit 1 with how to get it" {
+	"$TRAIN" -q -v 2 -a 1e-4,1e-2 -i 0,1 m.txt g.model >grid.txt
+	mkdir bin
+	for t in sh cat awk mktemp rm mv cp head; do ln -s "$(command -v $t)" bin/$t; done
+	PATH="$PWD/bin" run --separate-stderr "$PLOT" -o x.png grid.txt
+	assert_status 1
+	assert_stderr_has "gnuplot not found (Debian: apt-get install gnuplot-nox)"
+	[ ! -e x.png ]
+}
