@@ -115,3 +115,12 @@ positives() {
 	"$TRAIN" -q -s tsvm -p labeled ub.txt l.model
 	assert_same d.model l.model
 }
+
+@test "-p with no unlabeled rows: a shift of 0" {
+	moons full.txt -S 1
+	"$TRAIN" -q -i 0 full.txt none.model
+	run --separate-stderr "$TRAIN" -q -i 0 -p 0.5 full.txt p.model
+	assert_status 0
+	[ "$(key p.model balance_shift)" = 0 ]
+	[ "$(key p.model bias)" = "$(key none.model bias)" ]
+}
