@@ -532,7 +532,11 @@ typedef struct {
  * may be NULL when gamma_I == 0).  Class order: first appearance in x,
  * except that a {+1, -1} problem puts +1 first.  Errors: no labeled row,
  * one class only, a graph of the wrong size, a singular system, a
- * solver x method pair the method table does not have.  progress and
+ * solver x method pair the method table does not have, p->balance
+ * LSV_BALANCE_GIVEN with more than two classes (refused before training).
+ * With p->balance set, after the solver's fit each bias is shifted
+ * (lsv_balance_shift, common/balance.c), m->shift records the shifts and
+ * report->train_f (always set then) holds the shifted values.  progress and
  * report may be NULL.  The caller owns *out and report's arrays.
  */
 lsv_status lsv_train(const lsv_data *x, const lsv_graph *g,
