@@ -66,9 +66,16 @@ static void usage(void)
 "-P p      : iterated Laplacian L^p (default 1)\n"
 "TSVM (labeled cost C = 1/(2 gamma_A l), as the SVM):\n"
 "-C cost   : cost C* of the unlabeled points (default C)\n"
-"-p r      : fraction of the unlabeled points in the positive class, 0 < r < 1\n"
-"            (default: the labeled ratio; per class in one-vs-rest)\n"
 "-w n      : at most n label switches per binary problem (default: no cap)\n"
+"Class proportions (every solver):\n"
+"-p r      : a fraction r (0 < r < 1) of the unlabeled rows is positive (the\n"
+"            first class, the one f > 0 predicts; two classes only): the\n"
+"            bias is shifted after training so that it is (the model's\n"
+"            balance_shift); for the TSVM, r is its fraction constraint\n"
+"            (no shift)\n"
+"-p labeled: the same with r the labeled ratio; in one-vs-rest each\n"
+"            class's function gets its class's labeled ratio.  Default: no\n"
+"            shift (the TSVM: the labeled ratio)\n"
 "Other:\n"
 "-u marker : label of the unlabeled rows (default 0)\n"
 "-e eps    : tolerance of the dual solver (default 0.001)\n"
@@ -176,6 +183,8 @@ typedef struct {
 	long folds;
 	unsigned long long seed;
 	int k_given, tsvm_opt, graph_opt;
+	int p_labeled;        /* -p labeled */
+	double p_r;           /* -p r (0: not given) */
 } options;
 
 /* The value of option c among the names of t, or a usage error that lists
@@ -197,6 +206,36 @@ static void opt_list(int c, const char *arg, double min, double max,
 static void opt_name_list(int c, const char *arg, const lsv_name *t,
 			  const char *what, plist *pl);
 static void plist_default(plist *pl, double v);
+
+/* -p r or -p labeled; the last one given counts. */
+static void opt_fraction(const char *arg, options *o)
+{
+	o->p_labeled = strcmp(arg, "labeled") == 0;
+	if (o->p_labeled) {
+		o->p_r = 0.0;
+		return;
+	}
+	if (lsv_parse_double(arg, &o->p_r, NULL) != LSV_OK)
+		tool_usage_error("option -p: '%s' is not a number (expected 0 < r "
+				 "< 1, or labeled)", arg);
+	if (!(o->p_r > 0.0 && o->p_r < 1.0))
+		tool_usage_error("option -p: '%s' out of range (expected 0 < r < 1, "
+				 "or labeled)", arg);
+}
+
+/* -p into the parameters: the TSVM's fraction constraint (tsvm_r, 0 for
+ * the labeled ratio, its default), else the bias shift after training. */
+static void set_fraction(options *o)
+{
+	if (o->p.solver == LSV_SOLVER_TSVM)
+		o->p.tsvm_r = o->p_r;
+	else if (o->p_labeled)
+		o->p.balance = LSV_BALANCE_LABELED;
+	else if (o->p_r > 0.0) {
+		o->p.balance = LSV_BALANCE_GIVEN;
+		o->p.balance_r = o->p_r;
+	}
+}
 
 /* argv into o; a repeated option takes its last value, as getopt tools do.
  * -a/-A/-c, -i/-I, -g, -P and -L take lists (for -v); the other options
@@ -300,11 +339,7 @@ static void parse_options(int argc, char **argv, options *o)
 			o->tsvm_opt = c;
 			break;
 		case 'p':
-			o->p.tsvm_r = tool_opt_double(c, optarg, -1e300, 1e300);
-			if (!(o->p.tsvm_r > 0.0 && o->p.tsvm_r < 1.0))
-				tool_usage_error("option -p: '%s' out of range (expected "
-						 "0 < r < 1)", optarg);
-			o->tsvm_opt = c;
+			opt_fraction(optarg, o);
 			break;
 		case 'w':
 			o->p.tsvm_max_switches = tool_opt_long(c, optarg, 1, LONG_MAX);
@@ -360,6 +395,7 @@ static void parse_options(int argc, char **argv, options *o)
 	o->Pl.opt = 'P';
 	plist_default(&o->Ll, o->p.normalized);
 	o->Ll.opt = 'L';
+	set_fraction(o);
 	if (o->tsvm_opt && o->p.solver != LSV_SOLVER_TSVM)
 		tool_usage_error("-%c applies to the TSVM (-s tsvm)", o->tsvm_opt);
 	if (o->p.solver == LSV_SOLVER_TSVM &&
@@ -463,6 +499,31 @@ static lsv_data *read_data(const options *o)
 		tool_die(1, "%s: the labeled rows have only one class (%g): need "
 			 "at least two", name, x->y[first]);
 	return x;
+}
+
+/* -p r names one class positive, so it needs two classes: with more,
+ * every one-vs-rest function would get the same r (the TSVM's too). */
+static void check_fraction(const options *o, const lsv_data *x)
+{
+	double a = 0.0, b = 0.0;
+	size_t i;
+	int m = 0;
+
+	for (i = 0; i < x->n && o->p_r > 0.0 && m < 3; i++) {
+		double y = x->y[i];
+		if (!lsv_data_is_labeled(x, i) || (m > 0 && y == a) ||
+		    (m > 1 && y == b))
+			continue;
+		if (m == 0)
+			a = y;
+		else if (m == 1)
+			b = y;
+		m++;
+	}
+	if (m > 2)
+		tool_usage_error("option -p: a fraction r is for two classes, and "
+				 "the labeled rows have more; -p labeled gives each "
+				 "class's function its labeled ratio");
 }
 
 /* Graph j of -G, or one built here when gamma_I > 0 (NULL otherwise);
@@ -917,6 +978,7 @@ int main(int argc, char **argv)
 	tool_init(argv[0]);
 	parse_options(argc, argv, &o);
 	x = read_data(&o);
+	check_fraction(&o, x);
 	resolve_reg(&o.reg, x->l, x->n, &o.p);
 	if (o.p.solver == LSV_SOLVER_TSVM) {
 		o.p.gamma_I = 0.0;

@@ -136,14 +136,16 @@ static lsv_status retrain_one(const lsv_data *x, const lsv_graph *g,
 /* ------------------------------------------------------------------ */
 
 typedef struct {
-	size_t l, k;      /* labeled rows, rank of K */
+	size_t n, l, k;   /* rows, labeled rows, rank of K */
 	double *B;        /* l x k: the labeled rows of G V */
 	double *lambda;   /* k eigenvalues of G' L^p G, >= 0 */
 	double *W;        /* l x k scratch */
+	double *Ball;     /* n x k: G V, kept only for the balance (-p) */
 } deformed;
 
 static void deformed_free(deformed *D)
 {
+	free(D->Ball);
 	free(D->B);
 	free(D->lambda);
 	free(D->W);
@@ -241,7 +243,7 @@ static lsv_status graph_eigen(const double *G, size_t n, size_t k,
 
 static lsv_status deformed_init(deformed *D, const double *K, size_t n,
 				const size_t *lab, size_t l, const lsv_lapop *L,
-				lsv_error *err)
+				int all_rows, lsv_error *err)
 {
 	double *G = NULL, *M = NULL, *Gl = NULL;
 	const double one = 1.0, zero = 0.0;
@@ -252,6 +254,7 @@ static lsv_status deformed_init(deformed *D, const double *K, size_t n,
 	memset(D, 0, sizeof *D);
 	if ((st = pivoted_factor(K, n, &G, &k, err)) != LSV_OK)
 		return st;
+	D->n = n;
 	D->l = l;
 	D->k = k;
 	M = lsv_alloc(k * k, sizeof *M);
@@ -273,6 +276,15 @@ static lsv_status deformed_init(deformed *D, const double *K, size_t n,
 	if (k > 0)
 		dgemm_("N", "N", &Ll, &Kk, &Kk, &one, Gl, &Ll, M, &Kk, &zero, D->B,
 		       &Ll, 1, 1);
+	if (all_rows && k > 0) {  /* G V on every row */
+		int N = (int)n;
+		if ((D->Ball = lsv_alloc(n * k, sizeof *D->Ball)) == NULL) {
+			st = lsv_fail(err, LSV_ENOMEM, "out of memory");
+			goto done;
+		}
+		dgemm_("N", "N", &N, &Kk, &Kk, &one, G, &N, M, &Kk, &zero, D->Ball,
+		       &N, 1, 1);
+	}
 done:
 	free(G);
 	free(M);
@@ -305,6 +317,27 @@ static void deformed_kernel(deformed *D, double r, double *Kt)
 			Kt[j + i * l] = Kt[i + j * l];
 }
 
+/* Ka (n x l) = K~ between every row and the labeled rows at ratio r:
+ * G V diag(1/(1 + r lambda)) (labeled rows of G V)'. */
+static void deformed_columns(deformed *D, double r, double *Ka)
+{
+	size_t l = D->l, k = D->k, n = D->n, i, j;
+	int N = (int)n, Ll = (int)l, Kk = (int)k;
+	const double one = 1.0, zero = 0.0;
+
+	if (k == 0) {
+		memset(Ka, 0, n * l * sizeof *Ka);
+		return;
+	}
+	for (j = 0; j < k; j++) {
+		double s = 1.0 / (1.0 + r * D->lambda[j]);
+		for (i = 0; i < l; i++)
+			D->W[i + j * l] = D->B[i + j * l] * s;
+	}
+	dgemm_("N", "T", &N, &Ll, &Kk, &one, D->Ball, &N, D->W, &Ll, &zero, Ka,
+	       &N, 1, 1);
+}
+
 /* ------------------------------------------------------------------ */
 /* One setting on the deformed kernel                                  */
 /* ------------------------------------------------------------------ */
@@ -318,7 +351,62 @@ typedef struct {
 	long folds;
 	size_t *S, *H, *iota; /* training / held-out positions, 0..l-1 */
 	double *Ks, *Khs, *ys, *Y, *alpha, *f, *bias, *row;
+	/* the balance (-p): K~ between every row and the labeled ones */
+	size_t n;
+	const double *Ka;     /* n x l, or NULL without balance */
+	const size_t *lab;    /* the labeled rows (l) */
+	double *Ko, *fo, *target; /* rows not in training x |S|, their values */
+	unsigned char *intrain;   /* n: row in the fold's training set */
 } shared_cv;
+
+/* -p: the fold model's values on the rows outside its training set (the
+ * unlabeled rows and the held-out ones, unlabeled in the fold) and the
+ * bias shifts that give each function its target fraction of positives
+ * there, as lsv_train's balance step does (common/train.c). */
+static lsv_status fold_balance(shared_cv *C, lsv_fit *F, size_t ns,
+			       const double *labels, lsv_error *err)
+{
+	size_t n = C->n, no = 0, i, j;
+	int NO, NS = (int)ns, NF = F->nr_fn, c;
+	const double one = 1.0, zero = 0.0;
+	const lsv_train_param *p = F->p;
+	double *shift = C->row;
+	lsv_status st;
+
+	memset(C->intrain, 0, n);
+	for (j = 0; j < ns; j++)
+		C->intrain[C->lab[C->S[j]]] = 1;
+	for (i = 0; i < n; i++) {
+		if (C->intrain[i])
+			continue;
+		for (j = 0; j < ns; j++)
+			C->Ko[no + j * (n - ns)] = C->Ka[i + C->S[j] * n];
+		no++;
+	}
+	NO = (int)no;
+	if (no == 0)
+		return LSV_OK;
+	/* Ko is (n - ns) x ns with leading dimension n - ns = no */
+	dgemm_("N", "N", &NO, &NF, &NS, &one, C->Ko, &NO, F->alpha, &NS, &zero,
+	       C->f, &NO, 1, 1);
+	for (i = 0; i < no; i++)  /* row-major with the bias, as train_f */
+		for (c = 0; c < NF; c++)
+			C->fo[i * (size_t)NF + (size_t)c] =
+				C->f[i + (size_t)c * no] + F->bias[c];
+	for (c = 0; c < NF; c++) {
+		size_t in = 0;
+		for (j = 0; j < ns; j++)
+			in += C->ys[j] == labels[c];
+		C->target[c] = p->balance == LSV_BALANCE_GIVEN
+			       ? p->balance_r : (double)in / (double)ns;
+	}
+	if ((st = lsv_balance_shift(C->fo, no, NF, C->target, shift, err)) !=
+	    LSV_OK)
+		return st;
+	for (c = 0; c < NF; c++)
+		F->bias[c] += shift[c];
+	return LSV_OK;
+}
 
 static lsv_status fold_fit(shared_cv *C, const double *Kt,
 			   const lsv_train_param *p, lsv_fit_fn fit, long f,
@@ -379,6 +467,8 @@ static lsv_status fold_fit(shared_cv *C, const double *Kt,
 			st = lsv_fail(err, LSV_ENUMERIC,
 				      "training produced non-finite coefficients "
 				      "(ill-conditioned system)");
+	if (st == LSV_OK && C->Ka != NULL)
+		st = fold_balance(C, &F, ns, labels, err);
 	if (st == LSV_OK && nh > 0) {
 		/* held-out scores f_H = K~_HS alpha + b, nh x nr_fn */
 		for (j = 0; j < ns; j++)
@@ -414,13 +504,26 @@ static void shared_free(shared_cv *C)
 	free(C->f);
 	free(C->bias);
 	free(C->row);
+	free(C->Ko);
+	free(C->fo);
+	free(C->target);
+	free(C->intrain);
 }
 
 /* Scratch for folds of up to l rows and nr_class classes. */
-static lsv_status shared_init(shared_cv *C, size_t l, int nr_class,
-			      lsv_error *err)
+static lsv_status shared_init(shared_cv *C, size_t n, size_t l,
+			      int nr_class, int balance, lsv_error *err)
 {
 	size_t i, nf = (size_t)(nr_class > 2 ? nr_class : 1);
+
+	if (balance) {  /* values of the rows outside a fold's training set */
+		C->Ko = lsv_alloc(n * l, sizeof *C->Ko);
+		C->fo = lsv_alloc(n * nf, sizeof *C->fo);
+		C->target = lsv_alloc(nf, sizeof *C->target);
+		C->intrain = lsv_alloc(n, 1);
+		if (!C->Ko || !C->fo || !C->target || !C->intrain)
+			return lsv_fail(err, LSV_ENOMEM, "out of memory");
+	}
 
 	C->S = lsv_alloc(l, sizeof *C->S);
 	C->H = lsv_alloc(l, sizeof *C->H);
@@ -430,7 +533,7 @@ static lsv_status shared_init(shared_cv *C, size_t l, int nr_class,
 	C->ys = lsv_alloc(l, sizeof *C->ys);
 	C->Y = lsv_alloc(l * nf, sizeof *C->Y);
 	C->alpha = lsv_alloc(l * nf, sizeof *C->alpha);
-	C->f = lsv_alloc(l * nf, sizeof *C->f);
+	C->f = lsv_alloc((balance ? n : l) * nf, sizeof *C->f);
 	C->bias = lsv_alloc(nf, sizeof *C->bias);
 	C->row = lsv_alloc(nf, sizeof *C->row);
 	if (!C->S || !C->H || !C->iota || !C->Ks || !C->Khs || !C->ys || !C->Y ||
@@ -455,7 +558,8 @@ static int same_but_reg(const lsv_train_param *a, const lsv_train_param *b)
 	       a->kernel.coef0 == b->kernel.coef0 &&
 	       a->normalized == b->normalized && a->power == b->power &&
 	       a->eps == b->eps && a->max_iter == b->max_iter &&
-	       a->landmarks == b->landmarks;
+	       a->landmarks == b->landmarks && a->balance == b->balance &&
+	       a->balance_r == b->balance_r;
 }
 
 /* r = gamma_I / (gamma_A n^2) of setting k, for sorting. */
@@ -479,7 +583,8 @@ static lsv_status share_all(const lsv_data *x, const lsv_graph *g,
 			    lsv_error *err)
 {
 	size_t n = x->n, l = x->l, i, j, t;
-	double nn = (double)n * (double)n, *Kt = NULL, *ylab = NULL;
+	double nn = (double)n * (double)n, *Kt = NULL, *ylab = NULL, *Ka = NULL;
+	int bal = p[0].balance != LSV_BALANCE_NONE;
 	size_t *lab = lsv_alloc(l, sizeof *lab);
 	int *flab = lsv_alloc(l, sizeof *flab), nr_class = 0, any_graph = 0;
 	ratio_key *order = lsv_alloc(m, sizeof *order);
@@ -494,7 +599,9 @@ static lsv_status share_all(const lsv_data *x, const lsv_graph *g,
 	memset(&L, 0, sizeof L);
 	Kt = lsv_alloc(l * l, sizeof *Kt);
 	ylab = lsv_alloc(l, sizeof *ylab);
-	if (!lab || !flab || !order || !Kt || !ylab) {
+	if (bal)
+		Ka = lsv_alloc(n * l, sizeof *Ka);
+	if (!lab || !flab || !order || !Kt || !ylab || (bal && !Ka)) {
 		st = lsv_fail(err, LSV_ENOMEM, "out of memory");
 		goto done;
 	}
@@ -505,8 +612,11 @@ static lsv_status share_all(const lsv_data *x, const lsv_graph *g,
 			flab[j++] = fold[i];
 		}
 	if ((st = lsv_fit_classes(ylab, l, &labels, &nr_class, err)) != LSV_OK ||
-	    (st = shared_init(&C, l, nr_class, err)) != LSV_OK)
+	    (st = shared_init(&C, n, l, nr_class, bal, err)) != LSV_OK)
 		goto done;
+	C.n = n;
+	C.lab = lab;
+	C.Ka = Ka;
 	C.l = l;
 	C.y = ylab;
 	C.fold = flab;
@@ -520,7 +630,7 @@ static lsv_status share_all(const lsv_data *x, const lsv_graph *g,
 	if (any_graph) {
 		if ((st = lsv_lapop_init(&L, g, p[0].normalized, p[0].power,
 					 err)) != LSV_OK ||
-		    (st = deformed_init(&D, K, n, lab, l, &L, err)) != LSV_OK)
+		    (st = deformed_init(&D, K, n, lab, l, &L, bal, err)) != LSV_OK)
 			goto done;
 	}
 	for (t = 0; t < m && st == LSV_OK; t++) {
@@ -535,8 +645,13 @@ static lsv_status share_all(const lsv_data *x, const lsv_graph *g,
 				for (j = 0; j < l; j++)
 					for (i = 0; i < l; i++)
 						Kt[i + j * l] = K[lab[i] + lab[j] * n];
+				for (j = 0; bal && j < l; j++)
+					memcpy(Ka + j * n, K + lab[j] * n,
+					       n * sizeof *Ka);
 			} else {
 				deformed_kernel(&D, order[t].r, Kt);
+				if (bal)
+					deformed_columns(&D, order[t].r, Ka);
 			}
 		}
 		s->correct = 0;
@@ -555,6 +670,7 @@ done:
 	free(flab);
 	free(order);
 	free(Kt);
+	free(Ka);
 	free(ylab);
 	free(labels);
 	return st;

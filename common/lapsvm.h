@@ -392,6 +392,18 @@ typedef enum {
 				   data for the linear kernel) */
 } lsv_method;
 
+/* Decisions that respect class proportions (common/balance.c): after
+ * any method's fit, each function's bias is shifted so that a fraction
+ * r of the unlabeled training rows is positive (lsv_balance_shift). */
+typedef enum {
+	LSV_BALANCE_NONE = 0,   /* the bias as the solver found it */
+	LSV_BALANCE_LABELED,    /* r: each class's fraction among the labeled
+				   rows (binary: of labels[0]; one-vs-rest:
+				   every function its class's) */
+	LSV_BALANCE_GIVEN       /* r = balance_r for labels[0]; two classes
+				   only */
+} lsv_balance;
+
 /* "lapsvm", "laprls", "tsvm"; NULL for an unknown solver. */
 const char *lsv_solver_name(lsv_solver s);
 /* "direct", "pcg", "pcg-early", "newton"; NULL for an unknown method. */
@@ -437,6 +449,11 @@ typedef struct {
 				   fraction among the labeled rows) */
 	long tsvm_max_switches; /* cap on label switches per binary problem
 				   (0: none) */
+	/* Every method: the bias shift for class proportions (the TSVM's
+	 * own fraction constraint is tsvm_r; this shifts after it). */
+	lsv_balance balance;    /* default LSV_BALANCE_NONE */
+	double balance_r;       /* LSV_BALANCE_GIVEN: the positive fraction of
+				   the unlabeled rows, 0 < r < 1 */
 } lsv_train_param;
 
 void lsv_train_param_default(lsv_train_param *p);
@@ -458,6 +475,8 @@ typedef struct {
 	double *labels;         /* nr_class labels, in class order */
 	int nr_fn;
 	double *bias;           /* nr_fn */
+	double *shift;          /* NULL, or nr_fn: the balance shifts already
+				   added to bias (model key balance_shift) */
 	lsv_data *sv;           /* expansion points (their y is unused: 0) */
 	double *coef;           /* sv->n x nr_fn, row-major */
 	char *graph;            /* one line describing the graph used, or NULL */
@@ -491,7 +510,8 @@ typedef struct {
 	int kernel_identity, kernel_constant;
 	double *train_f;        /* NULL, or the decision values of the n
 				   training rows (n x nr_fn, row-major), from
-				   the solver's own K or features */
+				   the solver's own K or features; with a
+				   balance, always set and shifted too */
 	double *ystar;          /* TSVM: the final +-1 labels of the n
 				   training rows for each function (n x nr_fn,
 				   row-major; labeled rows keep their own) */
@@ -512,7 +532,11 @@ typedef struct {
  * may be NULL when gamma_I == 0).  Class order: first appearance in x,
  * except that a {+1, -1} problem puts +1 first.  Errors: no labeled row,
  * one class only, a graph of the wrong size, a singular system, a
- * solver x method pair the method table does not have.  progress and
+ * solver x method pair the method table does not have, p->balance
+ * LSV_BALANCE_GIVEN with more than two classes (refused before training).
+ * With p->balance set, after the solver's fit each bias is shifted
+ * (lsv_balance_shift, common/balance.c), m->shift records the shifts and
+ * report->train_f (always set then) holds the shifted values.  progress and
  * report may be NULL.  The caller owns *out and report's arrays.
  */
 lsv_status lsv_train(const lsv_data *x, const lsv_graph *g,

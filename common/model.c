@@ -48,6 +48,7 @@ void lsv_model_free(lsv_model *m)
 		return;
 	free(m->labels);
 	free(m->bias);
+	free(m->shift);
 	free(m->coef);
 	free(m->graph);
 	lsv_data_free(m->sv);
@@ -187,6 +188,8 @@ static lsv_status check_model(const lsv_model *m, const char *name,
 				      m->labels[c]);
 	if (!all_finite(m->bias, (size_t)m->nr_fn))
 		return REFUSE("a bias is not finite", name);
+	if (m->shift != NULL && !all_finite(m->shift, (size_t)m->nr_fn))
+		return REFUSE("a balance shift is not finite", name);
 	if (m->sv->n > INT_MAX)
 		return lsv_fail(err, LSV_ETOOBIG, "%s: cannot write the model: "
 				"%zu expansion points (at most %d)", name, m->sv->n,
@@ -269,16 +272,19 @@ static int is_tsvm(const lsv_model *m)
 {
 	return m->param.solver == LSV_SOLVER_TSVM;
 }
+static int has_shift(const lsv_model *m) { return m->shift != NULL; }
 
 static lsv_status read_marker(reader *r, const key *k, char *s);
 static lsv_status read_tsvm_r(reader *r, const key *k, char *s);
 static lsv_status read_labels(reader *r, const key *k, char *s);
 static lsv_status read_bias(reader *r, const key *k, char *s);
 static lsv_status read_nr_sv(reader *r, const key *k, char *s);
+static lsv_status read_shift(reader *r, const key *k, char *s);
 static void write_flag(FILE *fp, const key *k, const lsv_model *m);
 static void write_labels(FILE *fp, const key *k, const lsv_model *m);
 static void write_bias(FILE *fp, const key *k, const lsv_model *m);
 static void write_nr_sv(FILE *fp, const key *k, const lsv_model *m);
+static void write_shift(FILE *fp, const key *k, const lsv_model *m);
 
 #define M(member) offsetof(lsv_model, member)
 #define P(member) offsetof(lsv_model, param.member)
@@ -324,6 +330,11 @@ static const key keys[] = {
 	{"labels", .kind = KEY_OWN, .read = read_labels, .write = write_labels},
 	{"nr_fn", .kind = KEY_INT, .off = M(nr_fn), .min = 1, .max = INT_MAX},
 	{"bias", .kind = KEY_OWN, .read = read_bias, .write = write_bias},
+	/* The shifts for class proportions (lapsvm-train -p), one per
+	 * function, already included in bias: a record, not used to predict
+	 * (so a model without the key, older or not balanced, is the same). */
+	{"balance_shift", .when = has_shift, .kind = KEY_OWN, .read = read_shift,
+	 .write = write_shift},
 	{"nr_sv", .kind = KEY_OWN, .max = INT_MAX, .read = read_nr_sv,
 	 .write = write_nr_sv},
 };
@@ -404,6 +415,11 @@ static void write_bias(FILE *fp, const key *k, const lsv_model *m)
 	write_list(fp, k->name, m->bias, (size_t)m->nr_fn);
 }
 
+static void write_shift(FILE *fp, const key *k, const lsv_model *m)
+{
+	write_list(fp, k->name, m->shift, (size_t)m->nr_fn);
+}
+
 static void write_nr_sv(FILE *fp, const key *k, const lsv_model *m)
 {
 	fprintf(fp, "%s %zu\n", k->name, m->sv->n);
@@ -452,8 +468,8 @@ struct reader {
 				   not yet seen */
 	lsv_model *m;
 	long nr_sv;
-	size_t cap_labels, cap_bias;
-	size_t nlabels, nbias;
+	size_t cap_labels, cap_bias, cap_shift;
+	size_t nlabels, nbias, nshift;
 	size_t cap_rows, cap_nnz, cap_coef;
 };
 
@@ -707,6 +723,11 @@ static lsv_status read_bias(reader *r, const key *k, char *s)
 	return key_list(r, k->name, s, &r->m->bias, &r->nbias, &r->cap_bias);
 }
 
+static lsv_status read_shift(reader *r, const key *k, char *s)
+{
+	return key_list(r, k->name, s, &r->m->shift, &r->nshift, &r->cap_shift);
+}
+
 /* The count, checked against the SV lines that follow. */
 static lsv_status read_nr_sv(reader *r, const key *k, char *s)
 {
@@ -759,6 +780,11 @@ static lsv_status check_header(reader *r)
 				"%s:%zu: wrong number of bias values (found %zu, "
 				"expected nr_fn = %d)", r->name, line_of(r, "bias"),
 				r->nbias, m->nr_fn);
+	if (m->shift != NULL && r->nshift != (size_t)m->nr_fn)
+		return lsv_fail(r->err, LSV_EFORMAT,
+				"%s:%zu: wrong number of balance_shift values (found "
+				"%zu, expected nr_fn = %d)", r->name,
+				line_of(r, "balance_shift"), r->nshift, m->nr_fn);
 	for (c = 0; c < m->nr_class; c++)
 		if (m->labels[c] == m->unlabeled)
 			return lsv_fail(r->err, LSV_EFORMAT,

@@ -166,6 +166,30 @@ lsv_status lsv_primal_train(lsv_fit *F, const lsv_fmat *M, int hinge,
 			    double *W, double *bias);
 
 /* ------------------------------------------------------------------ */
+/* Class proportions (common/balance.c)                                */
+/* ------------------------------------------------------------------ */
+
+/*
+ * The bias shift of each of nr_fn functions that makes the fraction
+ * target[c] (0 <= target[c] <= 1) of the u unlabeled rows positive:
+ * f is u x nr_fn, row-major (a row per unlabeled row, as
+ * lsv_model_decision's scores); shift[c] is set so that exactly
+ * k = floor(target[c] u + 1/2) rows have f_c + shift[c] > 0, the
+ * threshold -shift[c] being the midpoint between the k-th and the
+ * (k+1)-th largest value.  Ties that straddle that place move the cut to
+ * the nearest place between distinct values (the lower on equal
+ * distance); at k = 0 or u the threshold is half the mean gap beyond the
+ * extreme value.  u = 0 gives shifts of 0.  One-vs-rest: each function
+ * is shifted on its own to its class prior.  A pure function of its
+ * arguments (training and the cross-validation folds both call it).
+ * LSV_EINVAL for nr_fn < 1, a target outside [0, 1] or a non-finite
+ * value; LSV_ENOMEM; LSV_ENUMERIC if a shift overflows.
+ */
+lsv_status lsv_balance_shift(const double *f, size_t u, int nr_fn,
+			     const double *target, double *shift,
+			     lsv_error *err);
+
+/* ------------------------------------------------------------------ */
 /* The Newton driver (common/newton.c)                                 */
 /* ------------------------------------------------------------------ */
 

@@ -201,6 +201,8 @@ void lsv_train_param_default(lsv_train_param *p)
 	p->tsvm_cstar = 0.0;
 	p->tsvm_r = 0.0;
 	p->tsvm_max_switches = 0;
+	p->balance = LSV_BALANCE_NONE;
+	p->balance_r = 0.0;
 	p->pcg_tol = 1e-6;
 	p->pcg_max_iter = 0;
 	p->landmarks = 0;
@@ -243,6 +245,15 @@ lsv_status lsv_train_param_check(const lsv_train_param *p, lsv_error *err)
 		return lsv_fail(err, LSV_EINVAL,
 				"TSVM positive fraction r = %g out of range (expected "
 				"0 < r < 1, or 0 for the labeled ratio)", p->tsvm_r);
+	if (p->balance != LSV_BALANCE_NONE && p->balance != LSV_BALANCE_LABELED &&
+	    p->balance != LSV_BALANCE_GIVEN)
+		return lsv_fail(err, LSV_EINVAL, "unknown balance mode %d",
+				(int)p->balance);
+	if (p->balance == LSV_BALANCE_GIVEN &&
+	    !(p->balance_r > 0.0 && p->balance_r < 1.0))
+		return lsv_fail(err, LSV_EINVAL,
+				"positive fraction r = %g out of range (expected "
+				"0 < r < 1)", p->balance_r);
 	if (!(p->pcg_tol > 0.0 && p->pcg_tol < 1.0))
 		return lsv_fail(err, LSV_EINVAL,
 				"PCG tolerance %g out of range (expected 0 < tol < 1)",
@@ -772,6 +783,108 @@ done:
 	return st;
 }
 
+/* ------------------------------------------------------------------ */
+/* Class proportions: the bias shift after any method's fit            */
+/* ------------------------------------------------------------------ */
+
+/* A given fraction is for two classes: is there a third labeled class?
+ * (Checked before training, so a long fit does not end in this error.) */
+static int three_classes(const lsv_data *x)
+{
+	double a = 0.0, b = 0.0;
+	size_t i;
+	int m = 0;
+
+	for (i = 0; i < x->n && m < 3; i++) {
+		double y = x->y[i];
+		if (!lsv_data_is_labeled(x, i) || (m > 0 && y == a) ||
+		    (m > 1 && y == b))
+			continue;
+		if (m == 0)
+			a = y;
+		else if (m == 1)
+			b = y;
+		m++;
+	}
+	return m > 2;
+}
+
+/* The target positive fraction of each function: the given r, or each
+ * class's share of the labeled rows (labels[c] is function c's class;
+ * binary: labels[0], the class f > 0 predicts). */
+static void balance_targets(const lsv_data *x, const lsv_train_param *p,
+			    const lsv_model *m, double *target)
+{
+	size_t i;
+	int c;
+
+	for (c = 0; c < m->nr_fn; c++) {
+		size_t in = 0;
+		if (p->balance == LSV_BALANCE_GIVEN) {
+			target[c] = p->balance_r;
+			continue;
+		}
+		for (i = 0; i < x->n; i++)
+			in += lsv_data_is_labeled(x, i) && x->y[i] == m->labels[c];
+		target[c] = (double)in / (double)x->l;
+	}
+}
+
+/*
+ * p->balance: shift each bias of m so that its target fraction of the
+ * unlabeled rows is positive (lsv_balance_shift), record the shifts in
+ * m->shift (model key balance_shift) and shift report->train_f with them
+ * (computed here from the model when the solver kept none), so that
+ * lapsvm-predict and -o both see the shifted decision.
+ */
+static lsv_status balance(const lsv_data *x, const lsv_train_param *p,
+			  lsv_model *m, lsv_train_report *report,
+			  lsv_error *err)
+{
+	size_t n = x->n, C = (size_t)m->nr_fn, u = 0, i, c;
+	double *fu, *target;
+	lsv_status st = LSV_OK;
+
+	if (report->train_f == NULL) {
+		if ((report->train_f = lsv_alloc(n * C, sizeof *report->train_f)) ==
+		    NULL)
+			return lsv_fail(err, LSV_ENOMEM, "out of memory");
+		if ((st = lsv_model_decision(m, x, report->train_f, err)) != LSV_OK)
+			return st;
+	}
+	fu = lsv_alloc((n - x->l) * C, sizeof *fu);
+	target = lsv_alloc(C, sizeof *target);
+	m->shift = lsv_alloc(C, sizeof *m->shift);
+	if (fu == NULL || target == NULL || m->shift == NULL) {
+		st = lsv_fail(err, LSV_ENOMEM, "out of memory");
+		goto done;
+	}
+	for (i = 0; i < n; i++) {  /* the unlabeled rows' values, in order */
+		if (lsv_data_is_labeled(x, i))
+			continue;
+		for (c = 0; c < C; c++)
+			fu[u * C + c] = report->train_f[i * C + c];
+		u++;
+	}
+	balance_targets(x, p, m, target);
+	if ((st = lsv_balance_shift(fu, u, m->nr_fn, target, m->shift, err)) !=
+	    LSV_OK)
+		goto done;
+	for (c = 0; c < C; c++) {
+		m->bias[c] += m->shift[c];
+		for (i = 0; i < n; i++)
+			report->train_f[i * C + c] += m->shift[c];
+	}
+done:
+	if (st != LSV_OK) {
+		free(m->shift);
+		m->shift = NULL;
+	}
+	free(fu);
+	free(target);
+	return st;
+}
+
 lsv_status lsv_train(const lsv_data *x, const lsv_graph *g,
 		     const lsv_train_param *p,
 		     const lsv_train_progress *progress, lsv_model **out,
@@ -829,8 +942,20 @@ lsv_status lsv_train_with_kernel(const lsv_data *x, const lsv_graph *g,
 	if (report == NULL)
 		report = &own;
 	memset(report, 0, sizeof *report);
+	if ((st = lsv_train_param_check(p, err)) != LSV_OK)
+		return st;
+	if (p->balance == LSV_BALANCE_GIVEN && three_classes(x))
+		return lsv_fail(err, LSV_EINVAL,
+				"a positive fraction r is for two classes; with "
+				"more, balance by the labeled ratio of each class");
 	st = train(x, g, p, K, progress != NULL ? progress : &none, out,
 		   report, err);
+	/* after any method's fit, one step for every row of the table */
+	if (st == LSV_OK && p->balance != LSV_BALANCE_NONE &&
+	    (st = balance(x, p, *out, report, err)) != LSV_OK) {
+		lsv_model_free(*out);
+		*out = NULL;
+	}
 	if (st != LSV_OK || report == &own)
 		lsv_train_report_free(report);
 	return st;

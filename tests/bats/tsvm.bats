@@ -186,11 +186,11 @@ decision_close() {
 	assert_bad_option w "'1.5' is not an integer"
 }
 
-@test "-C, -p, -w without -s tsvm: exit 2, applies to the TSVM" {
+@test "-C, -w without -s tsvm: exit 2, applies to the TSVM (-p is for all)" {
 	moons1
 	local s o
 	for s in "-s lapsvm" "-s laprls" ""; do
-		for o in "-C 1" "-p 0.5" "-w 1"; do
+		for o in "-C 1" "-w 1"; do
 			# shellcheck disable=SC2086
 			run --separate-stderr "$TRAIN" $s $o m.txt
 			assert_train_usage "${o%% *} applies to the TSVM (-s tsvm)"

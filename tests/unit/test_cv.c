@@ -33,7 +33,8 @@ static lsv_data *moons(size_t n, size_t stride, int three)
 
 /* Scores of both ways agree: the losses to 1e-6 relative, the accuracy
  * exactly; and the shared way was taken. */
-static void shared_matches_retraining(lsv_solver solver, int three)
+static void shared_matches_retraining(lsv_solver solver, int three,
+				      lsv_balance balance)
 {
 	lsv_data *x = moons(150, 5, three);
 	lsv_graph_param gp;
@@ -57,6 +58,8 @@ static void shared_matches_retraining(lsv_solver solver, int three)
 		p[k].eps = 1e-10;  /* the SVM's dual solved tightly */
 		p[k].gamma_A = gA[k / 3];
 		p[k].gamma_I = gI[k % 3];
+		p[k].balance = balance;
+		p[k].balance_r = 0.3;
 	}
 	CHECK(lsv_cv_settings(x, g, p, 6, NULL, fold, 3, LSV_CV_SHARE, NULL, a,
 			      &shared, &e) == LSV_OK);
@@ -76,18 +79,27 @@ static void shared_matches_retraining(lsv_solver solver, int three)
 
 static void laprls_shared_equals_retraining(void)
 {
-	shared_matches_retraining(LSV_SOLVER_LAPRLS, 0);
+	shared_matches_retraining(LSV_SOLVER_LAPRLS, 0, LSV_BALANCE_NONE);
 }
 
 static void lapsvm_shared_equals_retraining(void)
 {
-	shared_matches_retraining(LSV_SOLVER_LAPSVM, 0);
+	shared_matches_retraining(LSV_SOLVER_LAPSVM, 0, LSV_BALANCE_NONE);
 }
 
 static void three_classes_shared_equals_retraining(void)
 {
-	shared_matches_retraining(LSV_SOLVER_LAPSVM, 1);
-	shared_matches_retraining(LSV_SOLVER_LAPRLS, 1);
+	shared_matches_retraining(LSV_SOLVER_LAPSVM, 1, LSV_BALANCE_NONE);
+	shared_matches_retraining(LSV_SOLVER_LAPRLS, 1, LSV_BALANCE_NONE);
+}
+
+/* -p: each fold's bias shifted on the rows outside its training set, as
+ * a training does (the labeled ratio, or a given fraction). */
+static void balanced_shared_equals_retraining(void)
+{
+	shared_matches_retraining(LSV_SOLVER_LAPRLS, 0, LSV_BALANCE_LABELED);
+	shared_matches_retraining(LSV_SOLVER_LAPSVM, 0, LSV_BALANCE_GIVEN);
+	shared_matches_retraining(LSV_SOLVER_LAPRLS, 1, LSV_BALANCE_LABELED);
 }
 
 /* An iterative method, or settings that differ in more than gamma_A and
@@ -158,6 +170,8 @@ const unit_case cv_cases[] = {
 	{"cv: lapsvm shared equals retraining", lapsvm_shared_equals_retraining},
 	{"cv: three classes shared equals retraining",
 	 three_classes_shared_equals_retraining},
+	{"cv: balanced shared equals retraining",
+	 balanced_shared_equals_retraining},
 	{"cv: unshareable settings retrain", unshareable_settings_retrain},
 	{"cv: best prefers stronger regularization",
 	 best_prefers_stronger_regularization},

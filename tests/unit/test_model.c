@@ -855,7 +855,7 @@ static const char *const header_keys[] = {
 	"laplacian", "laplacian_power", "eps", "max_iter", "l", "u",
 	"unlabeled_marker", "graph", "method", "landmarks", "seed",
 	"tsvm_cstar", "tsvm_r", "tsvm_max_switches", "nr_class", "labels",
-	"nr_fn", "bias", "nr_sv",
+	"nr_fn", "bias", "balance_shift", "nr_sv",
 };
 
 /* The header of a model that has every optional key (graph, a method
@@ -890,6 +890,7 @@ static void model_every_key_round_trips(void)
 		"labels 0.10000000000000001 -7 1.0000000000000001e+300\n"
 		"nr_fn 3\n"
 		"bias 0.29999999999999999 -0.33333333333333331 0\n"
+		"balance_shift -0.25 0 1e-300\n"
 		"nr_sv 3\n"
 		"SV\n";
 	lsv_model *m = hand_model(), *r = NULL;
@@ -906,6 +907,10 @@ static void model_every_key_round_trips(void)
 	m->param.tsvm_r = 0.25;
 	m->param.tsvm_max_switches = 1000;
 	m->param.normalized = 7;  /* a flag: any nonzero is normalized */
+	m->shift = malloc(3 * sizeof *m->shift);
+	m->shift[0] = -0.25;
+	m->shift[1] = 0.0;
+	m->shift[2] = 1e-300;
 	text = write_str(m, &st, &e);
 	CHECK(st == LSV_OK && text != NULL);
 	if (text == NULL)
@@ -933,12 +938,62 @@ static void model_every_key_round_trips(void)
 	CHECK(r->param.tsvm_max_switches == 1000);
 	CHECK(r->param.normalized == 1);
 	CHECK(r->graph != NULL && strcmp(r->graph, m->graph) == 0);
+	CHECK(r->shift != NULL && same_doubles(r->shift, m->shift, 3));
 	again = write_str(r, &st, &e);
 	CHECK(again != NULL && strcmp(again, text) == 0);
 out:
 	free(again);
 	free(text);
 	lsv_model_free(r);
+	lsv_model_free(m);
+}
+
+/* balance_shift (lapsvm-train -p): optional, so a model without it (older,
+ * or not balanced) reads with shift NULL; with it, one value per function,
+ * round trip exact; a wrong count, a bad value or a non-finite shift is
+ * refused by the reader or the writer. */
+static void model_balance_shift_round_trips_and_is_checked(void)
+{
+	lsv_model *m = read_subst("nr_sv 3\n", "nr_sv 3\n"), *r = NULL;
+	lsv_status st;
+	lsv_error e;
+	char *text, *bad;
+
+	CHECK(m != NULL && m->shift == NULL);
+	lsv_model_free(m);
+	m = read_subst("nr_sv 3\n", "balance_shift -0.125\nnr_sv 3\n");
+	CHECK(m != NULL && m->shift != NULL && m->shift[0] == -0.125);
+	if (m == NULL)
+		return;
+	CHECK(m->bias[0] == -0.5);  /* bias as written: the shift is in it */
+	text = write_str(m, &st, &e);
+	CHECK(text != NULL &&
+	      strstr(text, "\nbias -0.5\nbalance_shift -0.125\nnr_sv 3\n") != NULL);
+	if (text != NULL) {
+		CHECK(read_str(text, &r, &e) == LSV_OK);
+		CHECK(r != NULL && r->shift != NULL && r->shift[0] == -0.125);
+		lsv_model_free(r);
+		free(text);
+	}
+	bad = subst(base, "nr_sv 3\n", "balance_shift 1 2\nnr_sv 3\n");
+	CHECK(read_str(bad, &r, &e) == LSV_EFORMAT);
+	CHECK_STR(e.msg, "m:21: wrong number of balance_shift values (found 2, "
+			 "expected nr_fn = 1)");
+	free(bad);
+	bad = subst(base, "nr_sv 3\n", "balance_shift nan\nnr_sv 3\n");
+	CHECK(read_str(bad, &r, &e) == LSV_EFORMAT);
+	CHECK_STR(e.msg, "m:21: bad value in balance_shift (found 'nan', expected "
+			 "a finite number)");
+	free(bad);
+	bad = subst(base, "nr_sv 3\n", "balance_shift\nnr_sv 3\n");
+	CHECK(read_str(bad, &r, &e) == LSV_EFORMAT);
+	CHECK_STR(e.msg, "m:21: missing values for balance_shift (expected at "
+			 "least one number)");
+	free(bad);
+	m->shift[0] = INFINITY;
+	text = write_str(m, &st, &e);
+	CHECK(text == NULL && st == LSV_EINVAL);
+	CHECK_STR(e.msg, "w: cannot write the model: a balance shift is not finite");
 	lsv_model_free(m);
 }
 
@@ -1265,6 +1320,8 @@ const unit_case model_cases[] = {
 	{"model_tsvm_keys_round_trip_and_are_checked",
 	 model_tsvm_keys_round_trip_and_are_checked},
 	{"model_every_key_round_trips", model_every_key_round_trips},
+	{"model_balance_shift_round_trips_and_is_checked",
+	 model_balance_shift_round_trips_and_is_checked},
 	{"model_every_name_and_optional_key_round_trips",
 	 model_every_name_and_optional_key_round_trips},
 	{"model_decision_linear_by_hand", model_decision_linear_by_hand},

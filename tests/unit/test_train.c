@@ -655,8 +655,119 @@ static void rbf_gamma_defaults_to_one_over_the_mean_sqdist(void)
 	lsv_data_free(x);
 }
 
+/* Unlabeled rows of x whose column c of f (n x nr_fn) is > 0. */
+static size_t unlabeled_positives(const lsv_data *x, const double *f,
+				  int nr_fn, int c)
+{
+	size_t i, k = 0;
+	for (i = 0; i < x->n; i++)
+		k += !lsv_data_is_labeled(x, i) && f[i * (size_t)nr_fn + (size_t)c] > 0.0;
+	return k;
+}
+
+/* For every kind of row of the method table (a kernel expansion, the SVM
+ * on the labeled rows alone, a linear feature map, the TSVM), balance
+ * GIVEN r = 1/4 of u = 18 unlabeled rows: floor(4.5 + 0.5) = 5 of them
+ * positive, both in the model's decisions and in the report's outputs;
+ * the model's bias is the unbalanced bias plus the recorded shift. */
+static void balance_shifts_the_bias_after_every_method(void)
+{
+	static const struct { lsv_solver s; lsv_method m; int linear; double gI; }
+	rows[] = {
+		{LSV_SOLVER_LAPSVM, LSV_METHOD_DIRECT, 0, 1.0},
+		{LSV_SOLVER_LAPSVM, LSV_METHOD_DIRECT, 0, 0.0},   /* SVM */
+		{LSV_SOLVER_LAPRLS, LSV_METHOD_NEWTON, 1, 1.0},   /* feature map */
+		{LSV_SOLVER_TSVM, LSV_METHOD_DIRECT, 0, 0.0},
+	};
+	lsv_data *x = toy(24, 3, LAB, LABY, 6);
+	lsv_graph *g = knn_graph(x, 4);
+	size_t k;
+
+	for (k = 0; k < sizeof rows / sizeof *rows; k++) {
+		lsv_train_param p;
+		lsv_train_report rep;
+		lsv_model *m0, *m;
+		double *f;
+
+		lsv_train_param_default(&p);
+		p.solver = rows[k].s;
+		p.method = rows[k].m;
+		p.kernel.type = rows[k].linear ? LSV_KERNEL_LINEAR : LSV_KERNEL_RBF;
+		p.kernel.gamma = 0.5;
+		p.gamma_A = 0.01;
+		p.gamma_I = rows[k].gI;
+		m0 = train(x, g, &p);
+		p.balance = LSV_BALANCE_GIVEN;
+		p.balance_r = 0.25;
+		m = train_r(x, g, &p, &rep);
+		CHECK(m0 != NULL && m != NULL);
+		if (m0 == NULL || m == NULL) {
+			lsv_model_free(m0);
+			lsv_model_free(m);
+			continue;
+		}
+		CHECK(m0->shift == NULL && m->shift != NULL);
+		CHECK(m->bias[0] == m0->bias[0] + m->shift[0]);
+		f = decision(m, x);
+		CHECK(f != NULL && unlabeled_positives(x, f, 1, 0) == 5);
+		CHECK(rep.train_f != NULL && unlabeled_positives(x, rep.train_f, 1, 0) == 5);
+		CHECK(f != NULL && rep.train_f != NULL &&
+		      max_rel_diff(rep.train_f, f, x->n) < 1e-9);
+		free(f);
+		lsv_train_report_free(&rep);
+		lsv_model_free(m0);
+		lsv_model_free(m);
+	}
+	lsv_graph_free(g);
+	lsv_data_free(x);
+}
+
+/* One-vs-rest by the labeled ratio: classes 1, 2, 3 hold 3, 2, 1 of the
+ * 6 labels, so 9, 6 and 3 of the 18 unlabeled rows are positive for the
+ * functions; a given fraction is refused with three classes. */
+static void balance_labeled_ratio_one_vs_rest(void)
+{
+	size_t lab[6] = {0, 5, 9, 13, 17, 22};
+	double laby[6] = {1, 2, 3, 1, 2, 1};
+	lsv_data *x = toy(24, 9, lab, laby, 6);
+	lsv_graph *g = knn_graph(x, 4);
+	lsv_train_param p;
+	lsv_train_report rep;
+	lsv_model *m;
+	lsv_error e;
+
+	lsv_train_param_default(&p);
+	p.solver = LSV_SOLVER_LAPRLS;
+	p.kernel.gamma = 0.5;
+	p.gamma_A = 0.01;
+	p.gamma_I = 1.0;
+	p.balance = LSV_BALANCE_LABELED;
+	m = train_r(x, g, &p, &rep);
+	CHECK(m != NULL && m->nr_fn == 3 && rep.train_f != NULL);
+	if (m != NULL && rep.train_f != NULL) {
+		CHECK(unlabeled_positives(x, rep.train_f, 3, 0) == 9);
+		CHECK(unlabeled_positives(x, rep.train_f, 3, 1) == 6);
+		CHECK(unlabeled_positives(x, rep.train_f, 3, 2) == 3);
+	}
+	lsv_train_report_free(&rep);
+	lsv_model_free(m);
+	p.balance = LSV_BALANCE_GIVEN;
+	p.balance_r = 0.5;
+	m = NULL;
+	CHECK(lsv_train(x, g, &p, NULL, &m, NULL, &e) == LSV_EINVAL && m == NULL);
+	CHECK_STR(e.msg, "a positive fraction r is for two classes; with more, "
+			 "balance by the labeled ratio of each class");
+	p.balance_r = 1.0;
+	CHECK(lsv_train_param_check(&p, &e) == LSV_EINVAL);
+	CHECK_STR(e.msg, "positive fraction r = 1 out of range (expected 0 < r < 1)");
+	lsv_graph_free(g);
+	lsv_data_free(x);
+}
 
 const unit_case train_cases[] = {
+	{"balance_shifts_the_bias_after_every_method",
+	 balance_shifts_the_bias_after_every_method},
+	{"balance_labeled_ratio_one_vs_rest", balance_labeled_ratio_one_vs_rest},
 	{"mean_sqdist_is_the_mean_over_distinct_pairs",
 	 mean_sqdist_is_the_mean_over_distinct_pairs},
 	{"rbf_gamma_defaults_to_one_over_the_mean_sqdist",
