@@ -648,7 +648,8 @@ lsv_status lsv_cv_folds(const lsv_data *x, long k, unsigned long long seed,
  * method solves eq. 4 exactly on the kernel (LapRLS direct or newton,
  * LapSVM direct), one factorization serves every setting and fold (the
  * deformed kernel, see cv.c); the scores equal retraining's up to
- * rounding.  Otherwise (or with LSV_CV_RETRAIN, or when the factorization
+ * rounding; p->balance shifts each fold model's bias as lsv_train does.
+ * Otherwise (or with LSV_CV_RETRAIN, or when the factorization
  * would not fit in memory) every fold of every setting is trained by
  * lsv_train_with_kernel.  K: the n x n kernel of the settings' kernel
  * (lsv_train_kernel), or NULL (computed when needed).  After each setting
