@@ -32,7 +32,8 @@ static void usage(void)
 "            2 rbf exp(-gamma |u-v|^2) (default); sigma maps to\n"
 "            gamma = 1/(2 sigma^2)\n"
 "-d degree : polynomial degree (default 3)\n"
-"-g gamma  : kernel gamma (default 1/number of features)\n"
+"-g gamma  : kernel gamma (default: RBF 1/the mean squared distance between\n"
+"            rows, polynomial 1/number of features)\n"
 "-r coef0  : polynomial coef0 (default 0)\n"
 "Regularization, scaled as JMLR eq. 4:\n"
 "    1/l sum V(x_i, y_i, f) + gamma_A |f|_K^2 + gamma_I/(l+u)^2 f'Lf\n"
@@ -85,7 +86,8 @@ static void usage(void)
 "            unlabeled rows and the graph stay in every fold), of every\n"
 "            combination of the lists given to -a/-A/-c, -i/-I, -g, -P, -L\n"
 "            and of the graphs of repeated -G;\n"
-"            the lowest mean held-out hinge loss wins (ties: larger gamma_A,\n"
+"            the lowest mean held-out hinge loss of f scaled by its RMS on\n"
+"            the fold's training rows wins (ties: larger gamma_A,\n"
 "            then smaller gamma_I) and the model is trained with it on all\n"
 "            the rows.  A list: 1e-4,1e-2,1 or a range 1e-6:1e2:x10\n"
 "            (start:stop:xFACTOR) or 1:4:+1 (start:stop:+STEP)\n"
@@ -802,7 +804,8 @@ static void grid_scored(void *ctx, size_t k, const lsv_cv_score *s)
 	double t = tool_elapsed() - gp->start;
 
 	gp->done++;
-	tool_info("combination %zu of %zu: hinge loss %.6g, accuracy %.4g%%; "
+	tool_info("combination %zu of %zu: scaled hinge loss %.6g, accuracy "
+		  "%.4g%%; "
 		  "%.1f s, about %.0f s left", gp->base + k + 1, gp->total, s->loss,
 		  100.0 * (double)s->correct / gp->lsize, tool_elapsed(),
 		  t / (double)gp->done * (double)(gp->total - gp->done));
@@ -875,7 +878,7 @@ static size_t grid_search(options *o, const lsv_data *x, lsv_graph **gs,
 		printf("Cross Validation Accuracy = %g%% (%zu/%zu)\n",
 		       100.0 * (double)sc[0].correct / (double)x->l, sc[0].correct,
 		       x->l);
-		printf("Cross Validation Hinge Loss = %.6g\n", sc[0].loss);
+		printf("Cross Validation Scaled Hinge Loss = %.6g\n", sc[0].loss);
 	} else {
 		/* the table: one column per varied parameter */
 		size_t w[NDIM] = {0};
@@ -893,7 +896,7 @@ static size_t grid_search(options *o, const lsv_data *x, lsv_graph **gs,
 			}
 		}
 		printf("# %ld-fold stratified cross validation of %zu combinations: "
-		       "lowest mean held-out hinge loss is best, ties (1e-12 "
+		       "lowest mean held-out scaled hinge loss is best, ties (1e-12 "
 		       "relative) to larger gamma_A, then smaller gamma_I\n",
 		       o->folds, N);
 		printf(" ");
@@ -901,7 +904,7 @@ static size_t grid_search(options *o, const lsv_data *x, lsv_graph **gs,
 			if (varied & (1 << d))
 				printf(" %*s%c", (int)w[d] - 1, "-",
 				       dim_list(o, d)->opt);
-		printf(" %12s %9s\n", "hinge_loss", "accuracy");
+		printf(" %12s %9s\n", "scaled_hinge", "accuracy");
 		for (k = 0; k < N; k++) {
 			combo_index(o, k, idx);
 			printf("%c", k == best ? '*' : ' ');

@@ -44,11 +44,46 @@
 /* Scoring                                                             */
 /* ------------------------------------------------------------------ */
 
+/*
+ * Why the hinge loss is scaled.  The held-out hinge loss max(0, 1 - y f)
+ * rewards large outputs: a strongly regularized f (large gamma_A or
+ * gamma_I) has small values everywhere, so its held-out rows sit inside
+ * the margin even when every sign is right, and the plain hinge loss
+ * prefers weak regularization.  At tiny l that choice is what goes wrong
+ * (Digit1, l = 10: the plain loss picks gamma_I 100 x too small).  So each
+ * fold model's f_c is first divided by s_c, the root mean square of f_c
+ * over the fold's own training rows: the criterion asks whether the
+ * held-out rows get margins like the training rows', whatever f's scale
+ * (f and 2 f score the same, as their signs do).
+ */
+
+/* s[c] = sqrt(mean over the m rows of f_c^2) (1 if that is 0), f being
+ * m x nr_fn with element (i, c) at f[i * rs + c * cs]. */
+static void output_scale(const double *f, size_t m, size_t rs, size_t cs,
+			 int nr_fn, double *s)
+{
+	size_t i;
+	int c;
+
+	for (c = 0; c < nr_fn; c++) {
+		double ss = 0.0;
+		for (i = 0; i < m; i++) {
+			double v = f[i * rs + (size_t)c * cs];
+			ss += v * v;
+		}
+		s[c] = m > 0 ? sqrt(ss / (double)m) : 0.0;
+		if (!(s[c] > 0.0) || !isfinite(s[c]))
+			s[c] = 1.0;
+	}
+}
+
 /* One held-out row of label y with scores sc (nr_fn) of a fold model
- * whose classes are labels: its hinge loss sum over the functions and
- * whether it is predicted right (lsv_model_label's rule). */
-static void score_row(double y, const double *sc, const double *labels,
-		      int nr_class, int nr_fn, double *hinge, size_t *correct)
+ * whose classes are labels and whose output scales are scale: its scaled
+ * hinge loss summed over the functions and whether it is predicted right
+ * (lsv_model_label's rule, on the unscaled scores). */
+static void score_row(double y, const double *sc, const double *scale,
+		      const double *labels, int nr_class, int nr_fn,
+		      double *hinge, size_t *correct)
 {
 	lsv_model m;
 	int c;
@@ -62,13 +97,42 @@ static void score_row(double y, const double *sc, const double *labels,
 		/* y_c = +1 for the row's class (the first label with one
 		 * function), else -1 */
 		double yc = y == labels[c] ? 1.0 : -1.0;
-		*hinge += fmax(0.0, 1.0 - yc * sc[c]);
+		*hinge += fmax(0.0, 1.0 - yc * sc[c] / scale[c]);
 	}
 }
 
 /* ------------------------------------------------------------------ */
 /* Every fold trained (any method)                                     */
 /* ------------------------------------------------------------------ */
+
+/* The held-out rows of fold f scored from scores (n x nr_fn, row-major,
+ * of the fold model m), scaled by m's outputs on the fold's training rows
+ * (the labeled rows of other folds). */
+static lsv_status score_fold(const lsv_data *x, const int *fold, long f,
+			     const double *scores, const lsv_model *m,
+			     double *hinge, size_t *correct, lsv_error *err)
+{
+	size_t C = (size_t)m->nr_fn, i, t = 0;
+	double *tr = lsv_alloc(x->l * C, sizeof *tr);
+	double *scale = lsv_alloc(C, sizeof *scale);
+
+	if (tr == NULL || scale == NULL) {
+		free(tr);
+		free(scale);
+		return lsv_fail(err, LSV_ENOMEM, "out of memory");
+	}
+	for (i = 0; i < x->n; i++)
+		if (fold[i] >= 0 && fold[i] != f && t < x->l)
+			memcpy(tr + C * t++, scores + i * C, C * sizeof *tr);
+	output_scale(tr, t, C, 1, m->nr_fn, scale);
+	for (i = 0; i < x->n; i++)
+		if (fold[i] == f)
+			score_row(x->y[i], scores + i * C, scale, m->labels,
+				  m->nr_class, m->nr_fn, hinge, correct);
+	free(tr);
+	free(scale);
+	return LSV_OK;
+}
 
 static lsv_status retrain_one(const lsv_data *x, const lsv_graph *g,
 			      const lsv_train_param *p, const double *K,
@@ -117,11 +181,9 @@ static lsv_status retrain_one(const lsv_data *x, const lsv_graph *g,
 			       n * (size_t)nr_fn * sizeof *scores);
 		else
 			st = lsv_model_decision(m, x, scores, err);
-		for (i = 0; i < n && st == LSV_OK; i++)
-			if (fold[i] == f)
-				score_row(x->y[i], scores + i * (size_t)nr_fn,
-					  m->labels, m->nr_class, nr_fn, &hinge,
-					  &s->correct);
+		if (st == LSV_OK)
+			st = score_fold(x, fold, f, scores, m, &hinge, &s->correct,
+					err);
 		lsv_train_report_free(&rep);
 		lsv_model_free(m);
 	}
@@ -350,7 +412,7 @@ typedef struct {
 	const int *fold;      /* l folds */
 	long folds;
 	size_t *S, *H, *iota; /* training / held-out positions, 0..l-1 */
-	double *Ks, *Khs, *ys, *Y, *alpha, *f, *bias, *row;
+	double *Ks, *Khs, *ys, *Y, *alpha, *f, *bias, *row, *ftr, *scale;
 	/* the balance (-p): K~ between every row and the labeled ones */
 	size_t n;
 	const double *Ka;     /* n x l, or NULL without balance */
@@ -479,11 +541,18 @@ static lsv_status fold_fit(shared_cv *C, const double *Kt,
 		NF = F.nr_fn;
 		dgemm_("N", "N", &NH, &NF, &NS, &one, C->Khs, &NH, C->alpha, &NS,
 		       &zero, C->f, &NH, 1, 1);
+		/* the output scales on the training rows: Ks alpha + b */
+		dgemm_("N", "N", &NS, &NF, &NS, &one, C->Ks, &NS, C->alpha, &NS,
+		       &zero, C->ftr, &NS, 1, 1);
+		for (c = 0; c < NF; c++)
+			for (i = 0; i < ns; i++)
+				C->ftr[i + (size_t)c * ns] += F.bias[c];
+		output_scale(C->ftr, ns, 1, ns, NF, C->scale);
 		for (i = 0; i < nh; i++) {
 			for (c = 0; c < NF; c++)
 				C->row[c] = C->f[i + (size_t)c * nh] + F.bias[c];
-			score_row(C->y[C->H[i]], C->row, labels, nr_class, NF, hinge,
-				  correct);
+			score_row(C->y[C->H[i]], C->row, C->scale, labels, nr_class,
+				  NF, hinge, correct);
 		}
 	}
 	*nr_fn_out = F.nr_fn;
@@ -504,6 +573,8 @@ static void shared_free(shared_cv *C)
 	free(C->f);
 	free(C->bias);
 	free(C->row);
+	free(C->ftr);
+	free(C->scale);
 	free(C->Ko);
 	free(C->fo);
 	free(C->target);
@@ -536,8 +607,10 @@ static lsv_status shared_init(shared_cv *C, size_t n, size_t l,
 	C->f = lsv_alloc((balance ? n : l) * nf, sizeof *C->f);
 	C->bias = lsv_alloc(nf, sizeof *C->bias);
 	C->row = lsv_alloc(nf, sizeof *C->row);
+	C->ftr = lsv_alloc(l * nf, sizeof *C->ftr);
+	C->scale = lsv_alloc(nf, sizeof *C->scale);
 	if (!C->S || !C->H || !C->iota || !C->Ks || !C->Khs || !C->ys || !C->Y ||
-	    !C->alpha || !C->f || !C->bias || !C->row)
+	    !C->alpha || !C->f || !C->bias || !C->row || !C->ftr || !C->scale)
 		return lsv_fail(err, LSV_ENOMEM, "out of memory");
 	for (i = 0; i < l; i++)
 		C->iota[i] = i;

@@ -467,7 +467,7 @@ setup() {
 	assert_status 0
 	[ "${#lines[@]}" -eq 2 ]
 	[[ "${lines[0]}" =~ ^"Cross Validation Accuracy = "[0-9.]+"% ("[0-9]+"/20)"$ ]]
-	[[ "${lines[1]}" =~ ^"Cross Validation Hinge Loss = "[0-9.e+-]+$ ]]
+	[[ "${lines[1]}" =~ ^"Cross Validation Scaled Hinge Loss = "[0-9.e+-]+$ ]]
 	# the model is the one trained without -v (a single setting)
 	"$TRAIN" -q m.txt plain.model
 	assert_same m.txt.model plain.model
