@@ -141,11 +141,11 @@ for s in $SETS; do
 					die "$s l=$l split $i $m: lapsvm-train failed"
 				fi
 				best=$(sed -n 's/^best: //p' "$tmp/cv.out")
-				[ -n "$best" ] || best="(no -v) $(printf '%s\n' "$opts" | grep -o -- '-[aiI] [^ ]*' | tr '\n' ' ')"
+				[ -n "$best" ] || best="${cv:-(no -v)} $(printf '%s\n' "$opts" | grep -o -- '-[aiI] [^ ]*' | tr '\n' ' ')"
 				err=$(tail -n +2 "$tmp/pred" | cut -d' ' -f1 | paste -d' ' "$tmp/truth" - |
 					awk '{ n++; e += ($1 != $2) } END { if (n == 0) exit 1; printf "%.2f", 100 * e / n }') ||
 					die "$s l=$l split $i $m: no predictions"
-				echo "$s $l $m $i $err" >>"$tmp/results"
+				echo "$s $l $m $i $err $(printf '%s' "$best" | sed 's/ *$//' | tr ' ' '_')" >>"$tmp/results"
 				[ -z "$LOG" ] || echo "$s l=$l split $i $m: $err% (folds $k; $best)" >>"$LOG"
 			done
 		done
@@ -205,8 +205,16 @@ echo
 echo "Published numbers: experiments/ssl-book.published (the book's Digit1 column as reprinted by"
 echo "Loeff, Forsyth & Ramachandran, ICML 2008, Table 2; none found for COIL2 and Text)."
 echo "Time: $(awk '{ printf "%s%s %d s", (NR > 1 ? ", " : ""), $1, $2 }' "$tmp/times"); all $(($(now) - start_all)) s."
+echo
+echo "The settings -v chose (times over the splits):"
+awk '{ k = $1 " l=" $2 " " $3; c[k, $6]++; if (!(k in seen)) { seen[k] = 1; order[++n] = k } }
+	END { for (i = 1; i <= n; i++) { line = order[i] ":"
+		for (kc in c) { split(kc, p, SUBSEP); if (p[1] == order[i]) { v = p[2]; gsub(/_/, " ", v); line = line " [" v "] x" c[kc] } }
+		print "  " line } }' "$tmp/results"
+echo
 if [ -n "$misses" ]; then
-	echo "Cells that miss the acceptance:$misses"
+	echo "Cells that miss the acceptance:$misses (the amounts are in the table; the choices above say"
+	echo "what the cross validation picked for them)"
 else
 	echo "No cell misses the acceptance (cells without a published number are checked against RLS/SVM only)."
 fi
