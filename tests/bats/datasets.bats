@@ -15,12 +15,17 @@ setup() {
 	enter_work
 }
 
-# The 15 files of PROVENANCE.md, in SHA256SUMS order.
+# The 28 files fetch knows (PROVENANCE.md), in SHA256SUMS order.
 ALL_FILES=(usps.train.libsvm.gz usps.test.libsvm.gz usps.train.first400perdigit.txt
 	isolet1.libsvm.gz isolet5.libsvm.gz isolet1.speakers.txt isolet5.speakers.txt
 	webkb_page.libsvm webkb_link.libsvm webkb_pagelink.libsvm
 	lds_uspst.libsvm.gz lds_uspst.splits.l50.txt mnist.t10k.libsvm.gz
-	twomoons.libsvm twospirals.libsvm)
+	twomoons.libsvm twospirals.libsvm
+	ssl_digit1.libsvm.gz ssl_digit1.splits.l10.txt ssl_digit1.splits.l100.txt
+	ssl_coil2.libsvm.gz ssl_coil2.splits.l10.txt ssl_coil2.splits.l100.txt
+	ssl_text.libsvm.gz ssl_text.splits.l10.txt ssl_text.splits.l100.txt
+	ssl_secstr.libsvm.gz ssl_secstr.splits.l100.txt ssl_secstr.splits.l1000.txt
+	ssl_secstr.splits.l10000.txt)
 
 sha() { sha256sum <"$1" | cut -c1-64; }
 
@@ -67,7 +72,7 @@ nodownload_path() {
 	assert_stderr_empty
 	[[ "$output" == "Usage: fetch [-m MIRROR_DIR] [-o OUT_DIR] [-d DOWNLOAD_DIR] [-q] [NAME ...]"* ]]
 	local n
-	for n in usps isolet webkb uspst mnist moons spirals; do
+	for n in usps isolet webkb uspst mnist moons spirals sslbook secstr; do
 		[[ "$output" == *"  $n "* ]]
 	done
 }
@@ -85,7 +90,7 @@ nodownload_path() {
 	assert_usage_error "option -m needs a value" fetch
 }
 
-@test "datasets: SHA256SUMS lists the 15 reference files; data/ is git-ignored" {
+@test "datasets: SHA256SUMS lists the 28 reference files; data/ is git-ignored" {
 	[ "$(awk '{ print $2 }' "$DS/SHA256SUMS")" = "$(printf '%s\n' "${ALL_FILES[@]}")" ]
 	[ "$(awk 'length($1) != 64 || $1 !~ /^[0-9a-f]+$/' "$DS/SHA256SUMS")" = "" ]
 	grep -qx 'data/' "$DS/.gitignore"
@@ -119,7 +124,7 @@ nodownload_path() {
 	PATH="$WORK/fakebin:$PATH" run --separate-stderr "$FETCH" -q -m "$DATA" -o out
 	assert_status 0
 	assert_stderr_empty
-	[ "$(listing out | wc -l)" -eq 15 ]
+	[ "$(listing out | wc -l)" -eq 28 ]
 }
 
 @test "datasets: -m with data set names copies only their files" {
@@ -511,6 +516,47 @@ esl_sources() {
 	assert_stderr_has "expected sha256 1a9cd6bc1b0dac7e6290779ff3bc792bb01307ca0b80851632abfc0b5ac426d8"
 }
 
+@test "datasets: -m sslbook secstr copies the SSL book's files" {
+	need_mirror
+	run --separate-stderr "$FETCH" -q -m "$DATA" -o out secstr sslbook
+	assert_status 0
+	assert_stderr_empty
+	[ "$(listing out)" = "$(printf "%s\n" "${ALL_FILES[@]}" | grep '^ssl_' | sort)" ]
+}
+
+@test "datasets: download mode for sslbook and secstr downloads the .mat files and says it needs Octave" {
+	need_curl
+	local f
+	mkdir src
+	# a stand-in for the pinned data.mat of set 1: refused by its sha256
+	printf 'not the SSL book\n' >"src/SSL,set=1,data.mat"
+	FETCH_URL_SSLBOOK="file://$WORK/src" run --separate-stderr "$FETCH" -o out -d dl sslbook
+	assert_status 1
+	assert_stderr_has "SSL,set=1,data.mat: wrong sha256 for the download from file://$WORK/src/SSL,set=1,data.mat"
+	assert_stderr_has "expected sha256 49aa23425965f0e40db8087d04be06a1888b72b9287f0e5b916847a84764050d"
+	assert_stderr_has "set FETCH_URL_SSLBOOK (the directory holding it) to the URL of another copy"
+	assert_stderr_has "fetch: not produced: sslbook"
+	# SecStr's four files with their own sha256: all downloaded (the
+	# first of two directories fails), none converted
+	for f in data splits,labeled=100 splits,labeled=1000 splits,labeled=10000; do
+		printf '%s\n' "$f" >"src/SSL,set=8,$f.mat"
+	done
+	FETCH_URL_SSLBOOK="file://$WORK/nowhere file://$WORK/src" \
+		FETCH_SHA256_SSL8_DATA=$(sha "src/SSL,set=8,data.mat") \
+		FETCH_SHA256_SSL8_L100=$(sha "src/SSL,set=8,splits,labeled=100.mat") \
+		FETCH_SHA256_SSL8_L1000=$(sha "src/SSL,set=8,splits,labeled=1000.mat") \
+		FETCH_SHA256_SSL8_L10000=$(sha "src/SSL,set=8,splits,labeled=10000.mat") \
+		run --separate-stderr "$FETCH" -o out -d dl secstr
+	assert_status 1
+	assert_stderr_has "fetch: secstr: downloaded the SSL book's .mat files to dl (sha256 verified), but cannot convert them"
+	assert_stderr_has "needs Octave"
+	assert_stderr_has "take ssl_secstr.libsvm.gz ssl_secstr.splits.l100.txt ssl_secstr.splits.l1000.txt ssl_secstr.splits.l10000.txt from a mirror: fetch -m ../shared/data secstr"
+	for f in data splits,labeled=100 splits,labeled=1000 splits,labeled=10000; do
+		assert_same "src/SSL,set=8,$f.mat" "dl/SSL,set=8,$f.mat"
+	done
+	[ -z "$(listing out)" ]
+}
+
 @test "datasets: download mode: moons only from a mirror; spirals generated without network" {
 	run --separate-stderr "$FETCH" -o out -d dl moons spirals
 	assert_status 1
@@ -545,6 +591,6 @@ esl_sources() {
 	PATH="$p" run --separate-stderr "$FETCH" -o out -d dl
 	assert_status 0
 	assert_stderr_has "fetch: uspst: already in out (sha256 verified)"
-	assert_stderr_has "fetch: done: 15 files in out, sha256 verified"
+	assert_stderr_has "fetch: done: 28 files in out, sha256 verified"
 	[ ! -e dl ]
 }
