@@ -8,6 +8,12 @@
  * they use; rows of a go through in blocks of ROWS, densified over the same
  * features (a feature b never uses multiplies zeros only).  Norms come from
  * the full sparse rows, so the RBF sees features present in a alone.
+ *
+ * Sparse data (text: Chapelle's Text set stores 52 of 11960 features per
+ * row, 0.4%) would spend that dgemm multiplying zeros: below a density of
+ * SPARSE_DENSITY the inner products are sparse dot products instead, b's
+ * row scattered into a dense vector and a's stored values gathered from
+ * it, O(nb nnz(a)) rather than O(na nb m).
  */
 #include <limits.h>
 #include <math.h>
@@ -18,6 +24,98 @@
 #include "internal.h"
 
 #define ROWS 256
+#define SPARSE_DENSITY 0.02
+
+/* Do rows ib[0..nb) of b store fewer than SPARSE_DENSITY of their
+ * nb x f->m values? */
+static int sparse_enough(const lsv_data *b, const size_t *ib, size_t nb,
+			 const lsv_fmap *f)
+{
+	size_t j, nnz = 0;
+
+	for (j = 0; j < nb; j++) {
+		size_t r = ib ? ib[j] : j;
+		nnz += b->rowptr[r + 1] - b->rowptr[r];
+	}
+	return (double)nnz < SPARSE_DENSITY * (double)nb * (double)f->m;
+}
+
+/* K[i + j na] = a_i'b_j by sparse dot products over the features of map
+ * f (a feature b never uses multiplies zeros only).  Columns of K spread
+ * over OpenMP threads, each value computed by one thread in one order, so
+ * the result does not depend on the number of threads. */
+static lsv_status sparse_products(const lsv_data *a, const size_t *ia,
+				  size_t na, const lsv_data *b,
+				  const size_t *ib, size_t nb,
+				  const lsv_fmap *f, double *K, lsv_error *err)
+{
+	size_t i, p, q = 0, nnz = 0, *start = malloc((na + 1) * sizeof *start);
+	int *ac = NULL, failed = 0;
+	double *av = NULL;
+	long j;
+
+	for (i = 0; i < na; i++) {
+		size_t r = ia ? ia[i] : i;
+		nnz += a->rowptr[r + 1] - a->rowptr[r];
+	}
+	ac = malloc((nnz + 1) * sizeof *ac);
+	av = malloc((nnz + 1) * sizeof *av);
+	if (start == NULL || ac == NULL || av == NULL) {
+		free(start);
+		free(ac);
+		free(av);
+		return lsv_fail(err, LSV_ENOMEM, "out of memory for the kernel");
+	}
+	for (i = 0; i < na; i++) {  /* a's values with their mapped features */
+		size_t r = ia ? ia[i] : i;
+		start[i] = q;
+		for (p = a->rowptr[r]; p < a->rowptr[r + 1]; p++) {
+			int c = lsv_fmap_get(f, a->col[p]);
+			if (c >= 0) {
+				ac[q] = c;
+				av[q++] = a->val[p];
+			}
+		}
+	}
+	start[na] = q;
+#pragma omp parallel
+	{
+		double *w = calloc(f->m ? f->m : 1, sizeof *w);
+		if (w == NULL) {
+#pragma omp atomic write
+			failed = 1;
+		}
+#pragma omp for schedule(dynamic, 16)
+		for (j = 0; j < (long)nb; j++) {
+			size_t r = ib ? ib[j] : (size_t)j, pp, ii, qq;
+			if (w == NULL)
+				continue;
+			for (pp = b->rowptr[r]; pp < b->rowptr[r + 1]; pp++) {
+				int c = lsv_fmap_get(f, b->col[pp]);
+				if (c >= 0)
+					w[c] = b->val[pp];
+			}
+			for (ii = 0; ii < na; ii++) {
+				double sum = 0.0;
+				for (qq = start[ii]; qq < start[ii + 1]; qq++)
+					sum += av[qq] * w[ac[qq]];
+				K[ii + (size_t)j * na] = sum;
+			}
+			for (pp = b->rowptr[r]; pp < b->rowptr[r + 1]; pp++) {
+				int c = lsv_fmap_get(f, b->col[pp]);
+				if (c >= 0)
+					w[c] = 0.0;
+			}
+		}
+		free(w);
+	}
+	free(start);
+	free(ac);
+	free(av);
+	if (failed)
+		return lsv_fail(err, LSV_ENOMEM, "out of memory for the kernel");
+	return LSV_OK;
+}
 
 lsv_status lsv_kernel_check(const lsv_kernel *k, lsv_error *err)
 {
@@ -96,6 +194,7 @@ lsv_status lsv_kernel_matrix_named(const lsv_kernel *k, const lsv_data *a,
 	double *B = NULL, *A = NULL, *na2 = NULL, *nb2 = NULL;
 	size_t r0, i, j;
 	const double one = 1.0, zero = 0.0;
+	int sparse;
 
 	if ((st = lsv_kernel_check(k, err)) != LSV_OK)
 		return st;
@@ -113,17 +212,21 @@ lsv_status lsv_kernel_matrix_named(const lsv_kernel *k, const lsv_data *a,
 				"kernel: %zu rows x %zu features are too many to "
 				"densify", nb, f.m);
 	}
-	B = malloc((nb * f.m + 1) * sizeof *B);
-	A = malloc((ROWS * f.m + 1) * sizeof *A);
+	sparse = f.m > 0 && sparse_enough(b, ib, nb, &f);
+	if (!sparse) {
+		B = malloc((nb * f.m + 1) * sizeof *B);
+		A = malloc((ROWS * f.m + 1) * sizeof *A);
+	}
 	na2 = malloc(na * sizeof *na2);
 	nb2 = malloc(nb * sizeof *nb2);
-	if (!B || !A || !na2 || !nb2) {
+	if ((!sparse && (!B || !A)) || !na2 || !nb2) {
 		st = lsv_fail(err, LSV_ENOMEM,
 			      "out of memory for the kernel's dense blocks (%zu bytes)",
 			      (nb + ROWS) * f.m * sizeof(double));
 		goto done;
 	}
-	densify(b, ib, 0, nb, &f, B);
+	if (!sparse)
+		densify(b, ib, 0, nb, &f, B);
 	for (i = 0; i < na; i++)
 		na2[i] = sqnorm(a, ia ? ia[i] : i);
 	for (j = 0; j < nb; j++)
@@ -143,7 +246,10 @@ lsv_status lsv_kernel_matrix_named(const lsv_kernel *k, const lsv_data *a,
 		}
 	}
 
-	for (r0 = 0; r0 < na; r0 += ROWS) {
+	if (sparse && (st = sparse_products(a, ia, na, b, ib, nb, &f, K,
+					    err)) != LSV_OK)
+		goto done;
+	for (r0 = 0; r0 < na && !sparse; r0 += ROWS) {
 		size_t cnt = na - r0 < ROWS ? na - r0 : ROWS;
 		int M = (int)cnt, N = (int)nb, D = (int)f.m, LDK = (int)na;
 		if (f.m > 0) {
