@@ -10,14 +10,12 @@
 # nothing else.  One protocol for the three sets (issue 13):
 #   - graph: graph-build $GRAPH_OPTS over all 1500 rows, once per set (it
 #     does not read labels), default a 10-NN graph with binary weights;
-#   - kernel ($KERNEL, default auto): RBF with lapsvm-train's default width,
+#   - kernel ($KERNEL, default -t 2): RBF with lapsvm-train's default width,
 #     1 / the mean squared distance between rows (from the data, not the
-#     labels); for sparse data (over 2000 features, under 1% non-zero: the
-#     rule graph-build uses for its sparse path; here Text) the linear
-#     kernel trained in the primal on the sparse rows themselves (-t 0 -M
-#     newton: no n x n kernel matrix, which for Text's 11960 features takes
-#     about 20-30 s per lapsvm-train run; LapSVM is then the squared hinge,
-#     Melacci & Belkin 2011);
+#     labels), for all three sets (Text's sparse rows get sparse dot
+#     products, so its 1500 x 1500 kernel takes 0.1 s); KERNEL=auto picks
+#     the linear kernel in the primal (-t 0 -M newton) for sparse data
+#     (over 2000 features, under 1% non-zero);
 #   - Laplacian: $LAP (default the unnormalized D - W, to the power 4);
 #   - regularization: lapsvm-train -v K over -a $GRID_A and, for LapRLS and
 #     LapSVM, -i $GRID_I (which includes 0, so the cross validation can fall
@@ -32,10 +30,11 @@
 # Environment: DATA (default ../shared/data), BIN (default .), SETS (default
 # "digit1 coil2 text"), SIZES (default "10 100"), SPLITS (default all 12;
 # e.g. "1 2 3"), GRAPH_OPTS (default "-k 10 -w binary"), KERNEL (default
-# auto, above; or lapsvm-train options, e.g. "-t 2"), LAP (default "-L
-# unnormalized -P 4"), GRID_A (default 1e-6,1e-3), GRID_I (default
-# 0,1e-4,1e-2,1), FOLDS (default 3), LOG (a file for the per-split errors and chosen settings;
-# default none).
+# "-t 2"; or auto, above), LAP (default "-L unnormalized -P 4"), GRID_A
+# (default 1e-6:1:x10), GRID_I (default 0,1e-4:1e2:x10: 7 x 8 = 56
+# combinations, which share one factorization per split), FOLDS (default
+# 5), LOG (a file for the per-split errors and chosen settings; default
+# none).
 set -eu
 DATA=${DATA:-../shared/data}
 BIN=${BIN:-.}
@@ -43,11 +42,11 @@ SETS=${SETS:-digit1 coil2 text}
 SIZES=${SIZES:-10 100}
 SPLITS=${SPLITS:-1 2 3 4 5 6 7 8 9 10 11 12}
 GRAPH_OPTS=${GRAPH_OPTS:--k 10 -w binary}
-KERNEL=${KERNEL:-auto}
+KERNEL=${KERNEL:--t 2}
 LAP=${LAP:--L unnormalized -P 4}
-GRID_A=${GRID_A:-1e-6,1e-3}
-GRID_I=${GRID_I:-0,1e-4,1e-2,1}
-FOLDS=${FOLDS:-3}
+GRID_A=${GRID_A:-1e-6:1:x10}
+GRID_I=${GRID_I:-0,1e-4:1e2:x10}
+FOLDS=${FOLDS:-5}
 LOG=${LOG:-}
 methods=${*:-rls svm laprls lapsvm}
 here=$(cd "$(dirname "$0")" && pwd)
