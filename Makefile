@@ -126,7 +126,7 @@ demo: all
 # The paper's experiments (JMLR 2006 Section 5), each printing its table
 # beside the paper's; figures (PNG, gnuplot) and per-run results go to
 # build/.  About 20 minutes on 2 cores with OpenBLAS.
-EXPERIMENTS = moons moons-figures uspst usps-pairs usps-curve isolet webkb webkb-curve
+EXPERIMENTS = moons moons-figures uspst usps-pairs usps-curve isolet webkb webkb-curve ssl-book
 experiments: all
 	@mkdir -p build/experiments
 	@for e in $(EXPERIMENTS); do \

@@ -67,6 +67,22 @@ need() {
 	[[ "$output" == *"| 8 |"* ]]
 }
 
+@test "experiments/ssl-book.sh: one Digit1 split, LapRLS by -v, beside the book" {
+	need ssl_digit1.libsvm.gz
+	run env SETS=digit1 SIZES=100 SPLITS=1 GRID_A=1e-6,1e-2 GRID_I=0,1 \
+		"$TOP/experiments/ssl-book.sh" laprls
+	[ "$status" -eq 0 ]
+	row=$(echo "$output" | grep '^| digit1 | 100 |')
+	# LapRLS well under the RLS-like error (about 6%) and beside the book's 2.92
+	err=$(echo "$row" | awk -F'|' '{ print $6 + 0 }')
+	awk -v e="$err" 'BEGIN { exit !(e > 0 && e < 5) }'
+	[[ "$row" == *"| 2.92 |"* ]]
+	[[ "$output" == *"digit1 l=100 laprls: [-a "*"] x1"* ]]
+	run "$TOP/experiments/ssl-book.sh" nosuch
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"unknown method 'nosuch'"* ]]
+}
+
 @test "experiments: a missing data directory is a clear error" {
 	run env DATA="$WORK/nowhere" "$TOP/experiments/uspst.sh" rls
 	[ "$status" -eq 1 ]
