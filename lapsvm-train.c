@@ -86,8 +86,9 @@ static void usage(void)
 "            unlabeled rows and the graph stay in every fold), of every\n"
 "            combination of the lists given to -a/-A/-c, -i/-I, -g, -P, -L\n"
 "            and of the graphs of repeated -G;\n"
-"            the lowest mean held-out hinge loss of f scaled by its RMS on\n"
-"            the fold's training rows wins (ties: larger gamma_A,\n"
+"            the lowest held-out hinge loss of f scaled by its RMS on the\n"
+"            fold's training rows, averaged per class then over the\n"
+"            classes, wins (ties: larger gamma_A,\n"
 "            then smaller gamma_I) and the model is trained with it on all\n"
 "            the rows.  A list: 1e-4,1e-2,1 or a range 1e-6:1e2:x10\n"
 "            (start:stop:xFACTOR) or 1:4:+1 (start:stop:+STEP)\n"
@@ -896,7 +897,7 @@ static size_t grid_search(options *o, const lsv_data *x, lsv_graph **gs,
 			}
 		}
 		printf("# %ld-fold stratified cross validation of %zu combinations: "
-		       "lowest mean held-out scaled hinge loss is best, ties (1e-12 "
+		       "lowest class-balanced held-out scaled hinge loss is best, ties (1e-12 "
 		       "relative) to larger gamma_A, then smaller gamma_I\n",
 		       o->folds, N);
 		printf(" ");

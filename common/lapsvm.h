@@ -638,11 +638,13 @@ lsv_status lsv_cv_folds(const lsv_data *x, long k, unsigned long long seed,
  * Cross validation of settings (common/cv.c).  Each of the m settings
  * p[0..m) is scored by the folds of lsv_cv_folds (fold, n entries; folds
  * of them): every fold trains on all rows with its held-out labeled rows
- * marked unlabeled and predicts them.  The score is the mean held-out
- * hinge loss of the one-vs-rest scores,
- *     1/(l nr_fn) sum_{labeled i} sum_c max(0, 1 - y_ic f_c(x_i)),
+ * marked unlabeled and predicts them.  A held-out row scores
+ *     h_i = 1/nr_fn sum_c max(0, 1 - y_ic f_c(x_i) / s_c),
  * y_ic = +1 for the row's class and -1 otherwise (one function for two
- * classes), with the held-out rows predicted right beside it.
+ * classes), s_c the root mean square of the fold model's f_c on its
+ * training rows (so the score does not depend on f's scale); the loss is
+ * the mean over the classes of each class's mean h_i (each class weighs
+ * the same), with the held-out rows predicted right beside it.
  *
  * Sharing: when the settings differ only in gamma_A and gamma_I and the
  * method solves eq. 4 exactly on the kernel (LapRLS direct or newton,
@@ -657,7 +659,7 @@ lsv_status lsv_cv_folds(const lsv_data *x, long k, unsigned long long seed,
  * NULL) says which way was taken.
  */
 typedef struct {
-	double loss;      /* mean held-out hinge loss */
+	double loss;      /* class-balanced held-out scaled hinge loss */
 	size_t correct;   /* held-out rows predicted right */
 } lsv_cv_score;
 
