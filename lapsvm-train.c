@@ -424,6 +424,10 @@ static void parse_options(int argc, char **argv, options *o)
 		sprintf(o->deflt, "%s.model", o->in);
 		o->outpath = o->deflt;
 	}
+	if (o->pred_file != NULL && strcmp(o->pred_file, "-") == 0 &&
+	    strcmp(o->outpath, "-") == 0)
+		tool_usage_error("-o - and the model on standard output would mix "
+				 "the two: give one of them a file");
 	if (o->folds > 0 && strcmp(o->outpath, "-") == 0)
 		tool_usage_error("-v prints its results on standard output: give a "
 				 "model_file other than '-'");

@@ -286,6 +286,19 @@ lsv_status lsv_train_param_check(const lsv_train_param *p, lsv_error *err)
  * address-space limit (ulimit -v), whichever is smaller.  The message
  * names the size, the limit and what to do instead (hint).
  */
+/* bytes in GB, MB or kB with 3 significant digits or so: -m 1 is
+ * "1.00 MB", not "0.00 GB". */
+static const char *size_text(double bytes, char *buf, size_t size)
+{
+	if (bytes >= 1e9)
+		snprintf(buf, size, "%.2f GB", bytes / 1e9);
+	else if (bytes >= 1e6)
+		snprintf(buf, size, "%.2f MB", bytes / 1e6);
+	else
+		snprintf(buf, size, "%.2f kB", bytes / 1e3);
+	return buf;
+}
+
 lsv_status lsv_check_bytes(const lsv_train_param *p, double count,
 			   const char *what, const char *hint, lsv_error *err)
 {
@@ -305,10 +318,12 @@ lsv_status lsv_check_bytes(const lsv_train_param *p, double count,
 		whose = "the memory limit (-m)";
 	}
 	if (count > (double)SIZE_MAX / sizeof(double) ||
-	    (limit > 0.0 && bytes > limit))
-		return lsv_fail(err, LSV_ETOOBIG,
-				"%s would need %.2f GB, over %s of %.2f GB; %s",
-				what, bytes / 1e9, whose, limit / 1e9, hint);
+	    (limit > 0.0 && bytes > limit)) {
+		char need[32], have[32];
+		return lsv_fail(err, LSV_ETOOBIG, "%s would need %s, over %s of %s; %s",
+				what, size_text(bytes, need, sizeof need), whose,
+				size_text(limit, have, sizeof have), hint);
+	}
 	return LSV_OK;
 }
 

@@ -134,6 +134,15 @@ accuracy() {
 	[ ! -e x.model ]
 }
 
+@test "-m 1: the limit is shown in MB, not as 0.00 GB" {
+	"$DG" -S 3 -n 400 moons small.txt
+	run --separate-stderr "$TRAIN" -m 1 small.txt out.model
+	assert_status 1
+	assert_stderr_has "over the memory limit (-m) of 1.00 MB"
+	[[ "$stderr" != *"0.00 GB"* ]]
+	[ ! -e out.model ]
+}
+
 @test "-m: an n x n method over the limit is refused with a suggestion; Newton fits" {
 	# 3000 rows: the dense kernel and system matrices need 144 MB
 	"$DG" -S 3 -n 3000 moons big.txt
@@ -142,7 +151,7 @@ accuracy() {
 	echo "old model" >keep.model
 	run --separate-stderr "$TRAIN" -m 50 -G big.g semi.txt keep.model
 	assert_status 1
-	assert_stderr_has "the n x n kernel and system matrices would need 0.14 GB, over the memory limit (-m) of 0.05 GB; train on a low-rank kernel instead: -M newton -N m (Nystrom, m landmarks, memory O(n m))"
+	assert_stderr_has "the n x n kernel and system matrices would need 144.00 MB, over the memory limit (-m) of 50.00 MB; train on a low-rank kernel instead: -M newton -N m (Nystrom, m landmarks, memory O(n m))"
 	[ "$(cat keep.model)" = "old model" ]
 	assert_no_tmp_files .
 	run --separate-stderr "$TRAIN" -m 50 -M newton -N 200 -G big.g semi.txt keep.model

@@ -181,6 +181,13 @@ setup() {
 	assert_same m.txt.model q.model
 }
 
+@test "-o - with the model on standard output: exit 2, nothing mixed" {
+	moons1
+	run --separate-stderr "$TRAIN" -o - m.txt -
+	assert_train_usage "-o - and the model on standard output would mix the two"
+	[ -z "$output" ]
+}
+
 @test "data and graph both '-': exit 2" {
 	: >empty.txt
 	run --separate-stderr "$TRAIN" -G - - out.model <empty.txt
