@@ -71,6 +71,16 @@ static lsv_status bad(reader *r, const char *what, const char *tok,
 	return lsv_bad_token(r->err, r->name, r->line, what, tok, want);
 }
 
+/* Does the number tok, read as 0, have a nonzero digit before its
+ * exponent (1e-400: underflow, not zero)? */
+static int underflowed(const char *tok)
+{
+	for (; *tok != '\0' && *tok != 'e' && *tok != 'E'; tok++)
+		if (*tok >= '1' && *tok <= '9')
+			return 1;
+	return 0;
+}
+
 static lsv_status nomem(reader *r)
 {
 	return lsv_fail(r->err, LSV_ENOMEM,
@@ -159,6 +169,10 @@ static lsv_status parse_line(reader *r, char *s)
 			return bad(r, "missing label", tok, "a label first");
 		return bad(r, "bad label", tok, lsv_want_number(&why));
 	}
+	if (label == 0.0 && underflowed(tok))
+		return bad(r, "bad label", tok,
+			   "a label a double can hold: this one underflows to 0, "
+			   "the unlabeled marker's default");
 	if (label == 0.0)
 		label = 0.0;  /* a label -0 is 0: one class, one marker, written 0 */
 	if (lsv_grow((void **)&x->y, &r->cap_rows, x->n + 1, sizeof *x->y))

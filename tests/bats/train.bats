@@ -188,6 +188,18 @@ setup() {
 	[ -z "$output" ]
 }
 
+@test "a label that underflows to 0 (1e-400) is refused, not made unlabeled" {
+	printf '1e-400 1:1\n1 1:2\n-1 1:3\n' >u.txt
+	run --separate-stderr "$TRAIN" u.txt u.model
+	assert_status 1
+	assert_stderr_has "u.txt:1: bad label (found '1e-400', expected a label a double can hold: this one underflows to 0"
+	[ ! -e u.model ]
+	# a zero spelled otherwise is still the marker
+	printf '0.0e5 1:1\n1 1:2\n-1 1:3\n' >z.txt
+	run --separate-stderr "$TRAIN" -q z.txt z.model
+	assert_status 0
+}
+
 @test "data and graph both '-': exit 2" {
 	: >empty.txt
 	run --separate-stderr "$TRAIN" -G - - out.model <empty.txt
