@@ -81,8 +81,8 @@ int main(int argc, char **argv)
 	if ((size_t)k > x->dim)
 		tool_die(1, "%s: -k %ld but the data has %zu features (expected "
 			 "1..%zu components)", argv[optind], k, x->dim, x->dim);
-	if (lsv_pca_fit(x, (size_t)k, &pc, &err) != LSV_OK)
-		tool_die_err(&err);
+	if (lsv_pca_fit(x, (size_t)k, &pc, &err) != LSV_OK)  /* name the file */
+		tool_die(1, "%s: %s", argv[optind], err.msg);
 	{
 		double kept = 0.0;
 		size_t j;

@@ -147,6 +147,14 @@ fixtures() {
 	done
 }
 
+@test "lapsvm-pca: too many features for the covariance names the file" {
+	printf '1 1:1 20001:1\n-1 2:1\n' >wide.txt
+	run --separate-stderr "$PCA" -k 1 wide.txt wide.pca
+	assert_status 1
+	assert_stderr_has "lapsvm-pca: wide.txt: 20001 features: the 20001 x 20001 covariance is too large"
+	[ ! -e wide.pca ]
+}
+
 @test "graph-build, lapsvm-predict, lapsvm-datagen, lapsvm-pca: numeric options are strict" {
 	fixtures
 	local val
