@@ -160,18 +160,50 @@ static void densify(const lsv_data *x, const size_t *idx, size_t first,
 	}
 }
 
-/* A kernel value that overflowed (huge feature values, a high polynomial
- * degree) would make every score NaN or infinite: refused, naming the
- * first pair (column j of K is b's row, row i a's). */
-static lsv_status not_finite(const double *K, size_t na, size_t i, size_t j,
-			     const size_t *ia, const size_t *ib,
-			     const char *aname, const char *bname, lsv_error *err)
+/* A kernel value that overflowed would make every score NaN or infinite:
+ * refused, naming the first pair (column j of K is b's row, row i a's)
+ * and the cause.  ip is that pair's inner product u'v when it was finite
+ * and the polynomial (gamma u'v + coef0)^degree overflowed, else NaN (the
+ * data's own values overflowed).  The polynomial's cause is the term that
+ * dominates: coef0 if it outweighs gamma u'v; the degree if the base is
+ * modest (under 1e10); of gamma and u'v the one farther from 1 in
+ * magnitude (-g 1e300 on unit-scale data, or a row of 1e200 with gamma
+ * 1); so a model or an option is named when it, not the data, is the
+ * cause. */
+static lsv_status not_finite(const lsv_kernel *k, const double *K, size_t na,
+			     size_t i, size_t j, double ip, const size_t *ia,
+			     const size_t *ib, const char *aname,
+			     const char *bname, lsv_error *err)
 {
+	size_t ra = (ia ? ia[i] : i) + 1, rb = (ib ? ib[j] : j) + 1;
+	const char *cause = NULL;
+	char what[96];
+
+	if (k->type == LSV_KERNEL_POLY && isfinite(ip)) {
+		double gip = k->gamma * ip, base = gip + k->coef0;
+		if (fabs(k->coef0) >= fabs(gip))
+			snprintf(what, sizeof what, "coef0 = %g (-r)", k->coef0);
+		else if (fabs(base) < 1e10)
+			snprintf(what, sizeof what, "degree %d (-d)", k->degree);
+		else if (ip == 0.0 ||
+			 fabs(log(k->gamma)) > fabs(log(fabs(ip))))
+			snprintf(what, sizeof what, "gamma = %g (-g)", k->gamma);
+		else
+			what[0] = '\0';
+		if (what[0] != '\0')
+			cause = what;
+	}
+	if (cause != NULL)
+		return lsv_fail(err, LSV_ENUMERIC,
+				"kernel value of %s %zu and %s %zu is not finite "
+				"(found %g): (gamma u'v + coef0)^degree overflows at "
+				"u'v = %g because of the kernel's %s: choose a "
+				"smaller one (the option, or the model that holds it)",
+				aname, ra, bname, rb, K[i + j * na], ip, cause);
 	return lsv_fail(err, LSV_ENUMERIC,
 			"kernel value of %s %zu and %s %zu is not finite (found "
 			"%g): feature values too large for this kernel (rescale "
-			"the data)", aname, (ia ? ia[i] : i) + 1, bname,
-			(ib ? ib[j] : j) + 1, K[i + j * na]);
+			"the data)", aname, ra, bname, rb, K[i + j * na]);
 }
 
 lsv_status lsv_kernel_matrix(const lsv_kernel *k, const lsv_data *a,
@@ -265,7 +297,8 @@ lsv_status lsv_kernel_matrix_named(const lsv_kernel *k, const lsv_data *a,
 	/* Elementwise map of the inner products; any value not finite
 	 * makes the whole matrix an error. */
 	for (j = 0; j < nb && st == LSV_OK; j++) {
-		double *c = K + j * na, bad = 0.0;
+		double *c = K + j * na, bad = 0.0, ip_bad = NAN;
+		size_t i_bad = 0;
 		switch (k->type) {
 		case LSV_KERNEL_LINEAR:
 			for (i = 0; i < na; i++)
@@ -273,7 +306,10 @@ lsv_status lsv_kernel_matrix_named(const lsv_kernel *k, const lsv_data *a,
 			break;
 		case LSV_KERNEL_POLY:
 			for (i = 0; i < na; i++) {
-				c[i] = pow(k->gamma * c[i] + k->coef0, k->degree);
+				double v = pow(k->gamma * c[i] + k->coef0, k->degree);
+				if (!isfinite(v) && isnan(ip_bad) && isfinite(c[i]))
+					ip_bad = c[i], i_bad = i;
+				c[i] = v;
 				bad += c[i] - c[i];
 			}
 			break;
@@ -288,8 +324,10 @@ lsv_status lsv_kernel_matrix_named(const lsv_kernel *k, const lsv_data *a,
 		if (bad != 0.0 || bad != bad) {
 			for (i = 0; i < na && isfinite(c[i]); i++)
 				;
-			st = not_finite(K, na, i < na ? i : 0, j, ia, ib, aname,
-					bname, err);
+			if (!isnan(ip_bad))
+				i = i_bad;
+			st = not_finite(k, K, na, i < na ? i : 0, j, ip_bad, ia, ib,
+					aname, bname, err);
 		}
 	}
 done:

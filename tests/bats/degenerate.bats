@@ -343,6 +343,20 @@ small_model() {
 	done
 }
 
+@test "a kernel overflow caused by -g, -r or a model's gamma names that parameter, not the data" {
+	printf '%s\n' '1 1:0' '1 1:1' '-1 1:2' '0 1:3' >s.txt
+	run --separate-stderr "$TRAIN" -q -t 1 -i 0 -g 1e300 s.txt g.model
+	assert_fails lapsvm-train "because of the kernel's gamma = 1e+300 (-g)"
+	[[ "$stderr" != *"rescale the data"* ]]
+	run --separate-stderr "$TRAIN" -q -t 1 -i 0 -r -1e300 s.txt r.model
+	assert_fails lapsvm-train "because of the kernel's coef0 = -1e+300 (-r)"
+	"$TRAIN" -q -t 1 -i 0 s.txt poly.model
+	sed 's/^gamma .*/gamma 1e300/' poly.model >hot.model
+	run --separate-stderr "$PRED" s.txt hot.model out
+	assert_fails lapsvm-predict "because of the kernel's gamma = 1e+300 (-g)" "the model that holds it"
+	[ ! -e out ]
+}
+
 @test "predictions are never NaN: a kernel value that overflows is an error naming the rows" {
 	# polynomial kernel on a test row of 1e200: (u'v)^3 overflows
 	printf '%s\n' '1 1:0' '1 1:1' '-1 1:2' '0 1:3' >s.txt
