@@ -738,7 +738,10 @@ void lsv_pca_free(lsv_pca *p);
  * (same directory, so the final rename is atomic); lsv_out_commit flushes,
  * fsyncs and renames it over path; lsv_out_abort removes it.  A path of
  * "-" writes straight to standard output.  Until commit, an existing file
- * at path is untouched.  The caller owns *out until commit or abort.
+ * at path is untouched.  A replaced file keeps its permission bits, a new
+ * one gets 0666 minus the umask; a symbolic link is followed (even to a
+ * target not there yet) and kept; a name near NAME_MAX gets a shortened
+ * temporary name.  The caller owns *out until commit or abort.
  */
 typedef struct lsv_out lsv_out;
 

@@ -668,6 +668,53 @@ setup() {
 	assert_no_tmp_files .
 }
 
+@test "replacing a model keeps its mode; a new model follows the umask" {
+	moons1
+	echo old >m.txt.model
+	chmod 600 m.txt.model
+	umask 022
+	run --separate-stderr "$TRAIN" -q m.txt
+	assert_status 0
+	[ "$(head -n 1 m.txt.model)" = "lapsvm_model 1" ]
+	[ "$(stat -c %a m.txt.model)" = 600 ]
+	umask 027
+	run --separate-stderr "$TRAIN" -q m.txt new.model
+	assert_status 0
+	[ "$(stat -c %a new.model)" = 640 ]
+	assert_no_tmp_files .
+}
+
+@test "a link to a file not yet there: the model goes to the target, the link is kept" {
+	moons1
+	mkdir d
+	ln -s ../target.model d/link.model  # relative to the link's directory
+	ln -s d/link.model chain.model      # a link to that link
+	run --separate-stderr "$TRAIN" -q m.txt chain.model
+	assert_status 0
+	[ -L chain.model ]
+	[ -L d/link.model ]
+	[ ! -L target.model ]
+	[ "$(head -n 1 target.model)" = "lapsvm_model 1" ]
+	assert_no_tmp_files .
+	assert_no_tmp_files d
+}
+
+@test "an output name of 255 bytes is written (the temporary name is shortened)" {
+	moons1
+	local name
+	name=$(printf 'a%.0s' $(seq 249)).model
+	[ "${#name}" -eq 255 ]
+	echo old >"$name"
+	run --separate-stderr "$TRAIN" -q m.txt "$name"
+	assert_status 0
+	[ "$(head -n 1 "$name")" = "lapsvm_model 1" ]
+	name=b${name#a}  # a new file too
+	run --separate-stderr "$TRAIN" -q m.txt "$name"
+	assert_status 0
+	[ "$(head -n 1 "$name")" = "lapsvm_model 1" ]
+	assert_no_tmp_files .
+}
+
 # ------------------------------------------------ training and prediction
 
 @test "train | predict: an Accuracy line over the labeled test rows" {
