@@ -197,7 +197,7 @@ int main(int argc, char **argv)
 			break;
 		case 'h':
 			usage();
-			return 0;
+			return tool_done();
 		default:
 			tool_option_error(c);
 		}
@@ -245,7 +245,7 @@ int main(int argc, char **argv)
 		write_lists(x, in, &p, outpath);
 		lsv_data_free(x);
 		free(deflt);
-		return 0;
+		return tool_done();
 	}
 	if (lsv_graph_build(x, &p, &g, &info, &err) != LSV_OK)
 		tool_die_graph_err(in, &err);
@@ -287,5 +287,5 @@ int main(int argc, char **argv)
 	lsv_graph_free(g);
 	lsv_data_free(x);
 	free(deflt);
-	return 0;
+	return tool_done();
 }

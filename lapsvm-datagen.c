@@ -67,7 +67,7 @@ int main(int argc, char **argv)
 			break;
 		case 'h':
 			usage();
-			return 0;
+			return tool_done();
 		default:
 			tool_option_error(c);
 		}
@@ -119,5 +119,5 @@ int main(int argc, char **argv)
 		tool_output_fail(out, &err);
 	tool_output_commit(out);
 	lsv_data_free(x);
-	return 0;
+	return tool_done();
 }

@@ -62,7 +62,7 @@ int main(int argc, char **argv)
 			break;
 		case 'h':
 			usage();
-			return 0;
+			return tool_done();
 		default:
 			tool_option_error(c);
 		}
@@ -114,5 +114,5 @@ int main(int argc, char **argv)
 		free(in);
 	}
 	lsv_pca_free(pc);
-	return 0;
+	return tool_done();
 }

@@ -137,7 +137,7 @@ int main(int argc, char **argv)
 			break;
 		case 'h':
 			usage();
-			return 0;
+			return tool_done();
 		default:
 			tool_option_error(c);
 		}
@@ -214,5 +214,5 @@ int main(int argc, char **argv)
 	free(pred);
 	lsv_data_free(x);
 	lsv_model_free(m);
-	return 0;
+	return tool_done();
 }

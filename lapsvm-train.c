@@ -363,7 +363,7 @@ static void parse_options(int argc, char **argv, options *o)
 			break;
 		case 'h':
 			usage();
-			exit(0);
+			exit(tool_done());
 		default:
 			tool_option_error(c);
 		}
@@ -928,8 +928,7 @@ static size_t grid_search(options *o, const lsv_data *x, lsv_graph **gs,
 				       dim_text(o, d, idx, buf, sizeof buf));
 		printf("\n");
 	}
-	if (fflush(stdout) != 0)
-		tool_die(1, "standard output: write error");
+	tool_done();  /* a lost table is an error before training */
 	combo_index(o, best, idx);
 	o->p = P[best];
 	if (K != NULL && kidx != idx[DIM_G]) {
@@ -1052,5 +1051,5 @@ int main(int argc, char **argv)
 	free(o.Ll.v);
 	lsv_data_free(x);
 	free(o.deflt);
-	return 0;
+	return tool_done();
 }

@@ -7,6 +7,7 @@
 /* MAP_ANONYMOUS and MAP_NORESERVE are not in POSIX. */
 #define _DEFAULT_SOURCE
 #include <dlfcn.h>
+#include <errno.h>
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -164,7 +165,13 @@ void tool_init(const char *argv0)
 	tool_name = slash ? slash + 1 : argv0;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (i = 0; i < sizeof sigs / sizeof *sigs; i++) {
-		struct sigaction sa;
+		struct sigaction sa, old;
+		/* A signal the caller ignores stays ignored: nohup ignores
+		 * HUP, a shell ignores INT and QUIT in background jobs; a
+		 * handler would let them kill the program after all. */
+		if (sigaction(sigs[i], NULL, &old) == 0 &&
+		    old.sa_handler == SIG_IGN)
+			continue;
 		memset(&sa, 0, sizeof sa);
 		sa.sa_handler = on_signal;
 		sigemptyset(&sa.sa_mask);
@@ -175,6 +182,18 @@ void tool_init(const char *argv0)
 	 * its temporary file left behind. */
 	signal(SIGXFSZ, SIG_IGN);
 	reserve_for_limit();
+}
+
+int tool_done(void)
+{
+	/* Results printed on stdout (accuracy, the -v table, -h) sit in its
+	 * buffer until exit, and exit() reports no error: flush and check
+	 * here, or a full disk or a closed pipe would lose them silently. */
+	if (fflush(stdout) != 0)
+		tool_die(1, "standard output: write error: %s", strerror(errno));
+	if (ferror(stdout))
+		tool_die(1, "standard output: write error");
+	return 0;
 }
 
 void tool_track(const char *tmpname)

@@ -20,8 +20,9 @@ extern int tool_quiet;         /* -q: no progress, summaries or warnings */
  * tool_init): no memory is set aside for them under ulimit -v. */
 extern int tool_uses_blas;
 
-/* Program name, signal handlers; under an address-space limit, sets the
- * threads and BLAS buffers up front (exit 1 with a message if no room). */
+/* Program name, signal handlers (not for signals ignored at start: nohup,
+ * background jobs); under an address-space limit, sets the threads and
+ * BLAS buffers up front (exit 1 with a message if no room). */
 void tool_init(const char *argv0);
 
 /* "prog: message" on stderr. */
@@ -52,6 +53,11 @@ void tool_option_error(int c) __attribute__((noreturn));
  * option, the value and the accepted range. */
 double tool_opt_double(int opt, const char *arg, double min, double max);
 long tool_opt_long(int opt, const char *arg, long min, long max);
+
+/* At the end of main, "return tool_done();": flushes standard output and
+ * checks it; a write error there (results lost) is "prog: standard
+ * output: write error", exit 1.  Returns 0. */
+int tool_done(void);
 
 /* While an output is open, a signal (INT, TERM, HUP, PIPE) removes its
  * temporary file before the program dies; tool_track(NULL) stops that. */

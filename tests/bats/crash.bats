@@ -31,10 +31,13 @@ need_gate() {
 
 # gated CMD...: run CMD in the background held in fsync until the file
 # "gate" exists; sets PID.  (An ASan build must not insist on coming first.)
+# A background job of a script starts with SIGINT ignored, and the tools
+# keep an ignored signal ignored: trap - INT gives CMD the default.
 gated() {
-	LD_PRELOAD="$GATE_SO" LAPSVM_TEST_FSYNC_GATE="$WORK/gate" \
+	(trap - INT
+	 LD_PRELOAD="$GATE_SO" LAPSVM_TEST_FSYNC_GATE="$WORK/gate" \
 		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
-		"$@" &
+		exec "$@") &
 	PID=$!
 }
 
@@ -183,6 +186,52 @@ reap() {
 				return 1
 			fi
 		done
+	done
+}
+
+@test "signals ignored at start stay ignored (nohup, background jobs): HUP and INT do not end the tool" {
+	need_gate
+	moons m.txt -S 1 -l 1
+	"$TRAIN" -q m.txt m.model
+	local t
+	for t in train graph predict pca datagen; do
+		rm -f gate out
+		case $t in
+		train) gated bash -c "trap '' HUP INT; exec \"$TRAIN\" -q m.txt out" ;;
+		graph) gated bash -c "trap '' HUP INT; exec \"$GB\" -q m.txt out" ;;
+		predict) gated bash -c "trap '' HUP INT; exec \"$PRED\" -q m.txt m.model out" ;;
+		pca) gated bash -c "trap '' HUP INT; exec \"$PCA\" -q -k 1 m.txt out" ;;
+		datagen) gated bash -c "trap '' HUP INT; exec \"$DG\" moons out" ;;
+		esac
+		wait_tmp 1 || { kill -9 $PID; return 1; }
+		kill -HUP $PID
+		kill -INT $PID
+		sleep 0.1
+		touch gate
+		reap $PID
+		if [ "$STATUS" -ne 0 ]; then
+			echo "$t: with HUP and INT ignored, exit status $STATUS"
+			return 1
+		fi
+		[ -s out ]
+		[ -z "$(tmp_files)" ]
+	done
+}
+
+@test "a write error on standard output (>/dev/full): exit 1, 'standard output: write error'" {
+	[ -w /dev/full ] || skip "/dev/full not available"
+	"$DG" -S 1 -l 2 -n 200 moons m.txt
+	"$TRAIN" -q m.txt m.model
+	local t
+	# results on stdout: predict's Accuracy lines, train -v's table, -h
+	for t in "$PRED m.txt m.model p.txt" "$TRAIN -v 2 -c 1,10 m.txt" \
+		"$TRAIN -h" "$GB -h" "$PRED -h" "$PCA -h" "$DG -h"; do
+		run --separate-stderr bash -c "exec $t >/dev/full"
+		if [ "$status" -ne 1 ]; then
+			echo "$t >/dev/full: exit status $status"
+			return 1
+		fi
+		assert_stderr_regex "^[a-z-]+: standard output: write error"
 	done
 }
 
