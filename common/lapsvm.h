@@ -695,7 +695,11 @@ size_t lsv_cv_best(const lsv_cv_score *s, const lsv_train_param *p,
  * (pos[i] != 0) among n, rank by decreasing score and take the top P;
  * there precision = recall = TP/P, returned in [0, 1].  *err_rate (may be
  * NULL) gets the error rate of that threshold, (FP + FN)/n = 2 (P - TP)/n.
- * Ties in score are ordered by index (stable).  P = 0 returns 0.
+ * Ties in score do not depend on row order: if the P-th score is shared
+ * by g rows, gp of them positive, with `a` rows scoring higher (a < P <=
+ * a + g), TP counts the positives above plus (P - a) gp / g, the expected
+ * number under a random order of the tied rows (so TP may be fractional;
+ * all scores equal gives P/n).  P = 0 returns 0.
  */
 double lsv_prbep(const double *score, const int *pos, size_t n,
 		 double *err_rate);

@@ -8,8 +8,15 @@
  * equally many, so precision = recall = TP / P, and the threshold errs on
  * FP = P - TP negatives and as many FN positives: error (FP + FN) / n.
  *
- * Only TP among the top P is needed, not a full ranking.  The ranking is
- * by the total order (score descending, index ascending), and an order key
+ * Ties: when the P-th score is shared by a group of g rows (gp of them
+ * positive, `above` rows scoring strictly higher, above < P <= above + g),
+ * which k = P - above of the group are "in the top P" is arbitrary; taking
+ * them by index made PRBEP depend on the order of the file (100% sorted
+ * by class, 0% reversed).  So TP is the expectation over a random order of
+ * the tied rows: (positives above) + k gp / g.  It depends only on counts,
+ * hence not on row order, and without ties (g = 1) it is the plain count.
+ *
+ * Only TP among the top P is needed, not a full ranking.  An order key
  * (the bits of a double, flipped so that unsigned comparison is numeric
  * comparison) turns "the P-th largest score" into a search over 64-bit
  * integers: 64 counting passes, O(n) each, and no memory, so this cannot
@@ -22,7 +29,7 @@
 #include "lapsvm.h"
 
 /* Monotone key: a < b (as doubles) iff key(a) < key(b).  -0 is +0 (they
- * tie, so the index decides), and NaN gets 0, ranking below -inf (the
+ * tie, as they compare equal), and NaN gets 0, ranking below -inf (the
  * key of -inf is 0x000fffffffffffff). */
 static uint64_t order_key(double x)
 {
@@ -40,7 +47,8 @@ double lsv_prbep(const double *score, const int *pos, size_t n,
 		 double *err_rate)
 {
 	uint64_t lo = 0, hi = UINT64_MAX, k;
-	size_t i, npos = 0, ge, above, take, tp = 0;
+	size_t i, npos = 0, ge, above = 0, tp_above = 0, g = 0, gp = 0, take;
+	double tpg;
 
 	for (i = 0; i < n; i++)
 		npos += pos[i] != 0;
@@ -60,21 +68,25 @@ double lsv_prbep(const double *score, const int *pos, size_t n,
 			hi = mid - 1;
 	}
 	k = lo;
-	/* All rows above k are in the top P; the rest of it is the first
-	 * `take` rows tying at k, by index. */
-	for (above = 0, i = 0; i < n; i++)
-		above += order_key(score[i]) > k;
-	take = npos - above;
+	/* The rows above k are all in the top P; of the g rows tying at k,
+	 * take = P - above are, gp / g of them positive on average. */
 	for (i = 0; i < n; i++) {
 		uint64_t ki = order_key(score[i]);
 		if (ki > k) {
-			tp += pos[i] != 0;
-		} else if (ki == k && take > 0) {
-			tp += pos[i] != 0;
-			take--;
+			above++;
+			tp_above += pos[i] != 0;
+		} else if (ki == k) {
+			g++;
+			gp += pos[i] != 0;
 		}
 	}
+	take = npos - above;
+	/* TP = tp_above + take gp / g; kept as the exact integer TP * g so
+	 * that each result is one correctly rounded division (exact below
+	 * 2^53): equal ratios then give bitwise-equal answers. */
+	tpg = (double)tp_above * (double)g + (double)take * (double)gp;
 	if (err_rate != NULL)
-		*err_rate = 2.0 * (double)(npos - tp) / (double)n;
-	return (double)tp / (double)npos;
+		*err_rate = 2.0 * ((double)npos * (double)g - tpg)
+			    / ((double)n * (double)g);
+	return tpg / ((double)npos * (double)g);
 }

@@ -164,6 +164,22 @@ three_data() {
 	assert_no_tmp_files .
 }
 
+@test "PRBEP with tied scores: a file and its reversal print the same line" {
+	# Scores 1.5, 0.5 x 4, -0.5 with the tied rows sorted by class.  P = 3:
+	# 1.5 (a positive) and 2 of the 4 tied rows, 2 of them positive, so
+	# TP = 1 + 2 * 2/4 = 2: PRBEP 2/3, error 2 (3 - 2) / 6.  (Ties taken
+	# by index gave 100% here and 33.33% on the reversal.)
+	binary_model
+	printf '%s\n' '1 1:2' '1 1:1' '1 1:1' '-1 1:1' '-1 1:1' '-1 1:0' >sorted.txt
+	tac sorted.txt >reversed.txt
+	run --separate-stderr "$PRED" sorted.txt bin.model out
+	assert_status 0
+	[ "${lines[1]}" = "PRBEP = 66.67% (error rate at PRBEP = 33.33%)" ]
+	run --separate-stderr "$PRED" reversed.txt bin.model out
+	assert_status 0
+	[ "${lines[1]}" = "PRBEP = 66.67% (error rate at PRBEP = 33.33%)" ]
+}
+
 @test "-d: header 'labels L1' and one f(x) column for a binary model" {
 	binary_model
 	binary_data
