@@ -299,6 +299,7 @@ lsv_status lsv_kernel_matrix_named(const lsv_kernel *k, const lsv_data *a,
 	for (j = 0; j < nb && st == LSV_OK; j++) {
 		double *c = K + j * na, bad = 0.0, ip_bad = NAN;
 		size_t i_bad = 0;
+		int found = 0;
 		switch (k->type) {
 		case LSV_KERNEL_LINEAR:
 			for (i = 0; i < na; i++)
@@ -307,8 +308,8 @@ lsv_status lsv_kernel_matrix_named(const lsv_kernel *k, const lsv_data *a,
 		case LSV_KERNEL_POLY:
 			for (i = 0; i < na; i++) {
 				double v = pow(k->gamma * c[i] + k->coef0, k->degree);
-				if (!isfinite(v) && isnan(ip_bad) && isfinite(c[i]))
-					ip_bad = c[i], i_bad = i;
+				if (!isfinite(v) && !found)  /* the first one */
+					ip_bad = c[i], i_bad = i, found = 1;
 				c[i] = v;
 				bad += c[i] - c[i];
 			}
@@ -324,7 +325,7 @@ lsv_status lsv_kernel_matrix_named(const lsv_kernel *k, const lsv_data *a,
 		if (bad != 0.0 || bad != bad) {
 			for (i = 0; i < na && isfinite(c[i]); i++)
 				;
-			if (!isnan(ip_bad))
+			if (found)
 				i = i_bad;
 			st = not_finite(k, K, na, i < na ? i : 0, j, ip_bad, ia, ib,
 					aname, bname, err);
