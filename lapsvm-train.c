@@ -512,22 +512,7 @@ static lsv_data *read_data(const options *o)
  * every one-vs-rest function would get the same r (the TSVM's too). */
 static void check_fraction(const options *o, const lsv_data *x)
 {
-	double a = 0.0, b = 0.0;
-	size_t i;
-	int m = 0;
-
-	for (i = 0; i < x->n && o->p_r > 0.0 && m < 3; i++) {
-		double y = x->y[i];
-		if (!lsv_data_is_labeled(x, i) || (m > 0 && y == a) ||
-		    (m > 1 && y == b))
-			continue;
-		if (m == 0)
-			a = y;
-		else if (m == 1)
-			b = y;
-		m++;
-	}
-	if (m > 2)
+	if (o->p_r > 0.0 && lsv_data_classes(x, 3) > 2)
 		tool_usage_error("option -p: a fraction r is for two classes, and "
 				 "the labeled rows have more; -p labeled gives each "
 				 "class's function its labeled ratio");

@@ -25,6 +25,24 @@ int lsv_data_is_labeled(const lsv_data *x, size_t i)
 	return x->y[i] != x->unlabeled;
 }
 
+size_t lsv_data_classes(const lsv_data *x, size_t most)
+{
+	double seen[16];  /* the first labels met */
+	size_t i, k, m = 0;
+
+	if (most > 16)
+		most = 16;
+	for (i = 0; i < x->n && m < most; i++) {
+		if (!lsv_data_is_labeled(x, i))
+			continue;
+		for (k = 0; k < m && seen[k] != x->y[i]; k++)
+			;
+		if (k == m)
+			seen[m++] = x->y[i];
+	}
+	return m;
+}
+
 void lsv_data_free(lsv_data *x)
 {
 	if (x == NULL)

@@ -127,6 +127,11 @@ void lsv_data_free(lsv_data *x);
 /* Nonzero if row i is labeled (its label differs from the marker). */
 int lsv_data_is_labeled(const lsv_data *x, size_t i);
 
+/* The number of distinct labels among the labeled rows, counting stopped
+ * at most (at most 16: "more than two classes?" reads the rows only until
+ * it knows). */
+size_t lsv_data_classes(const lsv_data *x, size_t most);
+
 /* ------------------------------------------------------------------ */
 /* Graphs (common/graph.c, common/knn.c, common/weights.c)            */
 /* ------------------------------------------------------------------ */

@@ -802,27 +802,6 @@ done:
 /* Class proportions: the bias shift after any method's fit            */
 /* ------------------------------------------------------------------ */
 
-/* A given fraction is for two classes: is there a third labeled class?
- * (Checked before training, so a long fit does not end in this error.) */
-static int three_classes(const lsv_data *x)
-{
-	double a = 0.0, b = 0.0;
-	size_t i;
-	int m = 0;
-
-	for (i = 0; i < x->n && m < 3; i++) {
-		double y = x->y[i];
-		if (!lsv_data_is_labeled(x, i) || (m > 0 && y == a) ||
-		    (m > 1 && y == b))
-			continue;
-		if (m == 0)
-			a = y;
-		else if (m == 1)
-			b = y;
-		m++;
-	}
-	return m > 2;
-}
 
 /* The target positive fraction of each function: the given r, or each
  * class's share of the labeled rows (labels[c] is function c's class;
@@ -959,7 +938,7 @@ lsv_status lsv_train_with_kernel(const lsv_data *x, const lsv_graph *g,
 	memset(report, 0, sizeof *report);
 	if ((st = lsv_train_param_check(p, err)) != LSV_OK)
 		return st;
-	if (p->balance == LSV_BALANCE_GIVEN && three_classes(x))
+	if (p->balance == LSV_BALANCE_GIVEN && lsv_data_classes(x, 3) > 2)
 		return lsv_fail(err, LSV_EINVAL,
 				"a positive fraction r is for two classes; with "
 				"more, balance by the labeled ratio of each class");
