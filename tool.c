@@ -30,6 +30,9 @@ int tool_uses_blas = 1;
 
 static struct timespec t0;
 static const char *volatile tracked;
+#ifdef _OPENMP
+static volatile int started;  /* threads of the pool started up front */
+#endif
 
 static double now(void)
 {
@@ -144,9 +147,15 @@ static void reserve_for_limit(void)
 	}
 #ifdef _OPENMP
 	omp_set_num_threads(threads);
+	/* Creates the thread pool now.  The region must do something the
+	 * compiler cannot remove: an empty one is dropped at -O2, and the
+	 * threads would then start at the first real parallel region, where
+	 * a failure is libgomp's own unprefixed message. */
+	started = 0;
 #pragma omp parallel
 	{
-		(void)0;  /* creates the thread pool now */
+#pragma omp atomic
+		started++;
 	}
 #endif
 	/* Mapped now, freed into OpenBLAS's pool: later calls reuse them. */

@@ -792,6 +792,22 @@ static lsv_status check_header(reader *r)
 					"label (expected a value that no class uses)",
 					r->name, line_of(r, "unlabeled_marker"),
 					m->unlabeled);
+	/* A Nystrom model's expansion points are its landmarks, sampled from
+	 * the l + u training rows: a count beyond either is corrupt. */
+	if (m->param.landmarks > 0 &&
+	    (size_t)m->param.landmarks > m->l + m->u)
+		return lsv_fail(r->err, LSV_EFORMAT,
+				"%s:%zu: landmarks %ld is more than the l + u = %zu "
+				"training rows they were sampled from (expected "
+				"1..%zu)", r->name, line_of(r, "landmarks"),
+				m->param.landmarks, m->l + m->u, m->l + m->u);
+	if (m->param.landmarks > 0 && r->nr_sv > m->param.landmarks)
+		return lsv_fail(r->err, LSV_EFORMAT,
+				"%s:%zu: nr_sv %ld is more than the model's %ld "
+				"landmarks (expected 0..%ld: the expansion points "
+				"of a Nystrom model are its landmarks)", r->name,
+				line_of(r, "nr_sv"), r->nr_sv, m->param.landmarks,
+				m->param.landmarks);
 	if (lsv_kernel_check(&m->param.kernel, &why) != LSV_OK) {
 		/* The kernel's name was checked on its line; what is left is
 		 * the polynomial degree or gamma. */

@@ -392,6 +392,10 @@ lsv_status lsv_fit_model(const lsv_fit *F, lsv_model **out)
 	if (m == NULL || sv == NULL)
 		goto nomem;
 	m->param = *F->p;
+	/* -N beyond n samples every row: the model records the landmarks it
+	 * holds, min(N, n), not the number asked for. */
+	if (m->param.landmarks > 0 && (size_t)m->param.landmarks > n)
+		m->param.landmarks = (long)n;
 	m->l = F->l;
 	m->u = n - F->l;
 	m->unlabeled = x->unlabeled;

@@ -53,6 +53,27 @@ accuracy() {
 	run --separate-stderr "$TRAIN" -s laprls -g 4 -M newton -N 100000 -G m.g m.txt big.model
 	assert_status 0
 	[ "$(key big.model nr_sv)" = 200 ]
+	# the model says how many landmarks it holds, not how many were asked
+	[ "$(key big.model landmarks)" = 200 ]
+}
+
+@test "a Nystrom model claiming more landmarks than its training rows, or fewer than its points, is refused at load" {
+	moons_problem
+	"$TRAIN" -q -s laprls -g 4 -M newton -N 30 -G m.g m.txt a.model
+	ln=$(grep -n '^landmarks ' a.model | cut -d: -f1)
+	sed 's/^landmarks 30$/landmarks 2147483647/' a.model >huge.model
+	run --separate-stderr "$PRED" all.txt huge.model out.txt
+	assert_status 1
+	assert_stderr_has "lapsvm-predict: huge.model:$ln: landmarks 2147483647 is more than the l + u = 200 training rows they were sampled from (expected 1..200)"
+	[ ! -e out.txt ]
+	sed 's/^landmarks 30$/landmarks 29/' a.model >few.model
+	ln=$(grep -n '^nr_sv ' a.model | cut -d: -f1)
+	run --separate-stderr "$PRED" all.txt few.model out.txt
+	assert_status 1
+	assert_stderr_has "lapsvm-predict: few.model:$ln: nr_sv 30 is more than the model's 29 landmarks"
+	# the one it was trained with still loads
+	run --separate-stderr "$PRED" all.txt a.model out.txt
+	assert_status 0
 }
 
 @test "-M newton with the linear kernel: one weight vector per function, no kernel expansion" {
