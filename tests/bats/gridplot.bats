@@ -74,3 +74,43 @@ is_png() {
 	assert_stderr_has "gnuplot not found (Debian: apt-get install gnuplot-nox)"
 	[ ! -e x.png ]
 }
+
+@test "messages quote control bytes: an escape sequence in a file name or the table never reaches the terminal raw" {
+	printf 'x\033[2J\r\n' >"$(printf 'bad\033[31m.txt')"
+	run --separate-stderr "$PLOT" -o x.png "$(printf 'bad\033[31m.txt')"
+	assert_status 1
+	assert_stderr_has 'lapsvm-gridplot: bad\x1b[31m.txt: no table of lapsvm-train -v'
+	! printf '%s' "$stderr" | LC_ALL=C grep -q "$(printf '[\033\r]')"
+	run --separate-stderr "$PLOT" -o x.png "$(printf 'no\033]0;title\007such')"
+	assert_status 1
+	assert_stderr_has 'lapsvm-gridplot: no\x1b]0;title\x07such: cannot read'
+	[ ! -e x.png ]
+}
+
+@test "the image replaces a file keeping its mode, writes through a link, refuses a directory before drawing" {
+	"$TRAIN" -q -v 2 -a 1e-4,1e-2 -i 0,1 m.txt g.model >grid.txt
+	echo old >p.png
+	chmod 600 p.png
+	run --separate-stderr "$PLOT" -o p.png grid.txt
+	assert_status 0
+	is_png p.png
+	[ "$(stat -c %a p.png)" = 600 ]
+	# a new file follows the umask
+	(umask 027 && "$PLOT" -o n.png grid.txt)
+	[ "$(stat -c %a n.png)" = 640 ]
+	# a link to a file not there yet: the target is written, the link kept
+	mkdir d
+	ln -s d/target.png link.png
+	run --separate-stderr "$PLOT" -o link.png grid.txt
+	assert_status 0
+	[ -L link.png ]
+	is_png d/target.png
+	run --separate-stderr "$PLOT" -o d grid.txt
+	assert_status 1
+	assert_stderr_has "lapsvm-gridplot: d: is a directory"
+	run --separate-stderr "$PLOT" -o nodir/x.png grid.txt
+	assert_status 1
+	assert_stderr_has "lapsvm-gridplot: nodir/x.png: no such directory: nodir"
+	# no temporary left by any of these
+	[ -z "$(find . -name '.*.tmp.*')" ]
+}
