@@ -31,14 +31,19 @@ static void usage(void)
 "If test_file has labeled rows (label other than the unlabeled marker),\n"
 "prints the accuracy over them, and for a two-class model the\n"
 "precision-recall break-even point, with the rows of the model's first\n"
-"class as positives, ranked by f(x).  These go to standard output, or to\n"
+"class as positives, ranked by f(x).  For a cluster model (lapsvm-train -s\n"
+"cluster) the labels are classes, not clusters: it prints the clustering\n"
+"accuracy under the best matching of clusters to classes, and the\n"
+"normalized mutual information.  These go to standard output, or to\n"
 "standard error when the predictions do.\n"
 "\n"
 "options:\n"
 "-d        : also write the decision values: a first line 'labels L1 ...'\n"
 "            naming the class of each column, then 'label f1 f2 ...' per\n"
 "            row; a two-class model has one column, f(x), named after its\n"
-"            first class (f(x) > 0 predicts it)\n"
+"            first class (f(x) > 0 predicts it); a cluster model's first\n"
+"            line is 'clusters 1 ... c' and its columns the embedding\n"
+"            f1 ... f(c-1)\n"
 "-u marker : label of the unlabeled rows of test_file (default: the\n"
 "            model's unlabeled_marker)\n"
 "-q        : quiet: no accuracy, PRBEP or warnings\n"
@@ -63,6 +68,35 @@ static int looks_like_model(const char *path)
 	return got == sizeof magic - 1 && memcmp(buf, magic, got) == 0;
 }
 
+/* A cluster model: the agreement of its clusters with the classes of
+ * the labeled rows. */
+static void cluster_report(const lsv_model *m, const lsv_data *x,
+			   const double *pred, FILE *to)
+{
+	size_t i, k = 0, matched;
+	int *cl = malloc((x->l ? x->l : 1) * sizeof *cl);
+	double *y = malloc((x->l ? x->l : 1) * sizeof *y), acc, nmi;
+	lsv_error err;
+
+	if (cl == NULL || y == NULL)
+		tool_die(1, "out of memory");
+	for (i = 0; i < x->n; i++)
+		if (lsv_data_is_labeled(x, i)) {
+			cl[k] = (int)pred[i] - 1;  /* clusters are 1..c */
+			y[k++] = x->y[i];
+		}
+	if (k > 0) {
+		if (lsv_cluster_agreement(cl, m->nr_class, y, k, &acc, &matched,
+					  &nmi, &err) != LSV_OK)
+			tool_die_err(&err);
+		fprintf(to, "Clustering accuracy = %g%% (%zu/%zu) (clusters "
+			"matched to classes)\n", 100.0 * acc, matched, k);
+		fprintf(to, "NMI = %.4f (normalized mutual information)\n", nmi);
+	}
+	free(cl);
+	free(y);
+}
+
 /* Accuracy over the labeled rows; PRBEP for a two-class model. */
 static void report(const lsv_model *m, const lsv_data *x, const double *pred,
 		   const double *scores, FILE *to)
@@ -71,6 +105,10 @@ static void report(const lsv_model *m, const lsv_data *x, const double *pred,
 	double *f = NULL, err_rate, bep;
 	int *pos = NULL, c;
 
+	if (m->param.solver == LSV_SOLVER_CLUSTER) {
+		cluster_report(m, x, pred, to);
+		return;
+	}
 	for (i = 0; i < x->n; i++) {
 		if (!lsv_data_is_labeled(x, i))
 			continue;
@@ -190,7 +228,12 @@ int main(int argc, char **argv)
 		pred[i] = lsv_model_label(m, scores + i * nf);
 
 	fp = tool_output_open(outpath, &out);
-	if (decision) {
+	if (decision && m->param.solver == LSV_SOLVER_CLUSTER) {
+		fputs("clusters", fp);
+		for (i = 0; i < (size_t)m->nr_class; i++)
+			fprintf(fp, " %.17g", m->labels[i]);
+		putc('\n', fp);
+	} else if (decision) {
 		fputs("labels", fp);
 		for (i = 0; i < nf; i++)
 			fprintf(fp, " %.17g", m->labels[i]);

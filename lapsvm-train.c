@@ -27,7 +27,13 @@ static void usage(void)
 "options:\n"
 "-s solver : lapsvm (default): hinge loss, dual (eqs. 10-12), SVM when\n"
 "            gamma_I = 0; laprls: squared loss (eq. 8), RLS when gamma_I = 0;\n"
-"            tsvm: Joachims' transductive SVM (label switching, no graph)\n"
+"            tsvm: Joachims' transductive SVM (label switching, no graph);\n"
+"            cluster: regularized spectral clustering (JMLR 2006 eq. 14),\n"
+"            labels unused: minimize gamma_A |f|_K^2 + gamma_I f'Lf with\n"
+"            sum f = 0, sum f^2 = 1; only gamma_A/gamma_I matters, so -a is\n"
+"            -A and -i is -I there (defaults -A 1e-4 -I 1, -L unnormalized)\n"
+"-K c      : cluster: the number of clusters (default 2; above 2, k-means\n"
+"            on the embedding of the c-1 smallest solutions, seeded by -S)\n"
 "-t kernel : 0 linear u'v; 1 polynomial (gamma u'v + coef0)^degree;\n"
 "            2 rbf exp(-gamma |u-v|^2) (default); sigma maps to\n"
 "            gamma = 1/(2 sigma^2)\n"
@@ -109,6 +115,12 @@ static void resolve_reg(const reg_spec *r, size_t l, size_t n,
 			lsv_train_param *p)
 {
 	double dl = (double)l, dn = (double)n;
+	if (p->solver == LSV_SOLVER_CLUSTER) {
+		/* no loss to scale against: the values as given */
+		p->gamma_A = r->a_val;
+		p->gamma_I = r->i_val;
+		return;
+	}
 	switch (r->a_kind) {
 	case 'A': p->gamma_A = r->a_val; break;
 	case 'a': p->gamma_A = r->a_val / dl; break;
@@ -128,9 +140,16 @@ static void write_predictions(FILE *fp, const lsv_model *md,
 	size_t r;
 	int c;
 
-	fputs("labels", fp);
-	for (c = 0; c < md->nr_fn; c++)
-		fprintf(fp, " %.17g", md->labels[c]);
+	if (md->param.solver == LSV_SOLVER_CLUSTER) {
+		/* the columns are the embedding, not one function per label */
+		fputs("clusters", fp);
+		for (c = 0; c < md->nr_class; c++)
+			fprintf(fp, " %.17g", md->labels[c]);
+	} else {
+		fputs("labels", fp);
+		for (c = 0; c < md->nr_fn; c++)
+			fprintf(fp, " %.17g", md->labels[c]);
+	}
 	fputc('\n', fp);
 	for (r = 0; r < m; r++) {
 		const double *s = scores + rows[r] * (size_t)md->nr_fn;
@@ -186,6 +205,7 @@ typedef struct {
 	long folds;
 	unsigned long long seed;
 	int k_given, tsvm_opt, graph_opt;
+	int a_given, i_given, K_given;
 	int p_labeled;        /* -p labeled */
 	double p_r;           /* -p r (0: not given) */
 } options;
@@ -254,8 +274,8 @@ static void parse_options(int argc, char **argv, options *o)
 	o->marker = LSV_UNLABELED_DEFAULT;
 	o->seed = 1;
 	opterr = 0;
-	while ((c = getopt(argc, argv, ":s:t:d:g:r:A:a:c:I:i:G:k:L:P:u:e:o:v:S:C:p:w:M:N:m:qh")) != -1) {
-		if (c != ':' && c != '?' && strchr("stdrkuevSCpwMNm", c) != NULL &&
+	while ((c = getopt(argc, argv, ":s:t:d:g:r:A:a:c:I:i:G:k:L:P:u:e:o:v:S:C:p:w:M:N:m:K:qh")) != -1) {
+		if (c != ':' && c != '?' && strchr("stdrkuevSCpwMNmK", c) != NULL &&
 		    strpbrk(optarg, ",:") != NULL)
 			tool_usage_error("option -%c takes one value, not a list "
 					 "('%s'); lists are for -a, -A, -c, -i, -I, "
@@ -280,11 +300,13 @@ static void parse_options(int argc, char **argv, options *o)
 			break;
 		case 'A': case 'a': case 'c':
 			o->reg.a_kind = (char)c;
+			o->a_given = 1;
 			opt_list(c, optarg, 0x1p-1022, 1e300, 0, &o->al);
 			o->reg.a_val = o->al.v[0];
 			break;
 		case 'I': case 'i':
 			o->reg.i_kind = (char)c;
+			o->i_given = 1;
 			o->graph_opt = c;
 			opt_list(c, optarg, 0.0, 1e300, 0, &o->il);
 			o->reg.i_val = o->il.v[0];
@@ -358,6 +380,10 @@ static void parse_options(int argc, char **argv, options *o)
 		case 'm':
 			o->p.mem_limit = tool_opt_double(c, optarg, 1.0, 1e12) * 1e6;
 			break;
+		case 'K':
+			o->p.clusters = (int)tool_opt_long(c, optarg, 2, INT_MAX);
+			o->K_given = 1;
+			break;
 		case 'q':
 			tool_quiet = 1;
 			break;
@@ -386,6 +412,27 @@ static void parse_options(int argc, char **argv, options *o)
 						 pl[j]->opt, pl[j] == &o->Gl
 						 ? "more than one graph"
 						 : "a list of values");
+	}
+	if (o->K_given && o->p.solver != LSV_SOLVER_CLUSTER)
+		tool_usage_error("-K is the number of clusters of -s cluster");
+	if (o->p.solver == LSV_SOLVER_CLUSTER) {
+		if (o->folds > 0)
+			tool_usage_error("-v scores held-out labels; -s cluster uses "
+					 "none (compare settings by their agreement "
+					 "with labels instead)");
+		if (o->reg.a_kind == 'c')
+			tool_usage_error("-c is an SVM's cost; clustering takes "
+					 "gamma_A (-A or -a)");
+		if (!o->a_given) {
+			o->reg.a_kind = 'A';
+			o->reg.a_val = 1e-4;
+		}
+		if (!o->i_given) {
+			o->reg.i_kind = 'I';
+			o->reg.i_val = 1.0;
+		}
+		if (o->Ll.n == 0)  /* eq. 13's sum W_ij (f_i - f_j)^2 */
+			o->p.normalized = 0;
 	}
 	plist_default(&o->Gl, 0.0);
 	plist_default(&o->al, o->reg.a_val);
@@ -448,9 +495,16 @@ static void describe_rows(const options *o, const lsv_data *x)
 {
 	const char *name = strcmp(o->in, "-") ? o->in : "(stdin)";
 	size_t u = x->n - x->l, i, k = 0, nclass = 0;
-	double *lab = malloc(x->l * sizeof *lab), lo, hi, m = x->unlabeled;
+	double *lab, lo, hi, m = x->unlabeled;
 	int run;
 
+	if (o->p.solver == LSV_SOLVER_CLUSTER) {
+		tool_info("%s: %zu rows clustered into %d; the labels of its %zu "
+			  "labeled rows are not used, only compared", name, x->n,
+			  o->p.clusters, x->l);
+		return;
+	}
+	lab = malloc(x->l * sizeof *lab);
 	if (lab == NULL)
 		tool_die(1, "out of memory");
 	for (i = 0; i < x->n; i++)  /* the distinct class labels, sorted */
@@ -491,6 +545,8 @@ static lsv_data *read_data(const options *o)
 
 	if (lsv_data_read_path(o->in, o->marker, &x, &err) != LSV_OK)
 		tool_die_err(&err);
+	if (o->p.solver == LSV_SOLVER_CLUSTER)
+		return x;  /* labels only measure agreement */
 	if (x->l == 0)
 		tool_die(1, "%s: no labeled rows (every label is the unlabeled "
 			 "marker %g; see -u)", name, o->marker);
@@ -595,6 +651,7 @@ static void report(const lsv_train_param *p, const lsv_model *m,
 	tool_info("%s: l = %zu, u = %zu, %d classes, gamma_A = %g, gamma_I = "
 		  "%g, %zu expansion points; %.2f s",
 		  p->solver == LSV_SOLVER_TSVM ? "TSVM"
+		  : p->solver == LSV_SOLVER_CLUSTER ? "clustering"
 		  : p->solver == LSV_SOLVER_LAPRLS
 			  ? (p->gamma_I == 0.0 ? "RLS" : "LapRLS")
 			  : (p->gamma_I == 0.0 ? "SVM" : "LapSVM"),
@@ -614,12 +671,69 @@ static void report(const lsv_train_param *p, const lsv_model *m,
 			  r->cg_iterations);
 }
 
-/* -o: the transductive predictions, f on the unlabeled training rows. */
+/* -s cluster: what the eigenproblem said, the cluster sizes, and how the
+ * clusters agree with the classes of the rows that carry labels. */
+static void cluster_report(const lsv_data *x, const lsv_model *m,
+			   const lsv_train_report *r)
+{
+	size_t nf = (size_t)m->nr_fn, i, k = 0, matched;
+	int *cl = malloc((x->n ? x->n : 1) * sizeof *cl), q;
+	size_t *size = calloc((size_t)m->nr_class, sizeof *size);
+	double *y = malloc((x->l ? x->l : 1) * sizeof *y), acc, nmi;
+	int *cll = malloc((x->l ? x->l : 1) * sizeof *cll);
+	char sizes[256];
+	size_t len = 0;
+	lsv_error err;
+
+	if (cl == NULL || size == NULL || y == NULL || cll == NULL)
+		tool_die(1, "out of memory");
+	if (isfinite(r->cluster_gap))
+		tool_info("clustering: gamma_A/gamma_I = %g, kernel rank %zu kept, "
+			  "eigenvalue %.6g, relative gap to the next %.3g",
+			  m->param.gamma_A / m->param.gamma_I, r->cluster_rank,
+			  r->cluster_lambda, r->cluster_gap);
+	else
+		tool_info("clustering: gamma_A/gamma_I = %g, kernel rank %zu kept, "
+			  "eigenvalue %.6g (the last there is)", m->param.gamma_A /
+			  m->param.gamma_I, r->cluster_rank, r->cluster_lambda);
+	if (r->cluster_unsure)
+		tool_info("warning: the clustering is not determined by the data "
+			  "(the eigenvalue it stops at is repeated to 1e-8, or a "
+			  "constraint check failed): another run, seed or setting "
+			  "may split the rows differently");
+	for (i = 0; i < x->n; i++) {
+		cl[i] = (int)lsv_model_label(m, r->train_f + i * nf) - 1;
+		size[cl[i]]++;
+		if (lsv_data_is_labeled(x, i)) {
+			y[k] = x->y[i];
+			cll[k++] = cl[i];
+		}
+	}
+	for (q = 0; q < m->nr_class && len < sizeof sizes - 24; q++)
+		len += (size_t)snprintf(sizes + len, sizeof sizes - len, "%s%zu",
+					q ? " " : "", size[q]);
+	tool_info("cluster sizes: %s", sizes);
+	if (k > 0) {
+		if (lsv_cluster_agreement(cll, m->nr_class, y, k, &acc, &matched,
+					  &nmi, &err) != LSV_OK)
+			tool_die_err(&err);
+		tool_info("agreement with the %zu labeled rows: accuracy %.2f%% "
+			  "(%zu/%zu, clusters matched to classes), NMI %.4f", k,
+			  100.0 * acc, matched, k, nmi);
+	}
+	free(cl);
+	free(size);
+	free(y);
+	free(cll);
+}
+
+/* -o: the transductive predictions, f on the unlabeled training rows
+ * (clustering: every row). */
 static void write_transductive(const options *o, const lsv_data *x,
 			       const lsv_model *m, const lsv_train_report *r)
 {
 	double *scores = malloc(x->n * (size_t)m->nr_fn * sizeof *scores);
-	size_t *rows = malloc((x->n - x->l + 1) * sizeof *rows), i, u = 0;
+	size_t *rows = malloc((x->n + 1) * sizeof *rows), i, u = 0;
 	lsv_out *out;
 	lsv_error err;
 
@@ -632,7 +746,8 @@ static void write_transductive(const options *o, const lsv_data *x,
 	else if (lsv_model_decision(m, x, scores, &err) != LSV_OK)
 		tool_die_err(&err);
 	for (i = 0; i < x->n; i++)
-		if (!lsv_data_is_labeled(x, i))
+		if (!lsv_data_is_labeled(x, i) ||
+		    m->param.solver == LSV_SOLVER_CLUSTER)
 			rows[u++] = i;
 	write_predictions(tool_output_open(o->pred_file, &out), m, scores, rows, u);
 	tool_output_commit(out);
@@ -1015,6 +1130,8 @@ int main(int argc, char **argv)
 	set_graph_desc(m, descs[chosen]);
 	describe_rows(&o, x);
 	report(&o.p, m, &rep);
+	if (o.p.solver == LSV_SOLVER_CLUSTER && !tool_quiet)
+		cluster_report(x, m, &rep);
 	if (o.pred_file != NULL)
 		write_transductive(&o, x, m, &rep);
 	write_model(&o, m);

@@ -378,7 +378,9 @@ const char *lsv_name_list(const lsv_name *t, char *buf, size_t size);
 typedef enum {
 	LSV_SOLVER_LAPSVM = 0,  /* hinge loss (JMLR eqs. 10-12); SVM at gamma_I = 0 */
 	LSV_SOLVER_LAPRLS = 1,  /* squared loss (eq. 8); RLS at gamma_I = 0 */
-	LSV_SOLVER_TSVM = 2     /* Joachims' transductive SVM (label switching); no graph */
+	LSV_SOLVER_TSVM = 2,    /* Joachims' transductive SVM (label switching); no graph */
+	LSV_SOLVER_CLUSTER = 3  /* regularized spectral clustering (JMLR 2006
+				   Section 6.1, eq. 14): no labels used */
 } lsv_solver;
 
 /* How a solver's objective is minimized (lapsvm-train -M).  Which
@@ -409,7 +411,7 @@ typedef enum {
 				   only */
 } lsv_balance;
 
-/* "lapsvm", "laprls", "tsvm"; NULL for an unknown solver. */
+/* "lapsvm", "laprls", "tsvm", "cluster"; NULL for an unknown solver. */
 const char *lsv_solver_name(lsv_solver s);
 /* "direct", "pcg", "pcg-early", "newton"; NULL for an unknown method. */
 const char *lsv_method_name(lsv_method m);
@@ -459,6 +461,12 @@ typedef struct {
 	lsv_balance balance;    /* default LSV_BALANCE_NONE */
 	double balance_r;       /* LSV_BALANCE_GIVEN: the positive fraction of
 				   the unlabeled rows, 0 < r < 1 */
+	/* Clustering only (LSV_SOLVER_CLUSTER): minimize gamma_A |f|_K^2 +
+	 * gamma_I f'L^p f with sum_i f(x_i) = 0, sum_i f(x_i)^2 = 1 (no loss,
+	 * so no l or n scaling: only gamma_A / gamma_I matters), c clusters
+	 * from the c - 1 smallest solutions (k-means seeded by `seed` when
+	 * c > 2). */
+	int clusters;           /* c >= 2 (default 2) */
 } lsv_train_param;
 
 void lsv_train_param_default(lsv_train_param *p);
@@ -470,7 +478,10 @@ lsv_status lsv_train_param_check(const lsv_train_param *p, lsv_error *err);
  *     f_c(x) = sum_i coef[i nr_fn + c] k(sv_i, x) + bias[c]
  * over the expansion points sv (labeled and unlabeled training rows, by
  * the representer theorem, JMLR eq. 5).  With two classes f > 0 predicts
- * labels[0]; with more, the class of the largest f_c.
+ * labels[0]; with more, the class of the largest f_c.  A cluster model
+ * (param.solver LSV_SOLVER_CLUSTER) has nr_class clusters labeled 1..c
+ * and nr_fn = c - 1 embedding functions (1 for c = 2: f > 0 is cluster
+ * 1); with c > 2 a point belongs to the nearest of the centroids.
  */
 typedef struct {
 	lsv_train_param param;  /* solver, kernel, gammas, Laplacian */
@@ -484,6 +495,10 @@ typedef struct {
 				   added to bias (model key balance_shift) */
 	lsv_data *sv;           /* expansion points (their y is unused: 0) */
 	double *coef;           /* sv->n x nr_fn, row-major */
+	double *centroids;      /* cluster models with nr_class > 2: the
+				   nr_class x nr_fn centres of the embedding
+				   (row-major), a point's cluster is the
+				   nearest; else NULL */
 	char *graph;            /* one line describing the graph used, or NULL */
 } lsv_model;
 
@@ -520,6 +535,14 @@ typedef struct {
 	double *ystar;          /* TSVM: the final +-1 labels of the n
 				   training rows for each function (n x nr_fn,
 				   row-major; labeled rows keep their own) */
+	/* Clustering: the rank r of the kernel's basis kept, the largest
+	 * eigenvalue used (the (c-1)-th smallest) and its relative gap to
+	 * the next; cluster_unsure when that gap is below 1e-8 or a
+	 * constraint (f'f = 1, v0'f = 0) failed its check: the embedding is
+	 * then not determined by the data. */
+	size_t cluster_rank;
+	double cluster_lambda, cluster_gap;
+	int cluster_unsure;
 } lsv_train_report;
 
 void lsv_train_report_free(lsv_train_report *r);  /* its arrays, not r */
@@ -708,6 +731,21 @@ size_t lsv_cv_best(const lsv_cv_score *s, const lsv_train_param *p,
  */
 double lsv_prbep(const double *score, const int *pos, size_t n,
 		 double *err_rate);
+
+/*
+ * Agreement of a clustering with classes over n rows: cluster[i] in
+ * 0..nc-1, label[i] the class (its distinct values are the classes).
+ * *acc: the fraction of rows right under the best one-to-one matching of
+ * clusters to classes (Hungarian method on the contingency table; a
+ * cluster or class left unmatched counts as wrong), *matched the rows
+ * right.  *nmi: normalized mutual information I(C;Y) / ((H(C) + H(Y))/2)
+ * (the arithmetic-mean normalization, scikit-learn's default), 1 when
+ * both partitions have a single part.  n = 0 gives 0 and 0.  LSV_EINVAL
+ * for a cluster index out of range, LSV_ENOMEM.
+ */
+lsv_status lsv_cluster_agreement(const int *cluster, int nc,
+				 const double *label, size_t n, double *acc,
+				 size_t *matched, double *nmi, lsv_error *err);
 
 /* ------------------------------------------------------------------ */
 /* Principal components (common/pca.c)                                 */

@@ -49,6 +49,7 @@ void lsv_model_free(lsv_model *m)
 	free(m->labels);
 	free(m->bias);
 	free(m->shift);
+	free(m->centroids);
 	free(m->coef);
 	free(m->graph);
 	lsv_data_free(m->sv);
@@ -58,6 +59,23 @@ void lsv_model_free(lsv_model *m)
 /* ------------------------------------------------------------------ */
 /* Checks shared by the writer and the reader                          */
 /* ------------------------------------------------------------------ */
+
+/* The functions a model of its classes has: one for two classes, else
+ * one per class (one-vs-rest), or for c clusters the c - 1 coordinates of
+ * the embedding. */
+static int fns_of(const lsv_model *m)
+{
+	if (m->nr_class == 2)
+		return 1;
+	return m->param.solver == LSV_SOLVER_CLUSTER ? m->nr_class - 1
+						      : m->nr_class;
+}
+
+/* A cluster model with more than two clusters keeps its centroids. */
+static int has_centroids(const lsv_model *m)
+{
+	return m->param.solver == LSV_SOLVER_CLUSTER && m->nr_class > 2;
+}
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -167,7 +185,7 @@ static lsv_status check_model(const lsv_model *m, const char *name,
 	if (m->nr_class < 2)
 		return REFUSE("nr_class %d (expected at least 2)", name,
 			      m->nr_class);
-	want_fn = m->nr_class == 2 ? 1 : m->nr_class;
+	want_fn = fns_of(m);
 	if (m->nr_fn != want_fn)
 		return REFUSE("nr_fn %d with %d classes (expected %d)", name,
 			      m->nr_fn, m->nr_class, want_fn);
@@ -190,6 +208,15 @@ static lsv_status check_model(const lsv_model *m, const char *name,
 		return REFUSE("a bias is not finite", name);
 	if (m->shift != NULL && !all_finite(m->shift, (size_t)m->nr_fn))
 		return REFUSE("a balance shift is not finite", name);
+	if (has_centroids(m) != (m->centroids != NULL))
+		return REFUSE("%s", name, m->centroids != NULL
+			      ? "centroids belong to cluster models of more than "
+				"two clusters only"
+			      : "a cluster model of more than two clusters needs "
+				"its centroids");
+	if (m->centroids != NULL &&
+	    !all_finite(m->centroids, (size_t)m->nr_class * (size_t)m->nr_fn))
+		return REFUSE("a centroid is not finite", name);
 	if (m->sv->n > INT_MAX)
 		return lsv_fail(err, LSV_ETOOBIG, "%s: cannot write the model: "
 				"%zu expansion points (at most %d)", name, m->sv->n,
@@ -280,11 +307,13 @@ static lsv_status read_labels(reader *r, const key *k, char *s);
 static lsv_status read_bias(reader *r, const key *k, char *s);
 static lsv_status read_nr_sv(reader *r, const key *k, char *s);
 static lsv_status read_shift(reader *r, const key *k, char *s);
+static lsv_status read_centroids(reader *r, const key *k, char *s);
 static void write_flag(FILE *fp, const key *k, const lsv_model *m);
 static void write_labels(FILE *fp, const key *k, const lsv_model *m);
 static void write_bias(FILE *fp, const key *k, const lsv_model *m);
 static void write_nr_sv(FILE *fp, const key *k, const lsv_model *m);
 static void write_shift(FILE *fp, const key *k, const lsv_model *m);
+static void write_centroids(FILE *fp, const key *k, const lsv_model *m);
 
 #define M(member) offsetof(lsv_model, member)
 #define P(member) offsetof(lsv_model, param.member)
@@ -335,6 +364,10 @@ static const key keys[] = {
 	 * (so a model without the key, older or not balanced, is the same). */
 	{"balance_shift", .when = has_shift, .kind = KEY_OWN, .read = read_shift,
 	 .write = write_shift},
+	/* Cluster models of c > 2 clusters: the c x (c - 1) centres of the
+	 * embedding, row by row; a point joins the nearest. */
+	{"centroids", .when = has_centroids, .kind = KEY_OWN,
+	 .read = read_centroids, .write = write_centroids},
 	{"nr_sv", .kind = KEY_OWN, .max = INT_MAX, .read = read_nr_sv,
 	 .write = write_nr_sv},
 };
@@ -420,6 +453,12 @@ static void write_shift(FILE *fp, const key *k, const lsv_model *m)
 	write_list(fp, k->name, m->shift, (size_t)m->nr_fn);
 }
 
+static void write_centroids(FILE *fp, const key *k, const lsv_model *m)
+{
+	write_list(fp, k->name, m->centroids,
+		   (size_t)m->nr_class * (size_t)m->nr_fn);
+}
+
 static void write_nr_sv(FILE *fp, const key *k, const lsv_model *m)
 {
 	fprintf(fp, "%s %zu\n", k->name, m->sv->n);
@@ -468,8 +507,8 @@ struct reader {
 				   not yet seen */
 	lsv_model *m;
 	long nr_sv;
-	size_t cap_labels, cap_bias, cap_shift;
-	size_t nlabels, nbias, nshift;
+	size_t cap_labels, cap_bias, cap_shift, cap_cent;
+	size_t nlabels, nbias, nshift, ncent;
 	size_t cap_rows, cap_nnz, cap_coef;
 };
 
@@ -728,6 +767,12 @@ static lsv_status read_shift(reader *r, const key *k, char *s)
 	return key_list(r, k->name, s, &r->m->shift, &r->nshift, &r->cap_shift);
 }
 
+static lsv_status read_centroids(reader *r, const key *k, char *s)
+{
+	return key_list(r, k->name, s, &r->m->centroids, &r->ncent,
+			&r->cap_cent);
+}
+
 /* The count, checked against the SV lines that follow. */
 static lsv_status read_nr_sv(reader *r, const key *k, char *s)
 {
@@ -768,18 +813,39 @@ static lsv_status check_header(reader *r)
 				"%s:%zu: wrong number of labels (found %zu, expected "
 				"nr_class = %d)", r->name, line_of(r, "labels"),
 				r->nlabels, m->nr_class);
-	want_fn = m->nr_class == 2 ? 1 : m->nr_class;
+	want_fn = fns_of(m);
 	if (m->nr_fn != want_fn)
 		return lsv_fail(r->err, LSV_EFORMAT,
 				"%s:%zu: bad nr_fn (found %d, expected %d for %d "
-				"classes: one function for two classes, else one per "
-				"class)", r->name, line_of(r, "nr_fn"), m->nr_fn,
-				want_fn, m->nr_class);
+				"%s)", r->name, line_of(r, "nr_fn"), m->nr_fn,
+				want_fn, m->nr_class,
+				m->param.solver == LSV_SOLVER_CLUSTER
+				? "clusters: one function for two clusters, else "
+				  "one fewer than the clusters"
+				: "classes: one function for two classes, else one "
+				  "per class");
 	if (r->nbias != (size_t)m->nr_fn)
 		return lsv_fail(r->err, LSV_EFORMAT,
 				"%s:%zu: wrong number of bias values (found %zu, "
 				"expected nr_fn = %d)", r->name, line_of(r, "bias"),
 				r->nbias, m->nr_fn);
+	if (has_centroids(m) != (m->centroids != NULL))
+		return m->centroids != NULL
+			? lsv_fail(r->err, LSV_EFORMAT,
+				   "%s:%zu: centroids in a model that is not a "
+				   "cluster model of more than two clusters",
+				   r->name, line_of(r, "centroids"))
+			: lsv_fail(r->err, LSV_EFORMAT,
+				   "%s:%zu: missing key 'centroids' (a cluster "
+				   "model of %d clusters needs them)", r->name,
+				   r->line, m->nr_class);
+	if (m->centroids != NULL &&
+	    r->ncent != (size_t)m->nr_class * (size_t)m->nr_fn)
+		return lsv_fail(r->err, LSV_EFORMAT,
+				"%s:%zu: wrong number of centroid values (found "
+				"%zu, expected nr_class x nr_fn = %zu)", r->name,
+				line_of(r, "centroids"), r->ncent,
+				(size_t)m->nr_class * (size_t)m->nr_fn);
 	if (m->shift != NULL && r->nshift != (size_t)m->nr_fn)
 		return lsv_fail(r->err, LSV_EFORMAT,
 				"%s:%zu: wrong number of balance_shift values (found "
@@ -1107,6 +1173,22 @@ double lsv_model_label(const lsv_model *m, const double *scores)
 
 	if (m->nr_fn == 1)
 		return scores[0] > 0.0 ? m->labels[0] : m->labels[1];
+	if (m->centroids != NULL) {
+		/* a cluster model: the nearest centroid, the lower on a tie */
+		double bd = HUGE_VAL;
+		int q, j;
+		for (q = 0; q < m->nr_class; q++) {
+			const double *z = m->centroids + (size_t)q * (size_t)m->nr_fn;
+			double d = 0.0;
+			for (j = 0; j < m->nr_fn; j++)
+				d += (scores[j] - z[j]) * (scores[j] - z[j]);
+			if (d < bd) {
+				bd = d;
+				best = q;
+			}
+		}
+		return m->labels[best];
+	}
 	/* Largest f_c; a tie goes to the lowest class index (strict >). */
 	for (c = 1; c < m->nr_fn; c++)
 		if (scores[c] > scores[best])

@@ -123,6 +123,31 @@ lsv_status lsv_fit_lapsvm_dual(lsv_fit *F, lsv_model **out);    /* lapsvm_dual.c
 lsv_status lsv_fit_lapsvm_primal(lsv_fit *F, lsv_model **out);  /* lapsvm_primal.c */
 lsv_status lsv_fit_feature_map(lsv_fit *F, lsv_model **out);    /* nystrom.c */
 lsv_status lsv_fit_tsvm(lsv_fit *F, lsv_model **out);           /* tsvm.c */
+lsv_status lsv_fit_cluster(lsv_fit *F, lsv_model **out);        /* cluster.c */
+
+/* Eigenvalues of a kernel matrix below this fraction of the largest are
+ * dropped: the rank of K_mm (Nystrom) and of K (clustering). */
+#define LSV_NYSTROM_CUTOFF 1e-10
+
+/*
+ * The Nystrom feature map of x (common/nystrom.c): m = min(landmarks, n)
+ * rows idx (increasing) sampled uniformly without replacement, seeded by
+ * p->seed; K_mm = U Lambda U', eigenvalues under LSV_NYSTROM_CUTOFF of the
+ * largest dropped (rank r); V = U_r Lambda_r^-1/2 (m x r) and the features
+ * Phi = K_nm V (n x r), both column-major, so Phi Phi' = K_nm K_mm^+ K_mn
+ * and f = Phi w is the expansion sum_j (V w)_j k(z_j, .) over the
+ * landmarks.  The caller frees with lsv_nystrom_free.
+ */
+typedef struct {
+	size_t n, m, r;
+	size_t *idx;  /* m landmark rows */
+	double *V;    /* m x r */
+	double *Phi;  /* n x r */
+} lsv_nystrom;
+
+lsv_status lsv_nystrom_build(const lsv_data *x, const lsv_train_param *p,
+			     lsv_nystrom *ny, lsv_error *err);
+void lsv_nystrom_free(lsv_nystrom *ny);
 
 /* LapRLS by PCG (common/pcg.c): K dense n x n; L^p with the weight cI
  * (NULL: no graph term); the loss on the rows with act[i + c act_stride]

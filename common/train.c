@@ -63,6 +63,13 @@ static double mem_3nn(const lsv_train_param *p, double n)
 	return 3 * n * n;
 }
 
+/* clustering: the kernel, its eigenvectors, L^p times the kept ones */
+static double mem_cluster(const lsv_train_param *p, double n)
+{
+	(void)p;
+	return 3 * n * n;
+}
+
 /* Nystrom: K_nm, the features and L^p times them, m x m matrices; the
  * linear map holds no dense n-sized array */
 static double mem_map(const lsv_train_param *p, double n)
@@ -120,6 +127,13 @@ static const method_row methods[] = {
 	 1, 0, mem_map, "the Nystrom features", lsv_fit_feature_map, 0},
 	{LSV_SOLVER_TSVM, LSV_METHOD_DIRECT, 0, "tsvm (label switching, SMO)",
 	 0, 0, mem_2nn, "the n x n kernel and system matrices", lsv_fit_tsvm, 0},
+	{LSV_SOLVER_CLUSTER, LSV_METHOD_DIRECT, 0,
+	 "cluster direct (eigenvectors of K, then of the constrained problem)",
+	 1, 0, mem_cluster, "the n x n kernel and its eigenvectors",
+	 lsv_fit_cluster, 0},
+	{LSV_SOLVER_CLUSTER, LSV_METHOD_NEWTON, 1,
+	 "cluster (Nystrom features)",
+	 1, 0, mem_map, "the Nystrom features", lsv_fit_cluster, 0},
 };
 
 #define NMETHODS (sizeof methods / sizeof *methods)
@@ -208,6 +222,7 @@ void lsv_train_param_default(lsv_train_param *p)
 	p->landmarks = 0;
 	p->seed = 1;
 	p->mem_limit = 0.0;
+	p->clusters = 2;
 }
 
 lsv_status lsv_train_param_check(const lsv_train_param *p, lsv_error *err)
@@ -277,6 +292,23 @@ lsv_status lsv_train_param_check(const lsv_train_param *p, lsv_error *err)
 				"TSVM switch cap must be >= 0 (0: none)");
 	if (find_method(p, err) == NULL)
 		return LSV_EINVAL;
+	if (p->solver == LSV_SOLVER_CLUSTER) {
+		if (p->clusters < 2)
+			return lsv_fail(err, LSV_EINVAL, "%d clusters out of range "
+					"(expected at least 2)", p->clusters);
+		if (!(p->gamma_I > 0.0))
+			return lsv_fail(err, LSV_EINVAL,
+					"clustering needs gamma_I > 0 (only gamma_A / "
+					"gamma_I matters; the graph is all it has)");
+		if (p->balance != LSV_BALANCE_NONE)
+			return lsv_fail(err, LSV_EINVAL,
+					"a positive fraction is for classifiers, not "
+					"for clustering");
+		if (wants_map(p) && p->landmarks == 0)
+			return lsv_fail(err, LSV_EINVAL,
+					"clustering on a feature map needs landmarks "
+					"(-M newton -N m)");
+	}
 	return LSV_OK;
 }
 
@@ -375,6 +407,28 @@ static lsv_status find_classes(const lsv_data *x, double **labels, int *nr,
 	st = lsv_fit_classes(y, l, labels, nr, err);
 	free(y);
 	return st;
+}
+
+/* The labels of c clusters, 1..c (the caller frees *labels); refused
+ * when they would include the unlabeled marker, or c > n. */
+static lsv_status cluster_labels(const lsv_data *x, const lsv_train_param *p,
+				 double **labels, lsv_error *err)
+{
+	int c = p->clusters, q;
+
+	if ((size_t)c > x->n)
+		return lsv_fail(err, LSV_EINVAL, "%d clusters but only %zu rows "
+				"(expected 2..%zu clusters)", c, x->n, x->n);
+	if (x->unlabeled >= 1.0 && x->unlabeled <= (double)c &&
+	    x->unlabeled == floor(x->unlabeled))
+		return lsv_fail(err, LSV_EINVAL, "the unlabeled marker %g is one "
+				"of the cluster labels 1..%d (choose another)",
+				x->unlabeled, c);
+	if ((*labels = lsv_alloc((size_t)c, sizeof **labels)) == NULL)
+		return lsv_fail(err, LSV_ENOMEM, "out of memory");
+	for (q = 0; q < c; q++)
+		(*labels)[q] = q + 1;
+	return LSV_OK;
 }
 
 /* ------------------------------------------------------------------ */
@@ -662,7 +716,7 @@ static lsv_status train(const lsv_data *x, const lsv_graph *g,
 	if (prm.kernel.gamma == 0.0 &&
 	    (st = default_gamma(x, &prm.kernel, report, err)) != LSV_OK)
 		return st;
-	if (x->l == 0)
+	if (x->l == 0 && prm.solver != LSV_SOLVER_CLUSTER)
 		return lsv_fail(err, LSV_EINVAL,
 				"no labeled rows (every label is the unlabeled "
 				"marker %g)", x->unlabeled);
@@ -711,7 +765,11 @@ static lsv_status train(const lsv_data *x, const lsv_graph *g,
 	F.progress = progress;
 	F.report = report;
 	F.err = err;
-	if ((st = find_classes(x, &labels, &F.nr_class, err)) != LSV_OK)
+	if (prm.solver == LSV_SOLVER_CLUSTER) {
+		if ((st = cluster_labels(x, &prm, &labels, err)) != LSV_OK)
+			return st;
+		F.nr_class = prm.clusters;
+	} else if ((st = find_classes(x, &labels, &F.nr_class, err)) != LSV_OK)
 		return st;
 	F.labels = labels;
 	if (F.nr_class < 2) {
@@ -720,7 +778,8 @@ static lsv_status train(const lsv_data *x, const lsv_graph *g,
 			      "at least two", labels[0]);
 		goto done;
 	}
-	F.nr_fn = F.nr_class == 2 ? 1 : F.nr_class;
+	F.nr_fn = F.nr_class == 2 ? 1
+		: prm.solver == LSV_SOLVER_CLUSTER ? F.nr_class - 1 : F.nr_class;
 	if (prm.solver == LSV_SOLVER_TSVM && F.nr_fn == 1 && prm.tsvm_r == 0.0) {
 		/* record the r used: the labeled ratio of the first class */
 		size_t pos = 0;
@@ -740,8 +799,8 @@ static lsv_status train(const lsv_data *x, const lsv_graph *g,
 			      n * n * sizeof *K);
 		goto done;
 	}
-	for (i = 0; i < n; i++)
-		if (lsv_data_is_labeled(x, i))
+	for (i = 0; i < n; i++)  /* clustering: every row counts as unlabeled */
+		if (lsv_data_is_labeled(x, i) && prm.solver != LSV_SOLVER_CLUSTER)
 			lab[F.l++] = i;
 	for (c = 0; c < F.nr_fn; c++)  /* one-vs-rest targets */
 		for (i = 0; i < F.l; i++)
@@ -768,7 +827,8 @@ static lsv_status train(const lsv_data *x, const lsv_graph *g,
 		F.K = K;
 		check_kernel(K, n, report);
 	}
-	if ((st = row->fit(&F, out)) != LSV_OK || row->map)
+	/* a feature map's row, or clustering, builds its own model */
+	if ((st = row->fit(&F, out)) != LSV_OK || *out != NULL)
 		goto done;
 	/* a kernel expansion: the model of alpha and b, the outputs K alpha + b */
 	for (i = 0; i < n * (size_t)F.nr_fn; i++)
