@@ -34,6 +34,12 @@ static void usage(void)
 "            -A and -i is -I there (defaults -A 1e-4 -I 1, -L unnormalized)\n"
 "-K c      : cluster: the number of clusters (default 2; above 2, k-means\n"
 "            on the embedding of the c-1 smallest solutions, seeded by -S)\n"
+"-E rows   : cluster, c > 2: unit (default): each row of the embedding is\n"
+"            scaled to unit length before k-means, and a new point's row\n"
+"            before its nearest centroid (Ng, Jordan & Weiss 2002); raw:\n"
+"            the rows as they are\n"
+"-R n      : cluster, c > 2: k-means restarts, the lowest inertia kept\n"
+"            (default 10)\n"
 "-t kernel : 0 linear u'v; 1 polynomial (gamma u'v + coef0)^degree;\n"
 "            2 rbf exp(-gamma |u-v|^2) (default); sigma maps to\n"
 "            gamma = 1/(2 sigma^2)\n"
@@ -205,7 +211,7 @@ typedef struct {
 	long folds;
 	unsigned long long seed;
 	int k_given, tsvm_opt, graph_opt;
-	int a_given, i_given, K_given;
+	int a_given, i_given, K_given, ER_given;
 	int p_labeled;        /* -p labeled */
 	double p_r;           /* -p r (0: not given) */
 } options;
@@ -274,8 +280,8 @@ static void parse_options(int argc, char **argv, options *o)
 	o->marker = LSV_UNLABELED_DEFAULT;
 	o->seed = 1;
 	opterr = 0;
-	while ((c = getopt(argc, argv, ":s:t:d:g:r:A:a:c:I:i:G:k:L:P:u:e:o:v:S:C:p:w:M:N:m:K:qh")) != -1) {
-		if (c != ':' && c != '?' && strchr("stdrkuevSCpwMNmK", c) != NULL &&
+	while ((c = getopt(argc, argv, ":s:t:d:g:r:A:a:c:I:i:G:k:L:P:u:e:o:v:S:C:p:w:M:N:m:K:E:R:qh")) != -1) {
+		if (c != ':' && c != '?' && strchr("stdrkuevSCpwMNmKER", c) != NULL &&
 		    strpbrk(optarg, ",:") != NULL)
 			tool_usage_error("option -%c takes one value, not a list "
 					 "('%s'); lists are for -a, -A, -c, -i, -I, "
@@ -384,6 +390,17 @@ static void parse_options(int argc, char **argv, options *o)
 			o->p.clusters = (int)tool_opt_long(c, optarg, 2, INT_MAX);
 			o->K_given = 1;
 			break;
+		case 'E':
+			o->p.cluster_unit = opt_name(c, optarg,
+						     lsv_cluster_rows_names,
+						     "embedding rows");
+			o->ER_given = c;
+			break;
+		case 'R':
+			o->p.cluster_restarts = (int)tool_opt_long(c, optarg, 1,
+								   INT_MAX);
+			o->ER_given = c;
+			break;
 		case 'q':
 			tool_quiet = 1;
 			break;
@@ -415,6 +432,9 @@ static void parse_options(int argc, char **argv, options *o)
 	}
 	if (o->K_given && o->p.solver != LSV_SOLVER_CLUSTER)
 		tool_usage_error("-K is the number of clusters of -s cluster");
+	if (o->ER_given && o->p.solver != LSV_SOLVER_CLUSTER)
+		tool_usage_error("-%c is for -s cluster (how its embedding "
+				 "becomes clusters)", o->ER_given);
 	if (o->p.solver == LSV_SOLVER_CLUSTER) {
 		if (o->folds > 0)
 			tool_usage_error("-v scores held-out labels; -s cluster uses "
@@ -696,6 +716,14 @@ static void cluster_report(const lsv_data *x, const lsv_model *m,
 		tool_info("clustering: gamma_A/gamma_I = %g, kernel rank %zu kept, "
 			  "eigenvalue %.6g (the last there is)", m->param.gamma_A /
 			  m->param.gamma_I, r->cluster_rank, r->cluster_lambda);
+	tool_info("clustering: constraints checked on the solution (f'f = I, "
+		  "%s = 0): largest violation %.2g", m->param.normalized
+		  ? "sum_i sqrt(d_i) f(x_i)" : "sum_i f(x_i)", r->cluster_check);
+	if (m->nr_class > 2)
+		tool_info("clusters: k-means++ on the %s rows of the %d-dimensional "
+			  "embedding, the best of %d restarts (seed %llu)",
+			  m->param.cluster_unit ? "unit-length" : "raw", m->nr_fn,
+			  m->param.cluster_restarts, m->param.seed);
 	if (r->cluster_unsure)
 		tool_info("warning: the clustering is not determined by the data "
 			  "(the eigenvalue it stops at is repeated to 1e-8, or a "
