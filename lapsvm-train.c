@@ -648,15 +648,16 @@ static void report(const lsv_train_param *p, const lsv_model *m,
 		tool_info("warning: Newton stopped at its cap of %ld steps before "
 			  "the active set settled; the model is the last iterate",
 			  r->newton_cap);
-	tool_info("%s: l = %zu, u = %zu, %d classes, gamma_A = %g, gamma_I = "
+	tool_info("%s: l = %zu, u = %zu, %d %s, gamma_A = %g, gamma_I = "
 		  "%g, %zu expansion points; %.2f s",
 		  p->solver == LSV_SOLVER_TSVM ? "TSVM"
 		  : p->solver == LSV_SOLVER_CLUSTER ? "clustering"
 		  : p->solver == LSV_SOLVER_LAPRLS
 			  ? (p->gamma_I == 0.0 ? "RLS" : "LapRLS")
 			  : (p->gamma_I == 0.0 ? "SVM" : "LapSVM"),
-		  m->l, m->u, m->nr_class, p->gamma_A, p->gamma_I, m->sv->n,
-		  tool_elapsed());
+		  m->l, m->u, m->nr_class,
+		  p->solver == LSV_SOLVER_CLUSTER ? "clusters" : "classes",
+		  p->gamma_A, p->gamma_I, m->sv->n, tool_elapsed());
 	if (p->solver == LSV_SOLVER_TSVM)
 		tool_info("TSVM: %ld label switches in all", r->switches);
 	if (p->method == LSV_METHOD_PCG || p->method == LSV_METHOD_PCG_EARLY)
@@ -696,6 +697,11 @@ static void cluster_report(const lsv_data *x, const lsv_model *m,
 		tool_info("clustering: gamma_A/gamma_I = %g, kernel rank %zu kept, "
 			  "eigenvalue %.6g (the last there is)", m->param.gamma_A /
 			  m->param.gamma_I, r->cluster_rank, r->cluster_lambda);
+	if (r->cluster_components > 1)
+		tool_info("warning: the graph has %zu connected components: with "
+			  "little regularization a cluster can be a whole component, "
+			  "however small (join them with a larger -k or -e, or raise "
+			  "gamma_A)", r->cluster_components);
 	if (r->cluster_unsure)
 		tool_info("warning: the clustering is not determined by the data "
 			  "(the eigenvalue it stops at is repeated to 1e-8, or a "

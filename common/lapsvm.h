@@ -543,6 +543,7 @@ typedef struct {
 	size_t cluster_rank;
 	double cluster_lambda, cluster_gap;
 	int cluster_unsure;
+	size_t cluster_components;  /* connected components of the graph */
 } lsv_train_report;
 
 void lsv_train_report_free(lsv_train_report *r);  /* its arrays, not r */
