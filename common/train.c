@@ -290,6 +290,11 @@ lsv_status lsv_train_param_check(const lsv_train_param *p, lsv_error *err)
 	if (p->tsvm_max_switches < 0)
 		return lsv_fail(err, LSV_EINVAL,
 				"TSVM switch cap must be >= 0 (0: none)");
+	if (p->solver == LSV_SOLVER_CLUSTER && p->method == LSV_METHOD_NEWTON &&
+	    p->landmarks == 0)
+		return lsv_fail(err, LSV_EINVAL,
+				"clustering on a feature map needs landmarks "
+				"(-M newton -N m)");
 	if (find_method(p, err) == NULL)
 		return LSV_EINVAL;
 	if (p->solver == LSV_SOLVER_CLUSTER) {
@@ -304,10 +309,6 @@ lsv_status lsv_train_param_check(const lsv_train_param *p, lsv_error *err)
 			return lsv_fail(err, LSV_EINVAL,
 					"a positive fraction is for classifiers, not "
 					"for clustering");
-		if (wants_map(p) && p->landmarks == 0)
-			return lsv_fail(err, LSV_EINVAL,
-					"clustering on a feature map needs landmarks "
-					"(-M newton -N m)");
 	}
 	return LSV_OK;
 }
