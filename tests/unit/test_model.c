@@ -430,7 +430,7 @@ static void model_missing_required_key_is_named(void)
  * read when present, are optional, and are checked. */
 static void model_optional_keys_are_read_and_checked(void)
 {
-	static const char opt[] = "method pcg\nlandmarks 5\nseed 9\ntsvm_cstar 2\n"
+	static const char opt[] = "method pcg\nlandmarks 3\nseed 9\ntsvm_cstar 2\n"
 				  "tsvm_r 0.5\ntsvm_max_switches 3\nnr_class 2\n";
 	struct { const char *from, *to, *msg; } bad[] = {
 		{"nr_class 2\n", "method cholesky\nnr_class 2\n",
@@ -476,7 +476,7 @@ static void model_optional_keys_are_read_and_checked(void)
 	CHECK(m != NULL);
 	if (m != NULL) {
 		CHECK(m->param.method == LSV_METHOD_PCG);
-		CHECK(m->param.landmarks == 5 && m->param.seed == 9);
+		CHECK(m->param.landmarks == 3 && m->param.seed == 9);
 		CHECK(m->param.tsvm_cstar == 2 && m->param.tsvm_r == 0.5 &&
 		      m->param.tsvm_max_switches == 3);
 		lsv_model_free(m);
@@ -881,7 +881,7 @@ static void model_every_key_round_trips(void)
 		"unlabeled_marker -0.5\n"
 		"graph knn k=6  t=0.1\tw.graph\n"
 		"method pcg-early\n"
-		"landmarks 250\n"
+		"landmarks 100\n"
 		"seed 9223372036854775807\n"
 		"tsvm_cstar 0.10000000000000001\n"
 		"tsvm_r 0.25\n"
@@ -901,7 +901,7 @@ static void model_every_key_round_trips(void)
 
 	m->param.solver = LSV_SOLVER_TSVM;
 	m->param.method = LSV_METHOD_PCG_EARLY;
-	m->param.landmarks = 250;
+	m->param.landmarks = 100;
 	m->param.seed = 9223372036854775807ULL;  /* the largest read back */
 	m->param.tsvm_cstar = 0.1;
 	m->param.tsvm_r = 0.25;
@@ -932,7 +932,7 @@ static void model_every_key_round_trips(void)
 		goto out;
 	CHECK(r->param.solver == LSV_SOLVER_TSVM);
 	CHECK(r->param.method == LSV_METHOD_PCG_EARLY);
-	CHECK(r->param.landmarks == 250);
+	CHECK(r->param.landmarks == 100);
 	CHECK(r->param.seed == 9223372036854775807ULL);
 	CHECK(r->param.tsvm_cstar == 0.1 && r->param.tsvm_r == 0.25);
 	CHECK(r->param.tsvm_max_switches == 1000);
@@ -1019,7 +1019,7 @@ static void model_every_name_and_optional_key_round_trips(void)
 			m->param.method = (lsv_method)me->value;
 			m->param.kernel.type = (lsv_kernel_type)(count % 3);
 			m->param.normalized = with;
-			m->param.landmarks = with ? count : 0;
+			m->param.landmarks = with ? 3 + count : 0;
 			m->param.seed = with ? 1000u * (unsigned)count : 0;
 			m->param.tsvm_cstar = 0.5 * count;
 			m->param.tsvm_r = 0.01 * count;
@@ -1046,7 +1046,7 @@ static void model_every_name_and_optional_key_round_trips(void)
 			      (me->value != LSV_METHOD_DIRECT));
 			CHECK((strstr(text, "\nmethod ") != NULL) ==
 			      (me->value != LSV_METHOD_DIRECT));
-			snprintf(want, sizeof want, "\nlandmarks %d\nseed %u\n", count,
+			snprintf(want, sizeof want, "\nlandmarks %d\nseed %u\n", 3 + count,
 				 1000u * (unsigned)count);
 			CHECK((strstr(text, want) != NULL) == with);
 			CHECK((strstr(text, "\nlandmarks ") != NULL) == with);
