@@ -229,6 +229,7 @@ int main(int argc, char **argv)
 	}
 	/* Before the data are read: a bad destination fails at once. */
 	fp = tool_output_open(outpath);
+	tool_check_input(in);
 
 	if (lsv_data_read_path(in, LSV_UNLABELED_DEFAULT, &x, &err) != LSV_OK)
 		tool_die_err(&err);

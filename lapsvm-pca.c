@@ -76,6 +76,8 @@ int main(int argc, char **argv)
 		tool_die(1, "out of memory");
 	for (a = 0; a < nin; a++)
 		fp[a] = tool_output_open(argv[optind + 2 * a + 1]);
+	for (a = 0; a < nin; a++)
+		tool_check_input(argv[optind + 2 * a]);
 	if (lsv_data_read_path(argv[optind], LSV_UNLABELED_DEFAULT, &x, &err))
 		tool_die_err(&err);
 	if ((size_t)k > x->dim)

@@ -158,6 +158,8 @@ int main(int argc, char **argv)
 		tool_usage_error("test_file and model_file cannot both be '-' "
 				 "(standard input)");
 	fp = tool_output_open(outpath);
+	tool_check_input(testpath);
+	tool_check_input(modelpath);
 
 	/* The model first: its unlabeled marker is the test data's default. */
 	if (lsv_model_read_path(modelpath, &m, &err) != LSV_OK)

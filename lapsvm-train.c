@@ -971,6 +971,12 @@ int main(int argc, char **argv)
 	model_fp = tool_output_open(o.outpath);
 	if (o.pred_file != NULL)
 		pred_fp = tool_output_open(o.pred_file);
+	tool_check_input(o.in);
+	{
+		size_t j;
+		for (j = 0; o.graph_files != NULL && j < o.Gl.n; j++)
+			tool_check_input(o.graph_files[j]);
+	}
 	x = read_data(&o);
 	check_fraction(&o, x);
 	resolve_reg(&o.reg, x->l, x->n, &o.p);

@@ -396,6 +396,22 @@ FILE *tool_output_open(const char *path)
 	return lsv_out_file(o);
 }
 
+void tool_check_input(const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < nouts; i++)
+		if (lsv_out_replaces(outs[i], path)) {
+			if (strcmp(given[i], path) == 0)
+				tool_usage_error("'%s' is both an input and an output: "
+						 "the output would replace it (give the "
+						 "output another name)", path);
+			tool_usage_error("the output '%s' is the input '%s': it would "
+					 "replace it (give the output another name)",
+					 given[i], path);
+		}
+}
+
 /* The rename of output failed (its file not changed): say which outputs
  * this run replaced already and which not, exit 1.  Only a directory
  * changed under the program (removed, renamed, made read-only) gets

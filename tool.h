@@ -82,6 +82,11 @@ int tool_done(void);
 FILE *tool_output_open(const char *path);
 void tool_outputs_commit(void);
 
+/* path is an input of the run: a usage error if one of the outputs opened
+ * so far would replace it ("lapsvm-train data data" would leave a model
+ * where the data were).  Call it after opening the outputs. */
+void tool_check_input(const char *path);
+
 /* Progress callback for the library: quiet for the first 3 seconds, then
  * at most one line a second with rows done, rate and time left. */
 void tool_progress(void *ctx, size_t done, size_t total);

@@ -330,6 +330,18 @@ int lsv_out_same(const lsv_out *a, const lsv_out *b)
 		a->file_ino == b->file_ino);
 }
 
+int lsv_out_replaces(const lsv_out *o, const char *path)
+{
+	struct stat sb;
+
+	if (o->path == NULL || o->direct || !o->exists ||
+	    strcmp(path, "-") == 0 || stat(path, &sb) != 0)
+		return 0;
+	/* Another hard link to the input would leave the input's own name
+	 * intact, but is refused too, to be safe (as lsv_out_same). */
+	return sb.st_dev == o->file_dev && sb.st_ino == o->file_ino;
+}
+
 void lsv_out_abort(lsv_out *o)
 {
 	if (o == NULL)

@@ -778,6 +778,11 @@ void lsv_out_abort(lsv_out *o);                           /* frees o */
  * directory, or two names of one existing file in one directory).
  * Outputs written into a device or FIFO are never the same. */
 int lsv_out_same(const lsv_out *a, const lsv_out *b);
+/* Nonzero if committing o would replace the file that path names now (an
+ * input of the same run): its destination is that file (the same device
+ * and inode, links followed).  "-", a missing path and outputs written
+ * into a device or FIFO are never. */
+int lsv_out_replaces(const lsv_out *o, const char *path);
 
 /* ------------------------------------------------------------------ */
 /* Seeded randomness and synthetic data (common/rng.c, common/synth.c)  */
