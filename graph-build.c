@@ -100,19 +100,17 @@ static void report_scan(const lsv_graph_info *info)
 
 /* -N: the directed k nearest neighbours, "i j:d ..." per row. */
 static void write_lists(const lsv_data *x, const char *in,
-			const lsv_graph_param *p, const char *outpath)
+			const lsv_graph_param *p, FILE *fp)
 {
 	lsv_graph_info info;
 	lsv_error err;
-	lsv_out *out;
 	int *idx;
 	double *dist;
 	size_t i, r;
-	FILE *fp;
 
 	if (lsv_knn_lists(x, p, &idx, &dist, &info, &err) != LSV_OK)
 		tool_die_graph_err(in, &err);
-	fp = tool_output_open(outpath, &out);
+	/* a write error stops the loop; tool_outputs_commit reports it */
 	for (i = 0; i < x->n && !ferror(fp); i++) {
 		fprintf(fp, "%zu", i + 1);
 		for (r = 0; r < (size_t)info.k; r++) {
@@ -123,12 +121,7 @@ static void write_lists(const lsv_data *x, const char *in,
 		}
 		putc('\n', fp);
 	}
-	if (ferror(fp)) {
-		lsv_fail(&err, LSV_EIO, "%s: write error",
-			 strcmp(outpath, "-") ? outpath : "(stdout)");
-		tool_output_fail(out, &err);
-	}
-	tool_output_commit(out);
+	tool_outputs_commit();
 	tool_info("%zu rows: the %d nearest neighbours of each; %.2f s", x->n,
 		  info.k, tool_elapsed());
 	report_scan(&info);
@@ -146,11 +139,11 @@ int main(int argc, char **argv)
 	lsv_graph_info info;
 	lsv_data *x = NULL;
 	lsv_graph *g = NULL;
-	lsv_out *out = NULL;
 	lsv_error err;
 	const char *in, *outpath;
 	char *deflt = NULL;
 	int c, k_given = 0, t_given = 0, lists = 0;
+	FILE *fp;
 
 	tool_init(argv[0]);
 	lsv_graph_param_default(&p);
@@ -234,6 +227,9 @@ int main(int argc, char **argv)
 		sprintf(deflt, "%s.graph", in);
 		outpath = deflt;
 	}
+	/* Before the data are read: a bad destination fails at once. */
+	fp = tool_output_open(outpath);
+	tool_check_input(in);
 
 	if (lsv_data_read_path(in, LSV_UNLABELED_DEFAULT, &x, &err) != LSV_OK)
 		tool_die_err(&err);
@@ -242,7 +238,7 @@ int main(int argc, char **argv)
 		p.progress_ctx = NULL;
 	}
 	if (lists) {
-		write_lists(x, in, &p, outpath);
+		write_lists(x, in, &p, fp);
 		lsv_data_free(x);
 		free(deflt);
 		return tool_done();
@@ -266,11 +262,10 @@ int main(int argc, char **argv)
 			  p.weight == LSV_WEIGHT_DISTANCE ? "duplicate points"
 							  : "heat weight underflow");
 
-	if (lsv_graph_write(tool_output_open(outpath, &out),
-			    strcmp(outpath, "-") ? outpath : "(stdout)", g,
+	if (lsv_graph_write(fp, strcmp(outpath, "-") ? outpath : "(stdout)", g,
 			    &err) != LSV_OK)
-		tool_output_fail(out, &err);
-	tool_output_commit(out);
+		tool_die_err(&err);
+	tool_outputs_commit();
 
 	if (p.epsilon > 0.0)
 		tool_info("%zu rows, epsilon = %g: %zu edges, %zu isolated rows; "

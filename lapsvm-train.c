@@ -735,12 +735,11 @@ static void cluster_report(const lsv_data *x, const lsv_model *m,
 
 /* -o: the transductive predictions, f on the unlabeled training rows
  * (clustering: every row). */
-static void write_transductive(const options *o, const lsv_data *x,
+static void write_transductive(FILE *fp, const lsv_data *x,
 			       const lsv_model *m, const lsv_train_report *r)
 {
 	double *scores = malloc(x->n * (size_t)m->nr_fn * sizeof *scores);
 	size_t *rows = malloc((x->n + 1) * sizeof *rows), i, u = 0;
-	lsv_out *out;
 	lsv_error err;
 
 	if (scores == NULL || rows == NULL)
@@ -755,22 +754,18 @@ static void write_transductive(const options *o, const lsv_data *x,
 		if (!lsv_data_is_labeled(x, i) ||
 		    m->param.solver == LSV_SOLVER_CLUSTER)
 			rows[u++] = i;
-	write_predictions(tool_output_open(o->pred_file, &out), m, scores, rows, u);
-	tool_output_commit(out);
+	write_predictions(fp, m, scores, rows, u);
 	free(scores);
 	free(rows);
 }
 
-static void write_model(const options *o, const lsv_model *m)
+static void write_model(FILE *fp, const options *o, const lsv_model *m)
 {
-	lsv_out *out;
 	lsv_error err;
 
-	if (lsv_model_write(tool_output_open(o->outpath, &out),
-			    strcmp(o->outpath, "-") ? o->outpath : "(stdout)", m,
-			    &err) != LSV_OK)
-		tool_output_fail(out, &err);
-	tool_output_commit(out);
+	if (lsv_model_write(fp, strcmp(o->outpath, "-") ? o->outpath
+			    : "(stdout)", m, &err) != LSV_OK)
+		tool_die_err(&err);
 }
 
 /* -v with lists: option c gives the values of arg into *pl, or a usage
@@ -1087,9 +1082,22 @@ int main(int argc, char **argv)
 	size_t chosen = 0;
 	double *K = NULL;
 	int *fold = NULL;
+	FILE *model_fp, *pred_fp = NULL;
 
 	tool_init(argv[0]);
 	parse_options(argc, argv, &o);
+	/* Both outputs before the data are read: a bad destination fails at
+	 * once, not after the training; neither is replaced before both are
+	 * complete. */
+	model_fp = tool_output_open(o.outpath);
+	if (o.pred_file != NULL)
+		pred_fp = tool_output_open(o.pred_file);
+	tool_check_input(o.in);
+	{
+		size_t j;
+		for (j = 0; o.graph_files != NULL && j < o.Gl.n; j++)
+			tool_check_input(o.graph_files[j]);
+	}
 	x = read_data(&o);
 	check_fraction(&o, x);
 	resolve_reg(&o.reg, x->l, x->n, &o.p);
@@ -1138,9 +1146,10 @@ int main(int argc, char **argv)
 	report(&o.p, m, &rep);
 	if (o.p.solver == LSV_SOLVER_CLUSTER && !tool_quiet)
 		cluster_report(x, m, &rep);
-	if (o.pred_file != NULL)
-		write_transductive(&o, x, m, &rep);
-	write_model(&o, m);
+	if (pred_fp != NULL)
+		write_transductive(pred_fp, x, m, &rep);
+	write_model(model_fp, &o, m);
+	tool_outputs_commit();
 	lsv_train_report_free(&rep);
 	lsv_model_free(m);
 	for (chosen = 0; chosen < o.Gl.n; chosen++) {

@@ -29,10 +29,26 @@ int tool_quiet = 0;
 int tool_uses_blas = 1;
 
 static struct timespec t0;
-static const char *volatile tracked;
 #ifdef _OPENMP
 static volatile int started;  /* threads of the pool started up front */
 #endif
+
+/*
+ * The run's outputs not yet committed.  tmpnames[] is what the signal
+ * handler reads: copies of the temporary names (names[] owns them), freed
+ * only when a later output reuses the slot, because the handler may run
+ * in another thread (the OpenMP and BLAS threads take signals too) and
+ * still hold one after its slot is cleared.  While the main thread
+ * renames or removes the files (busy), a signal is only noted (deferred)
+ * and acted on when that is done: a signal amid the renames must not stop
+ * a commit halfway, with some outputs new and the others old.
+ */
+static lsv_out *outs[TOOL_MAX_OUTPUTS];
+static const char *given[TOOL_MAX_OUTPUTS];  /* the names as given */
+static char *names[TOOL_MAX_OUTPUTS];
+static char *volatile tmpnames[TOOL_MAX_OUTPUTS];
+static size_t nouts;
+static volatile sig_atomic_t busy, deferred;
 
 static double now(void)
 {
@@ -46,14 +62,51 @@ double tool_elapsed(void)
 	return now() - ((double)t0.tv_sec + 1e-9 * (double)t0.tv_nsec);
 }
 
-static void on_signal(int sig)
+/* Only async-signal-safe calls: unlink every temporary file, then die by
+ * the signal so the parent sees how the program ended. */
+static void die_by(int sig)
 {
-	/* Only async-signal-safe calls: unlink, then die by the same signal
-	 * so the parent sees how the program ended. */
-	if (tracked != NULL)
-		unlink(tracked);
+	size_t i;
+
+	for (i = 0; i < TOOL_MAX_OUTPUTS; i++) {
+		const char *t = tmpnames[i];
+		if (t != NULL)
+			unlink(t);
+	}
 	signal(sig, SIG_DFL);
 	raise(sig);
+}
+
+static void on_signal(int sig)
+{
+	if (busy)
+		deferred = sig;
+	else
+		die_by(sig);
+}
+
+/* The end of a busy stretch: a signal that came meanwhile acts now. */
+static void release_signals(void)
+{
+	busy = 0;
+	if (deferred)
+		die_by(deferred);
+}
+
+/* At exit (tool_die, a usage error, a return from main): outputs not
+ * committed are removed, so a failure leaves no temporary file. */
+static void abort_outputs(void)
+{
+	size_t i;
+
+	busy = 1;
+	for (i = 0; i < nouts; i++) {
+		tmpnames[i] = NULL;
+		lsv_out_abort(outs[i]);
+		outs[i] = NULL;
+	}
+	nouts = 0;
+	release_signals();
 }
 
 /*
@@ -190,6 +243,7 @@ void tool_init(const char *argv0)
 	 * write error like a full disk, instead of killing the program with
 	 * its temporary file left behind. */
 	signal(SIGXFSZ, SIG_IGN);
+	atexit(abort_outputs);
 	reserve_for_limit();
 }
 
@@ -203,11 +257,6 @@ int tool_done(void)
 	if (ferror(stdout))
 		tool_die(1, "standard output: write error");
 	return 0;
-}
-
-void tool_track(const char *tmpname)
-{
-	tracked = tmpname;
 }
 
 static void vmsg(const char *fmt, va_list ap)
@@ -306,31 +355,117 @@ long tool_opt_long(int opt, const char *arg, long min, long max)
 	return v;
 }
 
-FILE *tool_output_open(const char *path, lsv_out **out)
+FILE *tool_output_open(const char *path)
 {
 	lsv_error err;
+	lsv_out *o;
+	size_t i, k = nouts;
 
-	if (lsv_out_open(path, out, &err) != LSV_OK)
+	if (k == TOOL_MAX_OUTPUTS)
+		tool_die(EXIT_FAILURE, "%s: too many outputs in one run (at most %d)",
+			 path, TOOL_MAX_OUTPUTS);
+	/* Signals are not held here: opening a FIFO waits for its reader,
+	 * and ^C must still work then. */
+	if (lsv_out_open(path, &o, &err) != LSV_OK)
 		tool_die_err(&err);
-	tool_track(lsv_out_tmpname(*out));
-	return lsv_out_file(*out);
+	free(names[k]);
+	names[k] = NULL;
+	if (lsv_out_tmpname(o) != NULL &&
+	    (names[k] = strdup(lsv_out_tmpname(o))) == NULL) {
+		lsv_out_abort(o);
+		tool_die(EXIT_FAILURE, "out of memory");
+	}
+	outs[k] = o;
+	given[k] = path;
+	tmpnames[k] = names[k];
+	nouts = k + 1;
+	/* Two temporary files renamed onto one name: the first is lost. */
+	for (i = 0; i < k; i++) {
+		if (!lsv_out_same(outs[i], o))
+			continue;
+		if (strcmp(path, "-") == 0)
+			tool_usage_error("standard output ('-') is named for two "
+					 "outputs: each output of a run needs its "
+					 "own file");
+		if (strcmp(given[i], path) == 0)
+			tool_usage_error("'%s' is named for two outputs: each "
+					 "output of a run needs its own file", path);
+		tool_usage_error("'%s' and '%s' are the same file: each output "
+				 "of a run needs its own", given[i], path);
+	}
+	return lsv_out_file(o);
 }
 
-void tool_output_commit(lsv_out *out)
+void tool_check_input(const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < nouts; i++)
+		if (lsv_out_replaces(outs[i], path)) {
+			if (strcmp(given[i], path) == 0)
+				tool_usage_error("'%s' is both an input and an output: "
+						 "the output would replace it (give the "
+						 "output another name)", path);
+			tool_usage_error("the output '%s' is the input '%s': it would "
+					 "replace it (give the output another name)",
+					 given[i], path);
+		}
+}
+
+/* The rename of output failed (its file not changed): say which outputs
+ * this run replaced already and which not, exit 1.  Only a directory
+ * changed under the program (removed, renamed, made read-only) gets
+ * here. */
+static void commit_failed(size_t failed, const lsv_error *err)
+{
+	size_t i, n;
+
+	fprintf(stderr, "%s: %s", tool_name, err->msg);
+	for (i = 0, n = 0; i < failed; i++)
+		if (names[i] != NULL)
+			fprintf(stderr, "%s%s", n++ ? ", " : "; replaced: ",
+				given[i]);
+	for (i = failed + 1, n = 0; i < nouts; i++)
+		if (names[i] != NULL)
+			fprintf(stderr, "%s%s", n++ ? ", " : "; not replaced: ",
+				given[i]);
+	fputc('\n', stderr);
+	for (i = failed + 1; i < nouts; i++) {
+		tmpnames[i] = NULL;
+		lsv_out_abort(outs[i]);
+		outs[i] = NULL;
+	}
+	nouts = 0;
+	release_signals();
+	exit(EXIT_FAILURE);
+}
+
+void tool_outputs_commit(void)
 {
 	lsv_error err;
-	lsv_status st = lsv_out_commit(out, &err);
+	size_t i, files = 0;
 
-	tool_track(NULL);
-	if (st != LSV_OK)
-		tool_die_err(&err);
-}
-
-void tool_output_fail(lsv_out *out, const lsv_error *err)
-{
-	lsv_out_abort(out);
-	tool_track(NULL);
-	tool_die_err(err);
+	for (i = 0; i < nouts; i++)
+		files += names[i] != NULL;
+	/* Every output complete (a full disk shows here) before any is
+	 * renamed: a failure then replaces nothing; exit aborts them all. */
+	for (i = 0; i < nouts; i++)
+		if (lsv_out_close(outs[i], &err) != LSV_OK)
+			tool_die(EXIT_FAILURE, "%s%s", err.msg,
+				 files == 0 ? ""
+				 : files == 1 && names[i] != NULL
+				 ? " (file not changed)"
+				 : " (no output file replaced)");
+	busy = 1;
+	for (i = 0; i < nouts; i++) {
+		lsv_out *o = outs[i];
+		outs[i] = NULL;
+		tmpnames[i] = NULL;
+		if (lsv_out_commit(o, &err) != LSV_OK)  /* only renames now */
+			commit_failed(i, &err);
+	}
+	nouts = 0;
+	release_signals();
 }
 
 void tool_progress(void *ctx, size_t done, size_t total)

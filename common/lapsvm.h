@@ -783,13 +783,20 @@ void lsv_pca_free(lsv_pca *p);
 
 /*
  * Crash-safe output.  lsv_out_open creates a temporary file beside path
- * (same directory, so the final rename is atomic); lsv_out_commit flushes,
- * fsyncs and renames it over path; lsv_out_abort removes it.  A path of
- * "-" writes straight to standard output.  Until commit, an existing file
- * at path is untouched.  A replaced file keeps its permission bits, a new
- * one gets 0666 minus the umask; a symbolic link is followed (even to a
- * target not there yet) and kept; a name near NAME_MAX gets a shortened
- * temporary name.  The caller owns *out until commit or abort.
+ * (same directory, so the final rename is atomic); lsv_out_close flushes,
+ * checks and fsyncs it; lsv_out_commit closes it if that is not done yet
+ * and renames it over path; lsv_out_abort removes it.  A path of "-"
+ * writes straight to standard output, and an existing path that is not a
+ * regular file (/dev/null, a FIFO) is written into, not replaced.  Until
+ * the rename, an existing file at path is untouched.  A replaced file
+ * keeps its permission bits, a new one gets 0666 minus the umask; a
+ * symbolic link is followed (even to a target not there yet) and kept; a
+ * name near NAME_MAX gets a shortened temporary name.  The caller owns *out
+ * until commit or abort, which free it.
+ *
+ * Several outputs of one run are committed together by closing every one
+ * first (a full disk is found there, while nothing is replaced yet), then
+ * committing each: after a successful close, commit only renames.
  */
 typedef struct lsv_out lsv_out;
 
@@ -797,8 +804,24 @@ lsv_status lsv_out_open(const char *path, lsv_out **out, lsv_error *err);
 FILE *lsv_out_file(lsv_out *o);
 /* Path of the temporary file (NULL for "-"), e.g. for a signal handler. */
 const char *lsv_out_tmpname(const lsv_out *o);
+/* Completes the output without touching path: "PATH: write error: WHY"
+ * (PATH "(stdout)" for "-") if any write, the flush or the fsync failed.
+ * o stays the caller's either way; after a failure, only lsv_out_abort.
+ * A second call does nothing and returns LSV_OK. */
+lsv_status lsv_out_close(lsv_out *o, lsv_error *err);
 lsv_status lsv_out_commit(lsv_out *o, lsv_error *err);  /* frees o */
 void lsv_out_abort(lsv_out *o);                           /* frees o */
+/* Nonzero if a and b would end up in one place, so that one of them would
+ * be lost: both standard output, or both renamed onto one directory entry
+ * (the same name reached through a link, ".", ".." or another name of its
+ * directory, or two names of one existing file in one directory).
+ * Outputs written into a device or FIFO are never the same. */
+int lsv_out_same(const lsv_out *a, const lsv_out *b);
+/* Nonzero if committing o would replace the file that path names now (an
+ * input of the same run): its destination is that file (the same device
+ * and inode, links followed).  "-", a missing path and outputs written
+ * into a device or FIFO are never. */
+int lsv_out_replaces(const lsv_out *o, const char *path);
 
 /* ------------------------------------------------------------------ */
 /* Seeded randomness and synthetic data (common/rng.c, common/synth.c)  */
