@@ -199,6 +199,7 @@ typedef struct {
 	plist al, il, gl, Pl, Ll;  /* the values of -a/-A/-c, -i/-I, -g, -P, -L */
 	plist Gl;             /* -G: graph numbers 0, 1, ... (several with -v) */
 	const char **graph_files;  /* the files of -G, in the order given */
+	char **graph_shown;   /* -v: the same, safe to print (lsv_text_safe) */
 	const char *in, *outpath, *graph_file, *pred_file;
 	char *deflt;          /* the default model path, allocated */
 	double marker;
@@ -585,10 +586,15 @@ static lsv_graph *read_graph(options *o, size_t j, const lsv_data *x,
 
 	desc[0] = '\0';
 	if (o->graph_files != NULL) {
+		static const char head[] = "file ";
 		const char *file = o->graph_files[j];
 		if (lsv_graph_read_path(file, x->n, &g, &err) != LSV_OK)
 			tool_die_err(&err);
-		snprintf(desc, size, "file %s", file);
+		/* escaped as in messages: a name can hold any byte, the
+		 * model's header line must stay one line of text */
+		memcpy(desc, head, sizeof head);
+		lsv_text_safe(desc + sizeof head - 1, size - (sizeof head - 1),
+			      file);
 	} else if (o->p.gamma_I > 0.0) {
 		if (!tool_quiet)
 			o->gp.progress = tool_progress;
@@ -603,7 +609,8 @@ static lsv_graph *read_graph(options *o, size_t j, const lsv_data *x,
 }
 
 /* The model keeps the graph's description on one "key value" line: no
- * line breaks, no '#' (a comment there), no trailing blank. */
+ * line breaks or other controls (read_graph escaped them), no '#' (a
+ * comment there), no trailing blank. */
 static void set_graph_desc(lsv_model *m, char *desc)
 {
 	char *q;
@@ -612,7 +619,7 @@ static void set_graph_desc(lsv_model *m, char *desc)
 	if (desc[0] == '\0')
 		return;
 	for (q = desc; *q; q++)
-		if (*q == '#' || (unsigned char)*q < ' ')
+		if (*q == '#')
 			*q = '_';
 	len = strlen(desc);
 	while (len > 0 && desc[len - 1] == ' ')
@@ -871,7 +878,21 @@ static lsv_train_param combo_param(options *o, const size_t *idx, size_t l,
 	return p;
 }
 
-/* The text of dimension d's value in combination idx. */
+/* A copy of s safe to print (lsv_text_safe): the table of -v is on
+ * stdout, and a file name is input like any other. */
+static char *safe_dup(const char *s)
+{
+	size_t n = lsv_text_safe(NULL, 0, s) + 1;
+	char *t = malloc(n);
+
+	if (t == NULL)
+		tool_die(1, "out of memory");
+	lsv_text_safe(t, n, s);
+	return t;
+}
+
+/* The text of dimension d's value in combination idx (a graph: its file's
+ * name made safe). */
 static const char *dim_text(options *o, int d, const size_t *idx, char *buf,
 			    size_t size)
 {
@@ -880,7 +901,7 @@ static const char *dim_text(options *o, int d, const size_t *idx, char *buf,
 	if (d == DIM_L)
 		return lsv_name_of(lsv_laplacian_names, (int)v);
 	if (d == DIM_GRAPH)
-		return o->graph_files[(size_t)v];
+		return o->graph_shown[(size_t)v];
 	return num_text(v, buf, size);
 }
 
@@ -954,6 +975,13 @@ static size_t grid_search(options *o, const lsv_data *x, lsv_graph **gs,
 	cvp.scored = grid_scored;
 	cvp.ctx = &gp;
 	cvp.train = progress;
+	if (o->graph_files != NULL) {
+		o->graph_shown = calloc(o->Gl.n, sizeof *o->graph_shown);
+		if (o->graph_shown == NULL)
+			tool_die(1, "out of memory");
+		for (k = 0; k < o->Gl.n; k++)
+			o->graph_shown[k] = safe_dup(o->graph_files[k]);
+	}
 	/* a block: the gamma_A x gamma_I combinations of one -g, -L, -P (the
 	 * innermost dimensions), which can share one factorization */
 	block = o->al.n * o->il.n;
@@ -1039,6 +1067,10 @@ static size_t grid_search(options *o, const lsv_data *x, lsv_graph **gs,
 	*Kout = K;
 	free(sc);
 	free(P);
+	for (k = 0; o->graph_shown != NULL && k < o->Gl.n; k++)
+		free(o->graph_shown[k]);
+	free(o->graph_shown);
+	o->graph_shown = NULL;
 	return idx[DIM_GRAPH];
 }
 

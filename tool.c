@@ -259,11 +259,66 @@ int tool_done(void)
 	return 0;
 }
 
+/*
+ * One line on stderr, "prog: " first if named, made safe (lsv_text_safe):
+ * every message passes here, and what messages echo is input -- file
+ * names, option values, the program's own name, and the library's
+ * messages (already safe: a safe text is its own safe copy).  Written
+ * with one call, so lines of threads do not interleave.  Out of memory
+ * (the message may say so), the line is cut to buffers on the stack.
+ */
+static void vline(int named, const char *fmt, va_list ap)
+{
+	char raw[1024], safe[1024], *line = NULL, *shown = NULL;
+	size_t head = named ? strlen(tool_name) + 2 : 0, need;
+	va_list aq;
+	int len;
+
+	va_copy(aq, ap);
+	len = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (len >= 0)
+		line = malloc(head + (size_t)len + 1);
+	if (line != NULL) {
+		if (named)
+			sprintf(line, "%s: ", tool_name);
+		vsnprintf(line + head, (size_t)len + 1, fmt, ap);
+	} else {
+		line = raw;
+		if (named)
+			snprintf(raw, sizeof raw, "%s: ", tool_name);
+		else
+			raw[0] = '\0';
+		head = strlen(raw);
+		if (vsnprintf(raw + head, sizeof raw - head, fmt, ap) >=
+		    (int)(sizeof raw - head))
+			memcpy(raw + sizeof raw - 4, "...", 4);
+	}
+	need = lsv_text_safe(NULL, 0, line) + 1;
+	if (line != raw)
+		shown = malloc(need);
+	if (shown != NULL)
+		lsv_text_safe(shown, need, line);
+	else
+		lsv_text_safe(safe, sizeof safe, line);
+	fprintf(stderr, "%s\n", shown != NULL ? shown : safe);
+	free(shown);
+	if (line != raw)
+		free(line);
+}
+
 static void vmsg(const char *fmt, va_list ap)
 {
-	fprintf(stderr, "%s: ", tool_name);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	vline(1, fmt, ap);
+}
+
+/* A line without the program's name first, made safe as vmsg's are. */
+static void line_unnamed(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vline(0, fmt, ap);
+	va_end(ap);
 }
 
 void tool_msg(const char *fmt, ...)
@@ -312,7 +367,7 @@ void tool_usage_error(const char *fmt, ...)
 	va_start(ap, fmt);
 	vmsg(fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "Try '%s -h' for more information.\n", tool_name);
+	line_unnamed("Try '%s -h' for more information.", tool_name);
 	exit(EXIT_USAGE);
 }
 
@@ -418,18 +473,28 @@ void tool_check_input(const char *path)
  * here. */
 static void commit_failed(size_t failed, const lsv_error *err)
 {
-	size_t i, n;
+	size_t i, n, len;
+	char *text = NULL;
+	FILE *m = open_memstream(&text, &len);
 
-	fprintf(stderr, "%s: %s", tool_name, err->msg);
-	for (i = 0, n = 0; i < failed; i++)
-		if (names[i] != NULL)
-			fprintf(stderr, "%s%s", n++ ? ", " : "; replaced: ",
-				given[i]);
-	for (i = failed + 1, n = 0; i < nouts; i++)
-		if (names[i] != NULL)
-			fprintf(stderr, "%s%s", n++ ? ", " : "; not replaced: ",
-				given[i]);
-	fputc('\n', stderr);
+	/* one message, through tool_msg: the names are input, quoted there */
+	if (m != NULL) {
+		fputs(err->msg, m);
+		for (i = 0, n = 0; i < failed; i++)
+			if (names[i] != NULL)
+				fprintf(m, "%s%s", n++ ? ", " : "; replaced: ",
+					given[i]);
+		for (i = failed + 1, n = 0; i < nouts; i++)
+			if (names[i] != NULL)
+				fprintf(m, "%s%s", n++ ? ", " : "; not replaced: ",
+					given[i]);
+		if (fclose(m) != 0) {
+			free(text);
+			text = NULL;
+		}
+	}
+	tool_msg("%s", text != NULL ? text : err->msg);
+	free(text);
 	for (i = failed + 1; i < nouts; i++) {
 		tmpnames[i] = NULL;
 		lsv_out_abort(outs[i]);
@@ -477,7 +542,7 @@ void tool_progress(void *ctx, size_t done, size_t total)
 	if (tool_quiet || t < 3.0 || (t - last < 1.0 && done < total))
 		return;
 	last = t;
-	fprintf(stderr, "%s: %zu/%zu rows (%.0f%%), %.1f s, about %.0f s left\n",
-		tool_name, done, total, 100.0 * (double)done / (double)total, t,
-		done ? t * (double)(total - done) / (double)done : 0.0);
+	tool_msg("%zu/%zu rows (%.0f%%), %.1f s, about %.0f s left", done, total,
+		 100.0 * (double)done / (double)total, t,
+		 done ? t * (double)(total - done) / (double)done : 0.0);
 }

@@ -26,7 +26,9 @@ extern int tool_uses_blas;
  * BLAS buffers up front (exit 1 with a message if no room). */
 void tool_init(const char *argv0);
 
-/* "prog: message" on stderr. */
+/* "prog: message" on stderr, one line made safe by lsv_text_safe (a file
+ * name, an option value or the program's name is input: control bytes
+ * and the like are quoted); so are all the messages below. */
 void tool_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Same unless quiet. */
 void tool_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

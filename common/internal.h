@@ -33,7 +33,8 @@ typedef struct {
 /* Next line with its end (LF or CRLF), trailing blanks and any "# comment"
  * removed; lines holding only a comment are skipped (SVMlight).  Returns 1
  * with *s set, 0 at end of input, or -1 with err set (read error, NUL
- * byte).  The line stays valid until the next call. */
+ * byte, a UTF-8 or UTF-16 byte order mark at the start of the input).  The
+ * line stays valid until the next call. */
 int lsv_lines_next(lsv_lines *r, char **s, lsv_error *err);
 void lsv_lines_done(lsv_lines *r);
 

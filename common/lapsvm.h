@@ -56,7 +56,8 @@ typedef enum {
 typedef struct {
 	lsv_status status;
 	lsv_why why;               /* set by lsv_fail to LSV_WHY_NONE */
-	char msg[LSV_ERRMSG_MAX];  /* truncated with "..." if longer */
+	char msg[LSV_ERRMSG_MAX];  /* truncated with "..." if longer; safe to
+				      print (lsv_text_safe) */
 } lsv_error;
 
 /* A short name for a status ("malformed input", ...); never NULL. */
@@ -69,6 +70,30 @@ lsv_status lsv_fail(lsv_error *err, lsv_status s, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)))
 #endif
 	;
+
+/*
+ * A copy of in that is safe to show on a terminal, for messages that echo
+ * input (every lsv_error message is stored through it):
+ *   - tab, line feed and carriage return as \t \n \r; the other C0
+ *     controls and DEL as \xNN (ESC is \x1b);
+ *   - bytes that are not part of valid UTF-8 as \xNN (lower-case hex);
+ *   - valid UTF-8 as it is, except the C1 controls U+0080..U+009F, the
+ *     byte order mark U+FEFF, the bidirectional controls U+061C, U+200E,
+ *     U+200F, U+202A..U+202E, U+2066..U+2069 and the separators U+2028,
+ *     U+2029, which are written as their bytes in \xNN form (U+FEFF is
+ *     \xef\xbb\xbf).
+ * Printable ASCII is kept, the backslash included: so a safe text is its
+ * own safe copy, and a message the library made safe passes a tool's
+ * messages unchanged instead of doubling every backslash (the price: a
+ * literal "\r" in input reads like an escaped carriage return).  Assumes a
+ * UTF-8 terminal, as nearly every terminal is; escaping every non-ASCII
+ * byte would garble every accented file name.
+ * Writes at most size bytes, NUL included (nothing if size is 0); a text
+ * that does not fit is cut between whole characters and escapes and ends
+ * with "..." (as much of it as fits).  Returns the length of the whole safe
+ * text, as snprintf does: it was cut if the result is >= size.
+ */
+size_t lsv_text_safe(char *out, size_t size, const char *in);
 
 /* ------------------------------------------------------------------ */
 /* Strict number parsing (common/parse.c)                              */

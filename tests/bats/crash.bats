@@ -464,6 +464,22 @@ reap() {
 	[ -z "$(tmp_files d3)" ]
 }
 
+@test "a failed rename's message quotes the output names it lists (control bytes in them)" {
+	need_gate
+	"$DG" -S 1 -n 50 moons a.txt
+	local d1=$'r\e[1m' d3=$'n\e[2J'
+	mkdir "$d1" d2 "$d3"
+	gated "$PCA" -q -k 1 a.txt "$d1/a.pca" a.txt d2/b.pca a.txt "$d3/c.pca" 2>err
+	wait_held 1 || { kill -9 $PID; return 1; }
+	rm -rf d2
+	touch gate
+	reap $PID
+	[ "$STATUS" -eq 1 ]
+	stderr=$(cat err)
+	[ "$stderr" = 'lapsvm-pca: d2/b.pca: cannot rename the new file into place: No such file or directory (file not changed); replaced: r\x1b[1m/a.pca; not replaced: n\x1b[2J/c.pca' ]
+	assert_stderr_safe
+}
+
 # --------------------------------------------------------- two writers
 
 @test "two lapsvm-train writing one model at once: one complete model, no temporary files" {
