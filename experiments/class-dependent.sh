@@ -33,6 +33,12 @@ A_GRID=${A_GRID:-1e-3,1e-2,1e-1,1}
 I_GRID=${I_GRID:-1e-2,1e-1,1,10}
 K=${K:-6}
 methods=${*:-rls svm laprls lapsvm}
+for m in $methods; do
+	case $m in
+	rls | svm | laprls | lapsvm) ;;
+	*) echo "class-dependent.sh: unknown method $m (expected rls, svm, laprls or lapsvm)" >&2; exit 2 ;;
+	esac
+done
 mkdir -p "$OUT"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -62,7 +68,6 @@ for set in $SETS; do
 		svm) opts="-s lapsvm -i 0" ;;
 		laprls) opts="-s laprls -y -k $K -i $I_GRID" ;;
 		lapsvm) opts="-s lapsvm -y -k $K -i $I_GRID" ;;
-		*) echo "class-dependent.sh: unknown method $m" >&2; exit 2 ;;
 		esac
 		# -u -1: every row is labeled (USPS has a class 0, the default
 		# unlabeled marker)
@@ -71,8 +76,15 @@ for set in $SETS; do
 		"$BIN"/lapsvm-train -q -u -1 -v 5 -S 1 -a "$A_GRID" $opts \
 			"$tmp/train" "$tmp/model" > "$OUT/$set-$m.cv"
 		end=$(now)
+		# a grid prints its table and "best: ..."; a single setting
+		# (grids of one value) its accuracy line
 		best=$(sed -n 's/^best: //p' "$OUT/$set-$m.cv")
-		cvacc=$(awk '/^\*/ { print $NF }' "$OUT/$set-$m.cv")
+		cvacc=$(awk '/^\*/ { print $NF }
+			/^Cross Validation Accuracy/ { print $5 }' "$OUT/$set-$m.cv")
+		if [ -z "$best" ]; then
+			best="-a $A_GRID"
+			case $m in laprls | lapsvm) best="$best -i $I_GRID" ;; esac
+		fi
 		err=$("$BIN"/lapsvm-predict "$tmp/test" "$tmp/model" "$OUT/$set-$m.pred" |
 			awk '/^Accuracy/ { sub(/%/, "", $3); printf "%.2f", 100 - $3 }')
 		secs=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.0f", b - a }')

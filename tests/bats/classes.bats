@@ -35,6 +35,11 @@ cv_accuracy() {
 	[ "$(edges_between m.txt cls.graph)" -eq 0 ]
 	"$GB" -q -k 10 m.txt all.graph
 	[ "$(edges_between m.txt all.graph)" -gt 0 ]
+	# epsilon-ball pairs too
+	"$GB" -q -y -e 0.5 m.txt eps.graph
+	[ "$(edges_between m.txt eps.graph)" -eq 0 ]
+	"$GB" -q -e 0.5 m.txt eps-all.graph
+	[ "$(edges_between m.txt eps-all.graph)" -gt 0 ]
 	# each class's rows alone give that class's block, renumbered
 	awk '$1 == 1' m.txt >pos.txt
 	"$GB" -q pos.txt pos.graph
@@ -57,6 +62,7 @@ cv_accuracy() {
 	# 0 as a class of its own under -u 9
 	run --separate-stderr "$GB" -y -u 9 u.txt g
 	assert_status 0
+	assert_stderr_has "warning: k = 6 but the smallest class offers only 0 candidate neighbours per point"
 	[ "$(edges_between u.txt g)" -eq 0 ]
 	grep -q '^5$' g  # a class of one row: isolated
 }
