@@ -69,6 +69,14 @@ static void usage(void)
 "            a k-NN graph is built here (euclidean, heat weights); with -v,\n"
 "            -G may be repeated and cross validation chooses the graph\n"
 "-k k      : neighbours of that graph (default 6)\n"
+"-y        : class-dependent Laplacians (JMLR 2006 Section 6.2): each class\n"
+"            is regularized on its own graph, gamma_I L replaced by\n"
+"            blockdiag(w_c gamma_I L_c); every row needs a class.  The graph\n"
+"            built here is then within each class; a -G graph must have no\n"
+"            edge between two classes (graph-build -y).  With -v, each\n"
+"            fold's graph comes from its training labels only\n"
+"-W c:w    : with -y, the intrinsic weight of class c is w gamma_I (w > 0;\n"
+"            default 1); repeat -W for more classes\n"
 "-L type   : normalized (default) I - D^-1/2 W D^-1/2, or unnormalized D - W\n"
 "-P p      : iterated Laplacian L^p (default 1)\n"
 "TSVM (labeled cost C = 1/(2 gamma_A l), as the SVM):\n"
@@ -209,6 +217,8 @@ typedef struct {
 	int a_given, i_given, K_given;
 	int p_labeled;        /* -p labeled */
 	double p_r;           /* -p r (0: not given) */
+	double *wlabel, *weight;  /* -W class:weight, in the order given */
+	int nweight;
 } options;
 
 /* The value of option c among the names of t, or a usage error that lists
@@ -247,6 +257,47 @@ static void opt_fraction(const char *arg, options *o)
 				 "or labeled)", arg);
 }
 
+/* -W class:weight (repeated): one class's intrinsic weight, w > 0. */
+static void opt_weight(const char *arg, options *o)
+{
+	const char *colon = strchr(arg, ':');
+	char *lab;
+	double label, w;
+	int j;
+
+	if (colon == NULL || colon == arg || colon[1] == '\0' ||
+	    strchr(colon + 1, ':') != NULL || strchr(arg, ',') != NULL)
+		tool_usage_error("option -W: '%s' is not class:weight (expected "
+				 "one class and its weight, e.g. -W 1:2; repeat -W "
+				 "for more classes)", arg);
+	if ((lab = malloc((size_t)(colon - arg) + 1)) == NULL)
+		tool_die(1, "out of memory");
+	memcpy(lab, arg, (size_t)(colon - arg));
+	lab[colon - arg] = '\0';
+	if (lsv_parse_double(lab, &label, NULL) != LSV_OK)
+		tool_usage_error("option -W: class '%s' in '%s' is not a number "
+				 "(expected a class label)", lab, arg);
+	free(lab);
+	if (label == 0.0)
+		label = 0.0;  /* -0 is the label 0, as the reader has it */
+	if (lsv_parse_double(colon + 1, &w, NULL) != LSV_OK || !(w > 0.0))
+		tool_usage_error("option -W: weight '%s' of class %g out of range "
+				 "(expected a finite number > 0)", colon + 1, label);
+	for (j = 0; j < o->nweight; j++)
+		if (o->wlabel[j] == label)
+			tool_usage_error("option -W: class %g is given twice (weights "
+					 "%g and %g)", label, o->weight[j], w);
+	o->wlabel = realloc(o->wlabel, (size_t)(o->nweight + 1) * sizeof *o->wlabel);
+	o->weight = realloc(o->weight, (size_t)(o->nweight + 1) * sizeof *o->weight);
+	if (o->wlabel == NULL || o->weight == NULL)
+		tool_die(1, "out of memory");
+	o->wlabel[o->nweight] = label;
+	o->weight[o->nweight++] = w;
+	o->p.nr_weight = o->nweight;
+	o->p.weight_label = o->wlabel;
+	o->p.weight = o->weight;
+}
+
 /* -p into the parameters: the TSVM's fraction constraint (tsvm_r, 0 for
  * the labeled ratio, its default), else the bias shift after training. */
 static void set_fraction(options *o)
@@ -275,7 +326,7 @@ static void parse_options(int argc, char **argv, options *o)
 	o->marker = LSV_UNLABELED_DEFAULT;
 	o->seed = 1;
 	opterr = 0;
-	while ((c = getopt(argc, argv, ":s:t:d:g:r:A:a:c:I:i:G:k:L:P:u:e:o:v:S:C:p:w:M:N:m:K:qh")) != -1) {
+	while ((c = getopt(argc, argv, ":s:t:d:g:r:A:a:c:I:i:G:k:L:P:u:e:o:v:S:C:p:w:M:N:m:K:yW:qh")) != -1) {
 		if (c != ':' && c != '?' && strchr("stdrkuevSCpwMNmK", c) != NULL &&
 		    strpbrk(optarg, ",:") != NULL)
 			tool_usage_error("option -%c takes one value, not a list "
@@ -385,6 +436,12 @@ static void parse_options(int argc, char **argv, options *o)
 			o->p.clusters = (int)tool_opt_long(c, optarg, 2, INT_MAX);
 			o->K_given = 1;
 			break;
+		case 'y':
+			o->p.class_graph = 1;
+			break;
+		case 'W':
+			opt_weight(optarg, o);
+			break;
 		case 'q':
 			tool_quiet = 1;
 			break;
@@ -450,8 +507,12 @@ static void parse_options(int argc, char **argv, options *o)
 	if (o->tsvm_opt && o->p.solver != LSV_SOLVER_TSVM)
 		tool_usage_error("-%c applies to the TSVM (-s tsvm)", o->tsvm_opt);
 	if (o->p.solver == LSV_SOLVER_TSVM &&
-	    (o->graph_file || o->k_given || o->graph_opt))
-		tool_usage_error("the TSVM uses no graph (-G, -k, -i, -I, -L, -P)");
+	    (o->graph_file || o->k_given || o->graph_opt || o->p.class_graph))
+		tool_usage_error("the TSVM uses no graph (-G, -k, -i, -I, -L, -P, "
+				 "-y)");
+	if (o->nweight > 0 && !o->p.class_graph)
+		tool_usage_error("-W weighs the Laplacian of a class: it needs -y "
+				 "(class-dependent Laplacians)");
 	o->in = argv[optind];
 	{
 		size_t j, dash = strcmp(o->in, "-") == 0;
@@ -565,6 +626,60 @@ static lsv_data *read_data(const options *o)
 	return x;
 }
 
+/* -y: every row has a class (an unlabeled row would have no graph of its
+ * own), and every class of -W is one of the data's (a usage error). */
+static void check_classes(const options *o, const lsv_data *x)
+{
+	const char *name = strcmp(o->in, "-") ? o->in : "(stdin)";
+	size_t i;
+	int j;
+
+	if (!o->p.class_graph)
+		return;
+	for (i = 0; i < x->n; i++)
+		if (!lsv_data_is_labeled(x, i))
+			tool_die(1, "%s: row %zu is unlabeled (label %g, the unlabeled "
+				 "marker): -y regularizes each class on its own graph, "
+				 "so every row needs a class (if %g is a class, name "
+				 "another marker with -u)", name, i + 1, x->unlabeled,
+				 x->unlabeled);
+	for (j = 0; j < o->nweight; j++) {
+		char list[256];
+		size_t len = 0, k;
+		double *seen = malloc(x->n * sizeof *seen);
+		size_t ns = 0;
+
+		if (seen == NULL)
+			tool_die(1, "out of memory");
+		for (i = 0; i < x->n && x->y[i] != o->wlabel[j]; i++)
+			;
+		if (i < x->n) {
+			free(seen);
+			continue;
+		}
+		/* the classes, in order of first appearance, for the message */
+		list[0] = '\0';
+		for (i = 0; i < x->n; i++) {
+			for (k = 0; k < ns && seen[k] != x->y[i]; k++)
+				;
+			if (k < ns)
+				continue;
+			seen[ns++] = x->y[i];
+			if (len < sizeof list - 32)
+				len += (size_t)snprintf(list + len, sizeof list - len,
+							"%s%g", ns > 1 ? ", " : "",
+							x->y[i]);
+			else if (len < sizeof list - 4) {
+				strcpy(list + len, ", ...");
+				len = sizeof list;
+			}
+		}
+		free(seen);
+		tool_usage_error("option -W: no row of %s has class %g (the classes "
+				 "are %s)", name, o->wlabel[j], list);
+	}
+}
+
 /* -p r names one class positive, so it needs two classes: with more,
  * every one-vs-rest function would get the same r (the TSVM's too). */
 static void check_fraction(const options *o, const lsv_data *x)
@@ -590,6 +705,13 @@ static lsv_graph *read_graph(options *o, size_t j, const lsv_data *x,
 		const char *file = o->graph_files[j];
 		if (lsv_graph_read_path(file, x->n, &g, &err) != LSV_OK)
 			tool_die_err(&err);
+		/* refused, not warned about: with an edge between two classes,
+		 * D_w L^p D_w would not be blockdiag(w_c L_c^p) */
+		if (o->p.class_graph && lsv_graph_check_classes(g, x, &err) !=
+		    LSV_OK)
+			tool_die(1, "%s: %s: -y needs a graph with no edge between "
+				 "two classes (graph-build -y builds one)", file,
+				 err.msg);
 		/* escaped as in messages: a name can hold any byte, the
 		 * model's header line must stay one line of text */
 		memcpy(desc, head, sizeof head);
@@ -598,12 +720,23 @@ static lsv_graph *read_graph(options *o, size_t j, const lsv_data *x,
 	} else if (o->p.gamma_I > 0.0) {
 		if (!tool_quiet)
 			o->gp.progress = tool_progress;
-		if (lsv_graph_build(x, &o->gp, &g, &info, &err) != LSV_OK)
+		if ((o->p.class_graph ? lsv_graph_build_classes(x, &o->gp, &g, &info,
+							       &err)
+				      : lsv_graph_build(x, &o->gp, &g, &info,
+							&err)) != LSV_OK)
 			tool_die_graph_err(o->in, &err);
-		tool_info("no graph given (-G): built a %d-NN graph (euclidean, "
-			  "heat weights) over the %zu rows", info.k, x->n);
-		snprintf(desc, size, "built knn k=%d euclidean heat t=%.17g union",
-			 info.k, info.t);
+		o->gp.progress = NULL;
+		if (o->p.class_graph)
+			tool_info("no graph given (-G): built a %d-NN graph within "
+				  "each class (euclidean, heat weights) over the %zu "
+				  "rows%s", info.k, x->n, info.k < o->gp.k
+				  ? "; k is capped by the smallest class (m rows "
+				    "offer m - 1 neighbours)" : "");
+		else
+			tool_info("no graph given (-G): built a %d-NN graph (euclidean, "
+				  "heat weights) over the %zu rows", info.k, x->n);
+		snprintf(desc, size, "built knn k=%d euclidean heat t=%.17g union%s",
+			 info.k, info.t, o->p.class_graph ? " within-class" : "");
 	}
 	return g;
 }
@@ -665,6 +798,20 @@ static void report(const lsv_train_param *p, const lsv_model *m,
 		  m->l, m->u, m->nr_class,
 		  p->solver == LSV_SOLVER_CLUSTER ? "clusters" : "classes",
 		  p->gamma_A, p->gamma_I, m->sv->n, tool_elapsed());
+	if (m->class_weight != NULL) {
+		char list[256];
+		size_t len = 0;
+		int c;
+		list[0] = '\0';
+		for (c = 0; c < m->nr_class && len < sizeof list - 40; c++)
+			len += (size_t)snprintf(list + len, sizeof list - len,
+						"%s%g:%g", c ? " " : "", m->labels[c],
+						m->class_weight[c]);
+		if (c < m->nr_class)
+			snprintf(list + len, sizeof list - len, " ...");
+		tool_info("class-dependent Laplacians: gamma_I times the weight of "
+			  "each class (class:weight) %s", list);
+	}
 	if (p->solver == LSV_SOLVER_TSVM)
 		tool_info("TSVM: %ld label switches in all", r->switches);
 	if (p->method == LSV_METHOD_PCG || p->method == LSV_METHOD_PCG_EARLY)
@@ -968,6 +1115,11 @@ static size_t grid_search(options *o, const lsv_data *x, lsv_graph **gs,
 		combo_index(o, k, idx);
 		P[k] = combo_param(o, idx, x->l, x->n);
 	}
+	if (o->p.class_graph)
+		tool_info("-y: every fold is trained on its own graph, %s",
+			  o->graph_files == NULL
+			  ? "built from the fold's training labels"
+			  : "the -G graph without the edges of its held-out rows");
 	gp.done = 0;
 	gp.total = N;
 	gp.start = tool_elapsed();
@@ -997,10 +1149,20 @@ static size_t grid_search(options *o, const lsv_data *x, lsv_graph **gs,
 			kidx = idx[DIM_G];
 		}
 		gp.base = b;
-		if (lsv_cv_settings(x, gs[idx[DIM_GRAPH]], P + b, block,
-				    any ? K : NULL, fold,
-				    o->folds, LSV_CV_SHARE, &cvp, sc + b, &shared,
-				    &err) != LSV_OK)
+		if (o->p.class_graph && o->graph_files == NULL) {
+			/* -y, graph built here: built anew in every fold from
+			 * the fold's training labels (lsv_cv_settings_rebuild) */
+			lsv_graph_param gq = o->gp;
+			gq.progress = NULL;
+			if (lsv_cv_settings_rebuild(x, &gq, P + b, block,
+						    any ? K : NULL, fold, o->folds,
+						    LSV_CV_SHARE, &cvp, sc + b,
+						    &shared, &err) != LSV_OK)
+				tool_die_err(&err);
+		} else if (lsv_cv_settings(x, gs[idx[DIM_GRAPH]], P + b, block,
+					   any ? K : NULL, fold,
+					   o->folds, LSV_CV_SHARE, &cvp, sc + b,
+					   &shared, &err) != LSV_OK)
 			tool_die_err(&err);
 		if (shared && block > 1)
 			tool_info("combinations %zu to %zu shared one factorization "
@@ -1131,6 +1293,7 @@ int main(int argc, char **argv)
 			tool_check_input(o.graph_files[j]);
 	}
 	x = read_data(&o);
+	check_classes(&o, x);
 	check_fraction(&o, x);
 	resolve_reg(&o.reg, x->l, x->n, &o.p);
 	if (o.p.solver == LSV_SOLVER_TSVM) {
@@ -1198,6 +1361,8 @@ int main(int argc, char **argv)
 	free(o.gl.v);
 	free(o.Pl.v);
 	free(o.Ll.v);
+	free(o.wlabel);
+	free(o.weight);
 	lsv_data_free(x);
 	free(o.deflt);
 	return tool_done();

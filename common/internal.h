@@ -94,6 +94,15 @@ typedef struct {
 	double d2;
 } lsv_pair;
 
+/* The pairs lsv_graph_build would weigh and symmetrize (common/knn.c):
+ * kNN lists in row order, or both directions of every epsilon pair, with
+ * the same checks and info.  *pairs (NULL if none) is the caller's to
+ * free.  The within-class graphs (common/classes.c) gather them class by
+ * class and assemble one graph. */
+lsv_status lsv_knn_pairs(const lsv_data *x, const lsv_graph_param *p,
+			 lsv_pair **pairs, size_t *npairs,
+			 lsv_graph_info *info, lsv_error *err);
+
 /* The graph of n rows from the chosen pairs (common/weights.c): weights
  * (p->weight, p->t) and symmetrization (union or p->mutual in kNN mode,
  * as given in epsilon mode, p->epsilon > 0); sets info->t, edges,

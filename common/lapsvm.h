@@ -288,6 +288,35 @@ lsv_status lsv_graph_write(FILE *fp, const char *name, const lsv_graph *g,
 
 void lsv_graph_free(lsv_graph *g);
 
+/*
+ * Class-dependent graphs (common/classes.c; JMLR 2006 Section 6.2): a
+ * graph whose edges never join two classes, so that its Laplacian is
+ * blockdiag(L_c), one block per class.
+ *
+ * lsv_graph_build_classes: the graph of lsv_graph_build built within each
+ * class of x's labeled rows separately (kNN or epsilon pairs among the
+ * class's rows only, then weighed and symmetrized as one graph: the heat
+ * width t is the mean over the chosen pairs of every class).  Unlabeled
+ * rows get no edge.  info->k is the smallest k used (a class of m rows
+ * offers m - 1 neighbours); the other counts are over all classes.
+ *
+ * lsv_graph_check_classes: LSV_OK if every edge of g joins two labeled
+ * rows of x of the same class, else LSV_EINVAL naming the first edge that
+ * does not ("row 4: edge 4-9 joins class 1 and class 2", or "... reaches
+ * row 9, which is unlabeled"; no file name: the caller adds it).
+ *
+ * lsv_graph_within_classes: the subgraph of g keeping exactly those edges
+ * (so an unlabeled row of x is left isolated).  Cross validation gives a
+ * fold the graph of its training rows this way.
+ */
+lsv_status lsv_graph_build_classes(const lsv_data *x,
+				   const lsv_graph_param *p, lsv_graph **out,
+				   lsv_graph_info *info, lsv_error *err);
+lsv_status lsv_graph_check_classes(const lsv_graph *g, const lsv_data *x,
+				   lsv_error *err);
+lsv_status lsv_graph_within_classes(const lsv_graph *g, const lsv_data *x,
+				    lsv_graph **out, lsv_error *err);
+
 /* ------------------------------------------------------------------ */
 /* Kernels (common/kernel.c)                                           */
 /* ------------------------------------------------------------------ */
@@ -363,10 +392,17 @@ typedef struct {
 	const lsv_graph *g;
 	double *deg, *isd;  /* degrees, 1/sqrt(degree) (0 if isolated) */
 	int normalized, power;
+	double *sw;         /* NULL, or sqrt of the row weights (lsv_lapop_scale) */
 } lsv_lapop;
 
 lsv_status lsv_lapop_init(lsv_lapop *L, const lsv_graph *g, int normalized,
 			  int power, lsv_error *err);
+/* Weigh the rows: the operator becomes D L^p D, D = diag(sqrt(w_i)) (w: n
+ * finite values > 0, copied).  On a graph without edges between classes,
+ * w_i the weight of row i's class, this is blockdiag(w_c L_c^p): the
+ * class-dependent intrinsic term (common/classes.c).  LSV_EINVAL for a
+ * weight that is not a finite number > 0. */
+lsv_status lsv_lapop_scale(lsv_lapop *L, const double *w, lsv_error *err);
 lsv_status lsv_lapop_apply(const lsv_lapop *L, const double *X, double *Y,
 			   size_t C, double scale, lsv_error *err);
 void lsv_lapop_free(lsv_lapop *L);
@@ -492,6 +528,19 @@ typedef struct {
 	 * from the c - 1 smallest solutions (k-means seeded by `seed` when
 	 * c > 2). */
 	int clusters;           /* c >= 2 (default 2) */
+	/* Class-dependent Laplacians (JMLR 2006 Section 6.2, common/
+	 * classes.c): the intrinsic term is gamma_I/(l+u)^2 sum_c w_c f_c'
+	 * L_c^p f_c, each class on its own graph.  The graph must then have
+	 * no edge between two classes nor at an unlabeled row
+	 * (lsv_graph_check_classes; training refuses it otherwise). */
+	int class_graph;        /* 0 (default) or 1 */
+	int nr_weight;          /* weights given, LIBSVM's style: w_c =
+				   weight[j] for the class weight_label[j],
+				   1 for the other classes (the caller owns
+				   the arrays; a model keeps its own record,
+				   lsv_model.class_weight) */
+	const double *weight_label;
+	const double *weight;   /* finite, > 0; needs class_graph */
 } lsv_train_param;
 
 void lsv_train_param_default(lsv_train_param *p);
@@ -518,6 +567,9 @@ typedef struct {
 	double *bias;           /* nr_fn */
 	double *shift;          /* NULL, or nr_fn: the balance shifts already
 				   added to bias (model key balance_shift) */
+	double *class_weight;   /* NULL, or nr_class (in labels' order): the
+				   class-dependent Laplacians' w_c (model key
+				   intrinsic_weights; param.class_graph is 1) */
 	lsv_data *sv;           /* expansion points (their y is unused: 0) */
 	double *coef;           /* sv->n x nr_fn, row-major */
 	double *centroids;      /* cluster models with nr_class > 2: the
@@ -592,6 +644,10 @@ typedef struct {
  * (lsv_balance_shift, common/balance.c), m->shift records the shifts and
  * report->train_f (always set then) holds the shifted values.  progress and
  * report may be NULL.  The caller owns *out and report's arrays.
+ * With p->class_graph, g must have no edge between two classes nor at an
+ * unlabeled row; unlabeled rows then have no term in eq. 4 and no
+ * coefficient, so the n x n methods solve the labeled rows alone (the
+ * same function; gamma_I keeps its 1/(l+u)^2).
  */
 lsv_status lsv_train(const lsv_data *x, const lsv_graph *g,
 		     const lsv_train_param *p,
@@ -733,6 +789,26 @@ lsv_status lsv_cv_settings(const lsv_data *x, const lsv_graph *g,
 			   const int *fold, long folds, lsv_cv_mode mode,
 			   const lsv_cv_progress *progress,
 			   lsv_cv_score *scores, int *shared, lsv_error *err);
+
+/*
+ * Class-dependent Laplacians (p->class_graph) build their graph from the
+ * labels, so a fold's graph must not know its held-out rows' labels.
+ * lsv_cv_settings gives each fold the subgraph of g without the edges at
+ * its held-out rows (lsv_graph_within_classes of the fold's labels: they
+ * are isolated, so they get no coefficient and no graph term); g's other
+ * edges were chosen by whoever built g.  lsv_cv_settings_rebuild builds
+ * each fold's graph anew instead, lsv_graph_build_classes with gp on the
+ * fold's training labels only, as lsv_train would on that training set.
+ * Class-dependent settings are never shared (the graph changes with the
+ * fold): every fold is trained, on its training rows alone (lsv_train).
+ */
+lsv_status lsv_cv_settings_rebuild(const lsv_data *x, const lsv_graph_param *gp,
+				   const lsv_train_param *p, size_t m,
+				   const double *K, const int *fold, long folds,
+				   lsv_cv_mode mode,
+				   const lsv_cv_progress *progress,
+				   lsv_cv_score *scores, int *shared,
+				   lsv_error *err);
 
 /* The best of m scored settings: the lowest loss; losses equal to 1e-12
  * relative are a tie, broken toward stronger regularization (larger

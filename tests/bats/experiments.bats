@@ -83,6 +83,22 @@ need() {
 	[[ "$output" == *"unknown method 'nosuch'"* ]]
 }
 
+@test "experiments/class-dependent.sh: Isolet, one setting each, RLS and class-dependent LapRLS" {
+	need isolet1.libsvm.gz
+	run env SETS=isolet A_GRID=0.1 I_GRID=1 OUT="$WORK/cd" \
+		"$TOP/experiments/class-dependent.sh" rls laprls
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"| isolet | rls | \`-a 0.1\` |"* ]]
+	row=$(echo "$output" | grep '^| isolet | laprls |')
+	[[ "$row" == *"\`-a 0.1 -i 1\`"* ]]
+	# the test error of a fully labeled isolet1 model on isolet5: 10-20%
+	err=$(echo "$row" | awk -F'|' '{ print $6 + 0 }')
+	awk -v e="$err" 'BEGIN { exit !(e > 10 && e < 20) }'
+	[ -s "$WORK/cd/isolet-laprls.cv" ]
+	run "$TOP/experiments/class-dependent.sh" nosuch
+	[ "$status" -eq 2 ]
+}
+
 @test "experiments: a missing data directory is a clear error" {
 	run env DATA="$WORK/nowhere" "$TOP/experiments/uspst.sh" rls
 	[ "$status" -eq 1 ]
