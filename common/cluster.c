@@ -122,8 +122,10 @@ typedef struct {
 
 static void basis_free(basis *b)
 {
-	if (b->E == NULL)
+	if (b->E == NULL) {  /* Nystrom: U and s are arrays of their own */
 		free(b->U);
+		free(b->s);
+	}
 	free(b->E);
 	free(b->ev);
 	free(b->Wt);
