@@ -507,9 +507,11 @@ static void parse_options(int argc, char **argv, options *o)
 	if (o->tsvm_opt && o->p.solver != LSV_SOLVER_TSVM)
 		tool_usage_error("-%c applies to the TSVM (-s tsvm)", o->tsvm_opt);
 	if (o->p.solver == LSV_SOLVER_TSVM &&
-	    (o->graph_file || o->k_given || o->graph_opt || o->p.class_graph))
-		tool_usage_error("the TSVM uses no graph (-G, -k, -i, -I, -L, -P, "
-				 "-y)");
+	    (o->graph_file || o->k_given || o->graph_opt))
+		tool_usage_error("the TSVM uses no graph (-G, -k, -i, -I, -L, -P)");
+	if (o->p.solver == LSV_SOLVER_TSVM && o->p.class_graph)
+		tool_usage_error("-y regularizes each class on its own graph; the "
+				 "TSVM uses no graph");
 	if (o->nweight > 0 && !o->p.class_graph)
 		tool_usage_error("-W weighs the Laplacian of a class: it needs -y "
 				 "(class-dependent Laplacians)");
