@@ -481,6 +481,9 @@ static void parse_options(int argc, char **argv, options *o)
 		if (o->reg.a_kind == 'c')
 			tool_usage_error("-c is an SVM's cost; clustering takes "
 					 "gamma_A (-A or -a)");
+		if (o->p.class_graph || o->nweight > 0)
+			tool_usage_error("-y and -W regularize each class on its "
+					 "own graph; clustering has no classes");
 		if (!o->a_given) {
 			o->reg.a_kind = 'A';
 			o->reg.a_val = 1e-4;

@@ -113,7 +113,7 @@ blobs() {
 	assert_train_usage "clustering on a feature map needs landmarks (-M newton -N m)"
 }
 
-@test "-s cluster usage errors: -K, -v, -c, -p, gamma_I = 0" {
+@test "-s cluster usage errors: -K, -v, -c, -p, -y, gamma_I = 0" {
 	moons_graph
 	run --separate-stderr "$TRAIN" -s cluster -K 1 m.txt
 	assert_bad_option K "out of range"
@@ -127,6 +127,8 @@ blobs() {
 	assert_train_usage "a positive fraction is for classifiers, not for clustering"
 	run --separate-stderr "$TRAIN" -s cluster -I 0 m.txt
 	assert_train_usage "clustering needs gamma_I > 0"
+	run --separate-stderr "$TRAIN" -s cluster -y m.txt
+	assert_train_usage "-y and -W regularize each class on its own graph; clustering has no classes"
 }
 
 @test "-s cluster errors: more clusters than rows, the marker among the clusters, a graph without edges" {
