@@ -6,7 +6,8 @@
  *
  *     lapsvm-predict [options] test_file model_file output_file
  *
- * Everything is read and computed before the output is opened, so bad
+ * The output is opened first (a bad destination is the error reported,
+ * before the inputs are read) and replaced only once complete, so bad
  * input never touches an existing output file.
  */
 #include <float.h>
@@ -151,7 +152,6 @@ int main(int argc, char **argv)
 {
 	lsv_model *m = NULL;
 	lsv_data *x = NULL;
-	lsv_out *out = NULL;
 	lsv_error err;
 	const char *testpath, *modelpath, *outpath;
 	double marker = 0.0, *scores = NULL, *pred = NULL;
@@ -195,6 +195,9 @@ int main(int argc, char **argv)
 	if (strcmp(testpath, "-") == 0 && strcmp(modelpath, "-") == 0)
 		tool_usage_error("test_file and model_file cannot both be '-' "
 				 "(standard input)");
+	fp = tool_output_open(outpath);
+	tool_check_input(testpath);
+	tool_check_input(modelpath);
 
 	/* The model first: its unlabeled marker is the test data's default. */
 	if (lsv_model_read_path(modelpath, &m, &err) != LSV_OK)
@@ -227,7 +230,6 @@ int main(int argc, char **argv)
 	for (i = 0; i < x->n; i++)
 		pred[i] = lsv_model_label(m, scores + i * nf);
 
-	fp = tool_output_open(outpath, &out);
 	if (decision && m->param.solver == LSV_SOLVER_CLUSTER) {
 		fputs("clusters", fp);
 		for (i = 0; i < (size_t)m->nr_class; i++)
@@ -247,7 +249,7 @@ int main(int argc, char **argv)
 				fprintf(fp, " %.17g", scores[i * nf + j]);
 		putc('\n', fp);
 	}
-	tool_output_commit(out);
+	tool_outputs_commit();  /* reports a write error */
 
 	if (!tool_quiet)
 		report(m, x, pred, scores,

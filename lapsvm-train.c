@@ -75,6 +75,14 @@ static void usage(void)
 "            a k-NN graph is built here (euclidean, heat weights); with -v,\n"
 "            -G may be repeated and cross validation chooses the graph\n"
 "-k k      : neighbours of that graph (default 6)\n"
+"-y        : class-dependent Laplacians (JMLR 2006 Section 6.2): each class\n"
+"            is regularized on its own graph, gamma_I L replaced by\n"
+"            blockdiag(w_c gamma_I L_c); every row needs a class.  The graph\n"
+"            built here is then within each class; a -G graph must have no\n"
+"            edge between two classes (graph-build -y).  With -v, each\n"
+"            fold's graph comes from its training labels only\n"
+"-W c:w    : with -y, the intrinsic weight of class c is w gamma_I (w > 0;\n"
+"            default 1); repeat -W for more classes\n"
 "-L type   : normalized (default) I - D^-1/2 W D^-1/2, or unnormalized D - W\n"
 "-P p      : iterated Laplacian L^p (default 1)\n"
 "TSVM (labeled cost C = 1/(2 gamma_A l), as the SVM):\n"
@@ -205,6 +213,7 @@ typedef struct {
 	plist al, il, gl, Pl, Ll;  /* the values of -a/-A/-c, -i/-I, -g, -P, -L */
 	plist Gl;             /* -G: graph numbers 0, 1, ... (several with -v) */
 	const char **graph_files;  /* the files of -G, in the order given */
+	char **graph_shown;   /* -v: the same, safe to print (lsv_text_safe) */
 	const char *in, *outpath, *graph_file, *pred_file;
 	char *deflt;          /* the default model path, allocated */
 	double marker;
@@ -214,6 +223,8 @@ typedef struct {
 	int a_given, i_given, K_given, ER_given;
 	int p_labeled;        /* -p labeled */
 	double p_r;           /* -p r (0: not given) */
+	double *wlabel, *weight;  /* -W class:weight, in the order given */
+	int nweight;
 } options;
 
 /* The value of option c among the names of t, or a usage error that lists
@@ -252,6 +263,47 @@ static void opt_fraction(const char *arg, options *o)
 				 "or labeled)", arg);
 }
 
+/* -W class:weight (repeated): one class's intrinsic weight, w > 0. */
+static void opt_weight(const char *arg, options *o)
+{
+	const char *colon = strchr(arg, ':');
+	char *lab;
+	double label, w;
+	int j;
+
+	if (colon == NULL || colon == arg || colon[1] == '\0' ||
+	    strchr(colon + 1, ':') != NULL || strchr(arg, ',') != NULL)
+		tool_usage_error("option -W: '%s' is not class:weight (expected "
+				 "one class and its weight, e.g. -W 1:2; repeat -W "
+				 "for more classes)", arg);
+	if ((lab = malloc((size_t)(colon - arg) + 1)) == NULL)
+		tool_die(1, "out of memory");
+	memcpy(lab, arg, (size_t)(colon - arg));
+	lab[colon - arg] = '\0';
+	if (lsv_parse_double(lab, &label, NULL) != LSV_OK)
+		tool_usage_error("option -W: class '%s' in '%s' is not a number "
+				 "(expected a class label)", lab, arg);
+	free(lab);
+	if (label == 0.0)
+		label = 0.0;  /* -0 is the label 0, as the reader has it */
+	if (lsv_parse_double(colon + 1, &w, NULL) != LSV_OK || !(w > 0.0))
+		tool_usage_error("option -W: weight '%s' of class %g out of range "
+				 "(expected a finite number > 0)", colon + 1, label);
+	for (j = 0; j < o->nweight; j++)
+		if (o->wlabel[j] == label)
+			tool_usage_error("option -W: class %g is given twice (weights "
+					 "%g and %g)", label, o->weight[j], w);
+	o->wlabel = realloc(o->wlabel, (size_t)(o->nweight + 1) * sizeof *o->wlabel);
+	o->weight = realloc(o->weight, (size_t)(o->nweight + 1) * sizeof *o->weight);
+	if (o->wlabel == NULL || o->weight == NULL)
+		tool_die(1, "out of memory");
+	o->wlabel[o->nweight] = label;
+	o->weight[o->nweight++] = w;
+	o->p.nr_weight = o->nweight;
+	o->p.weight_label = o->wlabel;
+	o->p.weight = o->weight;
+}
+
 /* -p into the parameters: the TSVM's fraction constraint (tsvm_r, 0 for
  * the labeled ratio, its default), else the bias shift after training. */
 static void set_fraction(options *o)
@@ -280,7 +332,7 @@ static void parse_options(int argc, char **argv, options *o)
 	o->marker = LSV_UNLABELED_DEFAULT;
 	o->seed = 1;
 	opterr = 0;
-	while ((c = getopt(argc, argv, ":s:t:d:g:r:A:a:c:I:i:G:k:L:P:u:e:o:v:S:C:p:w:M:N:m:K:E:R:qh")) != -1) {
+	while ((c = getopt(argc, argv, ":s:t:d:g:r:A:a:c:I:i:G:k:L:P:u:e:o:v:S:C:p:w:M:N:m:K:E:R:yW:qh")) != -1) {
 		if (c != ':' && c != '?' && strchr("stdrkuevSCpwMNmKER", c) != NULL &&
 		    strpbrk(optarg, ",:") != NULL)
 			tool_usage_error("option -%c takes one value, not a list "
@@ -401,6 +453,12 @@ static void parse_options(int argc, char **argv, options *o)
 								   INT_MAX);
 			o->ER_given = c;
 			break;
+		case 'y':
+			o->p.class_graph = 1;
+			break;
+		case 'W':
+			opt_weight(optarg, o);
+			break;
 		case 'q':
 			tool_quiet = 1;
 			break;
@@ -443,6 +501,9 @@ static void parse_options(int argc, char **argv, options *o)
 		if (o->reg.a_kind == 'c')
 			tool_usage_error("-c is an SVM's cost; clustering takes "
 					 "gamma_A (-A or -a)");
+		if (o->p.class_graph || o->nweight > 0)
+			tool_usage_error("-y and -W regularize each class on its "
+					 "own graph; clustering has no classes");
 		if (!o->a_given) {
 			o->reg.a_kind = 'A';
 			o->reg.a_val = 1e-4;
@@ -471,6 +532,12 @@ static void parse_options(int argc, char **argv, options *o)
 	if (o->p.solver == LSV_SOLVER_TSVM &&
 	    (o->graph_file || o->k_given || o->graph_opt))
 		tool_usage_error("the TSVM uses no graph (-G, -k, -i, -I, -L, -P)");
+	if (o->p.solver == LSV_SOLVER_TSVM && o->p.class_graph)
+		tool_usage_error("-y regularizes each class on its own graph; the "
+				 "TSVM uses no graph");
+	if (o->nweight > 0 && !o->p.class_graph)
+		tool_usage_error("-W weighs the Laplacian of a class: it needs -y "
+				 "(class-dependent Laplacians)");
 	o->in = argv[optind];
 	{
 		size_t j, dash = strcmp(o->in, "-") == 0;
@@ -584,6 +651,60 @@ static lsv_data *read_data(const options *o)
 	return x;
 }
 
+/* -y: every row has a class (an unlabeled row would have no graph of its
+ * own), and every class of -W is one of the data's (a usage error). */
+static void check_classes(const options *o, const lsv_data *x)
+{
+	const char *name = strcmp(o->in, "-") ? o->in : "(stdin)";
+	size_t i;
+	int j;
+
+	if (!o->p.class_graph)
+		return;
+	for (i = 0; i < x->n; i++)
+		if (!lsv_data_is_labeled(x, i))
+			tool_die(1, "%s: row %zu is unlabeled (label %g, the unlabeled "
+				 "marker): -y regularizes each class on its own graph, "
+				 "so every row needs a class (if %g is a class, name "
+				 "another marker with -u)", name, i + 1, x->unlabeled,
+				 x->unlabeled);
+	for (j = 0; j < o->nweight; j++) {
+		char list[256];
+		size_t len = 0, k;
+		double *seen = malloc(x->n * sizeof *seen);
+		size_t ns = 0;
+
+		if (seen == NULL)
+			tool_die(1, "out of memory");
+		for (i = 0; i < x->n && x->y[i] != o->wlabel[j]; i++)
+			;
+		if (i < x->n) {
+			free(seen);
+			continue;
+		}
+		/* the classes, in order of first appearance, for the message */
+		list[0] = '\0';
+		for (i = 0; i < x->n; i++) {
+			for (k = 0; k < ns && seen[k] != x->y[i]; k++)
+				;
+			if (k < ns)
+				continue;
+			seen[ns++] = x->y[i];
+			if (len < sizeof list - 32)
+				len += (size_t)snprintf(list + len, sizeof list - len,
+							"%s%g", ns > 1 ? ", " : "",
+							x->y[i]);
+			else if (len < sizeof list - 4) {
+				strcpy(list + len, ", ...");
+				len = sizeof list;
+			}
+		}
+		free(seen);
+		tool_usage_error("option -W: no row of %s has class %g (the classes "
+				 "are %s)", name, o->wlabel[j], list);
+	}
+}
+
 /* -p r names one class positive, so it needs two classes: with more,
  * every one-vs-rest function would get the same r (the TSVM's too). */
 static void check_fraction(const options *o, const lsv_data *x)
@@ -605,25 +726,49 @@ static lsv_graph *read_graph(options *o, size_t j, const lsv_data *x,
 
 	desc[0] = '\0';
 	if (o->graph_files != NULL) {
+		static const char head[] = "file ";
 		const char *file = o->graph_files[j];
 		if (lsv_graph_read_path(file, x->n, &g, &err) != LSV_OK)
 			tool_die_err(&err);
-		snprintf(desc, size, "file %s", file);
+		/* refused, not warned about: with an edge between two classes,
+		 * D_w L^p D_w would not be blockdiag(w_c L_c^p) */
+		if (o->p.class_graph && lsv_graph_check_classes(g, x, &err) !=
+		    LSV_OK)
+			tool_die(1, "%s: %s: -y needs a graph with no edge between "
+				 "two classes (graph-build -y builds one)", file,
+				 err.msg);
+		/* escaped as in messages: a name can hold any byte, the
+		 * model's header line must stay one line of text */
+		memcpy(desc, head, sizeof head);
+		lsv_text_safe(desc + sizeof head - 1, size - (sizeof head - 1),
+			      file);
 	} else if (o->p.gamma_I > 0.0) {
 		if (!tool_quiet)
 			o->gp.progress = tool_progress;
-		if (lsv_graph_build(x, &o->gp, &g, &info, &err) != LSV_OK)
+		if ((o->p.class_graph ? lsv_graph_build_classes(x, &o->gp, &g, &info,
+							       &err)
+				      : lsv_graph_build(x, &o->gp, &g, &info,
+							&err)) != LSV_OK)
 			tool_die_graph_err(o->in, &err);
-		tool_info("no graph given (-G): built a %d-NN graph (euclidean, "
-			  "heat weights) over the %zu rows", info.k, x->n);
-		snprintf(desc, size, "built knn k=%d euclidean heat t=%.17g union",
-			 info.k, info.t);
+		o->gp.progress = NULL;
+		if (o->p.class_graph)
+			tool_info("no graph given (-G): built a %d-NN graph within "
+				  "each class (euclidean, heat weights) over the %zu "
+				  "rows%s", info.k, x->n, info.k < o->gp.k
+				  ? "; k is capped by the smallest class (m rows "
+				    "offer m - 1 neighbours)" : "");
+		else
+			tool_info("no graph given (-G): built a %d-NN graph (euclidean, "
+				  "heat weights) over the %zu rows", info.k, x->n);
+		snprintf(desc, size, "built knn k=%d euclidean heat t=%.17g union%s",
+			 info.k, info.t, o->p.class_graph ? " within-class" : "");
 	}
 	return g;
 }
 
 /* The model keeps the graph's description on one "key value" line: no
- * line breaks, no '#' (a comment there), no trailing blank. */
+ * line breaks or other controls (read_graph escaped them), no '#' (a
+ * comment there), no trailing blank. */
 static void set_graph_desc(lsv_model *m, char *desc)
 {
 	char *q;
@@ -632,7 +777,7 @@ static void set_graph_desc(lsv_model *m, char *desc)
 	if (desc[0] == '\0')
 		return;
 	for (q = desc; *q; q++)
-		if (*q == '#' || (unsigned char)*q < ' ')
+		if (*q == '#')
 			*q = '_';
 	len = strlen(desc);
 	while (len > 0 && desc[len - 1] == ' ')
@@ -668,15 +813,30 @@ static void report(const lsv_train_param *p, const lsv_model *m,
 		tool_info("warning: Newton stopped at its cap of %ld steps before "
 			  "the active set settled; the model is the last iterate",
 			  r->newton_cap);
-	tool_info("%s: l = %zu, u = %zu, %d classes, gamma_A = %g, gamma_I = "
+	tool_info("%s: l = %zu, u = %zu, %d %s, gamma_A = %g, gamma_I = "
 		  "%g, %zu expansion points; %.2f s",
 		  p->solver == LSV_SOLVER_TSVM ? "TSVM"
 		  : p->solver == LSV_SOLVER_CLUSTER ? "clustering"
 		  : p->solver == LSV_SOLVER_LAPRLS
 			  ? (p->gamma_I == 0.0 ? "RLS" : "LapRLS")
 			  : (p->gamma_I == 0.0 ? "SVM" : "LapSVM"),
-		  m->l, m->u, m->nr_class, p->gamma_A, p->gamma_I, m->sv->n,
-		  tool_elapsed());
+		  m->l, m->u, m->nr_class,
+		  p->solver == LSV_SOLVER_CLUSTER ? "clusters" : "classes",
+		  p->gamma_A, p->gamma_I, m->sv->n, tool_elapsed());
+	if (m->class_weight != NULL) {
+		char list[256];
+		size_t len = 0;
+		int c;
+		list[0] = '\0';
+		for (c = 0; c < m->nr_class && len < sizeof list - 40; c++)
+			len += (size_t)snprintf(list + len, sizeof list - len,
+						"%s%g:%g", c ? " " : "", m->labels[c],
+						m->class_weight[c]);
+		if (c < m->nr_class)
+			snprintf(list + len, sizeof list - len, " ...");
+		tool_info("class-dependent Laplacians: gamma_I times the weight of "
+			  "each class (class:weight) %s", list);
+	}
 	if (p->solver == LSV_SOLVER_TSVM)
 		tool_info("TSVM: %ld label switches in all", r->switches);
 	if (p->method == LSV_METHOD_PCG || p->method == LSV_METHOD_PCG_EARLY)
@@ -724,6 +884,11 @@ static void cluster_report(const lsv_data *x, const lsv_model *m,
 			  "embedding, the best of %d restarts (seed %llu)",
 			  m->param.cluster_unit ? "unit-length" : "raw", m->nr_fn,
 			  m->param.cluster_restarts, m->param.seed);
+	if (r->cluster_components > 1)
+		tool_info("warning: the graph has %zu connected components: with "
+			  "little regularization a cluster can be a whole component, "
+			  "however small (join them with a larger -k or -e, or raise "
+			  "gamma_A)", r->cluster_components);
 	if (r->cluster_unsure)
 		tool_info("warning: the clustering is not determined by the data "
 			  "(the eigenvalue it stops at is repeated to 1e-8, or a "
@@ -757,12 +922,11 @@ static void cluster_report(const lsv_data *x, const lsv_model *m,
 
 /* -o: the transductive predictions, f on the unlabeled training rows
  * (clustering: every row). */
-static void write_transductive(const options *o, const lsv_data *x,
+static void write_transductive(FILE *fp, const lsv_data *x,
 			       const lsv_model *m, const lsv_train_report *r)
 {
 	double *scores = malloc(x->n * (size_t)m->nr_fn * sizeof *scores);
 	size_t *rows = malloc((x->n + 1) * sizeof *rows), i, u = 0;
-	lsv_out *out;
 	lsv_error err;
 
 	if (scores == NULL || rows == NULL)
@@ -777,22 +941,18 @@ static void write_transductive(const options *o, const lsv_data *x,
 		if (!lsv_data_is_labeled(x, i) ||
 		    m->param.solver == LSV_SOLVER_CLUSTER)
 			rows[u++] = i;
-	write_predictions(tool_output_open(o->pred_file, &out), m, scores, rows, u);
-	tool_output_commit(out);
+	write_predictions(fp, m, scores, rows, u);
 	free(scores);
 	free(rows);
 }
 
-static void write_model(const options *o, const lsv_model *m)
+static void write_model(FILE *fp, const options *o, const lsv_model *m)
 {
-	lsv_out *out;
 	lsv_error err;
 
-	if (lsv_model_write(tool_output_open(o->outpath, &out),
-			    strcmp(o->outpath, "-") ? o->outpath : "(stdout)", m,
-			    &err) != LSV_OK)
-		tool_output_fail(out, &err);
-	tool_output_commit(out);
+	if (lsv_model_write(fp, strcmp(o->outpath, "-") ? o->outpath
+			    : "(stdout)", m, &err) != LSV_OK)
+		tool_die_err(&err);
 }
 
 /* -v with lists: option c gives the values of arg into *pl, or a usage
@@ -898,7 +1058,21 @@ static lsv_train_param combo_param(options *o, const size_t *idx, size_t l,
 	return p;
 }
 
-/* The text of dimension d's value in combination idx. */
+/* A copy of s safe to print (lsv_text_safe): the table of -v is on
+ * stdout, and a file name is input like any other. */
+static char *safe_dup(const char *s)
+{
+	size_t n = lsv_text_safe(NULL, 0, s) + 1;
+	char *t = malloc(n);
+
+	if (t == NULL)
+		tool_die(1, "out of memory");
+	lsv_text_safe(t, n, s);
+	return t;
+}
+
+/* The text of dimension d's value in combination idx (a graph: its file's
+ * name made safe). */
 static const char *dim_text(options *o, int d, const size_t *idx, char *buf,
 			    size_t size)
 {
@@ -907,7 +1081,7 @@ static const char *dim_text(options *o, int d, const size_t *idx, char *buf,
 	if (d == DIM_L)
 		return lsv_name_of(lsv_laplacian_names, (int)v);
 	if (d == DIM_GRAPH)
-		return o->graph_files[(size_t)v];
+		return o->graph_shown[(size_t)v];
 	return num_text(v, buf, size);
 }
 
@@ -974,6 +1148,11 @@ static size_t grid_search(options *o, const lsv_data *x, lsv_graph **gs,
 		combo_index(o, k, idx);
 		P[k] = combo_param(o, idx, x->l, x->n);
 	}
+	if (o->p.class_graph)
+		tool_info("-y: every fold is trained on its own graph, %s",
+			  o->graph_files == NULL
+			  ? "built from the fold's training labels"
+			  : "the -G graph without the edges of its held-out rows");
 	gp.done = 0;
 	gp.total = N;
 	gp.start = tool_elapsed();
@@ -981,6 +1160,13 @@ static size_t grid_search(options *o, const lsv_data *x, lsv_graph **gs,
 	cvp.scored = grid_scored;
 	cvp.ctx = &gp;
 	cvp.train = progress;
+	if (o->graph_files != NULL) {
+		o->graph_shown = calloc(o->Gl.n, sizeof *o->graph_shown);
+		if (o->graph_shown == NULL)
+			tool_die(1, "out of memory");
+		for (k = 0; k < o->Gl.n; k++)
+			o->graph_shown[k] = safe_dup(o->graph_files[k]);
+	}
 	/* a block: the gamma_A x gamma_I combinations of one -g, -L, -P (the
 	 * innermost dimensions), which can share one factorization */
 	block = o->al.n * o->il.n;
@@ -996,10 +1182,20 @@ static size_t grid_search(options *o, const lsv_data *x, lsv_graph **gs,
 			kidx = idx[DIM_G];
 		}
 		gp.base = b;
-		if (lsv_cv_settings(x, gs[idx[DIM_GRAPH]], P + b, block,
-				    any ? K : NULL, fold,
-				    o->folds, LSV_CV_SHARE, &cvp, sc + b, &shared,
-				    &err) != LSV_OK)
+		if (o->p.class_graph && o->graph_files == NULL) {
+			/* -y, graph built here: built anew in every fold from
+			 * the fold's training labels (lsv_cv_settings_rebuild) */
+			lsv_graph_param gq = o->gp;
+			gq.progress = NULL;
+			if (lsv_cv_settings_rebuild(x, &gq, P + b, block,
+						    any ? K : NULL, fold, o->folds,
+						    LSV_CV_SHARE, &cvp, sc + b,
+						    &shared, &err) != LSV_OK)
+				tool_die_err(&err);
+		} else if (lsv_cv_settings(x, gs[idx[DIM_GRAPH]], P + b, block,
+					   any ? K : NULL, fold,
+					   o->folds, LSV_CV_SHARE, &cvp, sc + b,
+					   &shared, &err) != LSV_OK)
 			tool_die_err(&err);
 		if (shared && block > 1)
 			tool_info("combinations %zu to %zu shared one factorization "
@@ -1066,6 +1262,10 @@ static size_t grid_search(options *o, const lsv_data *x, lsv_graph **gs,
 	*Kout = K;
 	free(sc);
 	free(P);
+	for (k = 0; o->graph_shown != NULL && k < o->Gl.n; k++)
+		free(o->graph_shown[k]);
+	free(o->graph_shown);
+	o->graph_shown = NULL;
 	return idx[DIM_GRAPH];
 }
 
@@ -1109,10 +1309,24 @@ int main(int argc, char **argv)
 	size_t chosen = 0;
 	double *K = NULL;
 	int *fold = NULL;
+	FILE *model_fp, *pred_fp = NULL;
 
 	tool_init(argv[0]);
 	parse_options(argc, argv, &o);
+	/* Both outputs before the data are read: a bad destination fails at
+	 * once, not after the training; neither is replaced before both are
+	 * complete. */
+	model_fp = tool_output_open(o.outpath);
+	if (o.pred_file != NULL)
+		pred_fp = tool_output_open(o.pred_file);
+	tool_check_input(o.in);
+	{
+		size_t j;
+		for (j = 0; o.graph_files != NULL && j < o.Gl.n; j++)
+			tool_check_input(o.graph_files[j]);
+	}
 	x = read_data(&o);
+	check_classes(&o, x);
 	check_fraction(&o, x);
 	resolve_reg(&o.reg, x->l, x->n, &o.p);
 	if (o.p.solver == LSV_SOLVER_TSVM) {
@@ -1160,9 +1374,10 @@ int main(int argc, char **argv)
 	report(&o.p, m, &rep);
 	if (o.p.solver == LSV_SOLVER_CLUSTER && !tool_quiet)
 		cluster_report(x, m, &rep);
-	if (o.pred_file != NULL)
-		write_transductive(&o, x, m, &rep);
-	write_model(&o, m);
+	if (pred_fp != NULL)
+		write_transductive(pred_fp, x, m, &rep);
+	write_model(model_fp, &o, m);
+	tool_outputs_commit();
 	lsv_train_report_free(&rep);
 	lsv_model_free(m);
 	for (chosen = 0; chosen < o.Gl.n; chosen++) {
@@ -1179,6 +1394,8 @@ int main(int argc, char **argv)
 	free(o.gl.v);
 	free(o.Pl.v);
 	free(o.Ll.v);
+	free(o.wlabel);
+	free(o.weight);
 	lsv_data_free(x);
 	free(o.deflt);
 	return tool_done();

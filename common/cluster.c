@@ -82,6 +82,41 @@
 #define KMEANS_MAX_ITER 300
 #define CHECK_TOL 1e-8
 
+/* The connected components of g (breadth first, O(n + edges)), or 0 if
+ * out of memory; *edges gets the stored entries. */
+static size_t components(const lsv_graph *g, size_t *edges)
+{
+	size_t n = g->n, i, count = 0;
+	size_t *queue = lsv_alloc(n, sizeof *queue);
+	unsigned char *seen = calloc(n ? n : 1, 1);
+
+	*edges = g->rowptr[n];
+	if (queue == NULL || seen == NULL) {
+		free(queue);
+		free(seen);
+		return 0;
+	}
+	for (i = 0; i < n; i++) {
+		size_t head = 0, tail = 0;
+		if (seen[i])
+			continue;
+		count++;
+		seen[i] = 1;
+		queue[tail++] = i;
+		while (head < tail) {
+			size_t a = queue[head++], q;
+			for (q = g->rowptr[a]; q < g->rowptr[a + 1]; q++)
+				if (!seen[g->col[q]]) {
+					seen[g->col[q]] = 1;
+					queue[tail++] = (size_t)g->col[q];
+				}
+		}
+	}
+	free(queue);
+	free(seen);
+	return count;
+}
+
 /* The orthonormal basis of the problem: f = U t, |f|_K^2 = t' S^-1 t. */
 typedef struct {
 	size_t n, r;
@@ -96,8 +131,10 @@ typedef struct {
 
 static void basis_free(basis *b)
 {
-	if (b->E == NULL)
+	if (b->E == NULL) {  /* Nystrom: U and s are arrays of their own */
 		free(b->U);
+		free(b->s);
+	}
 	free(b->E);
 	free(b->ev);
 	free(b->Wt);
@@ -442,6 +479,16 @@ lsv_status lsv_fit_cluster(lsv_fit *F, lsv_model **out)
 	const double one = 1.0, zero = 0.0;
 
 	memset(&b, 0, sizeof b);
+	{
+		/* no edge: f'Lf is 0 for every f, nothing to cluster by */
+		size_t edges;
+		F->report->cluster_components = components(F->L->g, &edges);
+		if (edges == 0)
+			return lsv_fail(F->err, LSV_EINVAL,
+					"the graph has no edges (every row is "
+					"isolated): nothing to cluster by (build it "
+					"with a larger -k or -e)");
+	}
 	st = F->K != NULL ? dense_basis(F, &b) : map_basis(F, &b);
 	if (st != LSV_OK)
 		goto done;

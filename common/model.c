@@ -50,6 +50,7 @@ void lsv_model_free(lsv_model *m)
 	free(m->bias);
 	free(m->shift);
 	free(m->centroids);
+	free(m->class_weight);
 	free(m->coef);
 	free(m->graph);
 	lsv_data_free(m->sv);
@@ -217,6 +218,14 @@ static lsv_status check_model(const lsv_model *m, const char *name,
 	if (m->centroids != NULL &&
 	    !all_finite(m->centroids, (size_t)m->nr_class * (size_t)m->nr_fn))
 		return REFUSE("a centroid is not finite", name);
+	if (m->class_weight != NULL) {
+		for (c = 0; c < m->nr_class; c++)
+			if (!(m->class_weight[c] > 0.0) ||
+			    !isfinite(m->class_weight[c]))
+				return REFUSE("intrinsic weight %g of class %.17g is "
+					      "not a finite number > 0", name,
+					      m->class_weight[c], m->labels[c]);
+	}
 	if (m->sv->n > INT_MAX)
 		return lsv_fail(err, LSV_ETOOBIG, "%s: cannot write the model: "
 				"%zu expansion points (at most %d)", name, m->sv->n,
@@ -300,6 +309,10 @@ static int is_tsvm(const lsv_model *m)
 	return m->param.solver == LSV_SOLVER_TSVM;
 }
 static int has_shift(const lsv_model *m) { return m->shift != NULL; }
+static int has_class_weight(const lsv_model *m)
+{
+	return m->class_weight != NULL;
+}
 
 static lsv_status read_marker(reader *r, const key *k, char *s);
 static lsv_status read_tsvm_r(reader *r, const key *k, char *s);
@@ -308,12 +321,14 @@ static lsv_status read_bias(reader *r, const key *k, char *s);
 static lsv_status read_nr_sv(reader *r, const key *k, char *s);
 static lsv_status read_shift(reader *r, const key *k, char *s);
 static lsv_status read_centroids(reader *r, const key *k, char *s);
+static lsv_status read_class_weight(reader *r, const key *k, char *s);
 static void write_flag(FILE *fp, const key *k, const lsv_model *m);
 static void write_labels(FILE *fp, const key *k, const lsv_model *m);
 static void write_bias(FILE *fp, const key *k, const lsv_model *m);
 static void write_nr_sv(FILE *fp, const key *k, const lsv_model *m);
 static void write_shift(FILE *fp, const key *k, const lsv_model *m);
 static void write_centroids(FILE *fp, const key *k, const lsv_model *m);
+static void write_class_weight(FILE *fp, const key *k, const lsv_model *m);
 
 #define M(member) offsetof(lsv_model, member)
 #define P(member) offsetof(lsv_model, param.member)
@@ -357,6 +372,12 @@ static const key keys[] = {
 	{"nr_class", .kind = KEY_INT, .off = M(nr_class), .min = 2,
 	 .max = INT_MAX},
 	{"labels", .kind = KEY_OWN, .read = read_labels, .write = write_labels},
+	/* Class-dependent Laplacians (lapsvm-train -y): each class was
+	 * regularized on its own graph with gamma_I times its weight, one
+	 * value per class in the order of labels (common/classes.c).  A
+	 * record of how the model was trained; prediction does not use it. */
+	{"intrinsic_weights", .when = has_class_weight, .kind = KEY_OWN,
+	 .read = read_class_weight, .write = write_class_weight},
 	{"nr_fn", .kind = KEY_INT, .off = M(nr_fn), .min = 1, .max = INT_MAX},
 	{"bias", .kind = KEY_OWN, .read = read_bias, .write = write_bias},
 	/* The shifts for class proportions (lapsvm-train -p), one per
@@ -464,6 +485,11 @@ static void write_centroids(FILE *fp, const key *k, const lsv_model *m)
 		   (size_t)m->nr_class * (size_t)m->nr_fn);
 }
 
+static void write_class_weight(FILE *fp, const key *k, const lsv_model *m)
+{
+	write_list(fp, k->name, m->class_weight, (size_t)m->nr_class);
+}
+
 static void write_nr_sv(FILE *fp, const key *k, const lsv_model *m)
 {
 	fprintf(fp, "%s %zu\n", k->name, m->sv->n);
@@ -512,8 +538,8 @@ struct reader {
 				   not yet seen */
 	lsv_model *m;
 	long nr_sv;
-	size_t cap_labels, cap_bias, cap_shift, cap_cent;
-	size_t nlabels, nbias, nshift, ncent;
+	size_t cap_labels, cap_bias, cap_shift, cap_cent, cap_cw;
+	size_t nlabels, nbias, nshift, ncent, ncw;
 	size_t cap_rows, cap_nnz, cap_coef;
 };
 
@@ -778,6 +804,24 @@ static lsv_status read_centroids(reader *r, const key *k, char *s)
 			&r->cap_cent);
 }
 
+/* Weights > 0, one per class (counted at SV); they say the model was
+ * trained with class-dependent Laplacians. */
+static lsv_status read_class_weight(reader *r, const key *k, char *s)
+{
+	lsv_status st = key_list(r, k->name, s, &r->m->class_weight, &r->ncw,
+				 &r->cap_cw);
+	size_t i;
+
+	for (i = 0; st == LSV_OK && i < r->ncw; i++)
+		if (!(r->m->class_weight[i] > 0.0))
+			return lsv_fail(r->err, LSV_EFORMAT,
+					"%s:%zu: bad value in %s (found %.17g, "
+					"expected a number > 0)", r->name, r->line,
+					k->name, r->m->class_weight[i]);
+	r->m->param.class_graph = st == LSV_OK;
+	return st;
+}
+
 /* The count, checked against the SV lines that follow. */
 static lsv_status read_nr_sv(reader *r, const key *k, char *s)
 {
@@ -851,6 +895,11 @@ static lsv_status check_header(reader *r)
 				"%zu, expected nr_class x nr_fn = %zu)", r->name,
 				line_of(r, "centroids"), r->ncent,
 				(size_t)m->nr_class * (size_t)m->nr_fn);
+	if (m->class_weight != NULL && r->ncw != (size_t)m->nr_class)
+		return lsv_fail(r->err, LSV_EFORMAT,
+				"%s:%zu: wrong number of intrinsic_weights (found "
+				"%zu, expected nr_class = %d)", r->name,
+				line_of(r, "intrinsic_weights"), r->ncw, m->nr_class);
 	if (m->shift != NULL && r->nshift != (size_t)m->nr_fn)
 		return lsv_fail(r->err, LSV_EFORMAT,
 				"%s:%zu: wrong number of balance_shift values (found "

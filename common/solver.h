@@ -191,6 +191,30 @@ lsv_status lsv_primal_train(lsv_fit *F, const lsv_fmat *M, int hinge,
 			    double *W, double *bias);
 
 /* ------------------------------------------------------------------ */
+/* Class-dependent Laplacians (common/classes.c)                       */
+/* ------------------------------------------------------------------ */
+
+/* The subgraph of g on the labeled rows of x, renumbered 0..l-1 in row
+ * order (a training set whose unlabeled rows are isolated trains on its
+ * labeled rows alone: they have no loss and no graph term). */
+lsv_status lsv_class_labeled_graph(const lsv_graph *g, const lsv_data *x,
+				   lsv_graph **out, lsv_error *err);
+/* p's class_graph, nr_weight and weights in range: each weight finite and
+ * > 0, no class twice, weights only with class_graph (LSV_EINVAL). */
+lsv_status lsv_class_weights_check(const lsv_train_param *p, lsv_error *err);
+/* w_c of the class label (1 if p gives none for it). */
+double lsv_class_weight(const lsv_train_param *p, double label);
+/* Every class p weighs is the class of some labeled row of x (else
+ * LSV_EINVAL naming it). */
+lsv_status lsv_class_weights_known(const lsv_train_param *p,
+				   const lsv_data *x, lsv_error *err);
+/* L becomes D_w L^p D_w, D_w = diag(sqrt(w of row i's class)) (nothing
+ * to do when every w_c is 1): blockdiag(w_c L_c^p) on a graph within the
+ * classes of x. */
+lsv_status lsv_class_weigh_rows(lsv_lapop *L, const lsv_data *x,
+				const lsv_train_param *p, lsv_error *err);
+
+/* ------------------------------------------------------------------ */
 /* Class proportions (common/balance.c)                                */
 /* ------------------------------------------------------------------ */
 

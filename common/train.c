@@ -292,6 +292,13 @@ lsv_status lsv_train_param_check(const lsv_train_param *p, lsv_error *err)
 	if (p->tsvm_max_switches < 0)
 		return lsv_fail(err, LSV_EINVAL,
 				"TSVM switch cap must be >= 0 (0: none)");
+	if (p->solver == LSV_SOLVER_CLUSTER && p->method == LSV_METHOD_NEWTON &&
+	    p->landmarks == 0)
+		return lsv_fail(err, LSV_EINVAL,
+				"clustering on a feature map needs landmarks "
+				"(-M newton -N m)");
+	if (lsv_class_weights_check(p, err) != LSV_OK)
+		return LSV_EINVAL;
 	if (find_method(p, err) == NULL)
 		return LSV_EINVAL;
 	if (p->solver == LSV_SOLVER_CLUSTER) {
@@ -310,10 +317,6 @@ lsv_status lsv_train_param_check(const lsv_train_param *p, lsv_error *err)
 			return lsv_fail(err, LSV_EINVAL,
 					"a positive fraction is for classifiers, not "
 					"for clustering");
-		if (wants_map(p) && p->landmarks == 0)
-			return lsv_fail(err, LSV_EINVAL,
-					"clustering on a feature map needs landmarks "
-					"(-M newton -N m)");
 	}
 	return LSV_OK;
 }
@@ -697,6 +700,93 @@ static void check_kernel(const double *K, size_t n, lsv_train_report *r)
 	r->kernel_constant = any && lo > 1.0 - 1e-6;
 }
 
+/* The model's record of class-dependent Laplacians: w_c of each class in
+ * the labels' order (model key intrinsic_weights).  The parameters'
+ * weight arrays are the caller's, so the model does not keep them. */
+static lsv_status record_classes(lsv_model *m, const lsv_train_param *p,
+				 lsv_error *err)
+{
+	int c;
+
+	m->param.nr_weight = 0;
+	m->param.weight_label = m->param.weight = NULL;
+	if (!p->class_graph)
+		return LSV_OK;
+	m->class_weight = lsv_alloc((size_t)m->nr_class, sizeof *m->class_weight);
+	if (m->class_weight == NULL)
+		return lsv_fail(err, LSV_ENOMEM, "out of memory");
+	for (c = 0; c < m->nr_class; c++)
+		m->class_weight[c] = lsv_class_weight(p, m->labels[c]);
+	return LSV_OK;
+}
+
+static lsv_status train(const lsv_data *x, const lsv_graph *g,
+			const lsv_train_param *p, const double *Kin,
+			const lsv_train_progress *progress, lsv_model **out,
+			lsv_train_report *report, lsv_error *err);
+
+/*
+ * Class-dependent Laplacians with unlabeled rows (a cross-validation
+ * fold's held-out rows): the graph has no edge at them (checked), so they
+ * have no loss and no graph term, and their coefficients are 0 -- for
+ * LapRLS row i of eq. 8 reads gamma_A l alpha_i = 0, for LapSVM row i of
+ * P alpha = J'Y beta reads 2 gamma_A alpha_i = 0.  So training on the
+ * labeled rows alone, with the graph among them, gives the same function
+ * for the cost of an l x l problem instead of n x n.  Eq. 4 divides
+ * gamma_I by (l+u)^2 with u counting the dropped rows, so the l-row
+ * problem takes gamma_I l^2/n^2 (the model records the gamma_I asked
+ * for).  The kernel's gamma is resolved from all the rows (prm), and
+ * Kin's labeled block is used when the caller gave K.
+ */
+static lsv_status train_labeled(const lsv_data *x, const lsv_graph *g,
+				const lsv_train_param *p,
+				const lsv_train_param *prm, const double *Kin,
+				const lsv_train_progress *progress,
+				lsv_model **out, lsv_train_report *report,
+				lsv_error *err)
+{
+	lsv_data *sub = labeled_rows(x);
+	lsv_graph *gl = NULL;
+	lsv_train_param q = *p;
+	double *Kl = NULL;
+	size_t l = x->l, n = x->n, i, j, a, b;
+	lsv_status st;
+
+	q.kernel.gamma = prm->kernel.gamma;
+	q.gamma_I = p->gamma_I * ((double)l / (double)n) * ((double)l / (double)n);
+	if (sub == NULL)
+		return lsv_fail(err, LSV_ENOMEM, "out of memory");
+	if ((st = lsv_class_labeled_graph(g, x, &gl, err)) != LSV_OK)
+		goto done;
+	if (Kin != NULL) {  /* the labeled rows' block of the caller's K */
+		if ((Kl = lsv_alloc(l * l, sizeof *Kl)) == NULL) {
+			st = lsv_fail(err, LSV_ENOMEM, "out of memory for the "
+				      "kernel matrix (%zu bytes)", l * l * sizeof *Kl);
+			goto done;
+		}
+		for (j = 0, b = 0; j < n; j++) {
+			if (!lsv_data_is_labeled(x, j))
+				continue;
+			for (i = 0, a = 0; i < n; i++)
+				if (lsv_data_is_labeled(x, i))
+					Kl[a++ + b * l] = Kin[i + j * n];
+			b++;
+		}
+	}
+	st = train(sub, gl, &q, Kl, progress, out, report, err);
+	if (st == LSV_OK) {
+		(*out)->u = n - l;
+		(*out)->param.gamma_I = p->gamma_I;
+		free(report->train_f);  /* of the labeled rows only */
+		report->train_f = NULL;
+	}
+done:
+	free(Kl);
+	lsv_graph_free(gl);
+	lsv_data_free(sub);
+	return st;
+}
+
 /* lsv_train with a report and progress that are never NULL; Kin: the
  * caller's n x n kernel (lsv_train_kernel), or NULL to compute it here. */
 static lsv_status train(const lsv_data *x, const lsv_graph *g,
@@ -726,6 +816,9 @@ static lsv_status train(const lsv_data *x, const lsv_graph *g,
 		return lsv_fail(err, LSV_EINVAL,
 				"no labeled rows (every label is the unlabeled "
 				"marker %g)", x->unlabeled);
+	if (p->class_graph &&
+	    (st = lsv_class_weights_known(p, x, err)) != LSV_OK)
+		return st;
 	if (!row->graph)
 		prm.gamma_I = 0.0;
 	if (prm.solver == LSV_SOLVER_TSVM && prm.tsvm_cstar == 0.0)
@@ -752,6 +845,15 @@ static lsv_status train(const lsv_data *x, const lsv_graph *g,
 	}
 	if (prm.gamma_I > 0.0 && g == NULL)
 		return lsv_fail(err, LSV_EINVAL, "gamma_I > 0 needs a graph");
+	if (prm.gamma_I > 0.0 && prm.class_graph &&
+	    lsv_graph_check_classes(g, x, err) != LSV_OK) {
+		lsv_error e = *err;
+		return lsv_fail(err, LSV_EINVAL, "%s: class-dependent Laplacians "
+				"need a graph within each class", e.msg);
+	}
+	if (prm.gamma_I > 0.0 && prm.class_graph && x->l < n && !row->map)
+		return train_labeled(x, g, p, &prm, Kin, progress, out, report,
+				     err);
 	if (n > INT_MAX)
 		return lsv_fail(err, LSV_ETOOBIG, "%zu rows: too many", n);
 	if ((st = lsv_check_bytes(&prm, row->mem(&prm, (double)n), row->mem_what,
@@ -817,6 +919,10 @@ static lsv_status train(const lsv_data *x, const lsv_graph *g,
 		if ((st = lsv_lapop_init(&L, g, prm.normalized, prm.power,
 					 err)) != LSV_OK)
 			goto done;
+		/* class-dependent: blockdiag(w_c L_c^p) (common/classes.c) */
+		if (prm.class_graph &&
+		    (st = lsv_class_weigh_rows(&L, x, &prm, err)) != LSV_OK)
+			goto done;
 		F.L = &L;
 	}
 	report->path = row->name;
@@ -850,6 +956,8 @@ static lsv_status train(const lsv_data *x, const lsv_graph *g,
 	report->kernel_seconds = t1 - t0;
 	report->solve_seconds = seconds() - t1;
 done:
+	if (st == LSV_OK)
+		st = record_classes(*out, &prm, err);
 	if (st == LSV_OK) {
 		report->ystar = F.ystar;
 		F.ystar = NULL;

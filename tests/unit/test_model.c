@@ -297,7 +297,7 @@ static void model_refuses_each_malformed_line_with_its_message(void)
 		/* Found by tests/fuzz (regress/model/graph-with-carriage-return.model):
 		 * the writer would refuse it, so it would not write back. */
 		{"graph knn k=6\n", "graph knn\rk=6\n",
-		 "m:16: carriage return in the graph description (found 'knn\rk=6', "
+		 "m:16: carriage return in the graph description (found 'knn\\rk=6', "
 		 "expected one line of text)"},
 		{"eps 0.001\n", "\n",
 		 "m:11: empty line (expected 'key value' or 'SV')"},
