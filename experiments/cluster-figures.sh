@@ -295,7 +295,10 @@ done
 # Settings near the smallest gamma_A, where the pencil of eq. 14 is worst
 # conditioned: gamma_A x kernel width x graph epsilon.  Each cell is the
 # agreement; after the table the worst relative eigenvalue gap, the largest
-# constraint violation and the number of warnings over the cells.
+# constraint violation and the number of warnings over the cells, of each
+# kind: the solution not determined by the data, and a graph of several
+# connected components (an epsilon-ball graph with no edge between the
+# classes has one per class: there the cut the clustering should find).
 # sweep DATA "A..." "G..." "E...": a Markdown table, rows (gamma_A, -g),
 # columns -e.
 sweep() {
@@ -318,15 +321,17 @@ sweep() {
 				printf ' %s%% |' "$(agreement "$tmp/sw.acc" | cut -d' ' -f1)"
 				awk '/relative gap to the next/ { sub(/.*relative gap to the next /, ""); g = $1 }
 					/largest violation/ { sub(/.*largest violation /, ""); v = $1 }
-					/warning/ { w++ }
-					END { print g + 0, v + 0, w + 0 }' "$tmp/sw.model.log" >> "$tmp/sweep.stats"
+					/warning: the clustering is not determined/ { w++ }
+					/warning: the graph has [0-9]* connected components/ { c++ }
+					END { print g + 0, v + 0, w + 0, c + 0 }' "$tmp/sw.model.log" >> "$tmp/sweep.stats"
 			done
 			printf '\n'
 		done
 	done
-	awk '{ if (NR == 1 || $1 < g) g = $1; if ($2 > v) v = $2; w += $3 }
+	awk '{ if (NR == 1 || $1 < g) g = $1; if ($2 > v) v = $2; w += $3; c += $4 }
 		END { printf "\n%d settings: smallest relative gap between the eigenvalue used and the next %.3g;" \
-			" largest constraint violation %.2g; warnings %d.\n", NR, g, v, w }' "$tmp/sweep.stats"
+			" largest constraint violation %.2g; warnings that the result is not determined %d;" \
+			" graphs of several connected components %d.\n", NR, g, v, w, c }' "$tmp/sweep.stats"
 }
 
 if [ "$SWEEP" = 1 ]; then
