@@ -89,36 +89,10 @@ while [ $# -gt 0 ]; do
 	shift
 done
 
-for t in graph-build lapsvm-train lapsvm-predict lapsvm-datagen; do
-	if [ ! -x "$BIN/$t" ]; then
-		echo "$prog: $BIN/$t not found: run make (or set BIN)" >&2
-		exit 1
-	fi
-done
-
-# ------------------------------------------------------------------ gnuplot
-if ! command -v gnuplot >/dev/null 2>&1; then
-	if [ "$install" = 1 ] && [ "$(id -u)" = 0 ]; then
-		echo "$prog: gnuplot not found; installing gnuplot-nox with apt-get" >&2
-		export DEBIAN_FRONTEND=noninteractive
-		apt-get install -y gnuplot-nox >&2 ||
-			{ apt-get update >&2 && apt-get install -y gnuplot-nox >&2; } ||
-			{ echo "$prog: apt-get install gnuplot-nox failed" >&2; exit 1; }
-	else
-		echo "$prog: gnuplot is needed to draw the figures but was not found." >&2
-		echo "  Install it with:  apt-get install gnuplot-nox   (as root)" >&2
-		[ "$install" = 1 ] && echo "  (--install works only as root)" >&2
-		exit 1
-	fi
-fi
-if gnuplot -e 'set terminal pngcairo' >/dev/null 2>&1; then
-	term="pngcairo size 800,720 font 'DejaVu Sans,11'"
-elif gnuplot -e 'set terminal png' >/dev/null 2>&1; then
-	term="png size 800,720"
-else
-	echo "$prog: this gnuplot has neither the pngcairo nor the png terminal" >&2
-	exit 1
-fi
+# shellcheck source=experiments/figures-lib.sh
+. "$top/experiments/figures-lib.sh"
+need_tools graph-build lapsvm-train lapsvm-predict lapsvm-datagen
+need_gnuplot 800 720
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
