@@ -378,7 +378,12 @@ const char *lsv_name_list(const lsv_name *t, char *buf, size_t size);
 typedef enum {
 	LSV_SOLVER_LAPSVM = 0,  /* hinge loss (JMLR eqs. 10-12); SVM at gamma_I = 0 */
 	LSV_SOLVER_LAPRLS = 1,  /* squared loss (eq. 8); RLS at gamma_I = 0 */
-	LSV_SOLVER_TSVM = 2     /* Joachims' transductive SVM (label switching); no graph */
+	LSV_SOLVER_TSVM = 2,    /* Joachims' transductive SVM (label switching); no graph */
+	LSV_SOLVER_COMBINE = 3  /* the best convex combination of several graphs'
+				   Laplacian kernels (Argyriou, Herbster & Pontil,
+				   NIPS 2005; common/combine.c), transductive,
+				   with LapRLS / LapSVM on sum_q lambda_q L_q as
+				   its model for new points */
 } lsv_solver;
 
 /* How a solver's objective is minimized (lapsvm-train -M).  Which
@@ -392,9 +397,12 @@ typedef enum {
 				   2011); LapSVM: inside Newton steps */
 	LSV_METHOD_PCG_EARLY,   /* the same, stopping once the unlabeled
 				   predictions are stable */
-	LSV_METHOD_NEWTON       /* primal finite Newton: n x n LU steps, or on
+	LSV_METHOD_NEWTON,      /* primal finite Newton: n x n LU steps, or on
 				   a feature map (Nystrom landmarks, or the
 				   data for the linear kernel) */
+	LSV_METHOD_RANDOM       /* combine: each step takes the first improving
+				   kernel in a random order (the authors'
+				   code), seeded; direct takes the argmax */
 } lsv_method;
 
 /* Decisions that respect class proportions (common/balance.c): after
@@ -459,7 +467,36 @@ typedef struct {
 	lsv_balance balance;    /* default LSV_BALANCE_NONE */
 	double balance_r;       /* LSV_BALANCE_GIVEN: the positive fraction of
 				   the unlabeled rows, 0 < r < 1 */
+	/* LSV_SOLVER_COMBINE only (common/combine.c).  The square-loss fit
+	 * (K_ll(lambda) + mu I) c = y on the graphs' normalized Laplacian
+	 * kernels; mu = combine_mu, or l * 1e-5 when 0 (the authors' code;
+	 * the paper's text says 1e-5).  At most combine_steps steps of the
+	 * paper's Figure 1 (default 100; 0 keeps the starting weights).
+	 * combine_rank r > 0: each kernel from the r smallest nonzero
+	 * eigenpairs of its Laplacian instead of the exact pseudo-inverse;
+	 * 0: exact up to LSV_COMBINE_EXACT_MAX rows, r = LSV_COMBINE_RANK
+	 * past that.  The model for new points is combine_ext (LapRLS or
+	 * LapSVM, direct) with L = sum_q lambda_q L_q and the ambient
+	 * kernel, gamma_A and gamma_I as for that solver. */
+	double combine_mu;      /* >= 0; 0: l * 1e-5 */
+	long combine_steps;     /* >= 0, default 100 */
+	long combine_rank;      /* >= 0, default 0 (automatic) */
+	lsv_solver combine_ext; /* LSV_SOLVER_LAPRLS (default) or _LAPSVM */
+	/* combine: nonzero declares the two classes, combine_labels[0] the
+	 * one f > 0 predicts, so that labeled rows of one class only can
+	 * train: the square loss fits all-equal targets, and the kernels'
+	 * functions have zero (degree-weighted) mean on each connected
+	 * component, so their signs still split the rows (the authors' l = 4
+	 * selections hold such draws).  Every labeled row must be one of
+	 * the two. */
+	int combine_two;
+	double combine_labels[2];
 } lsv_train_param;
+
+/* combine: exact pseudo-inverses up to this many rows; past it, the
+ * LSV_COMBINE_RANK smallest nonzero eigenpairs of each Laplacian. */
+#define LSV_COMBINE_EXACT_MAX 4000
+#define LSV_COMBINE_RANK 200
 
 void lsv_train_param_default(lsv_train_param *p);
 lsv_status lsv_train_param_check(const lsv_train_param *p, lsv_error *err);
@@ -485,6 +522,12 @@ typedef struct {
 	lsv_data *sv;           /* expansion points (their y is unused: 0) */
 	double *coef;           /* sv->n x nr_fn, row-major */
 	char *graph;            /* one line describing the graph used, or NULL */
+	/* combine: the ngraphs graphs' learned weights lambda_q (>= 0, sum 1)
+	 * and a one-line description of each (NULL, or entries NULL, when
+	 * not known); model lines "combined_graph WEIGHT DESCRIPTION". */
+	size_t ngraphs;
+	double *graph_weight;
+	char **graph_desc;
 } lsv_model;
 
 /*
@@ -505,6 +548,18 @@ typedef struct {
 	long cg_iterations;     /* CG iterations of the sparse linear map */
 	long switches;          /* TSVM label switches, all functions */
 	int switch_capped;      /* some TSVM problem stopped at the switch cap */
+	/* combine: steps of the paper's Figure 1 taken, whether the step cap
+	 * stopped it (else no kernel improved), the objective
+	 * sum_c mu y_c'(K_ll(lambda) + mu I)^-1 y_c at the start and at the
+	 * end, mu itself, the rank r of the eigenpair path (0: exact), and
+	 * the number of graphs whose kernel is 0 on the labeled rows (every
+	 * labeled row isolated in them: they can get no weight). */
+	long combine_steps;
+	int combine_capped;
+	double combine_obj0, combine_obj;
+	double combine_mu;
+	long combine_rank;
+	size_t combine_zero;
 	double gamma_data;      /* > 0: the RBF gamma was not given and came
 				   from the data: 1 / lsv_mean_sqdist */
 	/* The kernel matrix, checked on up to 64 spread rows: off the
@@ -563,6 +618,36 @@ lsv_status lsv_train(const lsv_data *x, const lsv_graph *g,
  */
 lsv_status lsv_train_kernel(const lsv_data *x, const lsv_train_param *p,
 			    double **K, lsv_error *err);
+/*
+ * Training on several graphs over the rows of x: -s combine (the only
+ * solver that takes more than one).  g[0..ng) are the graphs (each n
+ * rows), start the starting weights of the combination (ng values >= 0,
+ * not all 0, scaled to sum 1; NULL: the average, 1/ng each, the paper's
+ * start).  The model records the learned weights (graph_weight; the
+ * caller may set graph_desc) and report->train_f holds the combination's
+ * own transductive values K_{.l}(lambda) c of every training row (-o);
+ * the model's expansion is its extension to new points.  With one graph
+ * and any solver, the same as lsv_train.
+ */
+lsv_status lsv_train_graphs(const lsv_data *x, const lsv_graph *const *g,
+			    size_t ng, const double *start,
+			    const lsv_train_param *p,
+			    const lsv_train_progress *progress,
+			    lsv_model **out, lsv_train_report *report,
+			    lsv_error *err);
+
+/* The combination's text inputs (common/combine.c), read with the data
+ * format's line rules (CRLF, blanks, "# comments" and comment lines).
+ * lsv_weights_read_path: one number >= 0 per line, exactly expect of them,
+ * not all 0 (the caller owns *w).  lsv_graph_list_read_path: one graph
+ * file per line (the whole line, blanks inside kept), a relative path
+ * taken from the list's own directory; at least one (the caller frees
+ * each (*files)[i] and *files). */
+lsv_status lsv_weights_read_path(const char *path, size_t expect, double **w,
+				 lsv_error *err);
+lsv_status lsv_graph_list_read_path(const char *path, char ***files,
+				    size_t *count, lsv_error *err);
+
 lsv_status lsv_train_with_kernel(const lsv_data *x, const lsv_graph *g,
 				 const lsv_train_param *p, const double *K,
 				 const lsv_train_progress *progress,

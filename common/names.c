@@ -12,6 +12,7 @@ const lsv_name lsv_solver_names[] = {
 	{"lapsvm", LSV_SOLVER_LAPSVM},
 	{"laprls", LSV_SOLVER_LAPRLS},
 	{"tsvm", LSV_SOLVER_TSVM},
+	{"combine", LSV_SOLVER_COMBINE},
 	{NULL, -1}
 };
 
@@ -20,6 +21,7 @@ const lsv_name lsv_method_names[] = {
 	{"pcg", LSV_METHOD_PCG},
 	{"pcg-early", LSV_METHOD_PCG_EARLY},
 	{"newton", LSV_METHOD_NEWTON},
+	{"random", LSV_METHOD_RANDOM},
 	{NULL, -1}
 };
 
