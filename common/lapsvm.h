@@ -153,7 +153,19 @@ typedef struct {
 	double *w;         /* weight of each entry, > 0 */
 } lsv_graph;
 
-typedef enum { LSV_DIST_EUCLIDEAN = 0, LSV_DIST_COSINE } lsv_distance;
+/* Distances.  The last two are for images (common/tangent.c): rows are
+ * width x height images, pixel (r, c) -- row r from the top, column c
+ * from the left, 0-based -- being feature r width + c + 1 (row-major, as
+ * the USPS and MNIST files).  Tangent: two-sided tangent distance (Simard,
+ * LeCun & Denker) on each row's C Euclidean nearest candidates; rotation:
+ * the least Euclidean distance over rotations of one image in
+ * [-180, 180] degrees (Argyriou et al.'s "low-quality" distance). */
+typedef enum {
+	LSV_DIST_EUCLIDEAN = 0,
+	LSV_DIST_COSINE,
+	LSV_DIST_TANGENT,
+	LSV_DIST_ROTATION
+} lsv_distance;
 typedef enum {
 	LSV_WEIGHT_BINARY = 0,  /* w = 1 */
 	LSV_WEIGHT_HEAT,        /* w = exp(-d^2 / (4 t)), JMLR 2006 Table 1 */
@@ -183,6 +195,17 @@ typedef struct {
 	 * the share of the work done, in rows; may be NULL. */
 	void (*progress)(void *ctx, size_t done, size_t total);
 	void *progress_ctx;
+	/* Images (LSV_DIST_TANGENT, LSV_DIST_ROTATION): the shape, and each
+	 * distance's own setting. */
+	int width, height;     /* pixels; width * height features */
+	int candidates;        /* tangent: the C Euclidean nearest rows whose
+				  tangent distance is computed (default 20,
+				  as the paper's authors) */
+	double smooth;         /* tangent: standard deviation (pixels) of the
+				  Gaussian the tangent vectors are computed
+				  from (default 0.5; 0: none) *
+	double angle_step;     /* rotation: degrees between the rotations
+				  tried (default 9, the authors' pi/20) */
 } lsv_graph_param;
 
 /* What a build did, for the tool to report. */
@@ -205,6 +228,13 @@ typedef struct {
 				  scan were uncertified, so the scan was redone
 				  with double products */
 	int single;            /* the products kept were single precision */
+	/* Images: C (candidates per row, capped at n - 1) and the pairs
+	 * whose tangent distance was computed, or the rotations tried; the
+	 * time of that phase. */
+	int candidates;
+	size_t image_pairs;
+	int rotations;
+	double image_seconds;
 } lsv_graph_info;
 
 /* Defaults: k = 6 nearest neighbours, union, Euclidean, heat weights with
