@@ -203,7 +203,7 @@ typedef struct {
 				  as the paper's authors) */
 	double smooth;         /* tangent: standard deviation (pixels) of the
 				  Gaussian the tangent vectors are computed
-				  from (default 0.5; 0: none) *
+				  from (default 0.5; 0: none) */
 	double angle_step;     /* rotation: degrees between the rotations
 				  tried (default 9, the authors' pi/20) */
 } lsv_graph_param;
