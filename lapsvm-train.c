@@ -121,6 +121,9 @@ static void usage(void)
 "            Laplacian (default: the exact pseudo-inverse up to 4000 rows,\n"
 "            r = 200 past that)\n"
 "-E solver : the model for new points: laprls (default) or lapsvm\n"
+"-O file   : also fit each graph's kernel alone (the paper's eq. 2.5) and\n"
+"            write the label it predicts for each unlabeled row: one line\n"
+"            per row, one label per graph in the order given\n"
 "-y a,b    : the two classes (a is the one f > 0 predicts), so that the\n"
 "            labeled rows may hold one of them only: the functions of the\n"
 "            kernels have zero mean on each component, so even all-equal\n"
@@ -219,6 +222,7 @@ typedef struct {
 	int combine_opt;      /* a combine-only option given (-R -T -W -E -F) */
 	int N_given;          /* -N given */
 	const char *weights_file;  /* -W */
+	const char *singles_file;  /* -O */
 	char **listed;        /* the files of -F lists (owned) */
 	size_t nlisted;
 	int p_labeled;        /* -p labeled */
@@ -334,7 +338,7 @@ static void parse_options(int argc, char **argv, options *o)
 	o->marker = LSV_UNLABELED_DEFAULT;
 	o->seed = 1;
 	opterr = 0;
-	while ((c = getopt(argc, argv, ":s:t:d:g:r:A:a:c:I:i:G:F:k:L:P:u:e:o:v:S:C:p:w:M:N:m:R:T:W:E:y:qh")) != -1) {
+	while ((c = getopt(argc, argv, ":s:t:d:g:r:A:a:c:I:i:G:F:k:L:P:u:e:o:v:S:C:p:w:M:N:m:R:T:W:E:y:O:qh")) != -1) {
 		if (c != ':' && c != '?' && strchr("stdrkuevSCpwMNmRTE", c) != NULL &&
 		    strpbrk(optarg, ",:") != NULL)
 			tool_usage_error("option -%c takes one value, not a list "
@@ -401,6 +405,11 @@ static void parse_options(int argc, char **argv, options *o)
 			break;
 		case 'W':
 			o->weights_file = optarg;
+			o->combine_opt = c;
+			break;
+		case 'O':
+			o->singles_file = optarg;
+			o->p.combine_singles = 1;
 			o->combine_opt = c;
 			break;
 		case 'y':
@@ -572,6 +581,11 @@ static void parse_options(int argc, char **argv, options *o)
 	    strcmp(o->outpath, "-") == 0)
 		tool_usage_error("-o - and the model on standard output would mix "
 				 "the two: give one of them a file");
+	if (o->singles_file != NULL && strcmp(o->singles_file, "-") == 0 &&
+	    (strcmp(o->outpath, "-") == 0 ||
+	     (o->pred_file != NULL && strcmp(o->pred_file, "-") == 0)))
+		tool_usage_error("-O - and another output on standard output would "
+				 "mix: give them files");
 	if (o->folds > 0 && strcmp(o->outpath, "-") == 0)
 		tool_usage_error("-v prints its results on standard output: give a "
 				 "model_file other than '-'");
@@ -866,6 +880,28 @@ static void write_transductive(const options *o, const lsv_data *x,
 	tool_output_commit(out);
 	free(scores);
 	free(rows);
+}
+
+/* -O: the label each graph's kernel alone gives each unlabeled row. */
+static void write_singles(const options *o, const lsv_data *x,
+			  const lsv_model *m, const lsv_train_report *r)
+{
+	size_t i, q, C = (size_t)m->nr_fn, n = x->n;
+	lsv_out *out;
+	FILE *fp = tool_output_open(o->singles_file, &out);
+
+	fprintf(fp, "# the label each graph's kernel alone predicts (the paper's "
+		"eq. 2.5), graphs 1..%zu in the order given, one line per "
+		"unlabeled row\n", m->ngraphs);
+	for (i = 0; i < n; i++) {
+		if (lsv_data_is_labeled(x, i))
+			continue;
+		for (q = 0; q < m->ngraphs; q++)
+			fprintf(fp, q ? " %.17g" : "%.17g",
+				lsv_model_label(m, r->single_f + (q * n + i) * C));
+		putc('\n', fp);
+	}
+	tool_output_commit(out);
 }
 
 static void write_model(const options *o, const lsv_model *m)
@@ -1251,6 +1287,8 @@ int main(int argc, char **argv)
 		report_combination(&o, m, &rep);
 	if (o.pred_file != NULL)
 		write_transductive(&o, x, m, &rep);
+	if (o.singles_file != NULL)
+		write_singles(&o, x, m, &rep);
 	write_model(&o, m);
 	lsv_train_report_free(&rep);
 	lsv_model_free(m);

@@ -628,6 +628,57 @@ static double fro(const double *A, size_t ll)
 	return scale * sqrt(ssq);
 }
 
+/* Each graph's kernel alone, (K_q,ll + mu I) c = Y and f = K_q[:, lab] c
+ * (the paper's eq. 2.5 on the normalized kernel), into
+ * report->single_f: what the combination is compared with. */
+static lsv_status single_fits(lsv_fit *F, const double *S, const double *B,
+			      const double *scale, size_t width, size_t r,
+			      double *Zl, double *T, double mu)
+{
+	size_t n = F->n, l = F->l, ll = l * l, q, i, k, Q = F->ngraphs;
+	int C = F->nr_fn, N = (int)n, L_ = (int)l, W_ = (int)width;
+	double *A = lsv_alloc(ll, sizeof *A), *X = lsv_alloc(l * (size_t)C,
+							     sizeof *X),
+	       *f = lsv_alloc(n * (size_t)C, sizeof *f), *out;
+	const double zero = 0.0, one = 1.0;
+	lsv_status st = LSV_OK;
+
+	out = F->report->single_f = calloc(Q * n * (size_t)C, sizeof *out);
+	if (A == NULL || X == NULL || f == NULL || out == NULL) {
+		st = lsv_fail(F->err, LSV_ENOMEM, "out of memory");
+		goto done;
+	}
+	for (q = 0; q < Q; q++) {
+		const double *Bq = B + q * n * width;
+		double a;
+		if (!(scale[q] > 0.0))
+			continue;
+		if ((st = solve(S + q * ll, l, mu, F->Y, C, A, X, F->err)) != LSV_OK)
+			goto done;
+		a = 1.0 / scale[q];
+		if (r == 0) {
+			dgemm_("N", "N", &N, &C, &L_, &a, Bq, &N, X, &L_, &zero, f, &N,
+			       1, 1);
+		} else {
+			for (k = 0; k < r; k++)
+				for (i = 0; i < l; i++)
+					Zl[i + k * l] = Bq[F->lab[i] + k * n];
+			dgemm_("T", "N", &W_, &C, &L_, &one, Zl, &L_, X, &L_, &zero, T,
+			       &W_, 1, 1);
+			dgemm_("N", "N", &N, &C, &W_, &a, Bq, &N, T, &W_, &zero, f, &N,
+			       1, 1);
+		}
+		for (i = 0; i < n; i++)
+			for (k = 0; k < (size_t)C; k++)
+				out[(q * n + i) * (size_t)C + k] = f[i + k * n];
+	}
+done:
+	free(A);
+	free(X);
+	free(f);
+	return st;
+}
+
 lsv_status lsv_fit_combine(lsv_fit *F, lsv_model **out)
 {
 	const lsv_train_param *p = F->p;
@@ -716,6 +767,9 @@ lsv_status lsv_fit_combine(lsv_fit *F, lsv_model **out)
 	}
 	free(M);
 	M = NULL;
+	if (p->combine_singles &&
+	    (st = single_fits(F, S, B, scale, width, r, Zl, T, mu)) != LSV_OK)
+		goto done;
 	/* the start: the caller's weights, or the average kernel */
 	for (q = 0; q < Q; q++)
 		lambda[q] = F->start != NULL ? F->start[q] : 1.0 / (double)Q;

@@ -521,6 +521,9 @@ typedef struct {
 	 * the two. */
 	int combine_two;
 	double combine_labels[2];
+	/* combine: also fit each graph's kernel alone, (K_q,ll + mu I) c = y
+	 * (the paper's eq. 2.5), into report->single_f; not saved. */
+	int combine_singles;
 } lsv_train_param;
 
 /* combine: exact pseudo-inverses up to this many rows; past it, the
@@ -590,6 +593,10 @@ typedef struct {
 	double combine_mu;
 	long combine_rank;
 	size_t combine_zero;
+	/* combine with combine_singles: each graph's own fit, the decision
+	 * values of the n rows under graph q at single_f[(q n + i) nr_fn + c]
+	 * (0 for a graph whose kernel is 0 on the labeled rows). */
+	double *single_f;
 	double gamma_data;      /* > 0: the RBF gamma was not given and came
 				   from the data: 1 / lsv_mean_sqdist */
 	/* The kernel matrix, checked on up to 64 spread rows: off the

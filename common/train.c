@@ -644,8 +644,10 @@ void lsv_train_report_free(lsv_train_report *r)
 		return;
 	free(r->train_f);
 	free(r->ystar);
+	free(r->single_f);
 	r->train_f = NULL;
 	r->ystar = NULL;
+	r->single_f = NULL;
 }
 
 /* The kernel gamma not given: for the RBF 1 / the mean squared distance
