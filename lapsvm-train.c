@@ -104,7 +104,7 @@ static void usage(void)
 "lambda (>= 0, sum 1) and the square-loss fit (K_ll(lambda) + mu I) c = y\n"
 "are learned together by the paper's Figure 1 from the average kernel.\n"
 "Transductive: -o writes K(lambda) c on the unlabeled rows.  The model, for\n"
-"new points, is LapRLS (or -E lapsvm) with the ambient kernel (-t, -g, -a,\n"
+"new points, is LapRLS (or -x lapsvm) with the ambient kernel (-t, -g, -a,\n"
 "-i) and L = sum_q lambda_q L_q; it records each graph and its weight.\n"
 "-G file   : a graph to combine (repeat it: one kernel per graph)\n"
 "-F list   : graph files listed in a file, one per line (relative to the\n"
@@ -112,19 +112,19 @@ static void usage(void)
 "-M rule   : direct (default): each step takes the kernel of largest\n"
 "            c'K_q c (deterministic); random: the first kernel that\n"
 "            improves, in a random order seeded by -S (the authors' code)\n"
-"-R mu     : the fit's regularization (default l * 1e-5, the authors' code;\n"
+"-U mu     : the fit's regularization (default l * 1e-5, the authors' code;\n"
 "            the paper's text says 1e-5)\n"
 "-T steps  : at most this many steps (default 100; 0 keeps the start)\n"
-"-W file   : start from these weights (one per line, one per graph, in\n"
+"-l file   : start from these weights (one per line, one per graph, in\n"
 "            the order given; scaled to sum 1) instead of the average\n"
 "-N r      : each kernel from the r smallest nonzero eigenpairs of its\n"
 "            Laplacian (default: the exact pseudo-inverse up to 4000 rows,\n"
 "            r = 200 past that)\n"
-"-E solver : the model for new points: laprls (default) or lapsvm\n"
+"-x solver : the model for new points: laprls (default) or lapsvm\n"
 "-O file   : also fit each graph's kernel alone (the paper's eq. 2.5) and\n"
 "            write the label it predicts for each unlabeled row: one line\n"
 "            per row, one label per graph in the order given\n"
-"-y a,b    : the two classes (a is the one f > 0 predicts), so that the\n"
+"-Y a,b    : the two classes (a is the one f > 0 predicts), so that the\n"
 "            labeled rows may hold one of them only: the functions of the\n"
 "            kernels have zero mean on each component, so even all-equal\n"
 "            targets split the rows\n"
@@ -219,9 +219,9 @@ typedef struct {
 	long folds;
 	unsigned long long seed;
 	int k_given, tsvm_opt, graph_opt;
-	int combine_opt;      /* a combine-only option given (-R -T -W -E -F) */
+	int combine_opt;      /* a combine-only option given (-U -T -l -x -Y -O) */
 	int N_given;          /* -N given */
-	const char *weights_file;  /* -W */
+	const char *weights_file;  /* -l */
 	const char *singles_file;  /* -O */
 	char **listed;        /* the files of -F lists (owned) */
 	size_t nlisted;
@@ -284,7 +284,7 @@ static void opt_fraction(const char *arg, options *o)
 				 "or labeled)", arg);
 }
 
-/* -y a,b: the two classes of the combination. */
+/* -Y a,b: the two classes of the combination. */
 static void opt_classes(const char *arg, options *o)
 {
 	const char *comma = strchr(arg, ',');
@@ -292,20 +292,20 @@ static void opt_classes(const char *arg, options *o)
 	size_t len = comma != NULL ? (size_t)(comma - arg) : 0;
 
 	if (comma == NULL || strchr(comma + 1, ',') != NULL)
-		tool_usage_error("option -y: '%s' is not two classes (expected "
+		tool_usage_error("option -Y: '%s' is not two classes (expected "
 				 "a,b, e.g. 1,-1)", arg);
 	if (len >= sizeof first)
 		len = sizeof first - 1;
 	memcpy(first, arg, len);
 	first[len] = '\0';
-	o->p.combine_labels[0] = tool_opt_double('y', first, -1e300, 1e300);
-	o->p.combine_labels[1] = tool_opt_double('y', comma + 1, -1e300, 1e300);
+	o->p.combine_labels[0] = tool_opt_double('Y', first, -1e300, 1e300);
+	o->p.combine_labels[1] = tool_opt_double('Y', comma + 1, -1e300, 1e300);
 	if (o->p.combine_labels[0] == 0.0)
 		o->p.combine_labels[0] = 0.0;  /* -0 is the label 0 */
 	if (o->p.combine_labels[1] == 0.0)
 		o->p.combine_labels[1] = 0.0;
 	if (o->p.combine_labels[0] == o->p.combine_labels[1])
-		tool_usage_error("option -y: '%s' names one class twice (expected "
+		tool_usage_error("option -Y: '%s' names one class twice (expected "
 				 "two different classes)", arg);
 	o->p.combine_two = 1;
 }
@@ -338,8 +338,8 @@ static void parse_options(int argc, char **argv, options *o)
 	o->marker = LSV_UNLABELED_DEFAULT;
 	o->seed = 1;
 	opterr = 0;
-	while ((c = getopt(argc, argv, ":s:t:d:g:r:A:a:c:I:i:G:F:k:L:P:u:e:o:v:S:C:p:w:M:N:m:R:T:W:E:y:O:qh")) != -1) {
-		if (c != ':' && c != '?' && strchr("stdrkuevSCpwMNmRTE", c) != NULL &&
+	while ((c = getopt(argc, argv, ":s:t:d:g:r:A:a:c:I:i:G:F:k:L:P:u:e:o:v:S:C:p:w:M:N:m:U:T:l:x:Y:O:qh")) != -1) {
+		if (c != ':' && c != '?' && strchr("stdrkuevSCpwMNmUTx", c) != NULL &&
 		    strpbrk(optarg, ",:") != NULL)
 			tool_usage_error("option -%c takes one value, not a list "
 					 "('%s'); lists are for -a, -A, -c, -i, -I, "
@@ -395,7 +395,7 @@ static void parse_options(int argc, char **argv, options *o)
 			o->list_dash += strcmp(optarg, "-") == 0;
 			break;
 		}
-		case 'R':
+		case 'U':
 			o->p.combine_mu = tool_opt_double(c, optarg, 0x1p-1022, 1e300);
 			o->combine_opt = c;
 			break;
@@ -403,7 +403,7 @@ static void parse_options(int argc, char **argv, options *o)
 			o->p.combine_steps = tool_opt_long(c, optarg, 0, LONG_MAX);
 			o->combine_opt = c;
 			break;
-		case 'W':
+		case 'l':
 			o->weights_file = optarg;
 			o->combine_opt = c;
 			break;
@@ -412,17 +412,17 @@ static void parse_options(int argc, char **argv, options *o)
 			o->p.combine_singles = 1;
 			o->combine_opt = c;
 			break;
-		case 'y':
+		case 'Y':
 			opt_classes(optarg, o);
 			o->combine_opt = c;
 			break;
-		case 'E':
+		case 'x':
 			o->p.combine_ext = (lsv_solver)opt_name(c, optarg,
 							      lsv_solver_names,
 							      "solver");
 			if (o->p.combine_ext != LSV_SOLVER_LAPRLS &&
 			    o->p.combine_ext != LSV_SOLVER_LAPSVM)
-				tool_usage_error("option -E: '%s' cannot be the "
+				tool_usage_error("option -x: '%s' cannot be the "
 						 "combination's model for new points "
 						 "(expected laprls or lapsvm)", optarg);
 			o->combine_opt = c;
@@ -652,8 +652,14 @@ static lsv_data *read_data(const options *o)
 	if (x->l == 0)
 		tool_die(1, "%s: no labeled rows (every label is the unlabeled "
 			 "marker %g; see -u)", name, o->marker);
-	first = x->n;
-	for (i = 0; i < x->n; i++)
+	for (i = 0; o->p.combine_two && i < x->n; i++)
+		if (lsv_data_is_labeled(x, i) && x->y[i] != o->p.combine_labels[0] &&
+		    x->y[i] != o->p.combine_labels[1])
+			tool_die(1, "%s: row %zu has label %g, not one of the two "
+				 "classes declared by -Y (%g and %g)", name, i + 1,
+				 x->y[i], o->p.combine_labels[0],
+				 o->p.combine_labels[1]);
+	for (i = 0, first = x->n; i < x->n; i++)
 		if (lsv_data_is_labeled(x, i)) {
 			if (first == x->n)
 				first = i;
@@ -663,7 +669,7 @@ static lsv_data *read_data(const options *o)
 	if (i == x->n && !o->p.combine_two)
 		tool_die(1, "%s: the labeled rows have only one class (%g): need "
 			 "at least two (or, with -s combine, declare both with "
-			 "-y)", name, x->y[first]);
+			 "-Y)", name, x->y[first]);
 	return x;
 }
 
@@ -765,9 +771,6 @@ static void train_combination(const options *o, const lsv_data *x,
 	if (o->weights_file != NULL &&
 	    lsv_weights_read_path(o->weights_file, n, &start, &err) != LSV_OK)
 		tool_die_err(&err);
-	if (n == 1)
-		tool_info("warning: one graph: its weight is 1, and the "
-			  "combination is the paper's single-kernel fit (eq. 2.5)");
 	if (lsv_train_graphs(x, (const lsv_graph *const *)gs, n, start, &o->p,
 			     progress, m, rep, &err) != LSV_OK)
 		tool_die_err(&err);
@@ -784,6 +787,9 @@ static void report_combination(const options *o, const lsv_model *m,
 {
 	size_t q, used = 0;
 
+	if (m->ngraphs == 1)
+		tool_info("warning: one graph: its weight is 1, and the "
+			  "combination is the paper's single-kernel fit (eq. 2.5)");
 	if (r->combine_zero > 0)
 		tool_info("warning: %zu of the %zu graphs have a kernel of 0 on the "
 			  "labeled rows (every labeled row isolated in them): they "

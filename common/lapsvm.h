@@ -409,7 +409,7 @@ typedef enum {
 	LSV_SOLVER_LAPSVM = 0,  /* hinge loss (JMLR eqs. 10-12); SVM at gamma_I = 0 */
 	LSV_SOLVER_LAPRLS = 1,  /* squared loss (eq. 8); RLS at gamma_I = 0 */
 	LSV_SOLVER_TSVM = 2,    /* Joachims' transductive SVM (label switching); no graph */
-	LSV_SOLVER_COMBINE = 3  /* the best convex combination of several graphs'
+	LSV_SOLVER_COMBINE = 4  /* the best convex combination of several graphs'
 				   Laplacian kernels (Argyriou, Herbster & Pontil,
 				   NIPS 2005; common/combine.c), transductive,
 				   with LapRLS / LapSVM on sum_q lambda_q L_q as

@@ -103,12 +103,12 @@ weights() {
 # settings (mu = l 1e-5, the argmax rule unless RULE says random), the
 # transductive predictions in OUTDIR/pred, the model in OUTDIR/model, the
 # single-kernel predictions in OUTDIR/singles.  The two classes are
-# declared (-y 1,-1): some l = 4 selections hold one class only.
+# declared (-Y 1,-1): some l = 4 selections hold one class only.
 combine() {
 	local s=$1 o=$2 g args=""
 	shift 2
 	for g in "$@"; do args="$args -G $g"; done
 	# shellcheck disable=SC2086
 	"$BIN"/lapsvm-train -q -s combine -M "${RULE:-direct}" -S "${SEED:-1}" \
-		-y 1,-1 -i 0 $args -o "$o/pred" -O "$o/singles" "$s" "$o/model"
+		-Y 1,-1 -i 0 $args -o "$o/pred" -O "$o/singles" "$s" "$o/model"
 }
