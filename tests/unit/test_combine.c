@@ -393,6 +393,129 @@ static void combination_eigenpairs_of_full_rank_equal_the_exact_kernels(void)
 	lsv_data_free(x);
 }
 
+/* Solve A X = B (n x n, n x m, column-major) by Gaussian elimination with
+ * partial pivoting, in place (X in B). */
+static void gauss(double *A, double *B, size_t n, size_t m)
+{
+	size_t i, j, k, c;
+	for (k = 0; k < n; k++) {
+		size_t piv = k;
+		for (i = k + 1; i < n; i++)
+			if (fabs(A[i + k * n]) > fabs(A[piv + k * n]))
+				piv = i;
+		for (j = 0; j < n; j++) {
+			double t = A[k + j * n];
+			A[k + j * n] = A[piv + j * n];
+			A[piv + j * n] = t;
+		}
+		for (c = 0; c < m; c++) {
+			double t = B[k + c * n];
+			B[k + c * n] = B[piv + c * n];
+			B[piv + c * n] = t;
+		}
+		for (i = k + 1; i < n; i++) {
+			double f = A[i + k * n] / A[k + k * n];
+			for (j = k; j < n; j++)
+				A[i + j * n] -= f * A[k + j * n];
+			for (c = 0; c < m; c++)
+				B[i + c * n] -= f * B[k + c * n];
+		}
+	}
+	for (c = 0; c < m; c++)
+		for (k = n; k-- > 0;) {
+			double t = B[k + c * n];
+			for (j = k + 1; j < n; j++)
+				t -= A[k + j * n] * B[j + c * n];
+			B[k + c * n] = t / A[k + k * n];
+		}
+}
+
+/* The normalized Laplacian of g from its definition, dense (isolated
+ * rows: zero row and column), into L (n x n). */
+static void laplacian_by_hand(const lsv_graph *g, double *L)
+{
+	size_t n = g->n, i, p;
+	double d[16] = {0};
+	memset(L, 0, n * n * sizeof *L);
+	for (i = 0; i < n; i++)
+		for (p = g->rowptr[i]; p < g->rowptr[i + 1]; p++)
+			d[i] += g->w[p];
+	for (i = 0; i < n; i++) {
+		if (d[i] == 0.0)
+			continue;
+		L[i + i * n] = 1.0;
+		for (p = g->rowptr[i]; p < g->rowptr[i + 1]; p++)
+			L[i + (size_t)g->col[p] * n] =
+				-g->w[p] / sqrt(d[i] * d[(size_t)g->col[p]]);
+	}
+}
+
+/* The model for new points with fixed weights (0.3, 0.7) of two different
+ * graphs is LapRLS (eq. 8) with L = 0.3 L_1 + 0.7 L_2, solved here by
+ * Gaussian elimination with the linear kernel K_ij = x_i x_j. */
+static void combination_model_is_laprls_on_the_weighted_sum_of_laplacians(void)
+{
+	const double y[6] = {1, 0, 0, 0, 0, -1}, start[2] = {0.3, 0.7};
+	lsv_data *x = line6(y);
+	lsv_graph *g = graph_of(chain6, 6), *h = graph_of(three_parts, 6);
+	const lsv_graph *gs[2];
+	lsv_train_param p;
+	lsv_model *m = NULL;
+	lsv_train_report r;
+	lsv_error e;
+	double L1[36], L2[36], K[36], A[36], B[6], f[6], gA = 0.05, gI = 0.3,
+	       worst = 0.0;
+	size_t i, j, k, n = 6, l = 2;
+
+	CHECK(g != NULL && h != NULL);
+	if (g == NULL || h == NULL)
+		return;
+	gs[0] = g;
+	gs[1] = h;
+	lsv_train_param_default(&p);
+	p.solver = LSV_SOLVER_COMBINE;
+	p.kernel.type = LSV_KERNEL_LINEAR;
+	p.combine_steps = 0;
+	p.gamma_A = gA;
+	p.gamma_I = gI;
+	CHECK(lsv_train_graphs(x, gs, 2, start, &p, NULL, &m, &r, &e) == LSV_OK);
+	if (m == NULL)
+		goto out;
+	laplacian_by_hand(g, L1);
+	laplacian_by_hand(h, L2);
+	for (i = 0; i < n; i++)
+		for (j = 0; j < n; j++)
+			K[i + j * n] = (double)i * (double)j;
+	/* A = J K + gA l I + gI l / n^2 (0.3 L1 + 0.7 L2) K; B = J y */
+	for (i = 0; i < n; i++)
+		for (j = 0; j < n; j++) {
+			double s = 0.0;
+			for (k = 0; k < n; k++)
+				s += (0.3 * L1[i + k * n] + 0.7 * L2[i + k * n]) *
+				     K[k + j * n];
+			A[i + j * n] = gI * (double)l / (double)(n * n) * s +
+				       (y[i] != 0.0 ? K[i + j * n] : 0.0) +
+				       (i == j ? gA * (double)l : 0.0);
+		}
+	for (i = 0; i < n; i++)
+		B[i] = y[i];
+	gauss(A, B, n, 1);
+	CHECK(lsv_model_decision(m, x, f, &e) == LSV_OK);
+	for (i = 0; i < n; i++) {
+		double want = 0.0;
+		for (j = 0; j < n; j++)
+			want += K[i + j * n] * B[j];
+		worst = fmax(worst, fabs(f[i] - want));
+	}
+	CHECK(worst < 1e-9);
+out:
+	lsv_train_report_free(&r);
+	lsv_model_free(m);
+	lsv_graph_free(g);
+	lsv_graph_free(h);
+	lsv_data_free(x);
+}
+
 /* An isolated unlabeled row has a zero row in every pinv: its value is 0;
  * labeled rows of one class train when the two classes are declared. */
 static void combination_isolated_rows_get_zero_and_declared_classes_train(void)
@@ -585,6 +708,8 @@ const unit_case combine_cases[] = {
 	 combination_of_equal_graphs_keeps_the_start_and_the_laplacian},
 	{"combination_eigenpairs_of_full_rank_equal_the_exact_kernels",
 	 combination_eigenpairs_of_full_rank_equal_the_exact_kernels},
+	{"combination_model_is_laprls_on_the_weighted_sum_of_laplacians",
+	 combination_model_is_laprls_on_the_weighted_sum_of_laplacians},
 	{"combination_isolated_rows_get_zero_and_declared_classes_train",
 	 combination_isolated_rows_get_zero_and_declared_classes_train},
 	{"combination_refuses_what_it_cannot_do",
