@@ -126,7 +126,8 @@ demo: all
 # The paper's experiments (JMLR 2006 Section 5), each printing its table
 # beside the paper's; figures (PNG, gnuplot) and per-run results go to
 # build/.  About 20 minutes on 2 cores with OpenBLAS.
-EXPERIMENTS = moons moons-figures uspst usps-pairs usps-curve isolet webkb webkb-curve ssl-book
+EXPERIMENTS = moons moons-figures uspst usps-pairs usps-curve isolet webkb webkb-curve ssl-book \
+	argyriou-table1 argyriou-fig3 argyriou-fig4
 experiments: all
 	@mkdir -p build/experiments
 	@for e in $(EXPERIMENTS); do \
