@@ -34,6 +34,7 @@ WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 # shellcheck source=experiments/argyriou-lib.sh
 . "$here/../experiments/argyriou-lib.sh"
+note=""
 blas=$(case "${LD_LIBRARY_PATH:-}" in *openblas*) echo OpenBLAS ;; *) echo "reference (system default)" ;; esac)
 
 # median of REPEAT wall times (s) of a command
@@ -77,9 +78,7 @@ for part in $PARTS; do
 		echo "| the same, model RLS (\`-i 0\`, as the experiments) | \`lapsvm-train -s combine -i 0\` | $t | 2 |"
 		# shellcheck disable=SC2086
 		"$BIN"/lapsvm-train -s combine -i 0 $G -o "$WORK/p" "$WORK/semi" "$WORK/m" 2> "$WORK/log" > /dev/null
-		echo
-		echo "(that trial: $(grep -o 'combination of 30 graphs.*' "$WORK/log"))"
-		echo
+		note="that trial: $(grep -o 'combination of 30 graphs.*' "$WORK/log")"
 		;;
 	3)
 		train_rows
@@ -94,3 +93,4 @@ for part in $PARTS; do
 		;;
 	esac
 done
+[ -z "${note:-}" ] || printf '\n(%s)\n' "$note"
