@@ -104,7 +104,7 @@ static void usage(void)
 "lambda (>= 0, sum 1) and the square-loss fit (K_ll(lambda) + mu I) c = y\n"
 "are learned together by the paper's Figure 1 from the average kernel.\n"
 "Transductive: -o writes K(lambda) c on the unlabeled rows.  The model, for\n"
-"new points, is LapRLS (or -x lapsvm) with the ambient kernel (-t, -g, -a,\n"
+"new points, is LapRLS (or -X lapsvm) with the ambient kernel (-t, -g, -a,\n"
 "-i) and L = sum_q lambda_q L_q; it records each graph and its weight.\n"
 "-G file   : a graph to combine (repeat it: one kernel per graph)\n"
 "-F list   : graph files listed in a file, one per line (relative to the\n"
@@ -120,7 +120,7 @@ static void usage(void)
 "-N r      : each kernel from the r smallest nonzero eigenpairs of its\n"
 "            Laplacian (default: the exact pseudo-inverse up to 4000 rows,\n"
 "            r = 200 past that)\n"
-"-x solver : the model for new points: laprls (default) or lapsvm\n"
+"-X solver : the model for new points: laprls (default) or lapsvm\n"
 "-O file   : also fit each graph's kernel alone (the paper's eq. 2.5) and\n"
 "            write the label it predicts for each unlabeled row: one line\n"
 "            per row, one label per graph in the order given\n"
@@ -219,7 +219,7 @@ typedef struct {
 	long folds;
 	unsigned long long seed;
 	int k_given, tsvm_opt, graph_opt;
-	int combine_opt;      /* a combine-only option given (-U -T -l -x -Y -O) */
+	int combine_opt;      /* a combine-only option given (-U -T -l -X -Y -O) */
 	int N_given;          /* -N given */
 	const char *weights_file;  /* -l */
 	const char *singles_file;  /* -O */
@@ -338,8 +338,8 @@ static void parse_options(int argc, char **argv, options *o)
 	o->marker = LSV_UNLABELED_DEFAULT;
 	o->seed = 1;
 	opterr = 0;
-	while ((c = getopt(argc, argv, ":s:t:d:g:r:A:a:c:I:i:G:F:k:L:P:u:e:o:v:S:C:p:w:M:N:m:U:T:l:x:Y:O:qh")) != -1) {
-		if (c != ':' && c != '?' && strchr("stdrkuevSCpwMNmUTx", c) != NULL &&
+	while ((c = getopt(argc, argv, ":s:t:d:g:r:A:a:c:I:i:G:F:k:L:P:u:e:o:v:S:C:p:w:M:N:m:U:T:l:X:Y:O:qh")) != -1) {
+		if (c != ':' && c != '?' && strchr("stdrkuevSCpwMNmUTX", c) != NULL &&
 		    strpbrk(optarg, ",:") != NULL)
 			tool_usage_error("option -%c takes one value, not a list "
 					 "('%s'); lists are for -a, -A, -c, -i, -I, "
@@ -416,13 +416,13 @@ static void parse_options(int argc, char **argv, options *o)
 			opt_classes(optarg, o);
 			o->combine_opt = c;
 			break;
-		case 'x':
+		case 'X':
 			o->p.combine_ext = (lsv_solver)opt_name(c, optarg,
 							      lsv_solver_names,
 							      "solver");
 			if (o->p.combine_ext != LSV_SOLVER_LAPRLS &&
 			    o->p.combine_ext != LSV_SOLVER_LAPSVM)
-				tool_usage_error("option -x: '%s' cannot be the "
+				tool_usage_error("option -X: '%s' cannot be the "
 						 "combination's model for new points "
 						 "(expected laprls or lapsvm)", optarg);
 			o->combine_opt = c;

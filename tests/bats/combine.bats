@@ -101,9 +101,9 @@ wsum() {
 	[ "$(grep -v '^#' single.txt | tr ' ' '\n' | sort -u | tr '\n' ' ')" = "-1 1 " ]
 }
 
-@test "combine -x lapsvm: the model for new points is LapSVM, recorded" {
+@test "combine -X lapsvm: the model for new points is LapSVM, recorded" {
 	moons2
-	run --separate-stderr "$TRAIN" -q -s combine -x lapsvm -G g2 -G g4 m.txt m.model
+	run --separate-stderr "$TRAIN" -q -s combine -X lapsvm -G g2 -G g4 m.txt m.model
 	assert_status 0
 	[ "$(key m.model combine_extension)" = lapsvm ]
 	run --separate-stderr "$PRED" full.txt m.model full.pred
@@ -210,7 +210,7 @@ wsum() {
 @test "combine: its options without -s combine are usage errors" {
 	moons2
 	local o
-	for o in "-U 1e-4" "-T 5" "-l w" "-x lapsvm" "-O x" "-Y 1,-1"; do
+	for o in "-U 1e-4" "-T 5" "-l w" "-X lapsvm" "-O x" "-Y 1,-1"; do
 		run --separate-stderr "$TRAIN" $o -G g2 m.txt
 		assert_train_usage "-${o:1:1} applies to the combination (-s combine)"
 	done
@@ -226,8 +226,8 @@ wsum() {
 	assert_bad_option U "out of range"
 	run --separate-stderr "$TRAIN" -s combine -T -1 -G g2 m.txt
 	assert_bad_option T "out of range"
-	run --separate-stderr "$TRAIN" -s combine -x tsvm -G g2 m.txt
-	assert_train_usage "option -x: 'tsvm' cannot be the combination's model for new points (expected laprls or lapsvm)"
+	run --separate-stderr "$TRAIN" -s combine -X tsvm -G g2 m.txt
+	assert_train_usage "option -X: 'tsvm' cannot be the combination's model for new points (expected laprls or lapsvm)"
 	run --separate-stderr "$TRAIN" -s combine -Y 1 -G g2 m.txt
 	assert_train_usage "option -Y: '1' is not two classes (expected a,b, e.g. 1,-1)"
 	run --separate-stderr "$TRAIN" -s combine -Y 1,1 -G g2 m.txt
