@@ -561,7 +561,7 @@ struct reader {
 				   not yet seen */
 	lsv_model *m;
 	long nr_sv;
-	size_t cap_labels, cap_bias, cap_shift, cap_graphs;
+	size_t cap_labels, cap_bias, cap_shift, cap_graphs, cap_descs;
 	size_t nlabels, nbias, nshift;
 	size_t cap_rows, cap_nnz, cap_coef;
 };
@@ -845,8 +845,8 @@ static lsv_status read_combined(reader *r, const key *k, char *s)
 		return st;
 	if (lsv_grow((void **)&m->graph_weight, &r->cap_graphs, q + 1,
 		     sizeof *m->graph_weight) ||
-	    (m->graph_desc = realloc(m->graph_desc, (q + 1) *
-				     sizeof *m->graph_desc)) == NULL) {
+	    lsv_grow((void **)&m->graph_desc, &r->cap_descs, q + 1,
+		     sizeof *m->graph_desc)) {
 		free(desc);
 		return nomem(r);
 	}

@@ -249,3 +249,14 @@ wsum() {
 	run --separate-stderr "$PRED" full.txt none.model out
 	assert_fails lapsvm-predict "none.model:" "no combined_graph line"
 }
+
+@test "combine: kernels over the memory limit (-m) are refused, naming the bytes and the eigenpair path" {
+	moons2
+	# every row labeled: 3 graphs x 200 x 200 pseudo-inverse columns
+	# (and 3 labeled blocks of 200 x 200): 2.24 MB
+	run --separate-stderr "$TRAIN" -s combine -m 2 -G g2 -G g4 -G g6 full.txt m.model
+	assert_fails lapsvm-train "the combination's kernels (one n x n Laplacian, then 3 graphs x n x 200 labeled columns of the pseudo-inverse) would need 2.24 MB, over the memory limit (-m) of 2.00 MB; use the eigenpair path (-N r, r small) or fewer graphs"
+	[ ! -e m.model ]
+	run --separate-stderr "$TRAIN" -q -s combine -m 2 -N 10 -G g2 -G g4 -G g6 full.txt m.model
+	assert_status 0
+}
