@@ -260,3 +260,23 @@ wsum() {
 	run --separate-stderr "$TRAIN" -q -s combine -m 2 -N 10 -G g2 -G g4 -G g6 full.txt m.model
 	assert_status 0
 }
+
+@test "combine: three classes, one-vs-rest sharing one set of weights; the model predicts all three" {
+	# three clusters joined by a bridge of unlabeled points, 2 labels each
+	awk 'BEGIN { srand(3)
+		for (c = 0; c < 3; c++) for (i = 0; i < 30; i++)
+			print (i < 2 ? c + 1 : 0), "1:" c * 2 + rand(), "2:" rand()
+		for (i = 0; i < 20; i++) print 0, "1:" i * 0.3, "2:" 0.5 }' > three.txt
+	"$GB" -q -k 4 -w binary three.txt a.graph
+	"$GB" -q -k 8 -w binary three.txt b.graph
+	run --separate-stderr "$TRAIN" -q -s combine -G a.graph -G b.graph -o p three.txt m.model
+	assert_status 0
+	[ "$(key m.model nr_fn)" = 3 ]
+	[ "$(key m.model labels)" = "1 2 3" ]
+	[ "$(grep -c '^combined_graph ' m.model)" -eq 2 ]
+	[ "$(head -1 p)" = "labels 1 2 3" ]
+	[ "$(sed -n 2p p | awk '{ print NF }')" -eq 4 ]
+	run --separate-stderr "$PRED" three.txt m.model out
+	assert_status 0
+	[ "$(sort -u out | tr '\n' ' ')" = "1 2 3 " ]
+}
