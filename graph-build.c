@@ -18,7 +18,8 @@ static void usage(void)
 	printf(
 "Usage: graph-build [options] data_file [graph_file]\n"
 "Build the nearest-neighbour graph of a data set in LIBSVM format (labels\n"
-"are ignored) and write its symmetric weight matrix W, one row per line:\n"
+"are ignored, except with -y) and write its symmetric weight matrix W, one\n"
+"row per line:\n"
 "    i j:w j:w ...\n"
 "data_file '-' reads standard input.  graph_file defaults to\n"
 "data_file.graph, or standard output when reading standard input; '-'\n"
@@ -57,6 +58,11 @@ static void usage(void)
 "-A path     : auto (default), dense (BLAS blocks) or sparse (inverted\n"
 "              index, for many features with few non-zeros); auto takes\n"
 "              sparse below 1%% density with over 2000 features\n"
+"-y          : within each class only: the graph of each class's rows, so\n"
+"              no edge joins two classes (lapsvm-train -y, class-dependent\n"
+"              Laplacians); every row needs a class\n"
+"-u marker   : with -y, the label of unlabeled rows, refused there\n"
+"              (default 0; give another if 0 is a class)\n"
 "-N          : write each row's k nearest neighbours instead of the graph,\n"
 "              directed and unweighted: line i is 'i j:d j:d ...' by\n"
 "              increasing distance d (not a graph file: not symmetric)\n"
@@ -108,6 +114,23 @@ static int parse_name(int opt, const char *arg, const char *const *names,
 	}
 }
 
+/* -y: every row needs a class; a row with the unlabeled marker has none
+ * (it would be left isolated, which nobody asking for class graphs wants
+ * silently). */
+static void check_labeled(const lsv_data *x, const char *in)
+{
+	size_t i;
+
+	for (i = 0; i < x->n; i++)
+		if (!lsv_data_is_labeled(x, i))
+			tool_die(1, "%s: row %zu is unlabeled (label %g, the unlabeled "
+				 "marker): -y builds the graph within each class, so "
+				 "every row needs a class (if %g is a class, name "
+				 "another marker with -u)",
+				 strcmp(in, "-") ? in : "(stdin)", i + 1, x->unlabeled,
+				 x->unlabeled);
+}
+
 /* Timing of the O(n^2 d) phase, for users tuning threads and BLAS. */
 static void report_scan(const lsv_graph_info *info)
 {
@@ -150,19 +173,17 @@ static void report_image(const lsv_graph_param *p, const lsv_graph_info *info)
 
 /* -N: the directed k nearest neighbours, "i j:d ..." per row. */
 static void write_lists(const lsv_data *x, const char *in,
-			const lsv_graph_param *p, const char *outpath)
+			const lsv_graph_param *p, FILE *fp)
 {
 	lsv_graph_info info;
 	lsv_error err;
-	lsv_out *out;
 	int *idx;
 	double *dist;
 	size_t i, r;
-	FILE *fp;
 
 	if (lsv_knn_lists(x, p, &idx, &dist, &info, &err) != LSV_OK)
 		tool_die_graph_err(in, &err);
-	fp = tool_output_open(outpath, &out);
+	/* a write error stops the loop; tool_outputs_commit reports it */
 	for (i = 0; i < x->n && !ferror(fp); i++) {
 		fprintf(fp, "%zu", i + 1);
 		for (r = 0; r < (size_t)info.k; r++) {
@@ -173,12 +194,7 @@ static void write_lists(const lsv_data *x, const char *in,
 		}
 		putc('\n', fp);
 	}
-	if (ferror(fp)) {
-		lsv_fail(&err, LSV_EIO, "%s: write error",
-			 strcmp(outpath, "-") ? outpath : "(stdout)");
-		tool_output_fail(out, &err);
-	}
-	tool_output_commit(out);
+	tool_outputs_commit();
 	tool_info("%zu rows: the %d nearest neighbours of each; %.2f s", x->n,
 		  info.k, tool_elapsed());
 	report_image(p, &info);
@@ -198,17 +214,18 @@ int main(int argc, char **argv)
 	lsv_graph_info info;
 	lsv_data *x = NULL;
 	lsv_graph *g = NULL;
-	lsv_out *out = NULL;
 	lsv_error err;
 	const char *in, *outpath;
 	char *deflt = NULL;
-	int c, k_given = 0, t_given = 0, lists = 0, D_given = 0;
-	int tangent_opt = 0, rotation_opt = 0;  /* -C or -s; -r */
+	int c, k_given = 0, t_given = 0, lists = 0, classes = 0, u_given = 0;
+	int D_given = 0, tangent_opt = 0, rotation_opt = 0;  /* -C or -s; -r */
+	double marker = LSV_UNLABELED_DEFAULT;
+	FILE *fp;
 
 	tool_init(argv[0]);
 	lsv_graph_param_default(&p);
 	opterr = 0;
-	while ((c = getopt(argc, argv, ":k:e:md:w:t:B:fp:A:ND:C:s:r:qh")) != -1) {
+	while ((c = getopt(argc, argv, ":k:e:md:w:t:B:fp:A:Nyu:D:C:s:r:qh")) != -1) {
 		switch (c) {
 		case 'k':
 			p.k = (int)tool_opt_long(c, optarg, 1, INT_MAX);
@@ -261,6 +278,15 @@ int main(int argc, char **argv)
 		case 'N':
 			lists = 1;
 			break;
+		case 'y':
+			classes = 1;
+			break;
+		case 'u':
+			marker = tool_opt_double(c, optarg, -1e300, 1e300);
+			if (marker == 0.0)
+				marker = 0.0;  /* -0 is the label 0, as the reader has it */
+			u_given = 1;
+			break;
 		case 'q':
 			tool_quiet = 1;
 			break;
@@ -283,6 +309,12 @@ int main(int argc, char **argv)
 	if (lists && p.epsilon > 0.0)
 		tool_usage_error("-N lists k nearest neighbours; it does not apply "
 				 "with -e");
+	if (lists && classes)
+		tool_usage_error("-N lists the neighbours among all rows; it does not "
+				 "apply with -y");
+	if (u_given && !classes)
+		tool_usage_error("-u names the unlabeled rows for -y; without -y "
+				 "labels are ignored");
 	if (t_given && p.weight != LSV_WEIGHT_HEAT)
 		tool_usage_error("-t applies only to heat weights (-w heat)");
 	if (p.distance == LSV_DIST_TANGENT || p.distance == LSV_DIST_ROTATION) {
@@ -326,23 +358,33 @@ int main(int argc, char **argv)
 		sprintf(deflt, "%s.graph", in);
 		outpath = deflt;
 	}
+	/* Before the data are read: a bad destination fails at once. */
+	fp = tool_output_open(outpath);
+	tool_check_input(in);
 
-	if (lsv_data_read_path(in, LSV_UNLABELED_DEFAULT, &x, &err) != LSV_OK)
+	if (lsv_data_read_path(in, marker, &x, &err) != LSV_OK)
 		tool_die_err(&err);
+	if (classes)
+		check_labeled(x, in);
 	if (!tool_quiet) {
 		p.progress = tool_progress;
 		p.progress_ctx = NULL;
 	}
 	if (lists) {
-		write_lists(x, in, &p, outpath);
+		write_lists(x, in, &p, fp);
 		lsv_data_free(x);
 		free(deflt);
 		return tool_done();
 	}
-	if (lsv_graph_build(x, &p, &g, &info, &err) != LSV_OK)
+	if ((classes ? lsv_graph_build_classes(x, &p, &g, &info, &err)
+		     : lsv_graph_build(x, &p, &g, &info, &err)) != LSV_OK)
 		tool_die_graph_err(in, &err);
 
-	if (p.epsilon == 0.0 && info.k < p.k)
+	if (p.epsilon == 0.0 && info.k < p.k && classes)
+		tool_info("warning: k = %d but the smallest class offers only %d "
+			  "candidate neighbours per point; its rows use k = %d",
+			  p.k, info.k, info.k);
+	else if (p.epsilon == 0.0 && info.k < p.k)
 		tool_info("warning: k = %d but each point has only %d candidate "
 			  "neighbours; using k = %d", p.k, info.k, info.k);
 	if (p.distance == LSV_DIST_COSINE && info.zero_rows > 0)
@@ -358,19 +400,19 @@ int main(int argc, char **argv)
 			  p.weight == LSV_WEIGHT_DISTANCE ? "duplicate points"
 							  : "heat weight underflow");
 
-	if (lsv_graph_write(tool_output_open(outpath, &out),
-			    strcmp(outpath, "-") ? outpath : "(stdout)", g,
+	if (lsv_graph_write(fp, strcmp(outpath, "-") ? outpath : "(stdout)", g,
 			    &err) != LSV_OK)
-		tool_output_fail(out, &err);
-	tool_output_commit(out);
+		tool_die_err(&err);
+	tool_outputs_commit();
 
 	if (p.epsilon > 0.0)
 		tool_info("%zu rows, epsilon = %g: %zu edges, %zu isolated rows; "
 			  "%.2f s", x->n, p.epsilon, info.edges, info.isolated,
 			  tool_elapsed());
 	else
-		tool_info("%zu rows, k = %d%s: %zu edges, %zu isolated rows; %.2f s",
-			  x->n, info.k, p.mutual ? " (mutual)" : "", info.edges,
+		tool_info("%zu rows, k = %d%s%s: %zu edges, %zu isolated rows; "
+			  "%.2f s", x->n, info.k, p.mutual ? " (mutual)" : "",
+			  classes ? " within each class" : "", info.edges,
 			  info.isolated, tool_elapsed());
 	if (p.weight == LSV_WEIGHT_HEAT)
 		tool_info("heat weights exp(-d^2/(4t)) with t = %.6g", info.t);

@@ -39,8 +39,8 @@ static void usage(void)
 int main(int argc, char **argv)
 {
 	lsv_data *x = NULL;
-	lsv_out *out = NULL;
 	lsv_error err;
+	FILE *fp;
 	lsv_synth_kind kind;
 	const char *outpath = "-";
 	long n = 200, keep = -1;
@@ -88,6 +88,7 @@ int main(int argc, char **argv)
 	if (noise < 0.0)
 		noise = kind == LSV_SYNTH_MOONS ? 0.1 : 0.0;
 
+	fp = tool_output_open(outpath);  /* a bad destination fails at once */
 	if (lsv_synth(kind, (size_t)n, noise, seed, &x, &err) != LSV_OK)
 		tool_die_err(&err);
 	if (keep >= 0) {
@@ -113,11 +114,10 @@ int main(int argc, char **argv)
 		}
 		free(idx);
 	}
-	if (lsv_data_write(tool_output_open(outpath, &out),
-			   strcmp(outpath, "-") ? outpath : "(stdout)", x,
+	if (lsv_data_write(fp, strcmp(outpath, "-") ? outpath : "(stdout)", x,
 			   &err) != LSV_OK)
-		tool_output_fail(out, &err);
-	tool_output_commit(out);
+		tool_die_err(&err);
+	tool_outputs_commit();
 	lsv_data_free(x);
 	return tool_done();
 }

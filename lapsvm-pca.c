@@ -20,8 +20,8 @@ static void usage(void)
 "Fit principal components to the rows of fit_file (LIBSVM format) and\n"
 "write its rows projected on the first k of them, y = V'(x - mean), to\n"
 "fit_out; then project each further file with the same components.  Labels\n"
-"are kept.  '-' reads standard input (once) or writes standard output.\n"
-"Each output is replaced only when complete.\n"
+"are kept.  '-' reads standard input (once) or writes standard output\n"
+"(once).  The outputs are replaced together, only when all are complete.\n"
 "\n"
 "options:\n"
 "-k k : number of components (default 100, at most the number of features)\n"
@@ -31,24 +31,14 @@ static void usage(void)
 "Exit status: 0 success, 1 failure (bad input, I/O), 2 usage error.\n");
 }
 
-static void write_data(const char *path, const lsv_data *y)
-{
-	lsv_out *out;
-	lsv_error err;
-
-	if (lsv_data_write(tool_output_open(path, &out),
-			   strcmp(path, "-") ? path : "(stdout)", y, &err) != LSV_OK)
-		tool_output_fail(out, &err);
-	tool_output_commit(out);
-}
-
 int main(int argc, char **argv)
 {
 	lsv_data *x, *y;
 	lsv_pca *pc;
 	lsv_error err;
 	long k = 100;
-	int c, a, stdin_used = 0;
+	int c, a, stdin_used = 0, nin;
+	FILE **fp;
 
 	tool_init(argv[0]);
 	opterr = 0;
@@ -75,7 +65,19 @@ int main(int argc, char **argv)
 	for (a = optind; a < argc; a += 2)
 		if (strcmp(argv[a], "-") == 0 && stdin_used++)
 			tool_usage_error("standard input can be read only once");
+	nin = (argc - optind) / 2;
+	if (nin > TOOL_MAX_OUTPUTS)
+		tool_usage_error("%d input files: at most %d in one run", nin,
+				 TOOL_MAX_OUTPUTS);
 
+	/* Every destination before any input is read: a bad one fails at
+	 * once, and none is replaced until all are written. */
+	if ((fp = calloc((size_t)nin, sizeof *fp)) == NULL)
+		tool_die(1, "out of memory");
+	for (a = 0; a < nin; a++)
+		fp[a] = tool_output_open(argv[optind + 2 * a + 1]);
+	for (a = 0; a < nin; a++)
+		tool_check_input(argv[optind + 2 * a]);
 	if (lsv_data_read_path(argv[optind], LSV_UNLABELED_DEFAULT, &x, &err))
 		tool_die_err(&err);
 	if ((size_t)k > x->dim)
@@ -92,10 +94,10 @@ int main(int argc, char **argv)
 			  "the variance", x->n, x->dim, pc->k,
 			  pc->total > 0 ? 100.0 * kept / pc->total : 100.0);
 	}
-	/* Read every input before writing anything: a bad file damages
-	 * nothing. */
+	/* Every input read before the projections: a bad file is found
+	 * before the work. */
 	{
-		int nin = (argc - optind) / 2, i;
+		int i;
 		lsv_data **in = calloc((size_t)nin, sizeof *in);
 		if (in == NULL)
 			tool_die(1, "out of memory");
@@ -105,14 +107,18 @@ int main(int argc, char **argv)
 					       LSV_UNLABELED_DEFAULT, &in[i], &err))
 				tool_die_err(&err);
 		for (i = 0; i < nin; i++) {
-			if (lsv_pca_project(pc, in[i], &y, &err) != LSV_OK)
+			const char *path = argv[optind + 2 * i + 1];
+			if (lsv_pca_project(pc, in[i], &y, &err) != LSV_OK ||
+			    lsv_data_write(fp[i], strcmp(path, "-") ? path
+					   : "(stdout)", y, &err) != LSV_OK)
 				tool_die_err(&err);
-			write_data(argv[optind + 2 * i + 1], y);
 			lsv_data_free(y);
 			lsv_data_free(in[i]);
 		}
 		free(in);
 	}
+	tool_outputs_commit();
+	free(fp);
 	lsv_pca_free(pc);
 	return tool_done();
 }

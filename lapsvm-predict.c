@@ -6,7 +6,8 @@
  *
  *     lapsvm-predict [options] test_file model_file output_file
  *
- * Everything is read and computed before the output is opened, so bad
+ * The output is opened first (a bad destination is the error reported,
+ * before the inputs are read) and replaced only once complete, so bad
  * input never touches an existing output file.
  */
 #include <float.h>
@@ -31,14 +32,19 @@ static void usage(void)
 "If test_file has labeled rows (label other than the unlabeled marker),\n"
 "prints the accuracy over them, and for a two-class model the\n"
 "precision-recall break-even point, with the rows of the model's first\n"
-"class as positives, ranked by f(x).  These go to standard output, or to\n"
+"class as positives, ranked by f(x).  For a cluster model (lapsvm-train -s\n"
+"cluster) the labels are classes, not clusters: it prints the clustering\n"
+"accuracy under the best matching of clusters to classes, and the\n"
+"normalized mutual information.  These go to standard output, or to\n"
 "standard error when the predictions do.\n"
 "\n"
 "options:\n"
 "-d        : also write the decision values: a first line 'labels L1 ...'\n"
 "            naming the class of each column, then 'label f1 f2 ...' per\n"
 "            row; a two-class model has one column, f(x), named after its\n"
-"            first class (f(x) > 0 predicts it)\n"
+"            first class (f(x) > 0 predicts it); a cluster model's first\n"
+"            line is 'clusters 1 ... c' and its columns the embedding\n"
+"            f1 ... f(c-1)\n"
 "-u marker : label of the unlabeled rows of test_file (default: the\n"
 "            model's unlabeled_marker)\n"
 "-q        : quiet: no accuracy, PRBEP or warnings\n"
@@ -63,6 +69,35 @@ static int looks_like_model(const char *path)
 	return got == sizeof magic - 1 && memcmp(buf, magic, got) == 0;
 }
 
+/* A cluster model: the agreement of its clusters with the classes of
+ * the labeled rows. */
+static void cluster_report(const lsv_model *m, const lsv_data *x,
+			   const double *pred, FILE *to)
+{
+	size_t i, k = 0, matched;
+	int *cl = malloc((x->l ? x->l : 1) * sizeof *cl);
+	double *y = malloc((x->l ? x->l : 1) * sizeof *y), acc, nmi;
+	lsv_error err;
+
+	if (cl == NULL || y == NULL)
+		tool_die(1, "out of memory");
+	for (i = 0; i < x->n; i++)
+		if (lsv_data_is_labeled(x, i)) {
+			cl[k] = (int)pred[i] - 1;  /* clusters are 1..c */
+			y[k++] = x->y[i];
+		}
+	if (k > 0) {
+		if (lsv_cluster_agreement(cl, m->nr_class, y, k, &acc, &matched,
+					  &nmi, &err) != LSV_OK)
+			tool_die_err(&err);
+		fprintf(to, "Clustering accuracy = %g%% (%zu/%zu) (clusters "
+			"matched to classes)\n", 100.0 * acc, matched, k);
+		fprintf(to, "NMI = %.4f (normalized mutual information)\n", nmi);
+	}
+	free(cl);
+	free(y);
+}
+
 /* Accuracy over the labeled rows; PRBEP for a two-class model. */
 static void report(const lsv_model *m, const lsv_data *x, const double *pred,
 		   const double *scores, FILE *to)
@@ -71,6 +106,10 @@ static void report(const lsv_model *m, const lsv_data *x, const double *pred,
 	double *f = NULL, err_rate, bep;
 	int *pos = NULL, c;
 
+	if (m->param.solver == LSV_SOLVER_CLUSTER) {
+		cluster_report(m, x, pred, to);
+		return;
+	}
 	for (i = 0; i < x->n; i++) {
 		if (!lsv_data_is_labeled(x, i))
 			continue;
@@ -113,7 +152,6 @@ int main(int argc, char **argv)
 {
 	lsv_model *m = NULL;
 	lsv_data *x = NULL;
-	lsv_out *out = NULL;
 	lsv_error err;
 	const char *testpath, *modelpath, *outpath;
 	double marker = 0.0, *scores = NULL, *pred = NULL;
@@ -157,6 +195,9 @@ int main(int argc, char **argv)
 	if (strcmp(testpath, "-") == 0 && strcmp(modelpath, "-") == 0)
 		tool_usage_error("test_file and model_file cannot both be '-' "
 				 "(standard input)");
+	fp = tool_output_open(outpath);
+	tool_check_input(testpath);
+	tool_check_input(modelpath);
 
 	/* The model first: its unlabeled marker is the test data's default. */
 	if (lsv_model_read_path(modelpath, &m, &err) != LSV_OK)
@@ -189,8 +230,12 @@ int main(int argc, char **argv)
 	for (i = 0; i < x->n; i++)
 		pred[i] = lsv_model_label(m, scores + i * nf);
 
-	fp = tool_output_open(outpath, &out);
-	if (decision) {
+	if (decision && m->param.solver == LSV_SOLVER_CLUSTER) {
+		fputs("clusters", fp);
+		for (i = 0; i < (size_t)m->nr_class; i++)
+			fprintf(fp, " %.17g", m->labels[i]);
+		putc('\n', fp);
+	} else if (decision) {
 		fputs("labels", fp);
 		for (i = 0; i < nf; i++)
 			fprintf(fp, " %.17g", m->labels[i]);
@@ -204,7 +249,7 @@ int main(int argc, char **argv)
 				fprintf(fp, " %.17g", scores[i * nf + j]);
 		putc('\n', fp);
 	}
-	tool_output_commit(out);
+	tool_outputs_commit();  /* reports a write error */
 
 	if (!tool_quiet)
 		report(m, x, pred, scores,

@@ -28,6 +28,12 @@ static void usage(void)
 "-s solver : lapsvm (default): hinge loss, dual (eqs. 10-12), SVM when\n"
 "            gamma_I = 0; laprls: squared loss (eq. 8), RLS when gamma_I = 0;\n"
 "            tsvm: Joachims' transductive SVM (label switching, no graph);\n"
+"            cluster: regularized spectral clustering (JMLR 2006 eq. 14),\n"
+"            labels unused: minimize gamma_A |f|_K^2 + gamma_I f'Lf with\n"
+"            sum f = 0, sum f^2 = 1; only gamma_A/gamma_I matters, so -a is\n"
+"            -A and -i is -I there (defaults -A 1e-4 -I 1, -L unnormalized)\n"
+"-K c      : cluster: the number of clusters (default 2; above 2, k-means\n"
+"            on the embedding of the c-1 smallest solutions, seeded by -S)\n"
 "            combine: the best convex combination of the Laplacian kernels\n"
 "            of several graphs (-G repeated, -F), learned from the labeled\n"
 "            rows (Argyriou, Herbster & Pontil, NIPS 2005; below)\n"
@@ -66,6 +72,14 @@ static void usage(void)
 "            a k-NN graph is built here (euclidean, heat weights); with -v,\n"
 "            -G may be repeated and cross validation chooses the graph\n"
 "-k k      : neighbours of that graph (default 6)\n"
+"-y        : class-dependent Laplacians (JMLR 2006 Section 6.2): each class\n"
+"            is regularized on its own graph, gamma_I L replaced by\n"
+"            blockdiag(w_c gamma_I L_c); every row needs a class.  The graph\n"
+"            built here is then within each class; a -G graph must have no\n"
+"            edge between two classes (graph-build -y).  With -v, each\n"
+"            fold's graph comes from its training labels only\n"
+"-W c:w    : with -y, the intrinsic weight of class c is w gamma_I (w > 0;\n"
+"            default 1); repeat -W for more classes\n"
 "-L type   : normalized (default) I - D^-1/2 W D^-1/2, or unnormalized D - W\n"
 "-P p      : iterated Laplacian L^p (default 1)\n"
 "TSVM (labeled cost C = 1/(2 gamma_A l), as the SVM):\n"
@@ -142,6 +156,12 @@ static void resolve_reg(const reg_spec *r, size_t l, size_t n,
 			lsv_train_param *p)
 {
 	double dl = (double)l, dn = (double)n;
+	if (p->solver == LSV_SOLVER_CLUSTER) {
+		/* no loss to scale against: the values as given */
+		p->gamma_A = r->a_val;
+		p->gamma_I = r->i_val;
+		return;
+	}
 	switch (r->a_kind) {
 	case 'A': p->gamma_A = r->a_val; break;
 	case 'a': p->gamma_A = r->a_val / dl; break;
@@ -161,9 +181,16 @@ static void write_predictions(FILE *fp, const lsv_model *md,
 	size_t r;
 	int c;
 
-	fputs("labels", fp);
-	for (c = 0; c < md->nr_fn; c++)
-		fprintf(fp, " %.17g", md->labels[c]);
+	if (md->param.solver == LSV_SOLVER_CLUSTER) {
+		/* the columns are the embedding, not one function per label */
+		fputs("clusters", fp);
+		for (c = 0; c < md->nr_class; c++)
+			fprintf(fp, " %.17g", md->labels[c]);
+	} else {
+		fputs("labels", fp);
+		for (c = 0; c < md->nr_fn; c++)
+			fprintf(fp, " %.17g", md->labels[c]);
+	}
 	fputc('\n', fp);
 	for (r = 0; r < m; r++) {
 		const double *s = scores + rows[r] * (size_t)md->nr_fn;
@@ -213,18 +240,24 @@ typedef struct {
 	plist al, il, gl, Pl, Ll;  /* the values of -a/-A/-c, -i/-I, -g, -P, -L */
 	plist Gl;             /* -G: graph numbers 0, 1, ... (several with -v) */
 	const char **graph_files;  /* the files of -G, in the order given */
+	char **graph_shown;   /* -v: the same, safe to print (lsv_text_safe) */
 	const char *in, *outpath, *graph_file, *pred_file;
 	char *deflt;          /* the default model path, allocated */
 	double marker;
 	long folds;
 	unsigned long long seed;
 	int k_given, tsvm_opt, graph_opt;
+	int a_given, i_given, K_given;
+	double *wlabel, *weight;  /* -W class:weight, in the order given */
+	int nweight;
 	int combine_opt;      /* a combine-only option given (-U -T -l -X -Y -O) */
 	int N_given;          /* -N given */
 	const char *weights_file;  /* -l */
 	const char *singles_file;  /* -O */
 	char **listed;        /* the files of -F lists (owned) */
 	size_t nlisted;
+	const char *list_files[LSV_LIST_MAX];  /* the -F lists themselves */
+	size_t nlists;
 	int p_labeled;        /* -p labeled */
 	double p_r;           /* -p r (0: not given) */
 	int list_dash;        /* -F - given */
@@ -284,6 +317,47 @@ static void opt_fraction(const char *arg, options *o)
 				 "or labeled)", arg);
 }
 
+/* -W class:weight (repeated): one class's intrinsic weight, w > 0. */
+static void opt_weight(const char *arg, options *o)
+{
+	const char *colon = strchr(arg, ':');
+	char *lab;
+	double label, w;
+	int j;
+
+	if (colon == NULL || colon == arg || colon[1] == '\0' ||
+	    strchr(colon + 1, ':') != NULL || strchr(arg, ',') != NULL)
+		tool_usage_error("option -W: '%s' is not class:weight (expected "
+				 "one class and its weight, e.g. -W 1:2; repeat -W "
+				 "for more classes)", arg);
+	if ((lab = malloc((size_t)(colon - arg) + 1)) == NULL)
+		tool_die(1, "out of memory");
+	memcpy(lab, arg, (size_t)(colon - arg));
+	lab[colon - arg] = '\0';
+	if (lsv_parse_double(lab, &label, NULL) != LSV_OK)
+		tool_usage_error("option -W: class '%s' in '%s' is not a number "
+				 "(expected a class label)", lab, arg);
+	free(lab);
+	if (label == 0.0)
+		label = 0.0;  /* -0 is the label 0, as the reader has it */
+	if (lsv_parse_double(colon + 1, &w, NULL) != LSV_OK || !(w > 0.0))
+		tool_usage_error("option -W: weight '%s' of class %g out of range "
+				 "(expected a finite number > 0)", colon + 1, label);
+	for (j = 0; j < o->nweight; j++)
+		if (o->wlabel[j] == label)
+			tool_usage_error("option -W: class %g is given twice (weights "
+					 "%g and %g)", label, o->weight[j], w);
+	o->wlabel = realloc(o->wlabel, (size_t)(o->nweight + 1) * sizeof *o->wlabel);
+	o->weight = realloc(o->weight, (size_t)(o->nweight + 1) * sizeof *o->weight);
+	if (o->wlabel == NULL || o->weight == NULL)
+		tool_die(1, "out of memory");
+	o->wlabel[o->nweight] = label;
+	o->weight[o->nweight++] = w;
+	o->p.nr_weight = o->nweight;
+	o->p.weight_label = o->wlabel;
+	o->p.weight = o->weight;
+}
+
 /* -Y a,b: the two classes of the combination. */
 static void opt_classes(const char *arg, options *o)
 {
@@ -338,8 +412,8 @@ static void parse_options(int argc, char **argv, options *o)
 	o->marker = LSV_UNLABELED_DEFAULT;
 	o->seed = 1;
 	opterr = 0;
-	while ((c = getopt(argc, argv, ":s:t:d:g:r:A:a:c:I:i:G:F:k:L:P:u:e:o:v:S:C:p:w:M:N:m:U:T:l:X:Y:O:qh")) != -1) {
-		if (c != ':' && c != '?' && strchr("stdrkuevSCpwMNmUTX", c) != NULL &&
+	while ((c = getopt(argc, argv, ":s:t:d:g:r:A:a:c:I:i:G:F:k:L:P:u:e:o:v:S:C:p:w:M:N:m:K:yW:U:T:l:X:Y:O:qh")) != -1) {
+		if (c != ':' && c != '?' && strchr("stdrkuevSCpwMNmKUTX", c) != NULL &&
 		    strpbrk(optarg, ",:") != NULL)
 			tool_usage_error("option -%c takes one value, not a list "
 					 "('%s'); lists are for -a, -A, -c, -i, -I, "
@@ -364,11 +438,13 @@ static void parse_options(int argc, char **argv, options *o)
 			break;
 		case 'A': case 'a': case 'c':
 			o->reg.a_kind = (char)c;
+			o->a_given = 1;
 			opt_list(c, optarg, 0x1p-1022, 1e300, 0, &o->al);
 			o->reg.a_val = o->al.v[0];
 			break;
 		case 'I': case 'i':
 			o->reg.i_kind = (char)c;
+			o->i_given = 1;
 			o->graph_opt = c;
 			opt_list(c, optarg, 0.0, 1e300, 0, &o->il);
 			o->reg.i_val = o->il.v[0];
@@ -393,6 +469,8 @@ static void parse_options(int argc, char **argv, options *o)
 			}
 			free(files);
 			o->list_dash += strcmp(optarg, "-") == 0;
+			if (o->nlists < LSV_LIST_MAX)
+				o->list_files[o->nlists++] = optarg;
 			break;
 		}
 		case 'U':
@@ -482,6 +560,16 @@ static void parse_options(int argc, char **argv, options *o)
 		case 'm':
 			o->p.mem_limit = tool_opt_double(c, optarg, 1.0, 1e12) * 1e6;
 			break;
+		case 'K':
+			o->p.clusters = (int)tool_opt_long(c, optarg, 2, INT_MAX);
+			o->K_given = 1;
+			break;
+		case 'y':
+			o->p.class_graph = 1;
+			break;
+		case 'W':
+			opt_weight(optarg, o);
+			break;
 		case 'q':
 			tool_quiet = 1;
 			break;
@@ -537,6 +625,30 @@ static void parse_options(int argc, char **argv, options *o)
 						 : "a list of values", pl[j] == &o->Gl
 						 ? ", or -s combine to combine them" : "");
 	}
+	if (o->K_given && o->p.solver != LSV_SOLVER_CLUSTER)
+		tool_usage_error("-K is the number of clusters of -s cluster");
+	if (o->p.solver == LSV_SOLVER_CLUSTER) {
+		if (o->folds > 0)
+			tool_usage_error("-v scores held-out labels; -s cluster uses "
+					 "none (compare settings by their agreement "
+					 "with labels instead)");
+		if (o->reg.a_kind == 'c')
+			tool_usage_error("-c is an SVM's cost; clustering takes "
+					 "gamma_A (-A or -a)");
+		if (o->p.class_graph || o->nweight > 0)
+			tool_usage_error("-y and -W regularize each class on its "
+					 "own graph; clustering has no classes");
+		if (!o->a_given) {
+			o->reg.a_kind = 'A';
+			o->reg.a_val = 1e-4;
+		}
+		if (!o->i_given) {
+			o->reg.i_kind = 'I';
+			o->reg.i_val = 1.0;
+		}
+		if (o->Ll.n == 0)  /* eq. 13's sum W_ij (f_i - f_j)^2 */
+			o->p.normalized = 0;
+	}
 	plist_default(&o->Gl, 0.0);
 	plist_default(&o->al, o->reg.a_val);
 	o->al.opt = o->reg.a_kind;
@@ -554,6 +666,12 @@ static void parse_options(int argc, char **argv, options *o)
 	if (o->p.solver == LSV_SOLVER_TSVM &&
 	    (o->graph_file || o->k_given || o->graph_opt))
 		tool_usage_error("the TSVM uses no graph (-G, -k, -i, -I, -L, -P)");
+	if (o->p.solver == LSV_SOLVER_TSVM && o->p.class_graph)
+		tool_usage_error("-y regularizes each class on its own graph; the "
+				 "TSVM uses no graph");
+	if (o->nweight > 0 && !o->p.class_graph)
+		tool_usage_error("-W weighs the Laplacian of a class: it needs -y "
+				 "(class-dependent Laplacians)");
 	o->in = argv[optind];
 	{
 		size_t j, dash = (strcmp(o->in, "-") == 0) + (size_t)o->list_dash +
@@ -606,9 +724,16 @@ static void describe_rows(const options *o, const lsv_data *x)
 {
 	const char *name = strcmp(o->in, "-") ? o->in : "(stdin)";
 	size_t u = x->n - x->l, i, k = 0, nclass = 0;
-	double *lab = malloc(x->l * sizeof *lab), lo, hi, m = x->unlabeled;
+	double *lab, lo, hi, m = x->unlabeled;
 	int run;
 
+	if (o->p.solver == LSV_SOLVER_CLUSTER) {
+		tool_info("%s: %zu rows clustered into %d; the labels of its %zu "
+			  "labeled rows are not used, only compared", name, x->n,
+			  o->p.clusters, x->l);
+		return;
+	}
+	lab = malloc(x->l * sizeof *lab);
 	if (lab == NULL)
 		tool_die(1, "out of memory");
 	for (i = 0; i < x->n; i++)  /* the distinct class labels, sorted */
@@ -649,6 +774,8 @@ static lsv_data *read_data(const options *o)
 
 	if (lsv_data_read_path(o->in, o->marker, &x, &err) != LSV_OK)
 		tool_die_err(&err);
+	if (o->p.solver == LSV_SOLVER_CLUSTER)
+		return x;  /* labels only measure agreement */
 	if (x->l == 0)
 		tool_die(1, "%s: no labeled rows (every label is the unlabeled "
 			 "marker %g; see -u)", name, o->marker);
@@ -673,6 +800,60 @@ static lsv_data *read_data(const options *o)
 	return x;
 }
 
+/* -y: every row has a class (an unlabeled row would have no graph of its
+ * own), and every class of -W is one of the data's (a usage error). */
+static void check_classes(const options *o, const lsv_data *x)
+{
+	const char *name = strcmp(o->in, "-") ? o->in : "(stdin)";
+	size_t i;
+	int j;
+
+	if (!o->p.class_graph)
+		return;
+	for (i = 0; i < x->n; i++)
+		if (!lsv_data_is_labeled(x, i))
+			tool_die(1, "%s: row %zu is unlabeled (label %g, the unlabeled "
+				 "marker): -y regularizes each class on its own graph, "
+				 "so every row needs a class (if %g is a class, name "
+				 "another marker with -u)", name, i + 1, x->unlabeled,
+				 x->unlabeled);
+	for (j = 0; j < o->nweight; j++) {
+		char list[256];
+		size_t len = 0, k;
+		double *seen = malloc(x->n * sizeof *seen);
+		size_t ns = 0;
+
+		if (seen == NULL)
+			tool_die(1, "out of memory");
+		for (i = 0; i < x->n && x->y[i] != o->wlabel[j]; i++)
+			;
+		if (i < x->n) {
+			free(seen);
+			continue;
+		}
+		/* the classes, in order of first appearance, for the message */
+		list[0] = '\0';
+		for (i = 0; i < x->n; i++) {
+			for (k = 0; k < ns && seen[k] != x->y[i]; k++)
+				;
+			if (k < ns)
+				continue;
+			seen[ns++] = x->y[i];
+			if (len < sizeof list - 32)
+				len += (size_t)snprintf(list + len, sizeof list - len,
+							"%s%g", ns > 1 ? ", " : "",
+							x->y[i]);
+			else if (len < sizeof list - 4) {
+				strcpy(list + len, ", ...");
+				len = sizeof list;
+			}
+		}
+		free(seen);
+		tool_usage_error("option -W: no row of %s has class %g (the classes "
+				 "are %s)", name, o->wlabel[j], list);
+	}
+}
+
 /* -p r names one class positive, so it needs two classes: with more,
  * every one-vs-rest function would get the same r (the TSVM's too). */
 static void check_fraction(const options *o, const lsv_data *x)
@@ -694,25 +875,49 @@ static lsv_graph *read_graph(options *o, size_t j, const lsv_data *x,
 
 	desc[0] = '\0';
 	if (o->graph_files != NULL) {
+		static const char head[] = "file ";
 		const char *file = o->graph_files[j];
 		if (lsv_graph_read_path(file, x->n, &g, &err) != LSV_OK)
 			tool_die_err(&err);
-		snprintf(desc, size, "file %s", file);
+		/* refused, not warned about: with an edge between two classes,
+		 * D_w L^p D_w would not be blockdiag(w_c L_c^p) */
+		if (o->p.class_graph && lsv_graph_check_classes(g, x, &err) !=
+		    LSV_OK)
+			tool_die(1, "%s: %s: -y needs a graph with no edge between "
+				 "two classes (graph-build -y builds one)", file,
+				 err.msg);
+		/* escaped as in messages: a name can hold any byte, the
+		 * model's header line must stay one line of text */
+		memcpy(desc, head, sizeof head);
+		lsv_text_safe(desc + sizeof head - 1, size - (sizeof head - 1),
+			      file);
 	} else if (o->p.gamma_I > 0.0) {
 		if (!tool_quiet)
 			o->gp.progress = tool_progress;
-		if (lsv_graph_build(x, &o->gp, &g, &info, &err) != LSV_OK)
+		if ((o->p.class_graph ? lsv_graph_build_classes(x, &o->gp, &g, &info,
+							       &err)
+				      : lsv_graph_build(x, &o->gp, &g, &info,
+							&err)) != LSV_OK)
 			tool_die_graph_err(o->in, &err);
-		tool_info("no graph given (-G): built a %d-NN graph (euclidean, "
-			  "heat weights) over the %zu rows", info.k, x->n);
-		snprintf(desc, size, "built knn k=%d euclidean heat t=%.17g union",
-			 info.k, info.t);
+		o->gp.progress = NULL;
+		if (o->p.class_graph)
+			tool_info("no graph given (-G): built a %d-NN graph within "
+				  "each class (euclidean, heat weights) over the %zu "
+				  "rows%s", info.k, x->n, info.k < o->gp.k
+				  ? "; k is capped by the smallest class (m rows "
+				    "offer m - 1 neighbours)" : "");
+		else
+			tool_info("no graph given (-G): built a %d-NN graph (euclidean, "
+				  "heat weights) over the %zu rows", info.k, x->n);
+		snprintf(desc, size, "built knn k=%d euclidean heat t=%.17g union%s",
+			 info.k, info.t, o->p.class_graph ? " within-class" : "");
 	}
 	return g;
 }
 
 /* The model keeps the graph's description on one "key value" line: no
- * line breaks, no '#' (a comment there), no trailing blank. */
+ * line breaks or other controls (read_graph escaped them), no '#' (a
+ * comment there), no trailing blank. */
 static void set_graph_desc(lsv_model *m, char *desc)
 {
 	char *q;
@@ -721,7 +926,7 @@ static void set_graph_desc(lsv_model *m, char *desc)
 	if (desc[0] == '\0')
 		return;
 	for (q = desc; *q; q++)
-		if (*q == '#' || (unsigned char)*q < ' ')
+		if (*q == '#')
 			*q = '_';
 	len = strlen(desc);
 	while (len > 0 && desc[len - 1] == ' ')
@@ -836,18 +1041,34 @@ static void report(const lsv_train_param *p, const lsv_model *m,
 		tool_info("warning: Newton stopped at its cap of %ld steps before "
 			  "the active set settled; the model is the last iterate",
 			  r->newton_cap);
-	tool_info("%s: l = %zu, u = %zu, %d classes, gamma_A = %g, gamma_I = "
+	tool_info("%s: l = %zu, u = %zu, %d %s, gamma_A = %g, gamma_I = "
 		  "%g, %zu expansion points; %.2f s",
 		  p->solver == LSV_SOLVER_COMBINE
 			  ? (p->combine_ext == LSV_SOLVER_LAPSVM
 				     ? "combination, model for new points LapSVM"
 				     : "combination, model for new points LapRLS")
 		  : p->solver == LSV_SOLVER_TSVM ? "TSVM"
+		  : p->solver == LSV_SOLVER_CLUSTER ? "clustering"
 		  : p->solver == LSV_SOLVER_LAPRLS
 			  ? (p->gamma_I == 0.0 ? "RLS" : "LapRLS")
 			  : (p->gamma_I == 0.0 ? "SVM" : "LapSVM"),
-		  m->l, m->u, m->nr_class, p->gamma_A, p->gamma_I, m->sv->n,
-		  tool_elapsed());
+		  m->l, m->u, m->nr_class,
+		  p->solver == LSV_SOLVER_CLUSTER ? "clusters" : "classes",
+		  p->gamma_A, p->gamma_I, m->sv->n, tool_elapsed());
+	if (m->class_weight != NULL) {
+		char list[256];
+		size_t len = 0;
+		int c;
+		list[0] = '\0';
+		for (c = 0; c < m->nr_class && len < sizeof list - 40; c++)
+			len += (size_t)snprintf(list + len, sizeof list - len,
+						"%s%g:%g", c ? " " : "", m->labels[c],
+						m->class_weight[c]);
+		if (c < m->nr_class)
+			snprintf(list + len, sizeof list - len, " ...");
+		tool_info("class-dependent Laplacians: gamma_I times the weight of "
+			  "each class (class:weight) %s", list);
+	}
 	if (p->solver == LSV_SOLVER_TSVM)
 		tool_info("TSVM: %ld label switches in all", r->switches);
 	if (p->method == LSV_METHOD_PCG || p->method == LSV_METHOD_PCG_EARLY)
@@ -862,13 +1083,74 @@ static void report(const lsv_train_param *p, const lsv_model *m,
 			  r->cg_iterations);
 }
 
-/* -o: the transductive predictions, f on the unlabeled training rows. */
-static void write_transductive(const options *o, const lsv_data *x,
+/* -s cluster: what the eigenproblem said, the cluster sizes, and how the
+ * clusters agree with the classes of the rows that carry labels. */
+static void cluster_report(const lsv_data *x, const lsv_model *m,
+			   const lsv_train_report *r)
+{
+	size_t nf = (size_t)m->nr_fn, i, k = 0, matched;
+	int *cl = malloc((x->n ? x->n : 1) * sizeof *cl), q;
+	size_t *size = calloc((size_t)m->nr_class, sizeof *size);
+	double *y = malloc((x->l ? x->l : 1) * sizeof *y), acc, nmi;
+	int *cll = malloc((x->l ? x->l : 1) * sizeof *cll);
+	char sizes[256];
+	size_t len = 0;
+	lsv_error err;
+
+	if (cl == NULL || size == NULL || y == NULL || cll == NULL)
+		tool_die(1, "out of memory");
+	if (isfinite(r->cluster_gap))
+		tool_info("clustering: gamma_A/gamma_I = %g, kernel rank %zu kept, "
+			  "eigenvalue %.6g, relative gap to the next %.3g",
+			  m->param.gamma_A / m->param.gamma_I, r->cluster_rank,
+			  r->cluster_lambda, r->cluster_gap);
+	else
+		tool_info("clustering: gamma_A/gamma_I = %g, kernel rank %zu kept, "
+			  "eigenvalue %.6g (the last there is)", m->param.gamma_A /
+			  m->param.gamma_I, r->cluster_rank, r->cluster_lambda);
+	if (r->cluster_components > 1)
+		tool_info("warning: the graph has %zu connected components: with "
+			  "little regularization a cluster can be a whole component, "
+			  "however small (join them with a larger -k or -e, or raise "
+			  "gamma_A)", r->cluster_components);
+	if (r->cluster_unsure)
+		tool_info("warning: the clustering is not determined by the data "
+			  "(the eigenvalue it stops at is repeated to 1e-8, or a "
+			  "constraint check failed): another run, seed or setting "
+			  "may split the rows differently");
+	for (i = 0; i < x->n; i++) {
+		cl[i] = (int)lsv_model_label(m, r->train_f + i * nf) - 1;
+		size[cl[i]]++;
+		if (lsv_data_is_labeled(x, i)) {
+			y[k] = x->y[i];
+			cll[k++] = cl[i];
+		}
+	}
+	for (q = 0; q < m->nr_class && len < sizeof sizes - 24; q++)
+		len += (size_t)snprintf(sizes + len, sizeof sizes - len, "%s%zu",
+					q ? " " : "", size[q]);
+	tool_info("cluster sizes: %s", sizes);
+	if (k > 0) {
+		if (lsv_cluster_agreement(cll, m->nr_class, y, k, &acc, &matched,
+					  &nmi, &err) != LSV_OK)
+			tool_die_err(&err);
+		tool_info("agreement with the %zu labeled rows: accuracy %.2f%% "
+			  "(%zu/%zu, clusters matched to classes), NMI %.4f", k,
+			  100.0 * acc, matched, k, nmi);
+	}
+	free(cl);
+	free(size);
+	free(y);
+	free(cll);
+}
+
+/* -o: the transductive predictions, f on the unlabeled training rows
+ * (clustering: every row). */
+static void write_transductive(FILE *fp, const lsv_data *x,
 			       const lsv_model *m, const lsv_train_report *r)
 {
 	double *scores = malloc(x->n * (size_t)m->nr_fn * sizeof *scores);
-	size_t *rows = malloc((x->n - x->l + 1) * sizeof *rows), i, u = 0;
-	lsv_out *out;
+	size_t *rows = malloc((x->n + 1) * sizeof *rows), i, u = 0;
 	lsv_error err;
 
 	if (scores == NULL || rows == NULL)
@@ -880,21 +1162,19 @@ static void write_transductive(const options *o, const lsv_data *x,
 	else if (lsv_model_decision(m, x, scores, &err) != LSV_OK)
 		tool_die_err(&err);
 	for (i = 0; i < x->n; i++)
-		if (!lsv_data_is_labeled(x, i))
+		if (!lsv_data_is_labeled(x, i) ||
+		    m->param.solver == LSV_SOLVER_CLUSTER)
 			rows[u++] = i;
-	write_predictions(tool_output_open(o->pred_file, &out), m, scores, rows, u);
-	tool_output_commit(out);
+	write_predictions(fp, m, scores, rows, u);
 	free(scores);
 	free(rows);
 }
 
 /* -O: the label each graph's kernel alone gives each unlabeled row. */
-static void write_singles(const options *o, const lsv_data *x,
-			  const lsv_model *m, const lsv_train_report *r)
+static void write_singles(FILE *fp, const lsv_data *x, const lsv_model *m,
+			  const lsv_train_report *r)
 {
 	size_t i, q, C = (size_t)m->nr_fn, n = x->n;
-	lsv_out *out;
-	FILE *fp = tool_output_open(o->singles_file, &out);
 
 	fprintf(fp, "# the label each graph's kernel alone predicts (the paper's "
 		"eq. 2.5), graphs 1..%zu in the order given, one line per "
@@ -907,19 +1187,15 @@ static void write_singles(const options *o, const lsv_data *x,
 				lsv_model_label(m, r->single_f + (q * n + i) * C));
 		putc('\n', fp);
 	}
-	tool_output_commit(out);
 }
 
-static void write_model(const options *o, const lsv_model *m)
+static void write_model(FILE *fp, const options *o, const lsv_model *m)
 {
-	lsv_out *out;
 	lsv_error err;
 
-	if (lsv_model_write(tool_output_open(o->outpath, &out),
-			    strcmp(o->outpath, "-") ? o->outpath : "(stdout)", m,
-			    &err) != LSV_OK)
-		tool_output_fail(out, &err);
-	tool_output_commit(out);
+	if (lsv_model_write(fp, strcmp(o->outpath, "-") ? o->outpath
+			    : "(stdout)", m, &err) != LSV_OK)
+		tool_die_err(&err);
 }
 
 /* -v with lists: option c gives the values of arg into *pl, or a usage
@@ -1025,7 +1301,21 @@ static lsv_train_param combo_param(options *o, const size_t *idx, size_t l,
 	return p;
 }
 
-/* The text of dimension d's value in combination idx. */
+/* A copy of s safe to print (lsv_text_safe): the table of -v is on
+ * stdout, and a file name is input like any other. */
+static char *safe_dup(const char *s)
+{
+	size_t n = lsv_text_safe(NULL, 0, s) + 1;
+	char *t = malloc(n);
+
+	if (t == NULL)
+		tool_die(1, "out of memory");
+	lsv_text_safe(t, n, s);
+	return t;
+}
+
+/* The text of dimension d's value in combination idx (a graph: its file's
+ * name made safe). */
 static const char *dim_text(options *o, int d, const size_t *idx, char *buf,
 			    size_t size)
 {
@@ -1034,7 +1324,7 @@ static const char *dim_text(options *o, int d, const size_t *idx, char *buf,
 	if (d == DIM_L)
 		return lsv_name_of(lsv_laplacian_names, (int)v);
 	if (d == DIM_GRAPH)
-		return o->graph_files[(size_t)v];
+		return o->graph_shown[(size_t)v];
 	return num_text(v, buf, size);
 }
 
@@ -1101,6 +1391,11 @@ static size_t grid_search(options *o, const lsv_data *x, lsv_graph **gs,
 		combo_index(o, k, idx);
 		P[k] = combo_param(o, idx, x->l, x->n);
 	}
+	if (o->p.class_graph)
+		tool_info("-y: every fold is trained on its own graph, %s",
+			  o->graph_files == NULL
+			  ? "built from the fold's training labels"
+			  : "the -G graph without the edges of its held-out rows");
 	gp.done = 0;
 	gp.total = N;
 	gp.start = tool_elapsed();
@@ -1108,6 +1403,13 @@ static size_t grid_search(options *o, const lsv_data *x, lsv_graph **gs,
 	cvp.scored = grid_scored;
 	cvp.ctx = &gp;
 	cvp.train = progress;
+	if (o->graph_files != NULL) {
+		o->graph_shown = calloc(o->Gl.n, sizeof *o->graph_shown);
+		if (o->graph_shown == NULL)
+			tool_die(1, "out of memory");
+		for (k = 0; k < o->Gl.n; k++)
+			o->graph_shown[k] = safe_dup(o->graph_files[k]);
+	}
 	/* a block: the gamma_A x gamma_I combinations of one -g, -L, -P (the
 	 * innermost dimensions), which can share one factorization */
 	block = o->al.n * o->il.n;
@@ -1123,10 +1425,20 @@ static size_t grid_search(options *o, const lsv_data *x, lsv_graph **gs,
 			kidx = idx[DIM_G];
 		}
 		gp.base = b;
-		if (lsv_cv_settings(x, gs[idx[DIM_GRAPH]], P + b, block,
-				    any ? K : NULL, fold,
-				    o->folds, LSV_CV_SHARE, &cvp, sc + b, &shared,
-				    &err) != LSV_OK)
+		if (o->p.class_graph && o->graph_files == NULL) {
+			/* -y, graph built here: built anew in every fold from
+			 * the fold's training labels (lsv_cv_settings_rebuild) */
+			lsv_graph_param gq = o->gp;
+			gq.progress = NULL;
+			if (lsv_cv_settings_rebuild(x, &gq, P + b, block,
+						    any ? K : NULL, fold, o->folds,
+						    LSV_CV_SHARE, &cvp, sc + b,
+						    &shared, &err) != LSV_OK)
+				tool_die_err(&err);
+		} else if (lsv_cv_settings(x, gs[idx[DIM_GRAPH]], P + b, block,
+					   any ? K : NULL, fold,
+					   o->folds, LSV_CV_SHARE, &cvp, sc + b,
+					   &shared, &err) != LSV_OK)
 			tool_die_err(&err);
 		if (shared && block > 1)
 			tool_info("combinations %zu to %zu shared one factorization "
@@ -1193,6 +1505,10 @@ static size_t grid_search(options *o, const lsv_data *x, lsv_graph **gs,
 	*Kout = K;
 	free(sc);
 	free(P);
+	for (k = 0; o->graph_shown != NULL && k < o->Gl.n; k++)
+		free(o->graph_shown[k]);
+	free(o->graph_shown);
+	o->graph_shown = NULL;
 	return idx[DIM_GRAPH];
 }
 
@@ -1236,10 +1552,30 @@ int main(int argc, char **argv)
 	size_t chosen = 0;
 	double *K = NULL;
 	int *fold = NULL;
+	FILE *model_fp, *pred_fp = NULL, *singles_fp = NULL;
 
 	tool_init(argv[0]);
 	parse_options(argc, argv, &o);
+	/* Both outputs before the data are read: a bad destination fails at
+	 * once, not after the training; neither is replaced before both are
+	 * complete. */
+	model_fp = tool_output_open(o.outpath);
+	if (o.pred_file != NULL)
+		pred_fp = tool_output_open(o.pred_file);
+	if (o.singles_file != NULL)
+		singles_fp = tool_output_open(o.singles_file);
+	tool_check_input(o.in);
+	{
+		size_t j;
+		for (j = 0; o.graph_files != NULL && j < o.Gl.n; j++)
+			tool_check_input(o.graph_files[j]);
+		for (j = 0; j < o.nlists; j++)
+			tool_check_input(o.list_files[j]);
+		if (o.weights_file != NULL)
+			tool_check_input(o.weights_file);
+	}
 	x = read_data(&o);
+	check_classes(&o, x);
 	check_fraction(&o, x);
 	resolve_reg(&o.reg, x->l, x->n, &o.p);
 	if (o.p.solver == LSV_SOLVER_TSVM) {
@@ -1289,13 +1625,16 @@ int main(int argc, char **argv)
 	free(K);
 	describe_rows(&o, x);
 	report(&o.p, m, &rep);
+	if (o.p.solver == LSV_SOLVER_CLUSTER && !tool_quiet)
+		cluster_report(x, m, &rep);
 	if (o.p.solver == LSV_SOLVER_COMBINE)
 		report_combination(&o, m, &rep);
-	if (o.pred_file != NULL)
-		write_transductive(&o, x, m, &rep);
-	if (o.singles_file != NULL)
-		write_singles(&o, x, m, &rep);
-	write_model(&o, m);
+	if (pred_fp != NULL)
+		write_transductive(pred_fp, x, m, &rep);
+	if (singles_fp != NULL)
+		write_singles(singles_fp, x, m, &rep);
+	write_model(model_fp, &o, m);
+	tool_outputs_commit();
 	lsv_train_report_free(&rep);
 	lsv_model_free(m);
 	for (chosen = 0; chosen < o.Gl.n; chosen++) {
@@ -1315,6 +1654,8 @@ int main(int argc, char **argv)
 	free(o.gl.v);
 	free(o.Pl.v);
 	free(o.Ll.v);
+	free(o.wlabel);
+	free(o.weight);
 	lsv_data_free(x);
 	free(o.deflt);
 	return tool_done();

@@ -29,10 +29,26 @@ int tool_quiet = 0;
 int tool_uses_blas = 1;
 
 static struct timespec t0;
-static const char *volatile tracked;
 #ifdef _OPENMP
 static volatile int started;  /* threads of the pool started up front */
 #endif
+
+/*
+ * The run's outputs not yet committed.  tmpnames[] is what the signal
+ * handler reads: copies of the temporary names (names[] owns them), freed
+ * only when a later output reuses the slot, because the handler may run
+ * in another thread (the OpenMP and BLAS threads take signals too) and
+ * still hold one after its slot is cleared.  While the main thread
+ * renames or removes the files (busy), a signal is only noted (deferred)
+ * and acted on when that is done: a signal amid the renames must not stop
+ * a commit halfway, with some outputs new and the others old.
+ */
+static lsv_out *outs[TOOL_MAX_OUTPUTS];
+static const char *given[TOOL_MAX_OUTPUTS];  /* the names as given */
+static char *names[TOOL_MAX_OUTPUTS];
+static char *volatile tmpnames[TOOL_MAX_OUTPUTS];
+static size_t nouts;
+static volatile sig_atomic_t busy, deferred;
 
 static double now(void)
 {
@@ -46,14 +62,51 @@ double tool_elapsed(void)
 	return now() - ((double)t0.tv_sec + 1e-9 * (double)t0.tv_nsec);
 }
 
-static void on_signal(int sig)
+/* Only async-signal-safe calls: unlink every temporary file, then die by
+ * the signal so the parent sees how the program ended. */
+static void die_by(int sig)
 {
-	/* Only async-signal-safe calls: unlink, then die by the same signal
-	 * so the parent sees how the program ended. */
-	if (tracked != NULL)
-		unlink(tracked);
+	size_t i;
+
+	for (i = 0; i < TOOL_MAX_OUTPUTS; i++) {
+		const char *t = tmpnames[i];
+		if (t != NULL)
+			unlink(t);
+	}
 	signal(sig, SIG_DFL);
 	raise(sig);
+}
+
+static void on_signal(int sig)
+{
+	if (busy)
+		deferred = sig;
+	else
+		die_by(sig);
+}
+
+/* The end of a busy stretch: a signal that came meanwhile acts now. */
+static void release_signals(void)
+{
+	busy = 0;
+	if (deferred)
+		die_by(deferred);
+}
+
+/* At exit (tool_die, a usage error, a return from main): outputs not
+ * committed are removed, so a failure leaves no temporary file. */
+static void abort_outputs(void)
+{
+	size_t i;
+
+	busy = 1;
+	for (i = 0; i < nouts; i++) {
+		tmpnames[i] = NULL;
+		lsv_out_abort(outs[i]);
+		outs[i] = NULL;
+	}
+	nouts = 0;
+	release_signals();
 }
 
 /*
@@ -190,6 +243,7 @@ void tool_init(const char *argv0)
 	 * write error like a full disk, instead of killing the program with
 	 * its temporary file left behind. */
 	signal(SIGXFSZ, SIG_IGN);
+	atexit(abort_outputs);
 	reserve_for_limit();
 }
 
@@ -205,16 +259,66 @@ int tool_done(void)
 	return 0;
 }
 
-void tool_track(const char *tmpname)
+/*
+ * One line on stderr, "prog: " first if named, made safe (lsv_text_safe):
+ * every message passes here, and what messages echo is input -- file
+ * names, option values, the program's own name, and the library's
+ * messages (already safe: a safe text is its own safe copy).  Written
+ * with one call, so lines of threads do not interleave.  Out of memory
+ * (the message may say so), the line is cut to buffers on the stack.
+ */
+static void vline(int named, const char *fmt, va_list ap)
 {
-	tracked = tmpname;
+	char raw[1024], safe[1024], *line = NULL, *shown = NULL;
+	size_t head = named ? strlen(tool_name) + 2 : 0, need;
+	va_list aq;
+	int len;
+
+	va_copy(aq, ap);
+	len = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (len >= 0)
+		line = malloc(head + (size_t)len + 1);
+	if (line != NULL) {
+		if (named)
+			sprintf(line, "%s: ", tool_name);
+		vsnprintf(line + head, (size_t)len + 1, fmt, ap);
+	} else {
+		line = raw;
+		if (named)
+			snprintf(raw, sizeof raw, "%s: ", tool_name);
+		else
+			raw[0] = '\0';
+		head = strlen(raw);
+		if (vsnprintf(raw + head, sizeof raw - head, fmt, ap) >=
+		    (int)(sizeof raw - head))
+			memcpy(raw + sizeof raw - 4, "...", 4);
+	}
+	need = lsv_text_safe(NULL, 0, line) + 1;
+	if (line != raw)
+		shown = malloc(need);
+	if (shown != NULL)
+		lsv_text_safe(shown, need, line);
+	else
+		lsv_text_safe(safe, sizeof safe, line);
+	fprintf(stderr, "%s\n", shown != NULL ? shown : safe);
+	free(shown);
+	if (line != raw)
+		free(line);
 }
 
 static void vmsg(const char *fmt, va_list ap)
 {
-	fprintf(stderr, "%s: ", tool_name);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	vline(1, fmt, ap);
+}
+
+/* A line without the program's name first, made safe as vmsg's are. */
+static void line_unnamed(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vline(0, fmt, ap);
+	va_end(ap);
 }
 
 void tool_msg(const char *fmt, ...)
@@ -263,7 +367,7 @@ void tool_usage_error(const char *fmt, ...)
 	va_start(ap, fmt);
 	vmsg(fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "Try '%s -h' for more information.\n", tool_name);
+	line_unnamed("Try '%s -h' for more information.", tool_name);
 	exit(EXIT_USAGE);
 }
 
@@ -306,31 +410,127 @@ long tool_opt_long(int opt, const char *arg, long min, long max)
 	return v;
 }
 
-FILE *tool_output_open(const char *path, lsv_out **out)
+FILE *tool_output_open(const char *path)
 {
 	lsv_error err;
+	lsv_out *o;
+	size_t i, k = nouts;
 
-	if (lsv_out_open(path, out, &err) != LSV_OK)
+	if (k == TOOL_MAX_OUTPUTS)
+		tool_die(EXIT_FAILURE, "%s: too many outputs in one run (at most %d)",
+			 path, TOOL_MAX_OUTPUTS);
+	/* Signals are not held here: opening a FIFO waits for its reader,
+	 * and ^C must still work then. */
+	if (lsv_out_open(path, &o, &err) != LSV_OK)
 		tool_die_err(&err);
-	tool_track(lsv_out_tmpname(*out));
-	return lsv_out_file(*out);
+	free(names[k]);
+	names[k] = NULL;
+	if (lsv_out_tmpname(o) != NULL &&
+	    (names[k] = strdup(lsv_out_tmpname(o))) == NULL) {
+		lsv_out_abort(o);
+		tool_die(EXIT_FAILURE, "out of memory");
+	}
+	outs[k] = o;
+	given[k] = path;
+	tmpnames[k] = names[k];
+	nouts = k + 1;
+	/* Two temporary files renamed onto one name: the first is lost. */
+	for (i = 0; i < k; i++) {
+		if (!lsv_out_same(outs[i], o))
+			continue;
+		if (strcmp(path, "-") == 0)
+			tool_usage_error("standard output ('-') is named for two "
+					 "outputs: each output of a run needs its "
+					 "own file");
+		if (strcmp(given[i], path) == 0)
+			tool_usage_error("'%s' is named for two outputs: each "
+					 "output of a run needs its own file", path);
+		tool_usage_error("'%s' and '%s' are the same file: each output "
+				 "of a run needs its own", given[i], path);
+	}
+	return lsv_out_file(o);
 }
 
-void tool_output_commit(lsv_out *out)
+void tool_check_input(const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < nouts; i++)
+		if (lsv_out_replaces(outs[i], path)) {
+			if (strcmp(given[i], path) == 0)
+				tool_usage_error("'%s' is both an input and an output: "
+						 "the output would replace it (give the "
+						 "output another name)", path);
+			tool_usage_error("the output '%s' is the input '%s': it would "
+					 "replace it (give the output another name)",
+					 given[i], path);
+		}
+}
+
+/* The rename of output failed (its file not changed): say which outputs
+ * this run replaced already and which not, exit 1.  Only a directory
+ * changed under the program (removed, renamed, made read-only) gets
+ * here. */
+static void commit_failed(size_t failed, const lsv_error *err)
+{
+	size_t i, n, len;
+	char *text = NULL;
+	FILE *m = open_memstream(&text, &len);
+
+	/* one message, through tool_msg: the names are input, quoted there */
+	if (m != NULL) {
+		fputs(err->msg, m);
+		for (i = 0, n = 0; i < failed; i++)
+			if (names[i] != NULL)
+				fprintf(m, "%s%s", n++ ? ", " : "; replaced: ",
+					given[i]);
+		for (i = failed + 1, n = 0; i < nouts; i++)
+			if (names[i] != NULL)
+				fprintf(m, "%s%s", n++ ? ", " : "; not replaced: ",
+					given[i]);
+		if (fclose(m) != 0) {
+			free(text);
+			text = NULL;
+		}
+	}
+	tool_msg("%s", text != NULL ? text : err->msg);
+	free(text);
+	for (i = failed + 1; i < nouts; i++) {
+		tmpnames[i] = NULL;
+		lsv_out_abort(outs[i]);
+		outs[i] = NULL;
+	}
+	nouts = 0;
+	release_signals();
+	exit(EXIT_FAILURE);
+}
+
+void tool_outputs_commit(void)
 {
 	lsv_error err;
-	lsv_status st = lsv_out_commit(out, &err);
+	size_t i, files = 0;
 
-	tool_track(NULL);
-	if (st != LSV_OK)
-		tool_die_err(&err);
-}
-
-void tool_output_fail(lsv_out *out, const lsv_error *err)
-{
-	lsv_out_abort(out);
-	tool_track(NULL);
-	tool_die_err(err);
+	for (i = 0; i < nouts; i++)
+		files += names[i] != NULL;
+	/* Every output complete (a full disk shows here) before any is
+	 * renamed: a failure then replaces nothing; exit aborts them all. */
+	for (i = 0; i < nouts; i++)
+		if (lsv_out_close(outs[i], &err) != LSV_OK)
+			tool_die(EXIT_FAILURE, "%s%s", err.msg,
+				 files == 0 ? ""
+				 : files == 1 && names[i] != NULL
+				 ? " (file not changed)"
+				 : " (no output file replaced)");
+	busy = 1;
+	for (i = 0; i < nouts; i++) {
+		lsv_out *o = outs[i];
+		outs[i] = NULL;
+		tmpnames[i] = NULL;
+		if (lsv_out_commit(o, &err) != LSV_OK)  /* only renames now */
+			commit_failed(i, &err);
+	}
+	nouts = 0;
+	release_signals();
 }
 
 void tool_progress(void *ctx, size_t done, size_t total)
@@ -342,7 +542,7 @@ void tool_progress(void *ctx, size_t done, size_t total)
 	if (tool_quiet || t < 3.0 || (t - last < 1.0 && done < total))
 		return;
 	last = t;
-	fprintf(stderr, "%s: %zu/%zu rows (%.0f%%), %.1f s, about %.0f s left\n",
-		tool_name, done, total, 100.0 * (double)done / (double)total, t,
-		done ? t * (double)(total - done) / (double)done : 0.0);
+	tool_msg("%zu/%zu rows (%.0f%%), %.1f s, about %.0f s left", done, total,
+		 100.0 * (double)done / (double)total, t,
+		 done ? t * (double)(total - done) / (double)done : 0.0);
 }

@@ -1,7 +1,8 @@
 /*
  * tool.h -- what the command-line programs share and the library must not
  * do: messages on stderr, exit codes, strict option values, progress, and
- * removing a half-written temporary file when a signal ends the program.
+ * outputs committed together, their temporary files removed on any
+ * failure or signal.
  *
  * Exit codes: 0 success, 1 failure (bad input, I/O, numerics), 2 usage.
  */
@@ -25,7 +26,9 @@ extern int tool_uses_blas;
  * BLAS buffers up front (exit 1 with a message if no room). */
 void tool_init(const char *argv0);
 
-/* "prog: message" on stderr. */
+/* "prog: message" on stderr, one line made safe by lsv_text_safe (a file
+ * name, an option value or the program's name is input: control bytes
+ * and the like are quoted); so are all the messages below. */
 void tool_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Same unless quiet. */
 void tool_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -59,16 +62,32 @@ long tool_opt_long(int opt, const char *arg, long min, long max);
  * output: write error", exit 1.  Returns 0. */
 int tool_done(void);
 
-/* While an output is open, a signal (INT, TERM, HUP, PIPE) removes its
- * temporary file before the program dies; tool_track(NULL) stops that. */
-void tool_track(const char *tmpname);
+/*
+ * Outputs.  All the outputs of a run are opened before its work (so a bad
+ * destination fails at once) and committed together at its end: each is
+ * written to a temporary file (lsv_out) and no destination is replaced
+ * until every one is complete.  Until then a signal (INT, TERM, HUP, PIPE)
+ * or any exit (tool_die, a usage error) removes every temporary file.
+ *
+ * tool_output_open: lsv_out_open, dying with its message (exit 1) if it
+ * fails; the name "-" is standard output.  Two outputs of the run that
+ * would end in one place (lsv_out_same) are a usage error.  At most
+ * TOOL_MAX_OUTPUTS are open at once.
+ *
+ * tool_outputs_commit: completes every open output (flush, fsync), then,
+ * if all succeeded, renames each into place.  A failure is one message
+ * naming the file, exit 1; a write error replaces no file.  A rename can
+ * fail only if a directory changes under the program: the message then
+ * also lists the outputs already replaced and those not.
+ */
+#define TOOL_MAX_OUTPUTS 256
+FILE *tool_output_open(const char *path);
+void tool_outputs_commit(void);
 
-/* Outputs: lsv_out (temporary file renamed into place) plus tool_track,
- * dying with a message on any failure; the name "-" is standard output. */
-FILE *tool_output_open(const char *path, lsv_out **out);
-void tool_output_commit(lsv_out *out);
-void tool_output_fail(lsv_out *out, const lsv_error *err)
-	__attribute__((noreturn));
+/* path is an input of the run: a usage error if one of the outputs opened
+ * so far would replace it ("lapsvm-train data data" would leave a model
+ * where the data were).  Call it after opening the outputs. */
+void tool_check_input(const char *path);
 
 /* Progress callback for the library: quiet for the first 3 seconds, then
  * at most one line a second with rows done, rate and time left. */

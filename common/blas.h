@@ -44,6 +44,21 @@ void dsyev_(const char *jobz, const char *uplo, const int *n, double *a,
 void dsyevd_(const char *jobz, const char *uplo, const int *n, double *a,
 	     const int *lda, double *w, double *work, const int *lwork,
 	     int *iwork, const int *liwork, int *info, size_t lj, size_t lu);
+/* Selected eigenpairs (RANGE 'I': the il-th to iu-th smallest) by the
+ * MRRR algorithm. */
+void dsyevr_(const char *jobz, const char *range, const char *uplo,
+	     const int *n, double *a, const int *lda, const double *vl,
+	     const double *vu, const int *il, const int *iu,
+	     const double *abstol, int *m, double *w, double *z,
+	     const int *ldz, int *isuppz, double *work, const int *lwork,
+	     int *iwork, const int *liwork, int *info, size_t lj, size_t lr,
+	     size_t lu);
+
+void dgemv_(const char *trans, const int *m, const int *n,
+	    const double *alpha, const double *a, const int *lda,
+	    const double *x, const int *incx, const double *beta, double *y,
+	    const int *incy, size_t lt);
+
 /* Cholesky with complete pivoting of a positive semi-definite matrix:
  * P'AP = L L' to the numerical rank. */
 void dpstrf_(const char *uplo, const int *n, double *a, const int *lda,

@@ -32,6 +32,21 @@
  * (n k^2) and one dsyevd (k^3), whatever the number of settings, folds
  * and classes; each setting and fold is then an l x l problem.  At r = 0
  * (gamma_I = 0: RLS / the SVM) K~ = K exactly, taken from K itself.
+ *
+ * Class-dependent Laplacians (p->class_graph, common/classes.c) take
+ * their graph from the labels, and a fold must not see its held-out
+ * rows' labels there: each fold gets its own graph, in which the held-out
+ * rows (unlabeled in the fold) have no edge, either g without them
+ * (lsv_graph_within_classes) or a graph built anew from the fold's
+ * training labels (lsv_cv_settings_rebuild).  A held-out row is then
+ * isolated and unlabeled: no loss, no graph term, so no coefficient, and
+ * its score comes from the training rows alone, as a new point's would.
+ * Every fold is trained (lsv_train then solves the fold's training rows
+ * alone, common/train.c).  Sharing would not pay there: with every row
+ * labeled the deformed kernel is needed on l = n rows, so each fold would
+ * cost an n x n eigendecomposition (its graph differs) plus an n^3 product
+ * per ratio r, more than training the fold (one (0.8 n)^3 system); on
+ * USPS (n = 7291) two settings took 26 minutes that way.
  */
 #include <limits.h>
 #include <math.h>
@@ -181,38 +196,75 @@ static lsv_status score_fold(const lsv_data *x, const int *fold, long f,
 	return LSV_OK;
 }
 
+/* The training set of fold f: x with its held-out rows unlabeled (y is
+ * the caller's n labels for it). */
+static lsv_data fold_data(const lsv_data *x, const int *fold, long f,
+			  double *y)
+{
+	lsv_data xf = *x;
+	size_t i, held = 0;
+
+	memcpy(y, x->y, x->n * sizeof *y);
+	for (i = 0; i < x->n; i++)
+		if (fold[i] == f) {
+			y[i] = x->unlabeled;
+			held++;
+		}
+	xf.y = y;
+	xf.l = x->l - held;
+	return xf;
+}
+
+/* The graph of each fold, for class-dependent Laplacians: from the
+ * fold's training labels only (held-out rows isolated), g without its
+ * edges at the held-out rows or, with gp, built anew (lsv_graph_build_
+ * classes).  gs (folds entries) gets them; the caller frees them. */
+static lsv_status fold_graphs(const lsv_data *x, const lsv_graph *g,
+			      const lsv_graph_param *gp, const int *fold,
+			      long folds, lsv_graph **gs, lsv_error *err)
+{
+	double *y = lsv_alloc(x->n, sizeof *y);
+	lsv_status st = LSV_OK;
+	long f;
+
+	if (y == NULL)
+		return lsv_fail(err, LSV_ENOMEM, "out of memory");
+	for (f = 0; f < folds && st == LSV_OK; f++) {
+		lsv_data xf = fold_data(x, fold, f, y);
+		st = gp != NULL ? lsv_graph_build_classes(&xf, gp, &gs[f], NULL, err)
+				: lsv_graph_within_classes(g, &xf, &gs[f], err);
+	}
+	free(y);
+	return st;
+}
+
+/* Every fold of setting p trained; gs: the folds' own graphs (class-
+ * dependent Laplacians), or NULL for g in every fold. */
 static lsv_status retrain_one(const lsv_data *x, const lsv_graph *g,
+			      lsv_graph *const *gs,
 			      const lsv_train_param *p, const double *K,
 			      const lsv_train_progress *train, const int *fold,
 			      long folds, class_loss *acc, lsv_cv_score *s,
 			      lsv_error *err)
 {
-	size_t n = x->n, i;
+	size_t n = x->n;
 	double *y = lsv_alloc(n, sizeof *y), *scores = NULL;
-	lsv_data xf = *x;
+	lsv_data xf;
 	lsv_status st = LSV_OK;
 	int nr_fn = 1;
 	long f;
 
 	if (y == NULL)
 		return lsv_fail(err, LSV_ENOMEM, "out of memory");
-	xf.y = y;
 	s->correct = 0;
 	class_loss_reset(acc);
 	for (f = 0; f < folds && st == LSV_OK; f++) {
 		lsv_model *m = NULL;
 		lsv_train_report rep;
-		size_t held = 0;
 
-		memcpy(y, x->y, n * sizeof *y);
-		for (i = 0; i < n; i++)
-			if (fold[i] == f) {
-				y[i] = x->unlabeled;
-				held++;
-			}
-		xf.l = x->l - held;
-		if ((st = lsv_train_with_kernel(&xf, g, p, K, train, &m, &rep,
-						err)) != LSV_OK) {
+		xf = fold_data(x, fold, f, y);
+		if ((st = lsv_train_with_kernel(&xf, gs != NULL ? gs[f] : g, p, K,
+						train, &m, &rep, err)) != LSV_OK) {
 			lsv_error e = *err;
 			st = lsv_fail(err, e.status, "fold %ld of %ld: %s", f + 1,
 				      folds, e.msg);
@@ -800,7 +852,9 @@ done:
 
 /* Can the settings share the deformed kernel?  Same everything but the
  * regularization, an exact method on the n x n kernel, a graph if any
- * gamma_I > 0, and room for the factorization (K's copy, G, L^p G). */
+ * gamma_I > 0, no class-dependent Laplacians (their graph changes with
+ * the fold: see the top), and room for the factorization (K's copy, G,
+ * L^p G). */
 static lsv_fit_fn share_fit(const lsv_data *x, const lsv_graph *g,
 			    const lsv_train_param *p, size_t m)
 {
@@ -812,30 +866,51 @@ static lsv_fit_fn share_fit(const lsv_data *x, const lsv_graph *g,
 	if (fit == NULL || x->n > INT_MAX || x->l < 2)
 		return NULL;
 	for (k = 0; k < m; k++)
-		if (!same_but_reg(&p[0], &p[k]) || (p[k].gamma_I > 0.0 && g == NULL))
+		if (!same_but_reg(&p[0], &p[k]) || p[k].class_graph ||
+		    (p[k].gamma_I > 0.0 && g == NULL))
 			return NULL;
 	if (lsv_check_bytes(&p[0], 4.0 * n * n, "", "", &e) != LSV_OK)
 		return NULL;
 	return fit;
 }
 
-lsv_status lsv_cv_settings(const lsv_data *x, const lsv_graph *g,
-			   const lsv_train_param *p, size_t m, const double *K,
-			   const int *fold, long folds, lsv_cv_mode mode,
-			   const lsv_cv_progress *progress,
-			   lsv_cv_score *scores, int *shared, lsv_error *err)
+/* lsv_cv_settings (gp NULL) and lsv_cv_settings_rebuild (g NULL). */
+static lsv_status cv_settings(const lsv_data *x, const lsv_graph *g,
+			      const lsv_graph_param *gp,
+			      const lsv_train_param *p, size_t m,
+			      const double *K, const int *fold, long folds,
+			      lsv_cv_mode mode, const lsv_cv_progress *progress,
+			      lsv_cv_score *scores, int *shared, lsv_error *err)
 {
 	lsv_fit_fn fit = mode == LSV_CV_SHARE ? share_fit(x, g, p, m) : NULL;
 	const lsv_train_progress *train = progress ? progress->train : NULL;
-	double *own = NULL, *y = lsv_alloc(x->l, sizeof *y), *classes = NULL;
+	double *own = NULL, *y = NULL, *classes = NULL;
+	lsv_graph **gs = NULL;
 	lsv_status st = LSV_OK;
 	class_loss acc;
 	size_t k, i, l = 0;
+	int class_graph = 0, every_class = 1, any_graph = 0;
+	long f;
 
 	memset(&acc, 0, sizeof acc);
 	if (shared != NULL)
 		*shared = fit != NULL;
-	if (y == NULL)
+	for (k = 0; k < m; k++) {
+		class_graph |= p[k].class_graph;
+		every_class &= p[k].class_graph;
+		any_graph |= p[k].gamma_I > 0.0;
+	}
+	if (gp != NULL && !every_class)
+		return lsv_fail(err, LSV_EINVAL,
+				"a graph built for each fold is for class-"
+				"dependent Laplacians (class_graph)");
+	if (class_graph && g != NULL &&
+	    lsv_graph_check_classes(g, x, err) != LSV_OK) {
+		lsv_error e = *err;
+		return lsv_fail(err, LSV_EINVAL, "%s: class-dependent Laplacians "
+				"need a graph within each class", e.msg);
+	}
+	if ((y = lsv_alloc(x->l, sizeof *y)) == NULL)
 		return lsv_fail(err, LSV_ENOMEM, "out of memory");
 	for (i = 0; i < x->n; i++)  /* the classes of every labeled row */
 		if (lsv_data_is_labeled(x, i) && l < x->l)
@@ -849,6 +924,14 @@ lsv_status lsv_cv_settings(const lsv_data *x, const lsv_graph *g,
 	acc.count = lsv_alloc((size_t)acc.nr, sizeof *acc.count);
 	if (acc.sum == NULL || acc.count == NULL)
 		st = lsv_fail(err, LSV_ENOMEM, "out of memory");
+	/* class-dependent Laplacians: each fold's graph from its training
+	 * labels alone, made once for every setting */
+	if (st == LSV_OK && class_graph && any_graph && (g != NULL || gp != NULL)) {
+		if ((gs = calloc((size_t)folds, sizeof *gs)) == NULL)
+			st = lsv_fail(err, LSV_ENOMEM, "out of memory");
+		else
+			st = fold_graphs(x, g, gp, fold, folds, gs, err);
+	}
 	if (st == LSV_OK && fit != NULL && K == NULL &&
 	    (st = lsv_train_kernel(x, &p[0], &own, err)) == LSV_OK)
 		K = own;
@@ -856,16 +939,41 @@ lsv_status lsv_cv_settings(const lsv_data *x, const lsv_graph *g,
 		st = share_all(x, g, p, m, K, fold, folds, fit, progress, &acc,
 			       scores, err);
 	for (k = 0; st == LSV_OK && fit == NULL && k < m; k++) {
-		st = retrain_one(x, g, &p[k], K, train, fold, folds, &acc,
-				 &scores[k], err);
+		st = retrain_one(x, g, p[k].class_graph ? gs : NULL, &p[k], K,
+				 train, fold, folds, &acc, &scores[k], err);
 		if (st == LSV_OK && progress != NULL && progress->scored != NULL)
 			progress->scored(progress->ctx, k, &scores[k]);
 	}
+	for (f = 0; gs != NULL && f < folds; f++)
+		lsv_graph_free(gs[f]);
+	free(gs);
 	free(own);
 	free(classes);
 	free(acc.sum);
 	free(acc.count);
 	return st;
+}
+
+lsv_status lsv_cv_settings(const lsv_data *x, const lsv_graph *g,
+			   const lsv_train_param *p, size_t m, const double *K,
+			   const int *fold, long folds, lsv_cv_mode mode,
+			   const lsv_cv_progress *progress,
+			   lsv_cv_score *scores, int *shared, lsv_error *err)
+{
+	return cv_settings(x, g, NULL, p, m, K, fold, folds, mode, progress,
+			   scores, shared, err);
+}
+
+lsv_status lsv_cv_settings_rebuild(const lsv_data *x, const lsv_graph_param *gp,
+				   const lsv_train_param *p, size_t m,
+				   const double *K, const int *fold, long folds,
+				   lsv_cv_mode mode,
+				   const lsv_cv_progress *progress,
+				   lsv_cv_score *scores, int *shared,
+				   lsv_error *err)
+{
+	return cv_settings(x, NULL, gp, p, m, K, fold, folds, mode, progress,
+			   scores, shared, err);
 }
 
 /* Equal to 1e-12 relative: a tie, settled by the regularization. */

@@ -10,7 +10,7 @@
  * ends, blanks (spaces, tabs) around tokens, a trailing "# comment"
  * (SVMlight).  Refused: an empty line or label, non-finite numbers, index 0
  * or above LSV_MAX_FEATURE, indices not strictly increasing, a token that
- * is not index:value, a NUL byte.
+ * is not index:value, a NUL byte, a byte order mark (common/text.c).
  */
 #include <errno.h>
 #include <stdint.h>

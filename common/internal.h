@@ -33,7 +33,8 @@ typedef struct {
 /* Next line with its end (LF or CRLF), trailing blanks and any "# comment"
  * removed; lines holding only a comment are skipped (SVMlight).  Returns 1
  * with *s set, 0 at end of input, or -1 with err set (read error, NUL
- * byte).  The line stays valid until the next call. */
+ * byte, a UTF-8 or UTF-16 byte order mark at the start of the input).  The
+ * line stays valid until the next call. */
 int lsv_lines_next(lsv_lines *r, char **s, lsv_error *err);
 void lsv_lines_done(lsv_lines *r);
 
@@ -92,6 +93,15 @@ typedef struct {
 	double d;
 	double d2;
 } lsv_pair;
+
+/* The pairs lsv_graph_build would weigh and symmetrize (common/knn.c):
+ * kNN lists in row order, or both directions of every epsilon pair, with
+ * the same checks and info.  *pairs (NULL if none) is the caller's to
+ * free.  The within-class graphs (common/classes.c) gather them class by
+ * class and assemble one graph. */
+lsv_status lsv_knn_pairs(const lsv_data *x, const lsv_graph_param *p,
+			 lsv_pair **pairs, size_t *npairs,
+			 lsv_graph_info *info, lsv_error *err);
 
 /* The graph of n rows from the chosen pairs (common/weights.c): weights
  * (p->weight, p->t) and symmetrization (union or p->mutual in kNN mode,

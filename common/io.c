@@ -27,10 +27,18 @@
 #define MAX_LINKS 40  /* as the kernel's own limit: a loop ends in ELOOP */
 
 struct lsv_out {
-	FILE *fp;
+	FILE *fp;    /* NULL once closed (standard output stays) */
 	char *path;  /* destination; NULL for standard output */
 	char *tmp;   /* temporary file beside it */
 	int direct;  /* fp is the destination itself (stdout, FIFO, device) */
+	int closed;  /* lsv_out_close was called (whatever it returned) */
+	/* Where the rename will land, for lsv_out_same: the directory entry
+	 * (the directory's device and inode, and the name in it), and the
+	 * file there now if there is one. */
+	int have_dir, exists;
+	dev_t dir_dev, file_dev;
+	ino_t dir_ino, file_ino;
+	const char *base;  /* points into path */
 };
 
 /* An existing destination that is not a regular file (/dev/null, a FIFO,
@@ -100,6 +108,25 @@ static char *follow_links(const char *path)
 	return NULL;
 }
 
+/* The destination's directory, dev and inode (path[0..dirlen) names it,
+ * "." if empty): two names of one directory ("d/../d", "./d", a link)
+ * give the same.  0 if it cannot be found (then paths are compared). */
+static int dir_id(lsv_out *o, size_t dirlen)
+{
+	struct stat sb;
+	char save = o->path[dirlen];
+	int ok;
+
+	o->path[dirlen] = '\0';  /* "/x": dirlen 1, the root */
+	ok = stat(dirlen ? o->path : ".", &sb) == 0;
+	o->path[dirlen] = save;
+	if (ok) {
+		o->dir_dev = sb.st_dev;
+		o->dir_ino = sb.st_ino;
+	}
+	return ok;
+}
+
 lsv_status lsv_out_open(const char *path, lsv_out **out, lsv_error *err)
 {
 	lsv_out *o;
@@ -108,7 +135,7 @@ lsv_status lsv_out_open(const char *path, lsv_out **out, lsv_error *err)
 	size_t dirlen, len, blen;
 	struct stat sb;
 	mode_t mask, mode;
-	int fd;
+	int fd, exists = 0;
 
 	*out = NULL;
 	o = calloc(1, sizeof *o);
@@ -154,6 +181,7 @@ lsv_status lsv_out_open(const char *path, lsv_out **out, lsv_error *err)
 		/* Replacing a file keeps its permissions (a private 0600
 		 * model must not become world-readable). */
 		mode = sb.st_mode & 0777;
+		exists = 1;
 	} else {
 		/* A new file gets the mode a plain fopen would give. */
 		mask = umask(0);
@@ -175,6 +203,12 @@ lsv_status lsv_out_open(const char *path, lsv_out **out, lsv_error *err)
 	path = o->path;  /* real (the link's target) is no longer needed */
 	base = path + dirlen;
 	free(real);
+	o->base = base;
+	if ((o->exists = exists) != 0) {
+		o->file_dev = sb.st_dev;
+		o->file_ino = sb.st_ino;
+	}
+	o->have_dir = dir_id(o, dirlen);
 	/* "dir/.base.tmp.XXXXXX": hidden, and named after its destination so a
 	 * stray one (left by kill -9) is easy to recognise.  A legal name near
 	 * NAME_MAX would overflow with the 12 added bytes, so base is cut
@@ -222,42 +256,90 @@ const char *lsv_out_tmpname(const lsv_out *o)
 	return o->tmp;
 }
 
-lsv_status lsv_out_commit(lsv_out *o, lsv_error *err)
+lsv_status lsv_out_close(lsv_out *o, lsv_error *err)
 {
-	lsv_status st = LSV_OK;
 	int e = 0;
 
-	if (o->direct) {  /* standard output, a FIFO, a device */
-		int bad = fflush(o->fp) != 0 || ferror(o->fp);
-		int e = errno;
-		if (o->fp != stdout && fclose(o->fp) != 0 && !bad) {
-			bad = 1;
-			e = errno;
-		}
-		if (bad)
-			st = lsv_fail(err, LSV_EIO, "%s: write error: %s",
-				      o->path ? o->path : "(stdout)", strerror(e));
-		free(o->path);
-		free(o);
-		return st;
-	}
-	if (fflush(o->fp) != 0 || ferror(o->fp) || fsync(fileno(o->fp)) != 0)
+	if (o->closed)
+		return LSV_OK;
+	o->closed = 1;
+	/* errno may hold anything from the work since the last write: only
+	 * what flushing now sets is the cause (a failed write leaves its data
+	 * in the buffer, so flushing tries again and sets it anew). */
+	errno = 0;
+	if (fflush(o->fp) != 0 || ferror(o->fp) ||
+	    (!o->direct && fsync(fileno(o->fp)) != 0))
 		e = errno ? errno : EIO;
-	if (fclose(o->fp) != 0 && e == 0)
-		e = errno;
-	o->fp = NULL;
-	if (e == 0 && rename(o->tmp, o->path) != 0)
-		e = errno;
-	if (e != 0) {
-		st = lsv_fail(err, LSV_EIO, "%s: write error: %s (file not changed)",
-			      o->path, strerror(e));
+	if (o->fp != stdout) {
+		if (fclose(o->fp) != 0 && e == 0)
+			e = errno ? errno : EIO;
+		o->fp = NULL;
+	}
+	if (e != 0)
+		return lsv_fail(err, LSV_EIO, "%s: write error: %s",
+				o->path ? o->path : "(stdout)", strerror(e));
+	return LSV_OK;
+}
+
+lsv_status lsv_out_commit(lsv_out *o, lsv_error *err)
+{
+	lsv_status st;
+
+	if ((st = lsv_out_close(o, err)) != LSV_OK) {
+		if (!o->direct && err != NULL) {
+			char msg[sizeof err->msg];
+			memcpy(msg, err->msg, sizeof msg);
+			lsv_fail(err, st, "%s (file not changed)", msg);
+		}
 		lsv_out_abort(o);
 		return st;
 	}
+	if (!o->direct && rename(o->tmp, o->path) != 0) {
+		st = lsv_fail(err, LSV_EIO, "%s: cannot rename the new file into "
+			      "place: %s (file not changed)", o->path,
+			      strerror(errno));
+		lsv_out_abort(o);
+		return st;
+	}
+	/* A direct output was written in place: nothing to rename. */
 	free(o->tmp);
 	free(o->path);
 	free(o);
 	return LSV_OK;
+}
+
+int lsv_out_same(const lsv_out *a, const lsv_out *b)
+{
+	if (a->path == NULL || b->path == NULL)  /* standard output */
+		return a->path == b->path;
+	/* Written into (/dev/null, a FIFO): nothing is renamed, nothing
+	 * lost by writing it twice. */
+	if (a->direct || b->direct)
+		return 0;
+	if (!a->have_dir || !b->have_dir)
+		return strcmp(a->path, b->path) == 0;
+	if (a->dir_dev != b->dir_dev || a->dir_ino != b->dir_ino)
+		return 0;
+	/* One directory: the same name, or two names of one existing file
+	 * there (on a case-insensitive file system "Out" and "out"; two hard
+	 * links there are refused too, to be safe).  The directory, not the
+	 * file, decides: a file not there yet has no inode to compare, and
+	 * two renames into different directories lose nothing. */
+	return strcmp(a->base, b->base) == 0 ||
+	       (a->exists && b->exists && a->file_dev == b->file_dev &&
+		a->file_ino == b->file_ino);
+}
+
+int lsv_out_replaces(const lsv_out *o, const char *path)
+{
+	struct stat sb;
+
+	if (o->path == NULL || o->direct || !o->exists ||
+	    strcmp(path, "-") == 0 || stat(path, &sb) != 0)
+		return 0;
+	/* Another hard link to the input would leave the input's own name
+	 * intact, but is refused too, to be safe (as lsv_out_same). */
+	return sb.st_dev == o->file_dev && sb.st_ino == o->file_ino;
 }
 
 void lsv_out_abort(lsv_out *o)

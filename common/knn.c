@@ -1391,6 +1391,28 @@ lsv_status lsv_graph_build(const lsv_data *x, const lsv_graph_param *p,
 	return st;
 }
 
+lsv_status lsv_knn_pairs(const lsv_data *x, const lsv_graph_param *p,
+			 lsv_pair **pairs, size_t *npairs,
+			 lsv_graph_info *info, lsv_error *err)
+{
+	knn s;
+	lsv_graph_info dummy;
+	lsv_status st;
+
+	*pairs = NULL;
+	*npairs = 0;
+	if (info == NULL)
+		info = &dummy;
+	st = build_picks(x, p, &s, info, err);
+	if (st == LSV_OK) {  /* the caller takes the pairs */
+		*pairs = s.picks;
+		*npairs = s.npicks;
+		s.picks = NULL;
+	}
+	knn_done(&s);
+	return st;
+}
+
 lsv_status lsv_knn_lists(const lsv_data *x, const lsv_graph_param *p,
 			 int **idx, double **dist, lsv_graph_info *info,
 			 lsv_error *err)

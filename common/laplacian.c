@@ -9,6 +9,13 @@
  * (in particular the normalized form does not put a 1 on its diagonal, and
  * nothing is divided by its zero degree).  L^p, the iterated Laplacian used
  * for WebKB (p = 3), costs p - 1 dense products.
+ *
+ * The sparse operator may weigh its rows (lsv_lapop_scale): D L^p D with
+ * D = diag(sqrt(w_i)), which is what class-dependent Laplacians need
+ * (JMLR 2006 Section 6.2; common/classes.c): on a graph with no edge
+ * between classes, L^p is blockdiag(L_c^p) and D is sqrt(w_c) on block c,
+ * so D L^p D = blockdiag(w_c L_c^p).  Both sides, not diag(w) L^p: the
+ * same matrix on such a graph, but symmetric whatever the graph.
  */
 #include <limits.h>
 #include <math.h>
@@ -109,6 +116,28 @@ lsv_status lsv_lapop_init(lsv_lapop *L, const lsv_graph *g, int normalized,
 	return LSV_OK;
 }
 
+lsv_status lsv_lapop_scale(lsv_lapop *L, const double *w, lsv_error *err)
+{
+	size_t i;
+	double *sw = malloc((L->n ? L->n : 1) * sizeof *sw);
+
+	if (sw == NULL)
+		return lsv_fail(err, LSV_ENOMEM, "out of memory for %zu row weights",
+				L->n);
+	for (i = 0; i < L->n; i++) {
+		if (!(w[i] > 0.0) || !isfinite(w[i])) {
+			free(sw);
+			return lsv_fail(err, LSV_EINVAL,
+					"row %zu: Laplacian weight %g out of range "
+					"(expected a finite number > 0)", i + 1, w[i]);
+		}
+		sw[i] = sqrt(w[i]);
+	}
+	free(L->sw);
+	L->sw = sw;
+	return LSV_OK;
+}
+
 /* y = L x for one column; an isolated row of L is 0. */
 static void lap_column(const lsv_lapop *L, const double *x, double *y)
 {
@@ -140,13 +169,15 @@ lsv_status lsv_lapop_apply(const lsv_lapop *L, const double *x, double *y,
 	int failed = 0;
 
 	/* columns are independent: one per thread at a time, each with its
-	 * own scratch column for the powers.  Only for many columns (L K in
-	 * the direct solvers): a few columns between BLAS calls run faster on
-	 * one thread than waking a team that a threaded BLAS competes with */
+	 * own scratch column for the powers (and the weighted input).  Only
+	 * for many columns (L K in the direct solvers): a few columns between
+	 * BLAS calls run faster on one thread than waking a team that a
+	 * threaded BLAS competes with */
+	int scratch = L->power > 1 || L->sw != NULL;
 #pragma omp parallel if (C >= 64)
 	{
-		double *tmp = L->power > 1 ? malloc((n ? n : 1) * sizeof *tmp) : NULL;
-		if (L->power > 1 && tmp == NULL) {
+		double *tmp = scratch ? malloc((n ? n : 1) * sizeof *tmp) : NULL;
+		if (scratch && tmp == NULL) {
 #pragma omp atomic write
 			failed = 1;
 		}
@@ -156,14 +187,22 @@ lsv_status lsv_lapop_apply(const lsv_lapop *L, const double *x, double *y,
 			double *yc = y + (size_t)c * n;
 			int k;
 			size_t i;
-			if (L->power > 1 && tmp == NULL)
+			if (scratch && tmp == NULL)
 				continue;
+			if (L->sw != NULL) {  /* D x */
+				for (i = 0; i < n; i++)
+					tmp[i] = L->sw[i] * xc[i];
+				xc = tmp;
+			}
 			lap_column(L, xc, yc);
 			for (k = 1; k < L->power; k++) {
 				memcpy(tmp, yc, n * sizeof *tmp);
 				lap_column(L, tmp, yc);
 			}
-			if (scale != 1.0)
+			if (L->sw != NULL)  /* D L^p D x, scaled */
+				for (i = 0; i < n; i++)
+					yc[i] *= scale * L->sw[i];
+			else if (scale != 1.0)
 				for (i = 0; i < n; i++)
 					yc[i] *= scale;
 		}
@@ -179,5 +218,6 @@ void lsv_lapop_free(lsv_lapop *L)
 {
 	free(L->deg);
 	free(L->isd);
-	L->deg = L->isd = NULL;
+	free(L->sw);
+	L->deg = L->isd = L->sw = NULL;
 }

@@ -56,7 +56,8 @@ typedef enum {
 typedef struct {
 	lsv_status status;
 	lsv_why why;               /* set by lsv_fail to LSV_WHY_NONE */
-	char msg[LSV_ERRMSG_MAX];  /* truncated with "..." if longer */
+	char msg[LSV_ERRMSG_MAX];  /* truncated with "..." if longer; safe to
+				      print (lsv_text_safe) */
 } lsv_error;
 
 /* A short name for a status ("malformed input", ...); never NULL. */
@@ -69,6 +70,30 @@ lsv_status lsv_fail(lsv_error *err, lsv_status s, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)))
 #endif
 	;
+
+/*
+ * A copy of in that is safe to show on a terminal, for messages that echo
+ * input (every lsv_error message is stored through it):
+ *   - tab, line feed and carriage return as \t \n \r; the other C0
+ *     controls and DEL as \xNN (ESC is \x1b);
+ *   - bytes that are not part of valid UTF-8 as \xNN (lower-case hex);
+ *   - valid UTF-8 as it is, except the C1 controls U+0080..U+009F, the
+ *     byte order mark U+FEFF, the bidirectional controls U+061C, U+200E,
+ *     U+200F, U+202A..U+202E, U+2066..U+2069 and the separators U+2028,
+ *     U+2029, which are written as their bytes in \xNN form (U+FEFF is
+ *     \xef\xbb\xbf).
+ * Printable ASCII is kept, the backslash included: so a safe text is its
+ * own safe copy, and a message the library made safe passes a tool's
+ * messages unchanged instead of doubling every backslash (the price: a
+ * literal "\r" in input reads like an escaped carriage return).  Assumes a
+ * UTF-8 terminal, as nearly every terminal is; escaping every non-ASCII
+ * byte would garble every accented file name.
+ * Writes at most size bytes, NUL included (nothing if size is 0); a text
+ * that does not fit is cut between whole characters and escapes and ends
+ * with "..." (as much of it as fits).  Returns the length of the whole safe
+ * text, as snprintf does: it was cut if the result is >= size.
+ */
+size_t lsv_text_safe(char *out, size_t size, const char *in);
 
 /* ------------------------------------------------------------------ */
 /* Strict number parsing (common/parse.c)                              */
@@ -293,6 +318,35 @@ lsv_status lsv_graph_write(FILE *fp, const char *name, const lsv_graph *g,
 
 void lsv_graph_free(lsv_graph *g);
 
+/*
+ * Class-dependent graphs (common/classes.c; JMLR 2006 Section 6.2): a
+ * graph whose edges never join two classes, so that its Laplacian is
+ * blockdiag(L_c), one block per class.
+ *
+ * lsv_graph_build_classes: the graph of lsv_graph_build built within each
+ * class of x's labeled rows separately (kNN or epsilon pairs among the
+ * class's rows only, then weighed and symmetrized as one graph: the heat
+ * width t is the mean over the chosen pairs of every class).  Unlabeled
+ * rows get no edge.  info->k is the smallest k used (a class of m rows
+ * offers m - 1 neighbours); the other counts are over all classes.
+ *
+ * lsv_graph_check_classes: LSV_OK if every edge of g joins two labeled
+ * rows of x of the same class, else LSV_EINVAL naming the first edge that
+ * does not ("row 4: edge 4-9 joins class 1 and class 2", or "... reaches
+ * row 9, which is unlabeled"; no file name: the caller adds it).
+ *
+ * lsv_graph_within_classes: the subgraph of g keeping exactly those edges
+ * (so an unlabeled row of x is left isolated).  Cross validation gives a
+ * fold the graph of its training rows this way.
+ */
+lsv_status lsv_graph_build_classes(const lsv_data *x,
+				   const lsv_graph_param *p, lsv_graph **out,
+				   lsv_graph_info *info, lsv_error *err);
+lsv_status lsv_graph_check_classes(const lsv_graph *g, const lsv_data *x,
+				   lsv_error *err);
+lsv_status lsv_graph_within_classes(const lsv_graph *g, const lsv_data *x,
+				    lsv_graph **out, lsv_error *err);
+
 /* ------------------------------------------------------------------ */
 /* Kernels (common/kernel.c)                                           */
 /* ------------------------------------------------------------------ */
@@ -368,10 +422,17 @@ typedef struct {
 	const lsv_graph *g;
 	double *deg, *isd;  /* degrees, 1/sqrt(degree) (0 if isolated) */
 	int normalized, power;
+	double *sw;         /* NULL, or sqrt of the row weights (lsv_lapop_scale) */
 } lsv_lapop;
 
 lsv_status lsv_lapop_init(lsv_lapop *L, const lsv_graph *g, int normalized,
 			  int power, lsv_error *err);
+/* Weigh the rows: the operator becomes D L^p D, D = diag(sqrt(w_i)) (w: n
+ * finite values > 0, copied).  On a graph without edges between classes,
+ * w_i the weight of row i's class, this is blockdiag(w_c L_c^p): the
+ * class-dependent intrinsic term (common/classes.c).  LSV_EINVAL for a
+ * weight that is not a finite number > 0. */
+lsv_status lsv_lapop_scale(lsv_lapop *L, const double *w, lsv_error *err);
 lsv_status lsv_lapop_apply(const lsv_lapop *L, const double *X, double *Y,
 			   size_t C, double scale, lsv_error *err);
 void lsv_lapop_free(lsv_lapop *L);
@@ -409,6 +470,8 @@ typedef enum {
 	LSV_SOLVER_LAPSVM = 0,  /* hinge loss (JMLR eqs. 10-12); SVM at gamma_I = 0 */
 	LSV_SOLVER_LAPRLS = 1,  /* squared loss (eq. 8); RLS at gamma_I = 0 */
 	LSV_SOLVER_TSVM = 2,    /* Joachims' transductive SVM (label switching); no graph */
+	LSV_SOLVER_CLUSTER = 3, /* regularized spectral clustering (JMLR 2006
+				   Section 6.1, eq. 14): no labels used */
 	LSV_SOLVER_COMBINE = 4  /* the best convex combination of several graphs'
 				   Laplacian kernels (Argyriou, Herbster & Pontil,
 				   NIPS 2005; common/combine.c), transductive,
@@ -447,7 +510,7 @@ typedef enum {
 				   only */
 } lsv_balance;
 
-/* "lapsvm", "laprls", "tsvm"; NULL for an unknown solver. */
+/* "lapsvm", "laprls", "tsvm", "cluster"; NULL for an unknown solver. */
 const char *lsv_solver_name(lsv_solver s);
 /* "direct", "pcg", "pcg-early", "newton"; NULL for an unknown method. */
 const char *lsv_method_name(lsv_method m);
@@ -497,6 +560,25 @@ typedef struct {
 	lsv_balance balance;    /* default LSV_BALANCE_NONE */
 	double balance_r;       /* LSV_BALANCE_GIVEN: the positive fraction of
 				   the unlabeled rows, 0 < r < 1 */
+	/* Clustering only (LSV_SOLVER_CLUSTER): minimize gamma_A |f|_K^2 +
+	 * gamma_I f'L^p f with sum_i f(x_i) = 0, sum_i f(x_i)^2 = 1 (no loss,
+	 * so no l or n scaling: only gamma_A / gamma_I matters), c clusters
+	 * from the c - 1 smallest solutions (k-means seeded by `seed` when
+	 * c > 2). */
+	int clusters;           /* c >= 2 (default 2) */
+	/* Class-dependent Laplacians (JMLR 2006 Section 6.2, common/
+	 * classes.c): the intrinsic term is gamma_I/(l+u)^2 sum_c w_c f_c'
+	 * L_c^p f_c, each class on its own graph.  The graph must then have
+	 * no edge between two classes nor at an unlabeled row
+	 * (lsv_graph_check_classes; training refuses it otherwise). */
+	int class_graph;        /* 0 (default) or 1 */
+	int nr_weight;          /* weights given, LIBSVM's style: w_c =
+				   weight[j] for the class weight_label[j],
+				   1 for the other classes (the caller owns
+				   the arrays; a model keeps its own record,
+				   lsv_model.class_weight) */
+	const double *weight_label;
+	const double *weight;   /* finite, > 0; needs class_graph */
 	/* LSV_SOLVER_COMBINE only (common/combine.c).  The square-loss fit
 	 * (K_ll(lambda) + mu I) c = y on the graphs' normalized Laplacian
 	 * kernels; mu = combine_mu, or l * 1e-5 when 0 (the authors' code;
@@ -540,7 +622,10 @@ lsv_status lsv_train_param_check(const lsv_train_param *p, lsv_error *err);
  *     f_c(x) = sum_i coef[i nr_fn + c] k(sv_i, x) + bias[c]
  * over the expansion points sv (labeled and unlabeled training rows, by
  * the representer theorem, JMLR eq. 5).  With two classes f > 0 predicts
- * labels[0]; with more, the class of the largest f_c.
+ * labels[0]; with more, the class of the largest f_c.  A cluster model
+ * (param.solver LSV_SOLVER_CLUSTER) has nr_class clusters labeled 1..c
+ * and nr_fn = c - 1 embedding functions (1 for c = 2: f > 0 is cluster
+ * 1); with c > 2 a point belongs to the nearest of the centroids.
  */
 typedef struct {
 	lsv_train_param param;  /* solver, kernel, gammas, Laplacian */
@@ -552,8 +637,15 @@ typedef struct {
 	double *bias;           /* nr_fn */
 	double *shift;          /* NULL, or nr_fn: the balance shifts already
 				   added to bias (model key balance_shift) */
+	double *class_weight;   /* NULL, or nr_class (in labels' order): the
+				   class-dependent Laplacians' w_c (model key
+				   intrinsic_weights; param.class_graph is 1) */
 	lsv_data *sv;           /* expansion points (their y is unused: 0) */
 	double *coef;           /* sv->n x nr_fn, row-major */
+	double *centroids;      /* cluster models with nr_class > 2: the
+				   nr_class x nr_fn centres of the embedding
+				   (row-major), a point's cluster is the
+				   nearest; else NULL */
 	char *graph;            /* one line describing the graph used, or NULL */
 	/* combine: the ngraphs graphs' learned weights lambda_q (>= 0, sum 1)
 	 * and a one-line description of each (NULL, or entries NULL, when
@@ -612,6 +704,15 @@ typedef struct {
 	double *ystar;          /* TSVM: the final +-1 labels of the n
 				   training rows for each function (n x nr_fn,
 				   row-major; labeled rows keep their own) */
+	/* Clustering: the rank r of the kernel's basis kept, the largest
+	 * eigenvalue used (the (c-1)-th smallest) and its relative gap to
+	 * the next; cluster_unsure when that gap is below 1e-8 or a
+	 * constraint (f'f = 1, v0'f = 0) failed its check: the embedding is
+	 * then not determined by the data. */
+	size_t cluster_rank;
+	double cluster_lambda, cluster_gap;
+	int cluster_unsure;
+	size_t cluster_components;  /* connected components of the graph */
 } lsv_train_report;
 
 void lsv_train_report_free(lsv_train_report *r);  /* its arrays, not r */
@@ -635,6 +736,10 @@ typedef struct {
  * (lsv_balance_shift, common/balance.c), m->shift records the shifts and
  * report->train_f (always set then) holds the shifted values.  progress and
  * report may be NULL.  The caller owns *out and report's arrays.
+ * With p->class_graph, g must have no edge between two classes nor at an
+ * unlabeled row; unlabeled rows then have no term in eq. 4 and no
+ * coefficient, so the n x n methods solve the labeled rows alone (the
+ * same function; gamma_I keeps its 1/(l+u)^2).
  */
 lsv_status lsv_train(const lsv_data *x, const lsv_graph *g,
 		     const lsv_train_param *p,
@@ -807,6 +912,26 @@ lsv_status lsv_cv_settings(const lsv_data *x, const lsv_graph *g,
 			   const lsv_cv_progress *progress,
 			   lsv_cv_score *scores, int *shared, lsv_error *err);
 
+/*
+ * Class-dependent Laplacians (p->class_graph) build their graph from the
+ * labels, so a fold's graph must not know its held-out rows' labels.
+ * lsv_cv_settings gives each fold the subgraph of g without the edges at
+ * its held-out rows (lsv_graph_within_classes of the fold's labels: they
+ * are isolated, so they get no coefficient and no graph term); g's other
+ * edges were chosen by whoever built g.  lsv_cv_settings_rebuild builds
+ * each fold's graph anew instead, lsv_graph_build_classes with gp on the
+ * fold's training labels only, as lsv_train would on that training set.
+ * Class-dependent settings are never shared (the graph changes with the
+ * fold): every fold is trained, on its training rows alone (lsv_train).
+ */
+lsv_status lsv_cv_settings_rebuild(const lsv_data *x, const lsv_graph_param *gp,
+				   const lsv_train_param *p, size_t m,
+				   const double *K, const int *fold, long folds,
+				   lsv_cv_mode mode,
+				   const lsv_cv_progress *progress,
+				   lsv_cv_score *scores, int *shared,
+				   lsv_error *err);
+
 /* The best of m scored settings: the lowest loss; losses equal to 1e-12
  * relative are a tie, broken toward stronger regularization (larger
  * gamma_A, then smaller gamma_I), then the first. */
@@ -830,6 +955,21 @@ size_t lsv_cv_best(const lsv_cv_score *s, const lsv_train_param *p,
  */
 double lsv_prbep(const double *score, const int *pos, size_t n,
 		 double *err_rate);
+
+/*
+ * Agreement of a clustering with classes over n rows: cluster[i] in
+ * 0..nc-1, label[i] the class (its distinct values are the classes).
+ * *acc: the fraction of rows right under the best one-to-one matching of
+ * clusters to classes (Hungarian method on the contingency table; a
+ * cluster or class left unmatched counts as wrong), *matched the rows
+ * right.  *nmi: normalized mutual information I(C;Y) / ((H(C) + H(Y))/2)
+ * (the arithmetic-mean normalization, scikit-learn's default), 1 when
+ * both partitions have a single part.  n = 0 gives 0 and 0.  LSV_EINVAL
+ * for a cluster index out of range, LSV_ENOMEM.
+ */
+lsv_status lsv_cluster_agreement(const int *cluster, int nc,
+				 const double *label, size_t n, double *acc,
+				 size_t *matched, double *nmi, lsv_error *err);
 
 /* ------------------------------------------------------------------ */
 /* Principal components (common/pca.c)                                 */
@@ -866,13 +1006,20 @@ void lsv_pca_free(lsv_pca *p);
 
 /*
  * Crash-safe output.  lsv_out_open creates a temporary file beside path
- * (same directory, so the final rename is atomic); lsv_out_commit flushes,
- * fsyncs and renames it over path; lsv_out_abort removes it.  A path of
- * "-" writes straight to standard output.  Until commit, an existing file
- * at path is untouched.  A replaced file keeps its permission bits, a new
- * one gets 0666 minus the umask; a symbolic link is followed (even to a
- * target not there yet) and kept; a name near NAME_MAX gets a shortened
- * temporary name.  The caller owns *out until commit or abort.
+ * (same directory, so the final rename is atomic); lsv_out_close flushes,
+ * checks and fsyncs it; lsv_out_commit closes it if that is not done yet
+ * and renames it over path; lsv_out_abort removes it.  A path of "-"
+ * writes straight to standard output, and an existing path that is not a
+ * regular file (/dev/null, a FIFO) is written into, not replaced.  Until
+ * the rename, an existing file at path is untouched.  A replaced file
+ * keeps its permission bits, a new one gets 0666 minus the umask; a
+ * symbolic link is followed (even to a target not there yet) and kept; a
+ * name near NAME_MAX gets a shortened temporary name.  The caller owns *out
+ * until commit or abort, which free it.
+ *
+ * Several outputs of one run are committed together by closing every one
+ * first (a full disk is found there, while nothing is replaced yet), then
+ * committing each: after a successful close, commit only renames.
  */
 typedef struct lsv_out lsv_out;
 
@@ -880,8 +1027,24 @@ lsv_status lsv_out_open(const char *path, lsv_out **out, lsv_error *err);
 FILE *lsv_out_file(lsv_out *o);
 /* Path of the temporary file (NULL for "-"), e.g. for a signal handler. */
 const char *lsv_out_tmpname(const lsv_out *o);
+/* Completes the output without touching path: "PATH: write error: WHY"
+ * (PATH "(stdout)" for "-") if any write, the flush or the fsync failed.
+ * o stays the caller's either way; after a failure, only lsv_out_abort.
+ * A second call does nothing and returns LSV_OK. */
+lsv_status lsv_out_close(lsv_out *o, lsv_error *err);
 lsv_status lsv_out_commit(lsv_out *o, lsv_error *err);  /* frees o */
 void lsv_out_abort(lsv_out *o);                           /* frees o */
+/* Nonzero if a and b would end up in one place, so that one of them would
+ * be lost: both standard output, or both renamed onto one directory entry
+ * (the same name reached through a link, ".", ".." or another name of its
+ * directory, or two names of one existing file in one directory).
+ * Outputs written into a device or FIFO are never the same. */
+int lsv_out_same(const lsv_out *a, const lsv_out *b);
+/* Nonzero if committing o would replace the file that path names now (an
+ * input of the same run): its destination is that file (the same device
+ * and inode, links followed).  "-", a missing path and outputs written
+ * into a device or FIFO are never. */
+int lsv_out_replaces(const lsv_out *o, const char *path);
 
 /* ------------------------------------------------------------------ */
 /* Seeded randomness and synthetic data (common/rng.c, common/synth.c)  */

@@ -49,6 +49,8 @@ void lsv_model_free(lsv_model *m)
 	free(m->labels);
 	free(m->bias);
 	free(m->shift);
+	free(m->centroids);
+	free(m->class_weight);
 	free(m->coef);
 	free(m->graph);
 	free(m->graph_weight);
@@ -65,6 +67,23 @@ void lsv_model_free(lsv_model *m)
 /* ------------------------------------------------------------------ */
 /* Checks shared by the writer and the reader                          */
 /* ------------------------------------------------------------------ */
+
+/* The functions a model of its classes has: one for two classes, else
+ * one per class (one-vs-rest), or for c clusters the c - 1 coordinates of
+ * the embedding. */
+static int fns_of(const lsv_model *m)
+{
+	if (m->nr_class == 2)
+		return 1;
+	return m->param.solver == LSV_SOLVER_CLUSTER ? m->nr_class - 1
+						      : m->nr_class;
+}
+
+/* A cluster model with more than two clusters keeps its centroids. */
+static int has_centroids(const lsv_model *m)
+{
+	return m->param.solver == LSV_SOLVER_CLUSTER && m->nr_class > 2;
+}
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -202,7 +221,7 @@ static lsv_status check_model(const lsv_model *m, const char *name,
 	if (m->nr_class < 2)
 		return REFUSE("nr_class %d (expected at least 2)", name,
 			      m->nr_class);
-	want_fn = m->nr_class == 2 ? 1 : m->nr_class;
+	want_fn = fns_of(m);
 	if (m->nr_fn != want_fn)
 		return REFUSE("nr_fn %d with %d classes (expected %d)", name,
 			      m->nr_fn, m->nr_class, want_fn);
@@ -225,6 +244,23 @@ static lsv_status check_model(const lsv_model *m, const char *name,
 		return REFUSE("a bias is not finite", name);
 	if (m->shift != NULL && !all_finite(m->shift, (size_t)m->nr_fn))
 		return REFUSE("a balance shift is not finite", name);
+	if (has_centroids(m) != (m->centroids != NULL))
+		return REFUSE("%s", name, m->centroids != NULL
+			      ? "centroids belong to cluster models of more than "
+				"two clusters only"
+			      : "a cluster model of more than two clusters needs "
+				"its centroids");
+	if (m->centroids != NULL &&
+	    !all_finite(m->centroids, (size_t)m->nr_class * (size_t)m->nr_fn))
+		return REFUSE("a centroid is not finite", name);
+	if (m->class_weight != NULL) {
+		for (c = 0; c < m->nr_class; c++)
+			if (!(m->class_weight[c] > 0.0) ||
+			    !isfinite(m->class_weight[c]))
+				return REFUSE("intrinsic weight %g of class %.17g is "
+					      "not a finite number > 0", name,
+					      m->class_weight[c], m->labels[c]);
+	}
 	if (m->sv->n > INT_MAX)
 		return lsv_fail(err, LSV_ETOOBIG, "%s: cannot write the model: "
 				"%zu expansion points (at most %d)", name, m->sv->n,
@@ -339,6 +375,10 @@ static int is_tsvm(const lsv_model *m)
 	return m->param.solver == LSV_SOLVER_TSVM;
 }
 static int has_shift(const lsv_model *m) { return m->shift != NULL; }
+static int has_class_weight(const lsv_model *m)
+{
+	return m->class_weight != NULL;
+}
 
 static lsv_status read_marker(reader *r, const key *k, char *s);
 static lsv_status read_tsvm_r(reader *r, const key *k, char *s);
@@ -346,6 +386,8 @@ static lsv_status read_labels(reader *r, const key *k, char *s);
 static lsv_status read_bias(reader *r, const key *k, char *s);
 static lsv_status read_nr_sv(reader *r, const key *k, char *s);
 static lsv_status read_shift(reader *r, const key *k, char *s);
+static lsv_status read_centroids(reader *r, const key *k, char *s);
+static lsv_status read_class_weight(reader *r, const key *k, char *s);
 static lsv_status read_combined(reader *r, const key *k, char *s);
 static void write_combined(FILE *fp, const key *k, const lsv_model *m);
 static void write_flag(FILE *fp, const key *k, const lsv_model *m);
@@ -353,6 +395,8 @@ static void write_labels(FILE *fp, const key *k, const lsv_model *m);
 static void write_bias(FILE *fp, const key *k, const lsv_model *m);
 static void write_nr_sv(FILE *fp, const key *k, const lsv_model *m);
 static void write_shift(FILE *fp, const key *k, const lsv_model *m);
+static void write_centroids(FILE *fp, const key *k, const lsv_model *m);
+static void write_class_weight(FILE *fp, const key *k, const lsv_model *m);
 
 #define M(member) offsetof(lsv_model, member)
 #define P(member) offsetof(lsv_model, param.member)
@@ -410,6 +454,12 @@ static const key keys[] = {
 	{"nr_class", .kind = KEY_INT, .off = M(nr_class), .min = 2,
 	 .max = INT_MAX},
 	{"labels", .kind = KEY_OWN, .read = read_labels, .write = write_labels},
+	/* Class-dependent Laplacians (lapsvm-train -y): each class was
+	 * regularized on its own graph with gamma_I times its weight, one
+	 * value per class in the order of labels (common/classes.c).  A
+	 * record of how the model was trained; prediction does not use it. */
+	{"intrinsic_weights", .when = has_class_weight, .kind = KEY_OWN,
+	 .read = read_class_weight, .write = write_class_weight},
 	{"nr_fn", .kind = KEY_INT, .off = M(nr_fn), .min = 1, .max = INT_MAX},
 	{"bias", .kind = KEY_OWN, .read = read_bias, .write = write_bias},
 	/* The shifts for class proportions (lapsvm-train -p), one per
@@ -417,6 +467,10 @@ static const key keys[] = {
 	 * (so a model without the key, older or not balanced, is the same). */
 	{"balance_shift", .when = has_shift, .kind = KEY_OWN, .read = read_shift,
 	 .write = write_shift},
+	/* Cluster models of c > 2 clusters: the c x (c - 1) centres of the
+	 * embedding, row by row; a point joins the nearest. */
+	{"centroids", .when = has_centroids, .kind = KEY_OWN,
+	 .read = read_centroids, .write = write_centroids},
 	{"nr_sv", .kind = KEY_OWN, .max = INT_MAX, .read = read_nr_sv,
 	 .write = write_nr_sv},
 };
@@ -502,6 +556,17 @@ static void write_shift(FILE *fp, const key *k, const lsv_model *m)
 	write_list(fp, k->name, m->shift, (size_t)m->nr_fn);
 }
 
+static void write_centroids(FILE *fp, const key *k, const lsv_model *m)
+{
+	write_list(fp, k->name, m->centroids,
+		   (size_t)m->nr_class * (size_t)m->nr_fn);
+}
+
+static void write_class_weight(FILE *fp, const key *k, const lsv_model *m)
+{
+	write_list(fp, k->name, m->class_weight, (size_t)m->nr_class);
+}
+
 static void write_combined(FILE *fp, const key *k, const lsv_model *m)
 {
 	size_t q;
@@ -561,8 +626,9 @@ struct reader {
 				   not yet seen */
 	lsv_model *m;
 	long nr_sv;
-	size_t cap_labels, cap_bias, cap_shift, cap_graphs, cap_descs;
-	size_t nlabels, nbias, nshift;
+	size_t cap_labels, cap_bias, cap_shift, cap_cent, cap_cw, cap_graphs,
+	       cap_descs;
+	size_t nlabels, nbias, nshift, ncent, ncw;
 	size_t cap_rows, cap_nnz, cap_coef;
 };
 
@@ -821,6 +887,30 @@ static lsv_status read_shift(reader *r, const key *k, char *s)
 	return key_list(r, k->name, s, &r->m->shift, &r->nshift, &r->cap_shift);
 }
 
+static lsv_status read_centroids(reader *r, const key *k, char *s)
+{
+	return key_list(r, k->name, s, &r->m->centroids, &r->ncent,
+			&r->cap_cent);
+}
+
+/* Weights > 0, one per class (counted at SV); they say the model was
+ * trained with class-dependent Laplacians. */
+static lsv_status read_class_weight(reader *r, const key *k, char *s)
+{
+	lsv_status st = key_list(r, k->name, s, &r->m->class_weight, &r->ncw,
+				 &r->cap_cw);
+	size_t i;
+
+	for (i = 0; st == LSV_OK && i < r->ncw; i++)
+		if (!(r->m->class_weight[i] > 0.0))
+			return lsv_fail(r->err, LSV_EFORMAT,
+					"%s:%zu: bad value in %s (found %.17g, "
+					"expected a number > 0)", r->name, r->line,
+					k->name, r->m->class_weight[i]);
+	r->m->param.class_graph = st == LSV_OK;
+	return st;
+}
+
 /* One "combined_graph WEIGHT [DESCRIPTION]" line: a weight >= 0, then the
  * rest of the line (blanks inside kept) as the graph's description. */
 static lsv_status read_combined(reader *r, const key *k, char *s)
@@ -897,18 +987,44 @@ static lsv_status check_header(reader *r)
 				"%s:%zu: wrong number of labels (found %zu, expected "
 				"nr_class = %d)", r->name, line_of(r, "labels"),
 				r->nlabels, m->nr_class);
-	want_fn = m->nr_class == 2 ? 1 : m->nr_class;
+	want_fn = fns_of(m);
 	if (m->nr_fn != want_fn)
 		return lsv_fail(r->err, LSV_EFORMAT,
 				"%s:%zu: bad nr_fn (found %d, expected %d for %d "
-				"classes: one function for two classes, else one per "
-				"class)", r->name, line_of(r, "nr_fn"), m->nr_fn,
-				want_fn, m->nr_class);
+				"%s)", r->name, line_of(r, "nr_fn"), m->nr_fn,
+				want_fn, m->nr_class,
+				m->param.solver == LSV_SOLVER_CLUSTER
+				? "clusters: one function for two clusters, else "
+				  "one fewer than the clusters"
+				: "classes: one function for two classes, else one "
+				  "per class");
 	if (r->nbias != (size_t)m->nr_fn)
 		return lsv_fail(r->err, LSV_EFORMAT,
 				"%s:%zu: wrong number of bias values (found %zu, "
 				"expected nr_fn = %d)", r->name, line_of(r, "bias"),
 				r->nbias, m->nr_fn);
+	if (has_centroids(m) != (m->centroids != NULL))
+		return m->centroids != NULL
+			? lsv_fail(r->err, LSV_EFORMAT,
+				   "%s:%zu: centroids in a model that is not a "
+				   "cluster model of more than two clusters",
+				   r->name, line_of(r, "centroids"))
+			: lsv_fail(r->err, LSV_EFORMAT,
+				   "%s:%zu: missing key 'centroids' (a cluster "
+				   "model of %d clusters needs them)", r->name,
+				   r->line, m->nr_class);
+	if (m->centroids != NULL &&
+	    r->ncent != (size_t)m->nr_class * (size_t)m->nr_fn)
+		return lsv_fail(r->err, LSV_EFORMAT,
+				"%s:%zu: wrong number of centroid values (found "
+				"%zu, expected nr_class x nr_fn = %zu)", r->name,
+				line_of(r, "centroids"), r->ncent,
+				(size_t)m->nr_class * (size_t)m->nr_fn);
+	if (m->class_weight != NULL && r->ncw != (size_t)m->nr_class)
+		return lsv_fail(r->err, LSV_EFORMAT,
+				"%s:%zu: wrong number of intrinsic_weights (found "
+				"%zu, expected nr_class = %d)", r->name,
+				line_of(r, "intrinsic_weights"), r->ncw, m->nr_class);
 	if (m->shift != NULL && r->nshift != (size_t)m->nr_fn)
 		return lsv_fail(r->err, LSV_EFORMAT,
 				"%s:%zu: wrong number of balance_shift values (found "
@@ -1267,6 +1383,22 @@ double lsv_model_label(const lsv_model *m, const double *scores)
 
 	if (m->nr_fn == 1)
 		return scores[0] > 0.0 ? m->labels[0] : m->labels[1];
+	if (m->centroids != NULL) {
+		/* a cluster model: the nearest centroid, the lower on a tie */
+		double bd = HUGE_VAL;
+		int q, j;
+		for (q = 0; q < m->nr_class; q++) {
+			const double *z = m->centroids + (size_t)q * (size_t)m->nr_fn;
+			double d = 0.0;
+			for (j = 0; j < m->nr_fn; j++)
+				d += (scores[j] - z[j]) * (scores[j] - z[j]);
+			if (d < bd) {
+				bd = d;
+				best = q;
+			}
+		}
+		return m->labels[best];
+	}
 	/* Largest f_c; a tie goes to the lowest class index (strict >). */
 	for (c = 1; c < m->nr_fn; c++)
 		if (scores[c] > scores[best])

@@ -12,6 +12,7 @@ const lsv_name lsv_solver_names[] = {
 	{"lapsvm", LSV_SOLVER_LAPSVM},
 	{"laprls", LSV_SOLVER_LAPRLS},
 	{"tsvm", LSV_SOLVER_TSVM},
+	{"cluster", LSV_SOLVER_CLUSTER},
 	{"combine", LSV_SOLVER_COMBINE},
 	{NULL, -1}
 };

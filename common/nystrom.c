@@ -27,110 +27,138 @@ static int size_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+lsv_status lsv_nystrom_build(const lsv_data *x, const lsv_train_param *p,
+			     lsv_nystrom *ny, lsv_error *err)
+{
+	size_t n = x->n, m, r, i, j;
+	size_t *perm = NULL;
+	double *Kmm = NULL, *Knm = NULL, *ev = NULL, *work = NULL, wmax;
+	int M, info_, lwork = -1, liwork = -1, iwq, *iwork = NULL;
+	double wq;
+	lsv_rng rng;
+	lsv_status st = LSV_OK;
+
+	memset(ny, 0, sizeof *ny);
+	m = (size_t)p->landmarks < n ? (size_t)p->landmarks : n;
+	ny->n = n;
+	ny->m = m;
+	perm = lsv_alloc(n, sizeof *perm);
+	ny->idx = lsv_alloc(m, sizeof *ny->idx);
+	Kmm = lsv_alloc(m * m, sizeof *Kmm);
+	ev = lsv_alloc(m, sizeof *ev);
+	Knm = lsv_alloc(n * m, sizeof *Knm);
+	if (!perm || !ny->idx || !Kmm || !ev || !Knm)
+		goto nomem;
+	/* partial Fisher-Yates: the first m of a seeded shuffle */
+	lsv_rng_seed(&rng, p->seed);
+	for (i = 0; i < n; i++)
+		perm[i] = i;
+	for (i = 0; i < m; i++) {
+		size_t k = i + (size_t)(lsv_rng_uniform(&rng) * (double)(n - i));
+		size_t t = perm[i];
+		if (k >= n)
+			k = n - 1;
+		perm[i] = perm[k];
+		perm[k] = t;
+		ny->idx[i] = perm[i];
+	}
+	qsort(ny->idx, m, sizeof *ny->idx, size_cmp);
+	if ((st = lsv_kernel_matrix(&p->kernel, x, ny->idx, m, x, ny->idx, m, Kmm,
+				    err)) != LSV_OK ||
+	    (st = lsv_kernel_matrix(&p->kernel, x, NULL, n, x, ny->idx, m, Knm,
+				    err)) != LSV_OK)
+		goto done;
+	/* K_mm = U Lambda U' (divide and conquer) */
+	M = (int)m;
+	dsyevd_("V", "L", &M, Kmm, &M, ev, &wq, &lwork, &iwq, &liwork, &info_, 1,
+		1);
+	lwork = (int)wq;
+	liwork = iwq;
+	work = malloc((size_t)(lwork > 0 ? lwork : 1) * sizeof *work);
+	iwork = malloc((size_t)(liwork > 0 ? liwork : 1) * sizeof *iwork);
+	if (work == NULL || iwork == NULL)
+		goto nomem;
+	dsyevd_("V", "L", &M, Kmm, &M, ev, work, &lwork, iwork, &liwork, &info_,
+		1, 1);
+	if (info_ != 0) {
+		st = lsv_fail(err, LSV_ENUMERIC,
+			      "the landmarks' kernel matrix has no "
+			      "eigendecomposition (LAPACK dsyevd info %d)", info_);
+		goto done;
+	}
+	wmax = ev[m - 1];
+	if (!(wmax > 0.0)) {
+		st = lsv_fail(err, LSV_ENUMERIC,
+			      "the landmarks' kernel matrix is zero");
+		goto done;
+	}
+	/* V = U_r Lambda_r^-1/2, the r largest eigenvalues (the last r
+	 * columns, eigenvalues ascending) */
+	for (j = 0; j < m; j++)
+		if (ev[j] > LSV_NYSTROM_CUTOFF * wmax)
+			break;
+	r = m - j;
+	ny->r = r;
+	ny->V = lsv_alloc(m * r, sizeof *ny->V);
+	ny->Phi = lsv_alloc(n * r, sizeof *ny->Phi);
+	if (ny->V == NULL || ny->Phi == NULL)
+		goto nomem;
+	for (i = j; i < m; i++) {
+		double sc = 1.0 / sqrt(ev[i]);
+		size_t q;
+		for (q = 0; q < m; q++)
+			ny->V[q + (i - j) * m] = Kmm[q + i * m] * sc;
+	}
+	{
+		int N = (int)n, R = (int)r;
+		const double one = 1.0, zero = 0.0;
+		dgemm_("N", "N", &N, &R, &M, &one, Knm, &N, ny->V, &M, &zero,
+		       ny->Phi, &N, 1, 1);
+	}
+	goto done;
+nomem:
+	st = lsv_fail(err, LSV_ENOMEM, "out of memory for the Nystrom features");
+done:
+	free(perm);
+	free(Kmm);
+	free(ev);
+	free(Knm);
+	free(work);
+	free(iwork);
+	if (st != LSV_OK)
+		lsv_nystrom_free(ny);
+	return st;
+}
+
+void lsv_nystrom_free(lsv_nystrom *ny)
+{
+	free(ny->idx);
+	free(ny->V);
+	free(ny->Phi);
+	memset(ny, 0, sizeof *ny);
+}
+
 lsv_status lsv_fit_feature_map(lsv_fit *F, lsv_model **out)
 {
 	const lsv_train_param *p = F->p;
 	const lsv_data *x = F->x;
-	size_t n = F->n, m = 0, r = 0, i, j;
+	size_t n = F->n, i, j;
 	int C = F->nr_fn, hinge = p->solver == LSV_SOLVER_LAPSVM;
-	size_t *idx = NULL;
-	double *Kmm = NULL, *Knm = NULL, *Phi = NULL, *W = NULL, *ev = NULL;
+	lsv_nystrom ny;
+	double *W = NULL;
 	int *ccol = NULL, *feature = NULL;
 	double *train_f = NULL;
 	lsv_fmat map;
 	lsv_status st = LSV_OK;
 
 	memset(&map, 0, sizeof map);
+	memset(&ny, 0, sizeof ny);
 	map.n = n;
 	if (p->landmarks > 0) {
-		lsv_rng rng;
-		size_t *perm = lsv_alloc(n, sizeof *perm);
-		int M, info_, lwork = -1, liwork = -1, iwq, *iwork = NULL;
-		double wq, *work = NULL, wmax;
-		m = (size_t)p->landmarks < n ? (size_t)p->landmarks : n;
-		idx = lsv_alloc(m, sizeof *idx);
-		Kmm = lsv_alloc(m * m, sizeof *Kmm);
-		ev = lsv_alloc(m, sizeof *ev);
-		Knm = lsv_alloc(n * m, sizeof *Knm);
-		if (!perm || !idx || !Kmm || !ev || !Knm) {
-			free(perm);
-			goto nomem;
-		}
-		/* partial Fisher-Yates: the first m of a seeded shuffle */
-		lsv_rng_seed(&rng, p->seed);
-		for (i = 0; i < n; i++)
-			perm[i] = i;
-		for (i = 0; i < m; i++) {
-			size_t k = i + (size_t)(lsv_rng_uniform(&rng) * (double)(n - i));
-			size_t t = perm[i];
-			if (k >= n)
-				k = n - 1;
-			perm[i] = perm[k];
-			perm[k] = t;
-			idx[i] = perm[i];
-		}
-		free(perm);
-		qsort(idx, m, sizeof *idx, size_cmp);
-		if ((st = lsv_kernel_matrix(&p->kernel, x, idx, m, x, idx, m, Kmm,
-					    F->err)) != LSV_OK ||
-		    (st = lsv_kernel_matrix(&p->kernel, x, NULL, n, x, idx, m, Knm,
-					    F->err)) != LSV_OK)
+		if ((st = lsv_nystrom_build(x, p, &ny, F->err)) != LSV_OK)
 			goto done;
-		/* K_mm = U Lambda U' (divide and conquer) */
-		M = (int)m;
-		dsyevd_("V", "L", &M, Kmm, &M, ev, &wq, &lwork, &iwq, &liwork,
-			&info_, 1, 1);
-		lwork = (int)wq;
-		liwork = iwq;
-		work = malloc((size_t)(lwork > 0 ? lwork : 1) * sizeof *work);
-		iwork = malloc((size_t)(liwork > 0 ? liwork : 1) * sizeof *iwork);
-		if (work == NULL || iwork == NULL) {
-			free(work);
-			free(iwork);
-			goto nomem;
-		}
-		dsyevd_("V", "L", &M, Kmm, &M, ev, work, &lwork, iwork, &liwork,
-			&info_, 1, 1);
-		free(work);
-		free(iwork);
-		if (info_ != 0) {
-			st = lsv_fail(F->err, LSV_ENUMERIC,
-				      "the landmarks' kernel matrix has no "
-				      "eigendecomposition (LAPACK dsyevd info %d)",
-				      info_);
-			goto done;
-		}
-		wmax = ev[m - 1];
-		if (!(wmax > 0.0)) {
-			st = lsv_fail(F->err, LSV_ENUMERIC,
-				      "the landmarks' kernel matrix is zero");
-			goto done;
-		}
-		/* V = U_r Lambda_r^-1/2, the r largest eigenvalues (the
-		 * last r columns, eigenvalues ascending) */
-		for (j = 0; j < m; j++)
-			if (ev[j] > 1e-10 * wmax)
-				break;
-		r = m - j;
-		for (i = j; i < m; i++) {
-			double s = 1.0 / sqrt(ev[i]);
-			size_t q;
-			for (q = 0; q < m; q++)
-				Kmm[q + i * m] *= s;
-		}
-		Phi = lsv_alloc(n * r, sizeof *Phi);
-		if (Phi == NULL)
-			goto nomem;
-		{
-			int N = (int)n, R = (int)r;
-			const double one = 1.0, zero = 0.0;
-			dgemm_("N", "N", &N, &R, &M, &one, Knm, &N, Kmm + j * m, &M,
-			       &zero, Phi, &N, 1, 1);
-		}
-		free(Knm);
-		Knm = NULL;
-		map.dense = Phi;
-		map.m = r;
+		map.dense = ny.Phi;
+		map.m = ny.r;
 	} else {
 		/* the data as features, compactly numbered */
 		lsv_fmap fm;
@@ -187,18 +215,19 @@ lsv_status lsv_fit_feature_map(lsv_fit *F, lsv_model **out)
 	}
 	if (p->landmarks > 0) {
 		/* beta = V w on the landmark rows of alpha */
-		double *beta = lsv_alloc(m * (size_t)C, sizeof *beta);
-		int M = (int)m, R = (int)r, CC = C;
+		double *beta = lsv_alloc(ny.m * (size_t)C, sizeof *beta);
+		int M = (int)ny.m, R = (int)ny.r, CC = C;
 		const double one = 1.0, zero = 0.0;
 		int c;
 		if (beta == NULL)
 			goto nomem;
-		dgemm_("N", "N", &M, &CC, &R, &one, Kmm + (m - r) * m, &M, W, &R,
-		       &zero, beta, &M, 1, 1);
+		dgemm_("N", "N", &M, &CC, &R, &one, ny.V, &M, W, &R, &zero, beta,
+		       &M, 1, 1);
 		memset(F->alpha, 0, n * (size_t)C * sizeof *F->alpha);
 		for (c = 0; c < C; c++)
-			for (j = 0; j < m; j++)
-				F->alpha[idx[j] + (size_t)c * n] = beta[j + (size_t)c * m];
+			for (j = 0; j < ny.m; j++)
+				F->alpha[ny.idx[j] + (size_t)c * n] =
+					beta[j + (size_t)c * ny.m];
 		free(beta);
 		st = lsv_fit_model(F, out);
 	} else {
@@ -212,11 +241,7 @@ lsv_status lsv_fit_feature_map(lsv_fit *F, lsv_model **out)
 nomem:
 	st = lsv_fail(F->err, LSV_ENOMEM, "out of memory for the primal solver");
 done:
-	free(idx);
-	free(Kmm);
-	free(ev);
-	free(Knm);
-	free(Phi);
+	lsv_nystrom_free(&ny);
 	free(W);
 	free(ccol);
 	free(feature);

@@ -131,6 +131,31 @@ lsv_status lsv_fit_lapsvm_dual(lsv_fit *F, lsv_model **out);    /* lapsvm_dual.c
 lsv_status lsv_fit_lapsvm_primal(lsv_fit *F, lsv_model **out);  /* lapsvm_primal.c */
 lsv_status lsv_fit_feature_map(lsv_fit *F, lsv_model **out);    /* nystrom.c */
 lsv_status lsv_fit_tsvm(lsv_fit *F, lsv_model **out);           /* tsvm.c */
+lsv_status lsv_fit_cluster(lsv_fit *F, lsv_model **out);        /* cluster.c */
+
+/* Eigenvalues of a kernel matrix below this fraction of the largest are
+ * dropped: the rank of K_mm (Nystrom) and of K (clustering). */
+#define LSV_NYSTROM_CUTOFF 1e-10
+
+/*
+ * The Nystrom feature map of x (common/nystrom.c): m = min(landmarks, n)
+ * rows idx (increasing) sampled uniformly without replacement, seeded by
+ * p->seed; K_mm = U Lambda U', eigenvalues under LSV_NYSTROM_CUTOFF of the
+ * largest dropped (rank r); V = U_r Lambda_r^-1/2 (m x r) and the features
+ * Phi = K_nm V (n x r), both column-major, so Phi Phi' = K_nm K_mm^+ K_mn
+ * and f = Phi w is the expansion sum_j (V w)_j k(z_j, .) over the
+ * landmarks.  The caller frees with lsv_nystrom_free.
+ */
+typedef struct {
+	size_t n, m, r;
+	size_t *idx;  /* m landmark rows */
+	double *V;    /* m x r */
+	double *Phi;  /* n x r */
+} lsv_nystrom;
+
+lsv_status lsv_nystrom_build(const lsv_data *x, const lsv_train_param *p,
+			     lsv_nystrom *ny, lsv_error *err);
+void lsv_nystrom_free(lsv_nystrom *ny);
 lsv_status lsv_fit_combine(lsv_fit *F, lsv_model **out);        /* combine.c */
 
 /* ------------------------------------------------------------------ */
@@ -206,6 +231,30 @@ typedef struct {
  * W (m x nr_fn) and bias (nr_fn) are the caller's. */
 lsv_status lsv_primal_train(lsv_fit *F, const lsv_fmat *M, int hinge,
 			    double *W, double *bias);
+
+/* ------------------------------------------------------------------ */
+/* Class-dependent Laplacians (common/classes.c)                       */
+/* ------------------------------------------------------------------ */
+
+/* The subgraph of g on the labeled rows of x, renumbered 0..l-1 in row
+ * order (a training set whose unlabeled rows are isolated trains on its
+ * labeled rows alone: they have no loss and no graph term). */
+lsv_status lsv_class_labeled_graph(const lsv_graph *g, const lsv_data *x,
+				   lsv_graph **out, lsv_error *err);
+/* p's class_graph, nr_weight and weights in range: each weight finite and
+ * > 0, no class twice, weights only with class_graph (LSV_EINVAL). */
+lsv_status lsv_class_weights_check(const lsv_train_param *p, lsv_error *err);
+/* w_c of the class label (1 if p gives none for it). */
+double lsv_class_weight(const lsv_train_param *p, double label);
+/* Every class p weighs is the class of some labeled row of x (else
+ * LSV_EINVAL naming it). */
+lsv_status lsv_class_weights_known(const lsv_train_param *p,
+				   const lsv_data *x, lsv_error *err);
+/* L becomes D_w L^p D_w, D_w = diag(sqrt(w of row i's class)) (nothing
+ * to do when every w_c is 1): blockdiag(w_c L_c^p) on a graph within the
+ * classes of x. */
+lsv_status lsv_class_weigh_rows(lsv_lapop *L, const lsv_data *x,
+				const lsv_train_param *p, lsv_error *err);
 
 /* ------------------------------------------------------------------ */
 /* Class proportions (common/balance.c)                                */

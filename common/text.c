@@ -2,7 +2,12 @@
  * text.c -- the line reader and tokenizer behind the data, graph and model
  * readers, so they all accept the same things: LF or CRLF line ends,
  * spaces or tabs between tokens, trailing blanks, a "# comment" to the end
- * of a line (SVMlight); and refuse the same things: NUL bytes.
+ * of a line (SVMlight); and refuse the same things: NUL bytes, and a byte
+ * order mark at the start, named as such (it is invisible: the first label
+ * would be refused as "found '1', expected a number").  Refused, not
+ * skipped, as every reader is strict: the formats are plain text, LIBSVM
+ * and SVMlight do not read such a file either, and a file this toolkit
+ * accepts should read the same in the tools it is exchanged with.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -17,11 +22,39 @@ static int is_blank(char c)
 	return c == ' ' || c == '\t';
 }
 
+/* Byte order marks, what a message says of each.  UTF-16 is looked for
+ * before the NUL check, which its text would fail with a vaguer message. */
+static const struct {
+	const char *bytes, *says;
+} marks[] = {
+	{"\xef\xbb\xbf", "a UTF-8 byte order mark (\\xef\\xbb\\xbf); save it "
+			  "without one"},
+	{"\xff\xfe", "a UTF-16 byte order mark (\\xff\\xfe); save it as ASCII "
+		     "or UTF-8 text without one"},
+	{"\xfe\xff", "a UTF-16 byte order mark (\\xfe\\xff); save it as ASCII "
+		     "or UTF-8 text without one"},
+};
+
+/* What to say of the byte order mark line 1 (len bytes) starts with, or
+ * NULL if it starts with none. */
+static const char *starts_with_mark(const char *s, size_t len)
+{
+	size_t i, n;
+
+	for (i = 0; i < sizeof marks / sizeof *marks; i++) {
+		n = strlen(marks[i].bytes);
+		if (len >= n && memcmp(s, marks[i].bytes, n) == 0)
+			return marks[i].says;
+	}
+	return NULL;
+}
+
 int lsv_lines_next(lsv_lines *r, char **s, lsv_error *err)
 {
 	ssize_t len;
 	size_t m;
 	char *hash;
+	const char *mark;
 
 again:
 	errno = 0;
@@ -36,6 +69,11 @@ again:
 	}
 	r->line++;
 	m = (size_t)len;
+	if (r->line == 1 && (mark = starts_with_mark(r->buf, m)) != NULL) {
+		lsv_fail(err, LSV_EFORMAT, "%s:1: the file starts with %s",
+			 r->name, mark);
+		return -1;
+	}
 	if (strlen(r->buf) != m) {
 		lsv_fail(err, LSV_EFORMAT,
 			 "%s:%zu: NUL byte in line (is this a text file?)", r->name,

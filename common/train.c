@@ -63,6 +63,13 @@ static double mem_3nn(const lsv_train_param *p, double n)
 	return 3 * n * n;
 }
 
+/* clustering: the kernel, its eigenvectors, L^p times the kept ones */
+static double mem_cluster(const lsv_train_param *p, double n)
+{
+	(void)p;
+	return 3 * n * n;
+}
+
 /* Nystrom: K_nm, the features and L^p times them, m x m matrices; the
  * linear map holds no dense n-sized array */
 static double mem_map(const lsv_train_param *p, double n)
@@ -120,6 +127,13 @@ static const method_row methods[] = {
 	 1, 0, mem_map, "the Nystrom features", lsv_fit_feature_map, 0},
 	{LSV_SOLVER_TSVM, LSV_METHOD_DIRECT, 0, "tsvm (label switching, SMO)",
 	 0, 0, mem_2nn, "the n x n kernel and system matrices", lsv_fit_tsvm, 0},
+	{LSV_SOLVER_CLUSTER, LSV_METHOD_DIRECT, 0,
+	 "cluster direct (eigenvectors of K, then of the constrained problem)",
+	 1, 0, mem_cluster, "the n x n kernel and its eigenvectors",
+	 lsv_fit_cluster, 0},
+	{LSV_SOLVER_CLUSTER, LSV_METHOD_NEWTON, 1,
+	 "cluster (Nystrom features)",
+	 1, 0, mem_map, "the Nystrom features", lsv_fit_cluster, 0},
 	/* the memory of the kernels of the graphs is checked by the solver,
 	 * which knows their number; the row's is the extension's (LapRLS or
 	 * LapSVM direct on the ambient kernel) */
@@ -220,6 +234,7 @@ void lsv_train_param_default(lsv_train_param *p)
 	p->landmarks = 0;
 	p->seed = 1;
 	p->mem_limit = 0.0;
+	p->clusters = 2;
 	p->combine_mu = 0.0;
 	p->combine_steps = 100;
 	p->combine_rank = 0;
@@ -291,6 +306,13 @@ lsv_status lsv_train_param_check(const lsv_train_param *p, lsv_error *err)
 	if (p->tsvm_max_switches < 0)
 		return lsv_fail(err, LSV_EINVAL,
 				"TSVM switch cap must be >= 0 (0: none)");
+	if (p->solver == LSV_SOLVER_CLUSTER && p->method == LSV_METHOD_NEWTON &&
+	    p->landmarks == 0)
+		return lsv_fail(err, LSV_EINVAL,
+				"clustering on a feature map needs landmarks "
+				"(-M newton -N m)");
+	if (lsv_class_weights_check(p, err) != LSV_OK)
+		return LSV_EINVAL;
 	if (!(p->combine_mu >= 0.0) || !isfinite(p->combine_mu))
 		return lsv_fail(err, LSV_EINVAL,
 				"combination mu = %g out of range (expected > 0, or 0 "
@@ -326,6 +348,10 @@ lsv_status lsv_train_param_check(const lsv_train_param *p, lsv_error *err)
 				"the two classes declared (%g and %g) must be "
 				"distinct finite labels", p->combine_labels[0],
 				p->combine_labels[1]);
+	if (p->solver == LSV_SOLVER_COMBINE && p->class_graph)
+		return lsv_fail(err, LSV_EINVAL,
+				"class-dependent Laplacians with the combination (its "
+				"kernels are the graphs' own)");
 	if (p->solver == LSV_SOLVER_COMBINE && p->balance != LSV_BALANCE_NONE)
 		return lsv_fail(err, LSV_EINVAL,
 				"a balance shift with the combination (its transductive "
@@ -333,6 +359,19 @@ lsv_status lsv_train_param_check(const lsv_train_param *p, lsv_error *err)
 				"both)");
 	if (find_method(p, err) == NULL)
 		return LSV_EINVAL;
+	if (p->solver == LSV_SOLVER_CLUSTER) {
+		if (p->clusters < 2)
+			return lsv_fail(err, LSV_EINVAL, "%d clusters out of range "
+					"(expected at least 2)", p->clusters);
+		if (!(p->gamma_I > 0.0))
+			return lsv_fail(err, LSV_EINVAL,
+					"clustering needs gamma_I > 0 (only gamma_A / "
+					"gamma_I matters; the graph is all it has)");
+		if (p->balance != LSV_BALANCE_NONE)
+			return lsv_fail(err, LSV_EINVAL,
+					"a positive fraction is for classifiers, not "
+					"for clustering");
+	}
 	return LSV_OK;
 }
 
@@ -431,6 +470,28 @@ static lsv_status find_classes(const lsv_data *x, double **labels, int *nr,
 	st = lsv_fit_classes(y, l, labels, nr, err);
 	free(y);
 	return st;
+}
+
+/* The labels of c clusters, 1..c (the caller frees *labels); refused
+ * when they would include the unlabeled marker, or c > n. */
+static lsv_status cluster_labels(const lsv_data *x, const lsv_train_param *p,
+				 double **labels, lsv_error *err)
+{
+	int c = p->clusters, q;
+
+	if ((size_t)c > x->n)
+		return lsv_fail(err, LSV_EINVAL, "%d clusters but only %zu rows "
+				"(expected 2..%zu clusters)", c, x->n, x->n);
+	if (x->unlabeled >= 1.0 && x->unlabeled <= (double)c &&
+	    x->unlabeled == floor(x->unlabeled))
+		return lsv_fail(err, LSV_EINVAL, "the unlabeled marker %g is one "
+				"of the cluster labels 1..%d (choose another)",
+				x->unlabeled, c);
+	if ((*labels = lsv_alloc((size_t)c, sizeof **labels)) == NULL)
+		return lsv_fail(err, LSV_ENOMEM, "out of memory");
+	for (q = 0; q < c; q++)
+		(*labels)[q] = q + 1;
+	return LSV_OK;
 }
 
 /* ------------------------------------------------------------------ */
@@ -695,6 +756,95 @@ static void check_kernel(const double *K, size_t n, lsv_train_report *r)
 	r->kernel_constant = any && lo > 1.0 - 1e-6;
 }
 
+/* The model's record of class-dependent Laplacians: w_c of each class in
+ * the labels' order (model key intrinsic_weights).  The parameters'
+ * weight arrays are the caller's, so the model does not keep them. */
+static lsv_status record_classes(lsv_model *m, const lsv_train_param *p,
+				 lsv_error *err)
+{
+	int c;
+
+	m->param.nr_weight = 0;
+	m->param.weight_label = m->param.weight = NULL;
+	if (!p->class_graph)
+		return LSV_OK;
+	m->class_weight = lsv_alloc((size_t)m->nr_class, sizeof *m->class_weight);
+	if (m->class_weight == NULL)
+		return lsv_fail(err, LSV_ENOMEM, "out of memory");
+	for (c = 0; c < m->nr_class; c++)
+		m->class_weight[c] = lsv_class_weight(p, m->labels[c]);
+	return LSV_OK;
+}
+
+static lsv_status train(const lsv_data *x, const lsv_graph *const *gs,
+			size_t ng, const double *start,
+			const lsv_train_param *p, const double *Kin,
+			const lsv_train_progress *progress, lsv_model **out,
+			lsv_train_report *report, lsv_error *err);
+
+/*
+ * Class-dependent Laplacians with unlabeled rows (a cross-validation
+ * fold's held-out rows): the graph has no edge at them (checked), so they
+ * have no loss and no graph term, and their coefficients are 0 -- for
+ * LapRLS row i of eq. 8 reads gamma_A l alpha_i = 0, for LapSVM row i of
+ * P alpha = J'Y beta reads 2 gamma_A alpha_i = 0.  So training on the
+ * labeled rows alone, with the graph among them, gives the same function
+ * for the cost of an l x l problem instead of n x n.  Eq. 4 divides
+ * gamma_I by (l+u)^2 with u counting the dropped rows, so the l-row
+ * problem takes gamma_I l^2/n^2 (the model records the gamma_I asked
+ * for).  The kernel's gamma is resolved from all the rows (prm), and
+ * Kin's labeled block is used when the caller gave K.
+ */
+static lsv_status train_labeled(const lsv_data *x, const lsv_graph *g,
+				const lsv_train_param *p,
+				const lsv_train_param *prm, const double *Kin,
+				const lsv_train_progress *progress,
+				lsv_model **out, lsv_train_report *report,
+				lsv_error *err)
+{
+	lsv_data *sub = labeled_rows(x);
+	lsv_graph *gl = NULL;
+	lsv_train_param q = *p;
+	double *Kl = NULL;
+	size_t l = x->l, n = x->n, i, j, a, b;
+	lsv_status st;
+
+	q.kernel.gamma = prm->kernel.gamma;
+	q.gamma_I = p->gamma_I * ((double)l / (double)n) * ((double)l / (double)n);
+	if (sub == NULL)
+		return lsv_fail(err, LSV_ENOMEM, "out of memory");
+	if ((st = lsv_class_labeled_graph(g, x, &gl, err)) != LSV_OK)
+		goto done;
+	if (Kin != NULL) {  /* the labeled rows' block of the caller's K */
+		if ((Kl = lsv_alloc(l * l, sizeof *Kl)) == NULL) {
+			st = lsv_fail(err, LSV_ENOMEM, "out of memory for the "
+				      "kernel matrix (%zu bytes)", l * l * sizeof *Kl);
+			goto done;
+		}
+		for (j = 0, b = 0; j < n; j++) {
+			if (!lsv_data_is_labeled(x, j))
+				continue;
+			for (i = 0, a = 0; i < n; i++)
+				if (lsv_data_is_labeled(x, i))
+					Kl[a++ + b * l] = Kin[i + j * n];
+			b++;
+		}
+	}
+	st = train(sub, (const lsv_graph *const *)&gl, 1, NULL, &q, Kl, progress,
+		   out, report, err);
+	if (st == LSV_OK) {
+		(*out)->u = n - l;
+		(*out)->param.gamma_I = p->gamma_I;
+		free(report->train_f);  /* of the labeled rows only */
+		report->train_f = NULL;
+	}
+done:
+	free(Kl);
+	lsv_graph_free(gl);
+	lsv_data_free(sub);
+	return st;
+}
+
 /* lsv_train with a report and progress that are never NULL; Kin: the
  * caller's n x n kernel (lsv_train_kernel), or NULL to compute it here;
  * gs[0..ng): the graphs (one, or several for the combination). */
@@ -759,10 +909,13 @@ static lsv_status train(const lsv_data *x, const lsv_graph *const *gs,
 	if (prm.kernel.gamma == 0.0 &&
 	    (st = default_gamma(x, &prm.kernel, report, err)) != LSV_OK)
 		return st;
-	if (x->l == 0)
+	if (x->l == 0 && prm.solver != LSV_SOLVER_CLUSTER)
 		return lsv_fail(err, LSV_EINVAL,
 				"no labeled rows (every label is the unlabeled "
 				"marker %g)", x->unlabeled);
+	if (p->class_graph &&
+	    (st = lsv_class_weights_known(p, x, err)) != LSV_OK)
+		return st;
 	if (!row->graph)
 		prm.gamma_I = 0.0;
 	if (prm.solver == LSV_SOLVER_TSVM && prm.tsvm_cstar == 0.0)
@@ -789,6 +942,15 @@ static lsv_status train(const lsv_data *x, const lsv_graph *const *gs,
 	}
 	if (prm.gamma_I > 0.0 && g == NULL)
 		return lsv_fail(err, LSV_EINVAL, "gamma_I > 0 needs a graph");
+	if (prm.gamma_I > 0.0 && prm.class_graph &&
+	    lsv_graph_check_classes(g, x, err) != LSV_OK) {
+		lsv_error e = *err;
+		return lsv_fail(err, LSV_EINVAL, "%s: class-dependent Laplacians "
+				"need a graph within each class", e.msg);
+	}
+	if (prm.gamma_I > 0.0 && prm.class_graph && x->l < n && !row->map)
+		return train_labeled(x, g, p, &prm, Kin, progress, out, report,
+				     err);
 	if (n > INT_MAX)
 		return lsv_fail(err, LSV_ETOOBIG, "%zu rows: too many", n);
 	if ((st = lsv_check_bytes(&prm, row->mem(&prm, (double)n), row->mem_what,
@@ -808,7 +970,11 @@ static lsv_status train(const lsv_data *x, const lsv_graph *const *gs,
 	F.progress = progress;
 	F.report = report;
 	F.err = err;
-	if ((st = find_classes(x, &labels, &F.nr_class, err)) != LSV_OK)
+	if (prm.solver == LSV_SOLVER_CLUSTER) {
+		if ((st = cluster_labels(x, &prm, &labels, err)) != LSV_OK)
+			return st;
+		F.nr_class = prm.clusters;
+	} else if ((st = find_classes(x, &labels, &F.nr_class, err)) != LSV_OK)
 		return st;
 	if (prm.combine_two && (prm.combine_labels[0] == x->unlabeled ||
 				prm.combine_labels[1] == x->unlabeled)) {
@@ -847,7 +1013,8 @@ static lsv_status train(const lsv_data *x, const lsv_graph *const *gs,
 			      "at least two", labels[0]);
 		goto done;
 	}
-	F.nr_fn = F.nr_class == 2 ? 1 : F.nr_class;
+	F.nr_fn = F.nr_class == 2 ? 1
+		: prm.solver == LSV_SOLVER_CLUSTER ? F.nr_class - 1 : F.nr_class;
 	if (prm.solver == LSV_SOLVER_TSVM && F.nr_fn == 1 && prm.tsvm_r == 0.0) {
 		/* record the r used: the labeled ratio of the first class */
 		size_t pos = 0;
@@ -867,8 +1034,8 @@ static lsv_status train(const lsv_data *x, const lsv_graph *const *gs,
 			      n * n * sizeof *K);
 		goto done;
 	}
-	for (i = 0; i < n; i++)
-		if (lsv_data_is_labeled(x, i))
+	for (i = 0; i < n; i++)  /* clustering: every row counts as unlabeled */
+		if (lsv_data_is_labeled(x, i) && prm.solver != LSV_SOLVER_CLUSTER)
 			lab[F.l++] = i;
 	for (c = 0; c < F.nr_fn; c++)  /* one-vs-rest targets */
 		for (i = 0; i < F.l; i++)
@@ -878,6 +1045,10 @@ static lsv_status train(const lsv_data *x, const lsv_graph *const *gs,
 	if (prm.gamma_I > 0.0 && prm.solver != LSV_SOLVER_COMBINE) {
 		if ((st = lsv_lapop_init(&L, g, prm.normalized, prm.power,
 					 err)) != LSV_OK)
+			goto done;
+		/* class-dependent: blockdiag(w_c L_c^p) (common/classes.c) */
+		if (prm.class_graph &&
+		    (st = lsv_class_weigh_rows(&L, x, &prm, err)) != LSV_OK)
 			goto done;
 		F.L = &L;
 	}
@@ -912,7 +1083,8 @@ static lsv_status train(const lsv_data *x, const lsv_graph *const *gs,
 		F.K = K;
 		check_kernel(K, n, report);
 	}
-	if ((st = row->fit(&F, out)) != LSV_OK || row->map)
+	/* a feature map's row, or clustering, builds its own model */
+	if ((st = row->fit(&F, out)) != LSV_OK || *out != NULL)
 		goto done;
 	/* a kernel expansion: the model of alpha and b, the outputs K alpha + b */
 	for (i = 0; i < n * (size_t)F.nr_fn; i++)
@@ -935,6 +1107,8 @@ static lsv_status train(const lsv_data *x, const lsv_graph *const *gs,
 	report->kernel_seconds = t1 - t0;
 	report->solve_seconds = seconds() - t1;
 done:
+	if (st == LSV_OK)
+		st = record_classes(*out, &prm, err);
 	if (st == LSV_OK) {
 		report->ystar = F.ystar;
 		F.ystar = NULL;

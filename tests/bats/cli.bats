@@ -244,3 +244,36 @@ fixtures() {
 		"this looks like a lapsvm model file, not a graph"
 	[ ! -e m.txt.model ] && [ ! -e small.txt.model ]
 }
+
+@test "every tool: an output that would replace one of its inputs is a usage error, the input unchanged" {
+	need_tools "$TRAIN" "$PRED" "$BIN/lapsvm-pca"
+	moons1 m.txt
+	"$GB" -q -e 0.25 m.txt m.g
+	"$TRAIN" -q -G m.g m.txt m.model
+	cp m.txt keep.txt
+	cp m.model keep.model
+	cp m.g keep.g
+	run --separate-stderr "$TRAIN" -q m.txt m.txt
+	assert_usage_error "'m.txt' is both an input and an output: the output would replace it (give the output another name)" lapsvm-train
+	run --separate-stderr "$TRAIN" -q -G m.g -o m.g m.txt x.model
+	assert_usage_error "'m.g' is both an input and an output" lapsvm-train
+	ln -s m.txt link
+	run --separate-stderr "$TRAIN" -q m.txt link
+	assert_usage_error "the output 'link' is the input 'm.txt': it would replace it" lapsvm-train
+	run --separate-stderr "$GB" -q m.txt m.txt
+	assert_usage_error "'m.txt' is both an input and an output" graph-build
+	run --separate-stderr "$PRED" m.txt m.model m.model
+	assert_usage_error "'m.model' is both an input and an output" lapsvm-predict
+	run --separate-stderr "$PRED" m.txt m.model m.txt
+	assert_usage_error "'m.txt' is both an input and an output" lapsvm-predict
+	run --separate-stderr "$BIN/lapsvm-pca" -k 1 m.txt a.out m.g m.txt
+	assert_usage_error "'m.txt' is both an input and an output" lapsvm-pca
+	cmp m.txt keep.txt
+	cmp m.model keep.model
+	cmp m.g keep.g
+	[ ! -e a.out ] && [ ! -e x.model ]
+	assert_no_tmp_files
+	# another name for a new file is fine
+	run --separate-stderr "$GB" -q m.txt m2.g
+	assert_status 0
+}

@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # Crash safety of the outputs (README, "Errors and exit status"): a kill -9
-# mid-run, a handled signal, a write error, two writers of one path, and an
-# address-space limit.  Outputs are written to ".NAME.tmp." plus six random characters beside
+# mid-run, a handled signal, a write error, the outputs of one run
+# committed together, two writers of one path, and an address-space
+# limit.  Outputs are written to ".NAME.tmp." plus six random characters beside
 # the destination (common/io.c), fsync'ed and renamed: the file at the
 # destination is always the old one or a complete new one.
 #
@@ -36,6 +37,7 @@ need_gate() {
 gated() {
 	(trap - INT
 	 LD_PRELOAD="$GATE_SO" LAPSVM_TEST_FSYNC_GATE="$WORK/gate" \
+		LAPSVM_TEST_FSYNC_HELD="$BATS_TEST_TMPDIR/held" \
 		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
 		exec "$@") &
 	PID=$!
@@ -46,15 +48,23 @@ tmp_files() {
 	find "${1:-.}" -maxdepth 1 -name '.*.tmp.*' | sort
 }
 
-# wait_tmp COUNT: wait (at most 60 s) until COUNT temporary files exist.
-wait_tmp() {
+# wait_held COUNT: wait (at most 60 s) until COUNT gated tools are held in
+# fsync, their outputs written.  (A tool opens its temporary files when it
+# starts: their existence says nothing.)
+wait_held() {
 	local i
 	for ((i = 0; i < 6000; i++)); do
-		[ "$(tmp_files | wc -l)" -ge "$1" ] && return 0
+		[ "$(find "$BATS_TEST_TMPDIR" -maxdepth 1 -name 'held.*' | wc -l)" \
+			-ge "$1" ] && return 0
 		sleep 0.01
 	done
-	echo "no temporary file appeared"
+	echo "no tool was held in fsync"
 	return 1
+}
+
+# unheld: forget the tools held so far (before gating the next one).
+unheld() {
+	rm -f "$BATS_TEST_TMPDIR"/held.*
 }
 
 # wait_cpu PID TICKS: wait until process PID has used TICKS clock ticks of
@@ -138,7 +148,7 @@ reap() {
 	cp m.model old.model
 	cp m.graph old.graph
 	gated "$TRAIN" -q m.txt m.model
-	wait_tmp 1 || { kill -9 $PID; return 1; }
+	wait_held 1 || { kill -9 $PID; return 1; }
 	kill -9 $PID
 	reap $PID
 	[ "$STATUS" -eq 137 ]
@@ -146,8 +156,9 @@ reap() {
 	# kill -9 cannot be caught: its temporary file stays, named after it
 	[[ "$(tmp_files)" == ./.m.model.tmp.?????? ]]
 	rm -f .m.model.tmp.*
+	unheld
 	gated "$GB" -q m.txt m.graph
-	wait_tmp 1 || { kill -9 $PID; return 1; }
+	wait_held 1 || { kill -9 $PID; return 1; }
 	kill -9 $PID
 	reap $PID
 	[ "$STATUS" -eq 137 ]
@@ -166,6 +177,7 @@ reap() {
 	for sig in TERM INT HUP; do
 		num=$(kill -l $sig)
 		for t in train graph predict pca datagen; do
+			unheld
 			case $t in
 			train) gated "$TRAIN" -q m.txt out ;;
 			graph) gated "$GB" -q m.txt out ;;
@@ -173,7 +185,7 @@ reap() {
 			pca) gated "$PCA" -q -k 1 m.txt out ;;
 			datagen) gated "$DG" moons out ;;
 			esac
-			wait_tmp 1 || { kill -9 $PID; return 1; }
+			wait_held 1 || { kill -9 $PID; return 1; }
 			kill -$sig $PID
 			reap $PID
 			if [ "$STATUS" -ne $((128 + num)) ]; then
@@ -196,6 +208,7 @@ reap() {
 	local t
 	for t in train graph predict pca datagen; do
 		rm -f gate out
+		unheld
 		case $t in
 		train) gated bash -c "trap '' HUP INT; exec \"$TRAIN\" -q m.txt out" ;;
 		graph) gated bash -c "trap '' HUP INT; exec \"$GB\" -q m.txt out" ;;
@@ -203,7 +216,7 @@ reap() {
 		pca) gated bash -c "trap '' HUP INT; exec \"$PCA\" -q -k 1 m.txt out" ;;
 		datagen) gated bash -c "trap '' HUP INT; exec \"$DG\" moons out" ;;
 		esac
-		wait_tmp 1 || { kill -9 $PID; return 1; }
+		wait_held 1 || { kill -9 $PID; return 1; }
 		kill -HUP $PID
 		kill -INT $PID
 		sleep 0.1
@@ -276,6 +289,197 @@ reap() {
 	done
 }
 
+# ------------------------------------------ the outputs of a run together
+# Every destination is opened before the work, and none is replaced until
+# all are complete (tool.c, tool_outputs_commit).
+
+@test "lapsvm-train: a model path that cannot be written fails before training, -o's old file unchanged" {
+	moons m.txt -S 1 -l 1
+	echo old >p.txt
+	cp p.txt old.txt
+	mkdir d
+	local model
+	for model in d nodir/m.model; do
+		# not quiet: the error must be the only line, before any summary
+		run --separate-stderr "$TRAIN" -o p.txt m.txt "$model"
+		assert_fails lapsvm-train "$model"
+		assert_same p.txt old.txt
+		[ -z "$(tmp_files)" ]
+	done
+	# -o unwritable: the model is neither trained nor replaced
+	"$TRAIN" -q m.txt m.model
+	cp m.model old.model
+	run --separate-stderr "$TRAIN" -o d m.txt m.model
+	assert_fails lapsvm-train "d: is a directory"
+	assert_same m.model old.model
+	[ -z "$(tmp_files)" ]
+}
+
+@test "lapsvm-pca: a later output that cannot be written fails before any is replaced" {
+	"$DG" -S 1 -n 50 moons a.txt
+	"$DG" -S 2 -n 50 moons b.txt
+	echo old >a.pca
+	mkdir d
+	local out
+	for out in d nodir/b.pca; do
+		run --separate-stderr "$PCA" -k 1 a.txt a.pca b.txt "$out"
+		assert_fails lapsvm-pca "$out"
+		[ "$(cat a.pca)" = old ]
+		[ -z "$(tmp_files)" ]
+	done
+}
+
+@test "a write error in one output (ulimit -f) leaves every other output of the run unchanged" {
+	# lapsvm-pca: the first output is small, the second over the limit
+	"$DG" -S 1 -n 20 moons small.txt
+	"$DG" -S 2 -n 1000 moons big.txt
+	echo old >a.pca
+	echo old >b.pca
+	run --separate-stderr bash -c "ulimit -f 4; exec '$PCA' -q -k 2 small.txt a.pca big.txt b.pca"
+	assert_fails lapsvm-pca "b.pca: write error: File too large"
+	[ "$(cat a.pca)" = old ]
+	[ "$(cat b.pca)" = old ]
+	# lapsvm-train: 10 unlabeled rows (-o is small), a model of 1000 rows
+	"$DG" -S 1 -n 1000 -l 495 moons m.txt
+	echo old >p.txt
+	echo old >m.model
+	run --separate-stderr bash -c "ulimit -f 4; exec '$TRAIN' -q -o p.txt m.txt m.model"
+	assert_fails lapsvm-train "m.model: write error: File too large"
+	[ "$(cat p.txt)" = old ]
+	[ "$(cat m.model)" = old ]
+	[ -z "$(tmp_files)" ]
+	# an error found only when the outputs are completed (-o's 10 lines
+	# sit in its buffer until then): the model is not replaced either
+	if [ -w /dev/full ]; then
+		run --separate-stderr "$TRAIN" -q -o /dev/full m.txt m.model
+		assert_fails lapsvm-train "/dev/full: write error: No space left on device (no output file replaced)"
+		[ "$(cat m.model)" = old ]
+		[ -z "$(tmp_files)" ]
+	fi
+}
+
+@test "two outputs of one run naming the same file: a usage error, nothing written" {
+	moons m.txt -S 1 -l 1
+	"$DG" -S 2 -n 50 moons b.txt
+	ln -s p.txt link
+	mkdir d
+	local args
+	# the same name, a link to it, another path to it ('./', 'd/..')
+	for args in "-o p.txt m.txt p.txt" "-o link m.txt p.txt" \
+		"-o ./p.txt m.txt p.txt" "-o d/../p.txt m.txt p.txt"; do
+		run --separate-stderr "$TRAIN" $args
+		assert_usage_error "" lapsvm-train
+		assert_stderr_regex "^lapsvm-train: .*p\.txt.* each output of a run needs its own"
+		[ ! -e p.txt ]
+		[ -z "$(tmp_files)" ]
+	done
+	# an existing file too
+	echo old >p.txt
+	run --separate-stderr "$TRAIN" -o link m.txt p.txt
+	assert_usage_error "'p.txt' and 'link' are the same file" lapsvm-train
+	[ "$(cat p.txt)" = old ]
+	run --separate-stderr "$PCA" -k 1 m.txt a.pca b.txt a.pca
+	assert_usage_error "'a.pca' is named for two outputs" lapsvm-pca
+	run --separate-stderr "$PCA" -k 1 m.txt - b.txt -
+	assert_usage_error "standard output ('-') is named for two outputs" lapsvm-pca
+	[ ! -e a.pca ]
+	[ -z "$(tmp_files)" ]
+	# written into, never renamed over: /dev/null twice is fine
+	run --separate-stderr "$PCA" -q -k 1 m.txt /dev/null b.txt /dev/null
+	assert_status 0
+}
+
+@test "every tool checks its destination before reading its input: a bad output path is the error reported" {
+	printf '1 1:0 2:oops\n' >bad.txt
+	moons m.txt -S 1 -l 1
+	"$TRAIN" -q m.txt m.model
+	mkdir d
+	# the input is bad too (or missing): the output is the one named
+	run --separate-stderr "$PRED" bad.txt m.model d
+	assert_fails lapsvm-predict "d: is a directory"
+	run --separate-stderr "$PRED" m.txt missing.model d
+	assert_fails lapsvm-predict "d: is a directory"
+	run --separate-stderr "$GB" bad.txt d
+	assert_fails graph-build "d: is a directory"
+	run --separate-stderr "$GB" -N bad.txt nodir/l.txt
+	assert_fails graph-build "nodir/l.txt: cannot create a file beside it"
+	run --separate-stderr "$TRAIN" bad.txt d
+	assert_fails lapsvm-train "d: is a directory"
+	run --separate-stderr "$PCA" bad.txt d
+	assert_fails lapsvm-pca "d: is a directory"
+	[ -z "$(tmp_files)" ]
+}
+
+@test "a signal while two outputs are complete and pending removes both temporary files" {
+	need_gate
+	moons m.txt -S 1 -l 1
+	"$DG" -S 2 -n 50 moons b.txt
+	echo old >p.txt
+	echo old >m.model
+	echo old >a.pca
+	echo old >b.pca
+	local t
+	for t in train pca; do
+		unheld
+		case $t in
+		train) gated "$TRAIN" -q -o p.txt m.txt m.model ;;
+		pca) gated "$PCA" -q -k 1 m.txt a.pca b.txt b.pca ;;
+		esac
+		wait_held 1 || { kill -9 $PID; return 1; }
+		# held at the first fsync, both outputs written: none renamed yet
+		if [ "$(tmp_files | wc -l)" -ne 2 ]; then
+			echo "$t: held with temporary files: $(tmp_files)"
+			kill -9 $PID
+			return 1
+		fi
+		kill -TERM $PID
+		reap $PID
+		[ "$STATUS" -eq 143 ]
+		[ -z "$(tmp_files)" ]
+	done
+	[ "$(cat p.txt)" = old ]
+	[ "$(cat m.model)" = old ]
+	[ "$(cat a.pca)" = old ]
+	[ "$(cat b.pca)" = old ]
+}
+
+@test "a rename failing after others succeeded (a directory removed meanwhile) names what was replaced and what not" {
+	need_gate
+	"$DG" -S 1 -n 50 moons a.txt
+	mkdir d1 d2 d3
+	echo old >d1/a.pca
+	echo old >d3/c.pca
+	gated "$PCA" -q -k 1 a.txt d1/a.pca a.txt d2/b.pca a.txt d3/c.pca 2>err
+	# held before any rename: d2 and the complete temporary file in it go
+	wait_held 1 || { kill -9 $PID; return 1; }
+	rm -rf d2
+	touch gate
+	reap $PID
+	[ "$STATUS" -eq 1 ]
+	stderr=$(cat err)
+	[ "$stderr" = "lapsvm-pca: d2/b.pca: cannot rename the new file into place: No such file or directory (file not changed); replaced: d1/a.pca; not replaced: d3/c.pca" ]
+	[ "$(cat d1/a.pca)" != old ]
+	[ "$(cat d3/c.pca)" = old ]
+	[ -z "$(tmp_files d1)" ]
+	[ -z "$(tmp_files d3)" ]
+}
+
+@test "a failed rename's message quotes the output names it lists (control bytes in them)" {
+	need_gate
+	"$DG" -S 1 -n 50 moons a.txt
+	local d1=$'r\e[1m' d3=$'n\e[2J'
+	mkdir "$d1" d2 "$d3"
+	gated "$PCA" -q -k 1 a.txt "$d1/a.pca" a.txt d2/b.pca a.txt "$d3/c.pca" 2>err
+	wait_held 1 || { kill -9 $PID; return 1; }
+	rm -rf d2
+	touch gate
+	reap $PID
+	[ "$STATUS" -eq 1 ]
+	stderr=$(cat err)
+	[ "$stderr" = 'lapsvm-pca: d2/b.pca: cannot rename the new file into place: No such file or directory (file not changed); replaced: r\x1b[1m/a.pca; not replaced: n\x1b[2J/c.pca' ]
+	assert_stderr_safe
+}
+
 # --------------------------------------------------------- two writers
 
 @test "two lapsvm-train writing one model at once: one complete model, no temporary files" {
@@ -288,7 +492,7 @@ reap() {
 	local a=$PID
 	gated "$TRAIN" -q -s laprls m.txt m.model
 	local b=$PID
-	wait_tmp 2 || { kill -9 $a $b; return 1; }
+	wait_held 2 || { kill -9 $a $b; return 1; }
 	touch gate
 	reap $a
 	[ "$STATUS" -eq 0 ]

@@ -594,3 +594,30 @@ esl_sources() {
 	assert_stderr_has "fetch: done: 28 files in out, sha256 verified"
 	[ ! -e dl ]
 }
+
+@test "datasets: a signal during a download leaves no partial file behind" {
+	need_curl
+	esl_sources
+	mkfifo src/slow
+	export FETCH_URL_ESL_TRAIN="file://$WORK/src/slow"
+	FETCH_SHA256SUMS=sums.txt timeout 60 "$FETCH" -o out -d dl usps \
+		2>err.txt 3>&- 7>&- &
+	pid=$!
+	# half a file through the FIFO, the writer kept open: curl has made
+	# dl/zip.train.gz.part and waits for the rest
+	exec 7>src/slow
+	printf 'partial' >&7
+	for _ in $(seq 100); do
+		[ -e dl/zip.train.gz.part ] && break
+		sleep 0.1
+	done
+	[ -e dl/zip.train.gz.part ] || { exec 7>&-; false; }
+	kill -TERM "$pid"
+	# the shell acts on the signal once curl is done: end the download
+	exec 7>&-
+	status=0
+	wait "$pid" || status=$?
+	[ "$status" -eq 143 ]
+	[ ! -e dl/zip.train.gz.part ]
+	[ -z "$(find out -name '.fetch.tmp.*')" ]
+}

@@ -83,6 +83,24 @@ need() {
 	[[ "$output" == *"unknown method 'nosuch'"* ]]
 }
 
+@test "experiments/class-dependent.sh: Isolet, small grids, RLS and class-dependent LapRLS" {
+	need isolet1.libsvm.gz
+	run env SETS=isolet A_GRID=0.01,0.1 I_GRID=1 OUT="$WORK/cd" \
+		"$TOP/experiments/class-dependent.sh" rls laprls
+	[ "$status" -eq 0 ]
+	# the CV-accuracy choice retrained, beside lapsvm-train -v's own
+	rls=$(echo "$output" | grep '^| isolet | rls |')
+	[[ "$rls" == "| isolet | rls | \`-a 0.01 -i 0\` | "*"% | \`-a 0.1\` | "* ]]
+	row=$(echo "$output" | grep '^| isolet | laprls |')
+	[[ "$row" == *"\`-a 0."*" -i 1\`"* ]]
+	# the test error of a fully labeled isolet1 model on isolet5: 10-20%
+	err=$(echo "$row" | awk -F'|' '{ print $6 + 0 }')
+	awk -v e="$err" 'BEGIN { exit !(e > 10 && e < 20) }'
+	[ -s "$WORK/cd/isolet-laprls.cv" ] && [ -s "$WORK/cd/isolet-laprls.pred" ]
+	run "$TOP/experiments/class-dependent.sh" nosuch
+	[ "$status" -eq 2 ]
+}
+
 @test "experiments: a missing data directory is a clear error" {
 	run env DATA="$WORK/nowhere" "$TOP/experiments/uspst.sh" rls
 	[ "$status" -eq 1 ]

@@ -9,10 +9,16 @@
  * most likely to leave a stray file or a damaged destination.  The test
  * kills it there, or opens the gate for several tools at once.
  *
+ * A tool opens its temporary files when it starts, so their existence
+ * does not say it is held: with LAPSVM_TEST_FSYNC_HELD=PREFIX too, the
+ * shim creates the file PREFIX.PID when it starts to wait.
+ *
  *     cc -shared -fPIC -o fsync-gate.so fsync-gate.c -ldl
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
@@ -21,9 +27,17 @@ int fsync(int fd)
 {
 	static int (*real)(int);
 	const char *gate = getenv("LAPSVM_TEST_FSYNC_GATE");
+	const char *held = getenv("LAPSVM_TEST_FSYNC_HELD");
 
 	if (gate != NULL) {
 		const struct timespec ms = {0, 1000000};
+		if (held != NULL && access(gate, F_OK) != 0) {
+			char name[4096];
+			int hfd;
+			snprintf(name, sizeof name, "%s.%ld", held, (long)getpid());
+			if ((hfd = open(name, O_WRONLY | O_CREAT, 0644)) >= 0)
+				close(hfd);
+		}
 		while (access(gate, F_OK) != 0)
 			nanosleep(&ms, NULL);
 	}

@@ -74,6 +74,26 @@ assert_stderr_regex() {
 	fi
 }
 
+# assert_safe TEXT [WHAT]: nothing in TEXT can act on a terminal: no
+# control byte but the line ends, no UTF-8 C1 control (U+0080..U+009F),
+# byte order mark, bidirectional control or line/paragraph separator, and
+# no byte that is not UTF-8.  WHAT names the text in a failure (stderr).
+assert_safe() {
+	local bad
+	bad=$(printf '%s' "$1" | LC_ALL=C grep -naE \
+		$'[\x01-\x09\x0b-\x1f\x7f]|\xc2[\x80-\x9f]|\xef\xbb\xbf|\xd8\x9c|\xe2\x80[\x8e\x8f\xa8-\xae]|\xe2\x81[\xa6-\xa9]' || true)
+	if [ -n "$bad" ] || ! printf '%s' "$1" | iconv -f UTF-8 -t UTF-8 >/dev/null 2>&1; then
+		echo "${2:-text} holds raw bytes a terminal would act on:"
+		printf '%s' "$1" | od -c | head -n 20
+		return 1
+	fi
+}
+
+# assert_stderr_safe: stderr passes assert_safe.
+assert_stderr_safe() {
+	assert_safe "${stderr-}" stderr
+}
+
 assert_stderr_empty() {
 	if [ -n "${stderr-}" ]; then
 		echo "expected no stderr, got: $stderr"

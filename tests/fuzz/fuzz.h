@@ -36,16 +36,22 @@ static inline FILE *fuzz_open(const void *data, size_t size)
 
 /* A failed read: nothing returned, the status recorded in err, and a
  * one-line message that names the input (every reader message starts
- * with the name it was given). */
+ * with the name it was given) and is safe to print: its own
+ * lsv_text_safe copy (no control byte, no invalid UTF-8, whatever bytes
+ * of the input it quotes). */
 static inline void fuzz_check_failure(lsv_status st, const void *out,
 				      const lsv_error *err, const char *name)
 {
+	char safe[LSV_ERRMSG_MAX];
+
 	FUZZ_CHECK(st != LSV_OK);
 	FUZZ_CHECK(out == NULL);
 	FUZZ_CHECK(err->status == st);
 	FUZZ_CHECK(memchr(err->msg, '\0', sizeof err->msg) != NULL);
 	FUZZ_CHECK(strncmp(err->msg, name, strlen(name)) == 0);
 	FUZZ_CHECK(strchr(err->msg, '\n') == NULL);
+	FUZZ_CHECK(lsv_text_safe(safe, sizeof safe, err->msg) < sizeof safe);
+	FUZZ_CHECK(strcmp(safe, err->msg) == 0);
 }
 
 /* A FILE writing into a new buffer; after fclose, *buf (owned) holds

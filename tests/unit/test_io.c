@@ -165,6 +165,91 @@ static void out_to_a_directory_is_refused(void)
 	CHECK_STR(e.msg, "/tmp: is a directory");
 }
 
+static void out_close_completes_the_file_and_leaves_the_destination(void)
+{
+	char path[128], buf[64];
+	lsv_out *o;
+	lsv_error e;
+	FILE *fp;
+
+	make_dir();
+	snprintf(path, sizeof path, "%s/p", dir);
+	fp = fopen(path, "w");
+	fputs("old\n", fp);
+	fclose(fp);
+	CHECK(lsv_out_open(path, &o, &e) == LSV_OK);
+	fputs("new\n", lsv_out_file(o));
+	CHECK(lsv_out_close(o, &e) == LSV_OK);
+	slurp(lsv_out_tmpname(o), buf, sizeof buf);
+	CHECK_STR(buf, "new\n");        /* complete on disk */
+	slurp(path, buf, sizeof buf);
+	CHECK_STR(buf, "old\n");        /* not yet in place */
+	CHECK(lsv_out_close(o, &e) == LSV_OK);  /* a second close: nothing */
+	CHECK(lsv_out_commit(o, &e) == LSV_OK);
+	slurp(path, buf, sizeof buf);
+	CHECK_STR(buf, "new\n");
+	CHECK(count_entries() == 1);
+	unlink(path);
+	rmdir(dir);
+}
+
+static void out_close_reports_a_write_error_and_leaves_it_to_abort(void)
+{
+	lsv_out *o;
+	lsv_error e;
+	if (access("/dev/full", W_OK) != 0)
+		return;  /* no /dev/full here */
+	CHECK(lsv_out_open("/dev/full", &o, &e) == LSV_OK);
+	fputs("x\n", lsv_out_file(o));  /* buffered: fails when flushed */
+	CHECK(lsv_out_close(o, &e) == LSV_EIO);
+	CHECK_STR(e.msg, "/dev/full: write error: No space left on device");
+	lsv_out_abort(o);
+}
+
+static void out_same_finds_one_destination_by_any_name(void)
+{
+	char p[128], dotp[128], link[128], q[128], sub[128], upp[128];
+	lsv_out *a, *b, *c, *l, *u, *s1, *s2, *n1, *n2;
+	lsv_error e;
+
+	make_dir();
+	snprintf(p, sizeof p, "%s/p", dir);
+	snprintf(dotp, sizeof dotp, "%s/./p", dir);
+	snprintf(link, sizeof link, "%s/link", dir);
+	snprintf(q, sizeof q, "%s/q", dir);
+	snprintf(sub, sizeof sub, "%s/sub", dir);
+	snprintf(upp, sizeof upp, "%s/sub/../p", dir);
+	CHECK(mkdir(sub, 0700) == 0);
+	CHECK(symlink("p", link) == 0);  /* to a file not there yet */
+	CHECK(lsv_out_open(p, &a, &e) == LSV_OK);
+	CHECK(lsv_out_open(dotp, &b, &e) == LSV_OK);
+	CHECK(lsv_out_open(link, &l, &e) == LSV_OK);
+	CHECK(lsv_out_open(upp, &u, &e) == LSV_OK);
+	CHECK(lsv_out_open(q, &c, &e) == LSV_OK);
+	CHECK(lsv_out_same(a, b) && lsv_out_same(a, l) && lsv_out_same(a, u));
+	CHECK(!lsv_out_same(a, c));
+	CHECK(lsv_out_open("-", &s1, &e) == LSV_OK);
+	CHECK(lsv_out_open("-", &s2, &e) == LSV_OK);
+	CHECK(lsv_out_same(s1, s2) && !lsv_out_same(s1, a));
+	/* written into, not renamed over: never the same */
+	CHECK(lsv_out_open("/dev/null", &n1, &e) == LSV_OK);
+	CHECK(lsv_out_open("/dev/null", &n2, &e) == LSV_OK);
+	CHECK(!lsv_out_same(n1, n2));
+	lsv_out_abort(a);
+	lsv_out_abort(b);
+	lsv_out_abort(l);
+	lsv_out_abort(u);
+	lsv_out_abort(c);
+	lsv_out_abort(s1);
+	lsv_out_abort(s2);
+	lsv_out_abort(n1);
+	lsv_out_abort(n2);
+	CHECK(count_entries() == 2);  /* link and sub: no temporary left */
+	unlink(link);
+	rmdir(sub);
+	rmdir(dir);
+}
+
 const unit_case io_cases[] = {
 	{"out_through_symlink_replaces_target_keeps_link",
 	 out_through_symlink_replaces_target_keeps_link},
@@ -175,5 +260,11 @@ const unit_case io_cases[] = {
 	 out_abort_leaves_old_file_and_no_temporary},
 	{"out_gets_umask_mode_not_0600", out_gets_umask_mode_not_0600},
 	{"out_in_missing_directory_fails_cleanly", out_in_missing_directory_fails_cleanly},
+	{"out_close_completes_the_file_and_leaves_the_destination",
+	 out_close_completes_the_file_and_leaves_the_destination},
+	{"out_close_reports_a_write_error_and_leaves_it_to_abort",
+	 out_close_reports_a_write_error_and_leaves_it_to_abort},
+	{"out_same_finds_one_destination_by_any_name",
+	 out_same_finds_one_destination_by_any_name},
 	{NULL, NULL},
 };

@@ -222,9 +222,9 @@ static void model_refuses_each_malformed_line_with_its_message(void)
 		 "expected 'lapsvm_model 1')"},
 		/* Header keys and values. */
 		{"solver lapsvm\n", "solver svm\n",
-		 "m:2: unknown solver (found 'svm', expected lapsvm, laprls, tsvm or combine)"},
+		 "m:2: unknown solver (found 'svm', expected lapsvm, laprls, tsvm, cluster or combine)"},
 		{"solver lapsvm\n", "solver\n",
-		 "m:2: missing value for solver (expected lapsvm, laprls, tsvm or combine)"},
+		 "m:2: missing value for solver (expected lapsvm, laprls, tsvm, cluster or combine)"},
 		{"solver lapsvm\n", "solver lapsvm laprls\n",
 		 "m:2: extra text after the solver value (found 'laprls', expected end of line)"},
 		{"kernel rbf\n", "kernel sigmoid\n",
@@ -297,7 +297,7 @@ static void model_refuses_each_malformed_line_with_its_message(void)
 		/* Found by tests/fuzz (regress/model/graph-with-carriage-return.model):
 		 * the writer would refuse it, so it would not write back. */
 		{"graph knn k=6\n", "graph knn\rk=6\n",
-		 "m:16: carriage return in the graph description (found 'knn\rk=6', "
+		 "m:16: carriage return in the graph description (found 'knn\\rk=6', "
 		 "expected one line of text)"},
 		{"eps 0.001\n", "\n",
 		 "m:11: empty line (expected 'key value' or 'SV')"},
@@ -1046,6 +1046,14 @@ static void model_every_name_and_optional_key_round_trips(void)
 				free(m->graph);
 				m->graph = NULL;
 			}
+			if (s->value == LSV_SOLVER_CLUSTER) {
+				/* 3 clusters: a 2-D embedding and its centroids */
+				int q;
+				m->nr_fn = 2;
+				m->centroids = malloc(6 * sizeof *m->centroids);
+				for (q = 0; q < 6; q++)
+					m->centroids[q] = 0.25 * q - 0.5;
+			}
 			text = write_str(m, &st, &e);
 			CHECK(st == LSV_OK && text != NULL);
 			if (text == NULL) {
@@ -1123,7 +1131,7 @@ static void model_every_name_and_optional_key_round_trips(void)
 			lsv_model_free(r);
 			lsv_model_free(m);
 		}
-	CHECK(count == 20);
+	CHECK(count == 25);
 }
 
 /* ---------------------------------------------------------- prediction */

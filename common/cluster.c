@@ -1,0 +1,707 @@
+/*
+ * cluster.c -- regularized spectral clustering (Belkin, Niyogi &
+ * Sindhwani, JMLR 7 (2006), Section 6.1, eqs. 13-14): the unsupervised end
+ * of manifold regularization.  Labels play no part.
+ *
+ * Objective.  Over f = sum_i alpha_i k(x_i, .) in H_K, with f also the
+ * vector (f(x_1) .. f(x_n)),
+ *
+ *     minimize  gamma_A |f|_K^2 + gamma_I f'L^p f
+ *     subject to  v0'f = 0,  f'f = 1,
+ *
+ * v0 the null vector of L: the constant 1 for L = D - W (eq. 13's
+ * sum_i f(x_i) = 0), D^1/2 1 for the normalized I - D^-1/2 W D^-1/2,
+ * whose null vector the constant is not (orthogonality to 1 would let the
+ * minimizer follow the degrees, not a cut).  Only gamma = gamma_A/gamma_I
+ * matters: there is no loss, so unlike eq. 4 nothing is scaled by l or n.
+ *
+ * Solution.  Eq. 14 states it as the pencil P(gamma K + K L K)P v =
+ * lambda P K^2 P v, alpha = P v, P the projection onto the complement of
+ * K1.  K is often numerically singular (an RBF kernel's spectrum decays
+ * fast), so the right side is singular and the smallest eigenpair of the
+ * pencil unstable at small gamma.  We solve the same problem in the range
+ * of K with an orthonormal basis, where it is a standard symmetric
+ * eigenproblem:
+ *
+ *   K = U S U' (dsyevd), keeping the r eigenvalues s_j > 1e-10 s_max
+ *   (LSV_NYSTROM_CUTOFF); f = U t, so f'f = t't, |f|_K^2 = t' S^-1 t and
+ *   v0'f = h't with h = U'v0.  Minimize t'C t, C = gamma S^-1 + U'L^p U,
+ *   over t't = 1, h't = 0.  A Householder reflection H maps h to a
+ *   multiple of e_1, so t = H [0; y] with y in R^(r-1) meets h't = 0, and
+ *   y is an eigenvector of the trailing (r-1) x (r-1) block of H C H: the
+ *   smallest eigenpairs by dsyevr (MRRR).  Both constraints hold by
+ *   construction (t't = y'y, h't = 0); they are checked on the computed f
+ *   all the same.  Out of sample f(x) = sum_i alpha_i k(x_i, x) with
+ *   alpha = U S^-1 t (then K alpha = U t).
+ *
+ * What dropping the small eigenvalues costs: f is confined to the span of
+ * U.  A direction with s_j < 1e-10 s_max would cost gamma |t_j|^2 / s_j >
+ * 1e10 gamma / s_max in the objective, more than the graph term can save
+ * (at most lambda_max(L^p), 2^p unnormalized-degree-bound aside) unless
+ * gamma < ~1e-10 s_max lambda_max: smaller gammas are the unregularized
+ * limit within that span.
+ *
+ * Large n (-M newton -N m): the Nystrom features Phi (n x r0, Phi Phi' ~
+ * K; common/nystrom.c) with f = Phi w and |f|_K^2 = w'w.  Phi'Phi = V S V'
+ * (dsyevd, the same cutoff) gives the orthonormal U = Phi V S^-1/2 (n x r)
+ * with f = U t for t = S^1/2 V'w, and |f|_K^2 = t'S^-1 t: the same
+ * problem.  w = V S^-1/2 t and the landmarks' coefficients are the map's
+ * V w.  Memory O(n m), no n x n array.
+ *
+ * Several clusters.  The c - 1 smallest solutions f_1 .. f_{c-1}
+ * (orthonormal, each orthogonal to v0) embed the rows: the regularized
+ * Laplacian eigenmap of Remark 2, defined everywhere.  c = 2: the cluster
+ * is the sign of f_1 (f > 0: cluster 1).  c > 2: k-means on the embedded
+ * rows (k-means++ seeding from p->seed, KMEANS_RESTARTS restarts, the
+ * lowest inertia kept), clusters numbered in order of their first row; a
+ * new point is embedded by the f_j and joins the nearest centroid.
+ *
+ * Determinism: each f_j's sign makes its largest-magnitude entry on the
+ * training rows positive (the first such row on a tie).  Trust: a gap
+ * between the (c-1)-th and c-th eigenvalues below 1e-8 relative, or a
+ * constraint off by more than 1e-8, is reported (report->cluster_unsure)
+ * as the result is then not determined by the data.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blas.h"
+#include "solver.h"
+
+#define KMEANS_RESTARTS 10
+#define KMEANS_MAX_ITER 300
+#define CHECK_TOL 1e-8
+
+/* The connected components of g (breadth first, O(n + edges)), or 0 if
+ * out of memory; *edges gets the stored entries. */
+static size_t components(const lsv_graph *g, size_t *edges)
+{
+	size_t n = g->n, i, count = 0;
+	size_t *queue = lsv_alloc(n, sizeof *queue);
+	unsigned char *seen = calloc(n ? n : 1, 1);
+
+	*edges = g->rowptr[n];
+	if (queue == NULL || seen == NULL) {
+		free(queue);
+		free(seen);
+		return 0;
+	}
+	for (i = 0; i < n; i++) {
+		size_t head = 0, tail = 0;
+		if (seen[i])
+			continue;
+		count++;
+		seen[i] = 1;
+		queue[tail++] = i;
+		while (head < tail) {
+			size_t a = queue[head++], q;
+			for (q = g->rowptr[a]; q < g->rowptr[a + 1]; q++)
+				if (!seen[g->col[q]]) {
+					seen[g->col[q]] = 1;
+					queue[tail++] = (size_t)g->col[q];
+				}
+		}
+	}
+	free(queue);
+	free(seen);
+	return count;
+}
+
+/* The orthonormal basis of the problem: f = U t, |f|_K^2 = t' S^-1 t. */
+typedef struct {
+	size_t n, r;
+	double *U;     /* n x r, column-major (dense: inside E) */
+	double *s;     /* r, positive */
+	double *E;     /* dense: the n x n eigenvectors of K (U is its tail) */
+	double *ev;    /* dense: the n eigenvalues */
+	/* Nystrom: f = Phi w, w = Wt t with Wt = V S^-1/2 (r0 x r) */
+	lsv_nystrom ny;
+	double *Wt;
+} basis;
+
+static void basis_free(basis *b)
+{
+	if (b->E == NULL) {  /* Nystrom: U and s are arrays of their own */
+		free(b->U);
+		free(b->s);
+	}
+	free(b->E);
+	free(b->ev);
+	free(b->Wt);
+	lsv_nystrom_free(&b->ny);
+	memset(b, 0, sizeof *b);
+}
+
+/* Eigenvalues (ascending) and eigenvectors of the symmetric N x N A (in
+ * place) by dsyevd. */
+static lsv_status eig_all(double *A, int N, double *ev, const char *what,
+			  lsv_error *err)
+{
+	int lwork = -1, liwork = -1, iwq, info_ = 0, *iwork;
+	double wq, *work;
+
+	dsyevd_("V", "L", &N, A, &N, ev, &wq, &lwork, &iwq, &liwork, &info_, 1,
+		1);
+	lwork = (int)wq;
+	liwork = iwq;
+	work = malloc((size_t)(lwork > 0 ? lwork : 1) * sizeof *work);
+	iwork = malloc((size_t)(liwork > 0 ? liwork : 1) * sizeof *iwork);
+	if (work == NULL || iwork == NULL) {
+		free(work);
+		free(iwork);
+		return lsv_fail(err, LSV_ENOMEM, "out of memory for the "
+				"eigendecomposition of %s", what);
+	}
+	dsyevd_("V", "L", &N, A, &N, ev, work, &lwork, iwork, &liwork, &info_,
+		1, 1);
+	free(work);
+	free(iwork);
+	if (info_ != 0)
+		return lsv_fail(err, LSV_ENUMERIC, "%s has no eigendecomposition "
+				"(LAPACK dsyevd info %d)", what, info_);
+	return LSV_OK;
+}
+
+/* The first eigenvalue above the cutoff of ev[0..N) (ascending); N if the
+ * largest is not positive. */
+static size_t first_kept(const double *ev, size_t N)
+{
+	size_t j;
+
+	if (N == 0 || !(ev[N - 1] > 0.0))
+		return N;
+	for (j = 0; j < N; j++)
+		if (ev[j] > LSV_NYSTROM_CUTOFF * ev[N - 1])
+			break;
+	return j;
+}
+
+/* K = U S U' on the n x n kernel. */
+static lsv_status dense_basis(const lsv_fit *F, basis *b)
+{
+	size_t n = F->n, j0;
+	lsv_status st;
+
+	b->n = n;
+	b->E = lsv_alloc(n * n, sizeof *b->E);
+	b->ev = lsv_alloc(n, sizeof *b->ev);
+	if (b->E == NULL || b->ev == NULL)
+		return lsv_fail(F->err, LSV_ENOMEM, "out of memory for the "
+				"eigenvectors of the kernel matrix");
+	memcpy(b->E, F->K, n * n * sizeof *b->E);
+	if ((st = eig_all(b->E, (int)n, b->ev, "the kernel matrix", F->err)) !=
+	    LSV_OK)
+		return st;
+	j0 = first_kept(b->ev, n);
+	b->r = n - j0;
+	b->U = b->E + j0 * n;
+	b->s = b->ev + j0;
+	return LSV_OK;
+}
+
+/* The Nystrom features made orthonormal: Phi'Phi = V S V', U = Phi V S^-1/2. */
+static lsv_status map_basis(const lsv_fit *F, basis *b)
+{
+	size_t n = F->n, r0, j0, i, j;
+	double *G = NULL, *ev = NULL;
+	lsv_status st;
+	const double one = 1.0, zero = 0.0;
+
+	b->n = n;
+	if ((st = lsv_nystrom_build(F->x, F->p, &b->ny, F->err)) != LSV_OK)
+		return st;
+	r0 = b->ny.r;
+	G = lsv_alloc(r0 * r0, sizeof *G);
+	ev = lsv_alloc(r0, sizeof *ev);
+	if (G == NULL || ev == NULL) {
+		st = lsv_fail(F->err, LSV_ENOMEM, "out of memory for the Nystrom "
+			      "features' Gram matrix");
+		goto done;
+	}
+	{
+		int N = (int)n, R = (int)r0;
+		dsyrk_("L", "T", &R, &N, &one, b->ny.Phi, &N, &zero, G, &R, 1, 1);
+	}
+	if ((st = eig_all(G, (int)r0, ev, "the Nystrom features' Gram matrix",
+			  F->err)) != LSV_OK)
+		goto done;
+	j0 = first_kept(ev, r0);
+	b->r = r0 - j0;
+	b->s = lsv_alloc(b->r, sizeof *b->s);
+	b->Wt = lsv_alloc(r0 * b->r, sizeof *b->Wt);
+	b->U = lsv_alloc(n * b->r, sizeof *b->U);
+	if (b->s == NULL || b->Wt == NULL || b->U == NULL) {
+		st = lsv_fail(F->err, LSV_ENOMEM, "out of memory for the Nystrom "
+			      "basis (%zu x %zu)", n, b->r);
+		goto done;
+	}
+	for (j = 0; j < b->r; j++) {
+		double sc = 1.0 / sqrt(ev[j0 + j]);
+		b->s[j] = ev[j0 + j];
+		for (i = 0; i < r0; i++)
+			b->Wt[i + j * r0] = G[i + (j0 + j) * r0] * sc;
+	}
+	if (b->r > 0) {
+		int N = (int)n, R0 = (int)r0, R = (int)b->r;
+		dgemm_("N", "N", &N, &R, &R0, &one, b->ny.Phi, &N, b->Wt, &R0,
+		       &zero, b->U, &N, 1, 1);
+	}
+done:
+	/* the eigenvalues are now in b->s: ev was only scratch */
+	free(G);
+	free(ev);
+	return st;
+}
+
+/* Squared distance between two points of dimension k. */
+static double dist2(const double *a, const double *b, int k)
+{
+	double d = 0.0;
+	int j;
+
+	for (j = 0; j < k; j++)
+		d += (a[j] - b[j]) * (a[j] - b[j]);
+	return d;
+}
+
+/* The nearest of c centres (the lower index on a tie) and its distance. */
+static int nearest(const double *x, const double *cent, int c, int k,
+		   double *d2)
+{
+	int q, best = 0;
+	double bd = dist2(x, cent, k);
+
+	for (q = 1; q < c; q++) {
+		double d = dist2(x, cent + (size_t)q * (size_t)k, k);
+		if (d < bd) {
+			bd = d;
+			best = q;
+		}
+	}
+	*d2 = bd;
+	return best;
+}
+
+/*
+ * k-means (Lloyd) on the n rows of E (n x k, row-major) into c clusters:
+ * k-means++ seeding (Arthur & Vassilvitskii 2007) from rng, then
+ * alternate assignment and means until no row moves (or KMEANS_MAX_ITER);
+ * an emptied cluster takes the row farthest from its centre.  Fills
+ * assign (n), cent (c x k) and returns the inertia (sum of squared
+ * distances); < 0 if fewer than c distinct rows exist.
+ */
+static double kmeans_once(const double *E, size_t n, int k, int c,
+			  lsv_rng *rng, int *assign, double *cent, double *d2,
+			  size_t *count)
+{
+	size_t i;
+	int q, it;
+	double inertia = 0.0;
+
+	/* k-means++: the first centre uniform, each next one with
+	 * probability proportional to the squared distance to the nearest */
+	i = (size_t)(lsv_rng_uniform(rng) * (double)n);
+	if (i >= n)
+		i = n - 1;
+	memcpy(cent, E + i * (size_t)k, (size_t)k * sizeof *cent);
+	for (i = 0; i < n; i++)
+		d2[i] = dist2(E + i * (size_t)k, cent, k);
+	for (q = 1; q < c; q++) {
+		double sum = 0.0, u, acc = 0.0;
+		size_t pick = n;
+		for (i = 0; i < n; i++)
+			sum += d2[i];
+		if (!(sum > 0.0))
+			return -1.0;  /* every row is on a centre already */
+		u = lsv_rng_uniform(rng) * sum;
+		for (i = 0; i < n; i++) {
+			if (d2[i] <= 0.0)
+				continue;
+			pick = i;
+			acc += d2[i];
+			if (acc > u)
+				break;
+		}
+		memcpy(cent + (size_t)q * (size_t)k, E + pick * (size_t)k,
+		       (size_t)k * sizeof *cent);
+		for (i = 0; i < n; i++) {
+			double d = dist2(E + i * (size_t)k,
+					 cent + (size_t)q * (size_t)k, k);
+			if (d < d2[i])
+				d2[i] = d;
+		}
+	}
+	for (i = 0; i < n; i++)
+		assign[i] = -1;
+	for (it = 0; it < KMEANS_MAX_ITER; it++) {
+		int moved = 0;
+		for (i = 0; i < n; i++) {
+			int a = nearest(E + i * (size_t)k, cent, c, k, &d2[i]);
+			moved |= a != assign[i];
+			assign[i] = a;
+		}
+		if (!moved)
+			break;
+		memset(cent, 0, (size_t)c * (size_t)k * sizeof *cent);
+		memset(count, 0, (size_t)c * sizeof *count);
+		for (i = 0; i < n; i++) {
+			double *m = cent + (size_t)assign[i] * (size_t)k;
+			int j;
+			count[assign[i]]++;
+			for (j = 0; j < k; j++)
+				m[j] += E[i * (size_t)k + (size_t)j];
+		}
+		for (q = 0; q < c; q++) {
+			int j;
+			if (count[q] == 0) {
+				/* the row farthest from its centre moves here */
+				size_t far = 0;
+				for (i = 1; i < n; i++)
+					if (d2[i] > d2[far])
+						far = i;
+				memcpy(cent + (size_t)q * (size_t)k,
+				       E + far * (size_t)k, (size_t)k * sizeof *cent);
+				d2[far] = 0.0;
+				continue;
+			}
+			for (j = 0; j < k; j++)
+				cent[(size_t)q * (size_t)k + (size_t)j] /=
+					(double)count[q];
+		}
+	}
+	for (i = 0; i < n; i++) {
+		assign[i] = nearest(E + i * (size_t)k, cent, c, k, &d2[i]);
+		inertia += d2[i];
+	}
+	return inertia;
+}
+
+/* The best of KMEANS_RESTARTS k-means runs, its clusters renumbered in
+ * order of their first row (so the numbering depends on the data, not on
+ * the seeding). */
+static lsv_status kmeans(const double *E, size_t n, int k, int c,
+			 unsigned long long seed, double *cent, lsv_error *err)
+{
+	int *assign = lsv_alloc(n, sizeof *assign);
+	int *best = lsv_alloc(n, sizeof *best);
+	double *tc = lsv_alloc((size_t)c * (size_t)k, sizeof *tc);
+	double *d2 = lsv_alloc(n, sizeof *d2);
+	size_t *count = lsv_alloc((size_t)c, sizeof *count);
+	int *order = lsv_alloc((size_t)c, sizeof *order), R, q;
+	double bi = -1.0;
+	lsv_rng rng;
+	lsv_status st = LSV_OK;
+	size_t i;
+
+	if (!assign || !best || !tc || !d2 || !count || !order) {
+		st = lsv_fail(err, LSV_ENOMEM, "out of memory for k-means");
+		goto done;
+	}
+	lsv_rng_seed(&rng, seed);
+	for (R = 0; R < KMEANS_RESTARTS; R++) {
+		double in = kmeans_once(E, n, k, c, &rng, assign, tc, d2, count);
+		if (in < 0.0) {
+			st = lsv_fail(err, LSV_EINVAL,
+				      "the embedding has fewer distinct points than "
+				      "the %d clusters asked for (duplicate rows, or "
+				      "a graph or kernel that cannot tell them apart)",
+				      c);
+			goto done;
+		}
+		if (bi < 0.0 || in < bi) {
+			bi = in;
+			memcpy(best, assign, n * sizeof *best);
+			memcpy(cent, tc, (size_t)c * (size_t)k * sizeof *cent);
+		}
+	}
+	/* renumber: order[old] = new, by first appearance */
+	for (q = 0; q < c; q++)
+		order[q] = -1;
+	for (i = 0, q = 0; i < n && q < c; i++)
+		if (order[best[i]] < 0)
+			order[best[i]] = q++;
+	for (R = 0; R < c; R++)  /* a cluster no row joined goes last */
+		if (order[R] < 0)
+			order[R] = q++;
+	memcpy(tc, cent, (size_t)c * (size_t)k * sizeof *tc);
+	for (q = 0; q < c; q++)
+		memcpy(cent + (size_t)order[q] * (size_t)k, tc + (size_t)q * (size_t)k,
+		       (size_t)k * sizeof *cent);
+done:
+	free(assign);
+	free(best);
+	free(tc);
+	free(d2);
+	free(count);
+	free(order);
+	return st;
+}
+
+lsv_status lsv_fit_cluster(lsv_fit *F, lsv_model **out)
+{
+	const lsv_train_param *p = F->p;
+	size_t n = F->n, r, rq, i, j, off = 0;
+	int k = F->nr_fn, c = F->nr_class, want, found = 0;
+	double gamma = p->gamma_A / p->gamma_I, hn = 0.0, v0n = 0.0, hb = 0.0;
+	double *LU = NULL, *C = NULL, *v0 = NULL, *h = NULL, *A = NULL;
+	double *w = NULL, *Z = NULL, *T = NULL, *E = NULL, *tf = NULL;
+	double *work = NULL, *cent = NULL;
+	int *iwork = NULL, *isuppz = NULL;
+	basis b;
+	lsv_status st;
+	const double one = 1.0, zero = 0.0;
+
+	memset(&b, 0, sizeof b);
+	{
+		/* no edge: f'Lf is 0 for every f, nothing to cluster by */
+		size_t edges;
+		F->report->cluster_components = components(F->L->g, &edges);
+		if (edges == 0)
+			return lsv_fail(F->err, LSV_EINVAL,
+					"the graph has no edges (every row is "
+					"isolated): nothing to cluster by (build it "
+					"with a larger -k or -e)");
+	}
+	st = F->K != NULL ? dense_basis(F, &b) : map_basis(F, &b);
+	if (st != LSV_OK)
+		goto done;
+	r = b.r;
+	F->report->cluster_rank = r;
+	if (r < (size_t)k + 1) {
+		st = lsv_fail(F->err, LSV_EINVAL,
+			      "the kernel matrix has numerical rank %zu: its span "
+			      "holds %zu function%s orthogonal to the constant, "
+			      "fewer than the %d that %d clusters need (use a "
+			      "kernel of higher rank, e.g. the RBF%s)", r,
+			      r ? r - 1 : 0, r == 2 ? "" : "s", k, c,
+			      F->K == NULL ? ", or more landmarks" : "");
+		goto done;
+	}
+	LU = lsv_alloc(n * r, sizeof *LU);
+	C = lsv_alloc(r * r, sizeof *C);
+	v0 = lsv_alloc(n, sizeof *v0);
+	h = lsv_alloc(r, sizeof *h);
+	E = lsv_alloc(n * (size_t)k, sizeof *E);
+	T = lsv_alloc(r * (size_t)k, sizeof *T);
+	if (!LU || !C || !v0 || !h || !E || !T)
+		goto nomem;
+	/* C = gamma S^-1 + U' L^p U, symmetrized against rounding */
+	if ((st = lsv_lapop_apply(F->L, b.U, LU, r, 1.0, F->err)) != LSV_OK)
+		goto done;
+	{
+		int N = (int)n, R = (int)r;
+		dgemm_("T", "N", &R, &R, &N, &one, b.U, &N, LU, &N, &zero, C, &R,
+		       1, 1);
+	}
+	free(LU);
+	LU = NULL;
+	for (j = 0; j < r; j++) {
+		for (i = j + 1; i < r; i++) {
+			double m = 0.5 * (C[i + j * r] + C[j + i * r]);
+			C[i + j * r] = C[j + i * r] = m;
+		}
+		C[j + j * r] += gamma / b.s[j];
+	}
+	/* the constraint v0'f = 0 as h't = 0 */
+	for (i = 0; i < n; i++) {
+		v0[i] = F->L->normalized ? sqrt(F->L->deg[i]) : 1.0;
+		v0n += v0[i] * v0[i];
+	}
+	v0n = sqrt(v0n);
+	{
+		int N = (int)n, R = (int)r, inc = 1;
+		dgemv_("T", &N, &R, &one, b.U, &N, v0, &inc, &zero, h, &inc, 1);
+	}
+	for (j = 0; j < r; j++)
+		hn += h[j] * h[j];
+	hn = sqrt(hn);
+	if (hn > 1e-12 * v0n) {
+		/* H = I - hb v v' with v = h + sign(h_1)|h| e_1 (kept in h):
+		 * H C H = C - hb (v w' + w v') + hb^2 (v'w) v v', w = C v */
+		double *wv = lsv_alloc(r, sizeof *wv), a = 0.0, vv = 0.0;
+		if (wv == NULL)
+			goto nomem;
+		h[0] += copysign(hn, h[0]);
+		for (j = 0; j < r; j++)
+			vv += h[j] * h[j];
+		hb = 2.0 / vv;
+		{
+			int R = (int)r, inc = 1;
+			dgemv_("N", &R, &R, &one, C, &R, h, &inc, &zero, wv, &inc, 1);
+		}
+		for (j = 0; j < r; j++)
+			a += h[j] * wv[j];
+		for (j = 0; j < r; j++)
+			for (i = 0; i < r; i++)
+				C[i + j * r] += -hb * (h[i] * wv[j] + wv[i] * h[j]) +
+						hb * hb * a * h[i] * h[j];
+		free(wv);
+		off = 1;
+	}
+	/* the smallest eigenpairs of the trailing block (one more than
+	 * needed, for the gap) */
+	rq = r - off;
+	A = lsv_alloc(rq * rq, sizeof *A);
+	if (A == NULL)
+		goto nomem;
+	for (j = 0; j < rq; j++)
+		memcpy(A + j * rq, C + (j + off) * r + off, rq * sizeof *A);
+	free(C);
+	C = NULL;
+	want = (size_t)k + 1 <= rq ? k + 1 : k;
+	w = lsv_alloc(rq, sizeof *w);
+	Z = lsv_alloc(rq * (size_t)want, sizeof *Z);
+	isuppz = lsv_alloc(2 * (size_t)want, sizeof *isuppz);
+	if (!w || !Z || !isuppz)
+		goto nomem;
+	{
+		int N = (int)rq, il = 1, iu = want, lwork = -1, liwork = -1, iwq;
+		int info_ = 0;
+		double vl = 0.0, vu = 0.0, abstol = 0.0, wq;
+		dsyevr_("V", "I", "L", &N, A, &N, &vl, &vu, &il, &iu, &abstol,
+			&found, w, Z, &N, isuppz, &wq, &lwork, &iwq, &liwork,
+			&info_, 1, 1, 1);
+		lwork = (int)wq;
+		liwork = iwq;
+		work = malloc((size_t)(lwork > 0 ? lwork : 1) * sizeof *work);
+		iwork = malloc((size_t)(liwork > 0 ? liwork : 1) * sizeof *iwork);
+		if (work == NULL || iwork == NULL)
+			goto nomem;
+		dsyevr_("V", "I", "L", &N, A, &N, &vl, &vu, &il, &iu, &abstol,
+			&found, w, Z, &N, isuppz, work, &lwork, iwork, &liwork,
+			&info_, 1, 1, 1);
+		if (info_ != 0 || found < k) {
+			st = lsv_fail(F->err, LSV_ENUMERIC,
+				      "the clustering eigenproblem failed (LAPACK "
+				      "dsyevr info %d, %d of %d eigenpairs)", info_,
+				      found, want);
+			goto done;
+		}
+	}
+	F->report->cluster_lambda = w[k - 1];
+	F->report->cluster_gap = found > k
+		? (w[k] - w[k - 1]) / fmax(fmax(fabs(w[k]), fabs(w[k - 1])), 1e-300)
+		: HUGE_VAL;
+	if (F->report->cluster_gap < CHECK_TOL)
+		F->report->cluster_unsure = 1;
+	/* t = H [0; y], f = U t */
+	for (j = 0; j < (size_t)k; j++) {
+		double *t = T + j * r, d = 0.0;
+		if (off)
+			t[0] = 0.0;
+		memcpy(t + off, Z + j * rq, rq * sizeof *t);
+		if (off) {
+			for (i = 0; i < r; i++)
+				d += h[i] * t[i];
+			for (i = 0; i < r; i++)
+				t[i] -= hb * d * h[i];
+		}
+	}
+	{
+		int N = (int)n, R = (int)r, KK = k;
+		dgemm_("N", "N", &N, &KK, &R, &one, b.U, &N, T, &R, &zero, E, &N,
+		       1, 1);
+	}
+	/* the constraints, checked; the sign fixed */
+	for (j = 0; j < (size_t)k; j++) {
+		double *f = E + j * n, ff = 0.0, s1 = 0.0, big = 0.0;
+		size_t at = 0;
+		for (i = 0; i < n; i++) {
+			ff += f[i] * f[i];
+			s1 += v0[i] * f[i];
+			if (fabs(f[i]) > big) {
+				big = fabs(f[i]);
+				at = i;
+			}
+		}
+		if (!isfinite(ff) || fabs(ff - 1.0) > CHECK_TOL ||
+		    fabs(s1) > CHECK_TOL * v0n)
+			F->report->cluster_unsure = 1;
+		if (f[at] < 0.0) {
+			for (i = 0; i < n; i++)
+				f[i] = -f[i];
+			for (i = 0; i < r; i++)
+				T[i + j * r] = -T[i + j * r];
+		}
+	}
+	/* the training rows' embedding, row-major as the report's */
+	tf = lsv_alloc(n * (size_t)k, sizeof *tf);
+	if (tf == NULL)
+		goto nomem;
+	for (i = 0; i < n; i++)
+		for (j = 0; j < (size_t)k; j++)
+			tf[i * (size_t)k + j] = E[i + j * n];
+	/* the expansion: alpha = U S^-1 t, or the landmarks' V Wt t */
+	memset(F->alpha, 0, n * (size_t)k * sizeof *F->alpha);
+	if (F->K != NULL) {
+		for (j = 0; j < (size_t)k; j++)
+			for (i = 0; i < r; i++)
+				T[i + j * r] /= b.s[i];
+		int N = (int)n, R = (int)r, KK = k;
+		dgemm_("N", "N", &N, &KK, &R, &one, b.U, &N, T, &R, &zero, F->alpha,
+		       &N, 1, 1);
+	} else {
+		/* w = Wt t (Wt = V S^-1/2 already holds the scaling), beta =
+		 * ny.V w on the landmark rows */
+		size_t r0 = b.ny.r, m = b.ny.m;
+		double *wv = lsv_alloc(r0 * (size_t)k, sizeof *wv);
+		double *beta = lsv_alloc(m * (size_t)k, sizeof *beta);
+		if (wv == NULL || beta == NULL) {
+			free(wv);
+			free(beta);
+			goto nomem;
+		}
+		{
+			int R0 = (int)r0, R = (int)r, KK = k, M = (int)m;
+			dgemm_("N", "N", &R0, &KK, &R, &one, b.Wt, &R0, T, &R, &zero,
+			       wv, &R0, 1, 1);
+			dgemm_("N", "N", &M, &KK, &R0, &one, b.ny.V, &M, wv, &R0,
+			       &zero, beta, &M, 1, 1);
+		}
+		for (j = 0; j < (size_t)k; j++)
+			for (i = 0; i < m; i++)
+				F->alpha[b.ny.idx[i] + j * n] = beta[i + j * m];
+		free(wv);
+		free(beta);
+	}
+	for (i = 0; i < n * (size_t)k; i++)
+		if (!isfinite(F->alpha[i])) {
+			st = lsv_fail(F->err, LSV_ENUMERIC,
+				      "clustering produced non-finite coefficients");
+			goto done;
+		}
+	if (c > 2) {
+		cent = lsv_alloc((size_t)c * (size_t)k, sizeof *cent);
+		if (cent == NULL)
+			goto nomem;
+		if ((st = kmeans(tf, n, k, c, p->seed, cent, F->err)) != LSV_OK)
+			goto done;
+	}
+	if ((st = lsv_fit_model(F, out)) != LSV_OK)
+		goto done;
+	(*out)->centroids = cent;
+	cent = NULL;
+	F->report->train_f = tf;
+	tf = NULL;
+	goto done;
+nomem:
+	st = lsv_fail(F->err, LSV_ENOMEM, "out of memory for the clustering");
+done:
+	basis_free(&b);
+	free(LU);
+	free(C);
+	free(v0);
+	free(h);
+	free(A);
+	free(w);
+	free(Z);
+	free(T);
+	free(E);
+	free(tf);
+	free(work);
+	free(iwork);
+	free(isuppz);
+	free(cent);
+	return st;
+}
