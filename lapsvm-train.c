@@ -32,11 +32,17 @@ static void usage(void)
 "            labels unused: minimize gamma_A |f|_K^2 + gamma_I f'Lf with\n"
 "            sum f = 0, sum f^2 = 1; only gamma_A/gamma_I matters, so -a is\n"
 "            -A and -i is -I there (defaults -A 1e-4 -I 1, -L unnormalized)\n"
-"-K c      : cluster: the number of clusters (default 2; above 2, k-means\n"
-"            on the embedding of the c-1 smallest solutions, seeded by -S)\n"
 "            combine: the best convex combination of the Laplacian kernels\n"
 "            of several graphs (-G repeated, -F), learned from the labeled\n"
 "            rows (Argyriou, Herbster & Pontil, NIPS 2005; below)\n"
+"-K c      : cluster: the number of clusters (default 2; above 2, k-means\n"
+"            on the embedding of the c-1 smallest solutions, seeded by -S)\n"
+"-E rows   : cluster, c > 2: unit (default): each row of the embedding is\n"
+"            scaled to unit length before k-means, and a new point's row\n"
+"            before its nearest centroid (Ng, Jordan & Weiss 2002); raw:\n"
+"            the rows as they are\n"
+"-R n      : cluster, c > 2: k-means restarts, the lowest inertia kept\n"
+"            (default 10)\n"
 "-t kernel : 0 linear u'v; 1 polynomial (gamma u'v + coef0)^degree;\n"
 "            2 rbf exp(-gamma |u-v|^2) (default); sigma maps to\n"
 "            gamma = 1/(2 sigma^2)\n"
@@ -247,7 +253,7 @@ typedef struct {
 	long folds;
 	unsigned long long seed;
 	int k_given, tsvm_opt, graph_opt;
-	int a_given, i_given, K_given;
+	int a_given, i_given, K_given, ER_given;
 	double *wlabel, *weight;  /* -W class:weight, in the order given */
 	int nweight;
 	int combine_opt;      /* a combine-only option given (-U -T -l -X -Y -O) */
@@ -412,8 +418,8 @@ static void parse_options(int argc, char **argv, options *o)
 	o->marker = LSV_UNLABELED_DEFAULT;
 	o->seed = 1;
 	opterr = 0;
-	while ((c = getopt(argc, argv, ":s:t:d:g:r:A:a:c:I:i:G:F:k:L:P:u:e:o:v:S:C:p:w:M:N:m:K:yW:U:T:l:X:Y:O:qh")) != -1) {
-		if (c != ':' && c != '?' && strchr("stdrkuevSCpwMNmKUTX", c) != NULL &&
+	while ((c = getopt(argc, argv, ":s:t:d:g:r:A:a:c:I:i:G:F:k:L:P:u:e:o:v:S:C:p:w:M:N:m:K:E:R:yW:U:T:l:X:Y:O:qh")) != -1) {
+		if (c != ':' && c != '?' && strchr("stdrkuevSCpwMNmKERUTX", c) != NULL &&
 		    strpbrk(optarg, ",:") != NULL)
 			tool_usage_error("option -%c takes one value, not a list "
 					 "('%s'); lists are for -a, -A, -c, -i, -I, "
@@ -564,6 +570,17 @@ static void parse_options(int argc, char **argv, options *o)
 			o->p.clusters = (int)tool_opt_long(c, optarg, 2, INT_MAX);
 			o->K_given = 1;
 			break;
+		case 'E':
+			o->p.cluster_unit = opt_name(c, optarg,
+						     lsv_cluster_rows_names,
+						     "embedding rows");
+			o->ER_given = c;
+			break;
+		case 'R':
+			o->p.cluster_restarts = (int)tool_opt_long(c, optarg, 1,
+								   INT_MAX);
+			o->ER_given = c;
+			break;
 		case 'y':
 			o->p.class_graph = 1;
 			break;
@@ -627,6 +644,9 @@ static void parse_options(int argc, char **argv, options *o)
 	}
 	if (o->K_given && o->p.solver != LSV_SOLVER_CLUSTER)
 		tool_usage_error("-K is the number of clusters of -s cluster");
+	if (o->ER_given && o->p.solver != LSV_SOLVER_CLUSTER)
+		tool_usage_error("-%c is for -s cluster (how its embedding "
+				 "becomes clusters)", o->ER_given);
 	if (o->p.solver == LSV_SOLVER_CLUSTER) {
 		if (o->folds > 0)
 			tool_usage_error("-v scores held-out labels; -s cluster uses "
@@ -1108,6 +1128,14 @@ static void cluster_report(const lsv_data *x, const lsv_model *m,
 		tool_info("clustering: gamma_A/gamma_I = %g, kernel rank %zu kept, "
 			  "eigenvalue %.6g (the last there is)", m->param.gamma_A /
 			  m->param.gamma_I, r->cluster_rank, r->cluster_lambda);
+	tool_info("clustering: constraints checked on the solution (f'f = I, "
+		  "%s = 0): largest violation %.2g", m->param.normalized
+		  ? "sum_i sqrt(d_i) f(x_i)" : "sum_i f(x_i)", r->cluster_check);
+	if (m->nr_class > 2)
+		tool_info("clusters: k-means++ on the %s rows of the %d-dimensional "
+			  "embedding, the best of %d restarts (seed %llu)",
+			  m->param.cluster_unit ? "unit-length" : "raw", m->nr_fn,
+			  m->param.cluster_restarts, m->param.seed);
 	if (r->cluster_components > 1)
 		tool_info("warning: the graph has %zu connected components: with "
 			  "little regularization a cluster can be a whole component, "

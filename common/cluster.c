@@ -52,15 +52,25 @@
  * (orthonormal, each orthogonal to v0) embed the rows: the regularized
  * Laplacian eigenmap of Remark 2, defined everywhere.  c = 2: the cluster
  * is the sign of f_1 (f > 0: cluster 1).  c > 2: k-means on the embedded
- * rows (k-means++ seeding from p->seed, KMEANS_RESTARTS restarts, the
+ * rows (k-means++ seeding from p->seed, p->cluster_restarts restarts, the
  * lowest inertia kept), clusters numbered in order of their first row; a
  * new point is embedded by the f_j and joins the nearest centroid.
+ * With p->cluster_unit (the default) each embedded row z is first scaled
+ * to z/|z| (a zero row stays zero), as Ng, Jordan & Weiss (2002) do
+ * before k-means: points of one cluster spread along a ray from the
+ * origin (their scale follows the degree, or for a new point how far it
+ * is from the data, where f decays) and the direction is what tells the
+ * clusters apart.  The centroids are means of unit rows; lsv_model_label
+ * scales a new point's row the same way before taking the nearest, so a
+ * training row predicted by the model gets its training cluster.
  *
  * Determinism: each f_j's sign makes its largest-magnitude entry on the
  * training rows positive (the first such row on a tie).  Trust: a gap
  * between the (c-1)-th and c-th eigenvalues below 1e-8 relative, or a
- * constraint off by more than 1e-8, is reported (report->cluster_unsure)
- * as the result is then not determined by the data.
+ * constraint off by more than 1e-8 (f_j'f_j = 1, f_i'f_j = 0, v0'f_j = 0
+ * relative to |v0|, all checked on the computed f; the largest violation
+ * is report->cluster_check), is reported (report->cluster_unsure) as the
+ * result is then not determined by the data.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -69,7 +79,6 @@
 #include "blas.h"
 #include "solver.h"
 
-#define KMEANS_RESTARTS 10
 #define KMEANS_MAX_ITER 300
 #define CHECK_TOL 1e-8
 
@@ -254,6 +263,22 @@ done:
 	return st;
 }
 
+double lsv_unit_norm(const double *z, int k)
+{
+	double s = 0.0, big = 0.0;
+	int j;
+
+	/* scaled by the largest entry */
+	for (j = 0; j < k; j++)
+		big = fmax(big, fabs(z[j]));
+	if (!(big > 0.0) || !isfinite(big))
+		return 0.0;
+	for (j = 0; j < k; j++)
+		s += (z[j] / big) * (z[j] / big);
+	s = big * sqrt(s);
+	return isfinite(s) ? s : 0.0;
+}
+
 /* Squared distance between two points of dimension k. */
 static double dist2(const double *a, const double *b, int k)
 {
@@ -377,11 +402,12 @@ static double kmeans_once(const double *E, size_t n, int k, int c,
 	return inertia;
 }
 
-/* The best of KMEANS_RESTARTS k-means runs, its clusters renumbered in
- * order of their first row (so the numbering depends on the data, not on
- * the seeding). */
+/* The best of `restarts` k-means runs, its clusters renumbered in order
+ * of their first row (so the numbering depends on the data, not on the
+ * seeding). */
 static lsv_status kmeans(const double *E, size_t n, int k, int c,
-			 unsigned long long seed, double *cent, lsv_error *err)
+			 unsigned long long seed, int restarts, double *cent,
+			 lsv_error *err)
 {
 	int *assign = lsv_alloc(n, sizeof *assign);
 	int *best = lsv_alloc(n, sizeof *best);
@@ -399,7 +425,7 @@ static lsv_status kmeans(const double *E, size_t n, int k, int c,
 		goto done;
 	}
 	lsv_rng_seed(&rng, seed);
-	for (R = 0; R < KMEANS_RESTARTS; R++) {
+	for (R = 0; R < restarts; R++) {
 		double in = kmeans_once(E, n, k, c, &rng, assign, tc, d2, count);
 		if (in < 0.0) {
 			st = lsv_fail(err, LSV_EINVAL,
@@ -446,7 +472,7 @@ lsv_status lsv_fit_cluster(lsv_fit *F, lsv_model **out)
 	double gamma = p->gamma_A / p->gamma_I, hn = 0.0, v0n = 0.0, hb = 0.0;
 	double *LU = NULL, *C = NULL, *v0 = NULL, *h = NULL, *A = NULL;
 	double *w = NULL, *Z = NULL, *T = NULL, *E = NULL, *tf = NULL;
-	double *work = NULL, *cent = NULL;
+	double *work = NULL, *cent = NULL, *E2 = NULL;
 	int *iwork = NULL, *isuppz = NULL;
 	basis b;
 	lsv_status st;
@@ -603,21 +629,43 @@ lsv_status lsv_fit_cluster(lsv_fit *F, lsv_model **out)
 		dgemm_("N", "N", &N, &KK, &R, &one, b.U, &N, T, &R, &zero, E, &N,
 		       1, 1);
 	}
-	/* the constraints, checked; the sign fixed */
+	/* the constraints, checked on the computed f_j themselves: f_j'f_j
+	 * = 1, f_i'f_j = 0 (the solutions are orthonormal) and v0'f_j = 0,
+	 * the largest violation (v0'f relative to |v0|) reported */
+	{
+		double *G = lsv_alloc((size_t)k * (size_t)k, sizeof *G), worst = 0.0;
+		if (G == NULL)
+			goto nomem;
+		{
+			int N = (int)n, KK = k;
+			dgemm_("T", "N", &KK, &KK, &N, &one, E, &N, E, &N, &zero,
+			       G, &KK, 1, 1);
+		}
+		for (j = 0; j < (size_t)k; j++) {
+			double s1 = 0.0;
+			for (i = 0; i < n; i++)
+				s1 += v0[i] * E[i + j * n];
+			worst = fmax(worst, fabs(s1) / v0n);
+			for (i = 0; i < (size_t)k; i++)
+				worst = fmax(worst, fabs(G[i + j * (size_t)k] -
+							 (i == j ? 1.0 : 0.0)));
+			if (!isfinite(s1) || !isfinite(G[j + j * (size_t)k]))
+				worst = HUGE_VAL;
+		}
+		free(G);
+		F->report->cluster_check = worst;
+		if (!(worst <= CHECK_TOL))
+			F->report->cluster_unsure = 1;
+	}
+	/* the sign fixed */
 	for (j = 0; j < (size_t)k; j++) {
-		double *f = E + j * n, ff = 0.0, s1 = 0.0, big = 0.0;
+		double *f = E + j * n, big = 0.0;
 		size_t at = 0;
-		for (i = 0; i < n; i++) {
-			ff += f[i] * f[i];
-			s1 += v0[i] * f[i];
+		for (i = 0; i < n; i++)
 			if (fabs(f[i]) > big) {
 				big = fabs(f[i]);
 				at = i;
 			}
-		}
-		if (!isfinite(ff) || fabs(ff - 1.0) > CHECK_TOL ||
-		    fabs(s1) > CHECK_TOL * v0n)
-			F->report->cluster_unsure = 1;
 		if (f[at] < 0.0) {
 			for (i = 0; i < n; i++)
 				f[i] = -f[i];
@@ -675,7 +723,22 @@ lsv_status lsv_fit_cluster(lsv_fit *F, lsv_model **out)
 		cent = lsv_alloc((size_t)c * (size_t)k, sizeof *cent);
 		if (cent == NULL)
 			goto nomem;
-		if ((st = kmeans(tf, n, k, c, p->seed, cent, F->err)) != LSV_OK)
+		if (p->cluster_unit) {
+			/* k-means on the rows scaled to unit length (tf
+			 * itself, the report's embedding, stays as f is) */
+			E2 = lsv_alloc(n * (size_t)k, sizeof *E2);
+			if (E2 == NULL)
+				goto nomem;
+			for (i = 0; i < n; i++) {
+				const double *z = tf + i * (size_t)k;
+				double nz = lsv_unit_norm(z, k);
+				for (j = 0; j < (size_t)k; j++)
+					E2[i * (size_t)k + j] = nz > 0.0 ? z[j] / nz
+								       : z[j];
+			}
+		}
+		if ((st = kmeans(E2 != NULL ? E2 : tf, n, k, c, p->seed,
+				 p->cluster_restarts, cent, F->err)) != LSV_OK)
 			goto done;
 	}
 	if ((st = lsv_fit_model(F, out)) != LSV_OK)
@@ -703,5 +766,6 @@ done:
 	free(iwork);
 	free(isuppz);
 	free(cent);
+	free(E2);
 	return st;
 }

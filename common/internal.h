@@ -46,6 +46,13 @@ char *lsv_token(char **s);
  * (then *p and *cap are unchanged). */
 int lsv_grow(void **p, size_t *cap, size_t need, size_t sz);
 
+/* |z| of a row z of k values, computed without overflow or underflow; 0
+ * when z is zero or its norm is not finite.  A cluster model's embedded
+ * row z becomes z_j / |z| (unchanged when |z| is 0): the one scaling, in
+ * training (k-means, common/cluster.c) and in prediction
+ * (lsv_model_label), so both divide by the same number. */
+double lsv_unit_norm(const double *z, int k);
+
 /* lsv_kernel_matrix, naming the rows of a and b aname and bname ("row",
  * "expansion point", "test row") in its message if a value is not finite. */
 lsv_status lsv_kernel_matrix_named(const lsv_kernel *k, const lsv_data *a,

@@ -453,6 +453,7 @@ extern const lsv_name lsv_solver_names[];     /* lapsvm, laprls, tsvm */
 extern const lsv_name lsv_method_names[];     /* direct, pcg, pcg-early, newton */
 extern const lsv_name lsv_kernel_names[];     /* linear, polynomial, rbf */
 extern const lsv_name lsv_laplacian_names[];  /* normalized, unnormalized */
+extern const lsv_name lsv_cluster_rows_names[]; /* unit, raw */
 
 /* The value named s in t, or -1. */
 int lsv_name_value(const lsv_name *t, const char *s);
@@ -566,6 +567,14 @@ typedef struct {
 	 * from the c - 1 smallest solutions (k-means seeded by `seed` when
 	 * c > 2). */
 	int clusters;           /* c >= 2 (default 2) */
+	/* c > 2 only: how the rows of the embedding become clusters.
+	 * cluster_unit 1 (default): each row (f_1(x_i) .. f_{c-1}(x_i)) is
+	 * scaled to unit length before k-means (Ng, Jordan & Weiss 2002),
+	 * and a new point's row likewise before its nearest centroid
+	 * (lsv_model_label); 0: the rows as they are.  cluster_restarts:
+	 * k-means++ runs, the lowest inertia kept (default 10). */
+	int cluster_unit;
+	int cluster_restarts;
 	/* Class-dependent Laplacians (JMLR 2006 Section 6.2, common/
 	 * classes.c): the intrinsic term is gamma_I/(l+u)^2 sum_c w_c f_c'
 	 * L_c^p f_c, each class on its own graph.  The graph must then have
@@ -625,7 +634,8 @@ lsv_status lsv_train_param_check(const lsv_train_param *p, lsv_error *err);
  * labels[0]; with more, the class of the largest f_c.  A cluster model
  * (param.solver LSV_SOLVER_CLUSTER) has nr_class clusters labeled 1..c
  * and nr_fn = c - 1 embedding functions (1 for c = 2: f > 0 is cluster
- * 1); with c > 2 a point belongs to the nearest of the centroids.
+ * 1); with c > 2 a point belongs to the nearest of the centroids, its
+ * embedding first scaled to unit length when param.cluster_unit is set.
  */
 typedef struct {
 	lsv_train_param param;  /* solver, kernel, gammas, Laplacian */
@@ -711,6 +721,8 @@ typedef struct {
 	 * then not determined by the data. */
 	size_t cluster_rank;
 	double cluster_lambda, cluster_gap;
+	double cluster_check;   /* the largest violation of f_j'f_j = 1,
+				   f_i'f_j = 0, v0'f_j/|v0| = 0 */
 	int cluster_unsure;
 	size_t cluster_components;  /* connected components of the graph */
 } lsv_train_report;

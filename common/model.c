@@ -467,8 +467,13 @@ static const key keys[] = {
 	 * (so a model without the key, older or not balanced, is the same). */
 	{"balance_shift", .when = has_shift, .kind = KEY_OWN, .read = read_shift,
 	 .write = write_shift},
-	/* Cluster models of c > 2 clusters: the c x (c - 1) centres of the
-	 * embedding, row by row; a point joins the nearest. */
+	/* Cluster models of c > 2 clusters: whether a point's embedded row
+	 * is scaled to unit length (unit; absent in models written before
+	 * the key: raw), then the c x (c - 1) centres of the embedding, row
+	 * by row; a point joins the nearest. */
+	{"cluster_rows", .when = has_centroids, .kind = KEY_NAME,
+	 .off = P(cluster_unit), .names = lsv_cluster_rows_names,
+	 .write = write_flag},
 	{"centroids", .when = has_centroids, .kind = KEY_OWN,
 	 .read = read_centroids, .write = write_centroids},
 	{"nr_sv", .kind = KEY_OWN, .max = INT_MAX, .read = read_nr_sv,
@@ -1384,14 +1389,20 @@ double lsv_model_label(const lsv_model *m, const double *scores)
 	if (m->nr_fn == 1)
 		return scores[0] > 0.0 ? m->labels[0] : m->labels[1];
 	if (m->centroids != NULL) {
-		/* a cluster model: the nearest centroid, the lower on a tie */
-		double bd = HUGE_VAL;
+		/* a cluster model: the nearest centroid, the lower on a tie;
+		 * the point's row scaled to unit length first, as the training
+		 * rows were for k-means (cluster_unit; common/cluster.c) */
+		double bd = HUGE_VAL, nz = 0.0;
 		int q, j;
+		if (m->param.cluster_unit)
+			nz = lsv_unit_norm(scores, m->nr_fn);
 		for (q = 0; q < m->nr_class; q++) {
 			const double *z = m->centroids + (size_t)q * (size_t)m->nr_fn;
 			double d = 0.0;
-			for (j = 0; j < m->nr_fn; j++)
-				d += (scores[j] - z[j]) * (scores[j] - z[j]);
+			for (j = 0; j < m->nr_fn; j++) {
+				double v = nz > 0.0 ? scores[j] / nz : scores[j];
+				d += (v - z[j]) * (v - z[j]);
+			}
 			if (d < bd) {
 				bd = d;
 				best = q;

@@ -40,6 +40,13 @@ const lsv_name lsv_laplacian_names[] = {
 	{NULL, -1}
 };
 
+/* The values are the lsv_train_param.cluster_unit flag. */
+const lsv_name lsv_cluster_rows_names[] = {
+	{"unit", 1},
+	{"raw", 0},
+	{NULL, -1}
+};
+
 int lsv_name_value(const lsv_name *t, const char *s)
 {
 	for (; t->name != NULL; t++)

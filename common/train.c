@@ -239,6 +239,8 @@ void lsv_train_param_default(lsv_train_param *p)
 	p->combine_steps = 100;
 	p->combine_rank = 0;
 	p->combine_ext = LSV_SOLVER_LAPRLS;
+	p->cluster_unit = 1;
+	p->cluster_restarts = 10;
 }
 
 lsv_status lsv_train_param_check(const lsv_train_param *p, lsv_error *err)
@@ -363,6 +365,10 @@ lsv_status lsv_train_param_check(const lsv_train_param *p, lsv_error *err)
 		if (p->clusters < 2)
 			return lsv_fail(err, LSV_EINVAL, "%d clusters out of range "
 					"(expected at least 2)", p->clusters);
+		if (p->cluster_restarts < 1)
+			return lsv_fail(err, LSV_EINVAL, "%d k-means restarts out "
+					"of range (expected at least 1)",
+					p->cluster_restarts);
 		if (!(p->gamma_I > 0.0))
 			return lsv_fail(err, LSV_EINVAL,
 					"clustering needs gamma_I > 0 (only gamma_A / "

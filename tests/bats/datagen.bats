@@ -57,6 +57,36 @@ label_counts() {
 	[ "$(head -n 1 s.txt)" = "1 1:0 2:6.5" ]
 }
 
+# arm_gaps FILE: "largest same-arm nearest-neighbour distance" and
+# "smallest distance between the arms" of a two-class file, 3 decimals.
+arm_gaps() {
+	awk '{ split($2, a, ":"); split($3, b, ":"); x[NR] = a[2]; y[NR] = b[2]; l[NR] = $1 }
+	END { ms = 0; mo = 1e300
+		for (i = 1; i <= NR; i++) { bs = 1e300
+			for (j = 1; j <= NR; j++) { if (i == j) continue
+				d = sqrt((x[i] - x[j])^2 + (y[i] - y[j])^2)
+				if (l[i] == l[j]) { if (d < bs) bs = d } else if (d < mo) mo = d }
+			if (bs > ms) ms = bs }
+		printf "%.3f %.3f\n", ms, mo }' "$1"
+}
+
+@test "datagen: spirals -n 600 (300 per arm) are dense enough for a neighbourhood graph, -n 194 are not" {
+	# experiments/cluster-figures.sh (JMLR Figure 10) relies on this: along
+	# an arm every point has a neighbour closer than the other arm is, so an
+	# epsilon-ball graph (eps between the two numbers) joins each arm and
+	# never the two.  With Lang & Witbrock's 97 per arm an outer point is
+	# 1.27 from its nearest neighbour on its arm, the arms only 0.93 apart.
+	"$DG" -n 600 spirals s600.txt
+	[ "$(label_counts s600.txt)" = "$(printf '%s\n' '300 -1' '300 1')" ]
+	read -r same other < <(arm_gaps s600.txt)
+	[ "$same $other" = "0.410 0.932" ]
+	"$DG" -n 194 spirals s194.txt
+	read -r same other < <(arm_gaps s194.txt)
+	awk -v s="$same" -v o="$other" 'BEGIN { exit !(s > o) }'
+	# same formula, same ends: the first point of -n 600 is that of -n 194
+	[ "$(head -n 1 s600.txt)" = "$(head -n 1 s194.txt)" ]
+}
+
 @test "datagen: odd -n gives the extra point to the +1 class" {
 	"$DG" -n 7 moons m.txt
 	[ "$(label_counts m.txt)" = "$(printf '%s\n' '3 -1' '4 1')" ]

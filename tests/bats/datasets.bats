@@ -90,8 +90,8 @@ nodownload_path() {
 	assert_usage_error "option -m needs a value" fetch
 }
 
-@test "datasets: SHA256SUMS lists the 28 reference files; data/ is git-ignored" {
-	[ "$(awk '{ print $2 }' "$DS/SHA256SUMS")" = "$(printf '%s\n' "${ALL_FILES[@]}")" ]
+@test "datasets: SHA256SUMS lists the 28 reference files, then fashion's; data/ is git-ignored" {
+	[ "$(awk '{ print $2 }' "$DS/SHA256SUMS")" = "$(printf '%s\n' "${ALL_FILES[@]}" fashion.libsvm.gz)" ]
 	[ "$(awk 'length($1) != 64 || $1 !~ /^[0-9a-f]+$/' "$DS/SHA256SUMS")" = "" ]
 	grep -qx 'data/' "$DS/.gitignore"
 }
@@ -100,9 +100,13 @@ nodownload_path() {
 
 @test "datasets: the mirror matches SHA256SUMS and SHA256SUMS.uncompressed" {
 	need_mirror
-	(cd "$DATA" && sha256sum --quiet -c "$DS/SHA256SUMS")
+	# fashion (not in "all") is not in the project's mirror
+	grep -v ' fashion\.' "$DS/SHA256SUMS" >mirror.sums
+	[ "$(wc -l <mirror.sums)" -eq 28 ]
+	(cd "$DATA" && sha256sum --quiet -c "$WORK/mirror.sums")
 	local name
 	while read -r sum name; do
+		[ "$name" != fashion.libsvm ] || continue
 		[ "$(gzip -dc "$DATA/$name.gz" | sha256sum | cut -c1-64)" = "$sum" ]
 	done <"$DS/SHA256SUMS.uncompressed"
 }
@@ -484,6 +488,71 @@ esl_sources() {
 		FETCH_SHA256SUMS=sums.txt run --separate-stderr "$FETCH" -o out -d dl mnist
 	assert_status 0
 	[ "$(gzip -dc out/mnist.t10k.libsvm.gz)" = "$(cat want.libsvm)" ]
+}
+
+# fashion_sources DIR: the four Fashion-MNIST idx files (gzipped) in DIR,
+# made of mnist_pair (3 images as training set, the same 3 as test set),
+# their decompressed sha256 in FETCH_SHA256_FASHION_*, and sums.txt /
+# want.libsvm: what fetch must make of them.
+fashion_sources() {
+	mnist_pair
+	mkdir -p "$1"
+	gzip -c img.idx >"$1/train-images-idx3-ubyte.gz"
+	gzip -c lab.idx >"$1/train-labels-idx1-ubyte.gz"
+	gzip -c img.idx >"$1/t10k-images-idx3-ubyte.gz"
+	gzip -c lab.idx >"$1/t10k-labels-idx1-ubyte.gz"
+	export FETCH_SHA256_FASHION_TRAIN_IMAGES=$(sha img.idx) FETCH_SHA256_FASHION_TEST_IMAGES=$(sha img.idx)
+	export FETCH_SHA256_FASHION_TRAIN_LABELS=$(sha lab.idx) FETCH_SHA256_FASHION_TEST_LABELS=$(sha lab.idx)
+	printf '%s\n' '7 2:255 5:12' '2 1:1 6:200' '0' '7 2:255 5:12' '2 1:1 6:200' '0' >want.libsvm
+	echo "$(gzip -9n <want.libsvm | sha256sum | cut -c1-64)  fashion.libsvm.gz" >sums.txt
+}
+
+@test "datasets: fashion is not part of all, and -m says how to get it" {
+	run --separate-stderr "$FETCH" -h
+	assert_status 0
+	[[ "$output" == *"fashion  fashion.libsvm.gz (only when named: not part of all"* ]]
+	mkdir mirror
+	run --separate-stderr "$FETCH" -m mirror -o out fashion
+	assert_status 1
+	assert_stderr_has "fetch: fashion.libsvm.gz: not found in the mirror mirror"
+	assert_stderr_has "run 'fetch fashion' without -m: it converts the idx files of Debian's package dataset-fashion-mnist"
+}
+
+@test "datasets: fashion from a local copy of the idx files (Debian's package): no network, content verified" {
+	fashion_sources deb
+	local p
+	p=$(nodownload_path "$WORK/bin")
+	FETCH_FASHION_DIR=deb FETCH_SHA256SUMS=sums.txt PATH="$p" \
+		run --separate-stderr "$FETCH" -o out -d dl fashion
+	assert_status 0
+	assert_stderr_has "train-images-idx3-ubyte.gz: from deb (Debian's dataset-fashion-mnist)"
+	assert_stderr_has "fashion.libsvm.gz: ok (made here, sha256 verified)"
+	[ "$(gzip -dc out/fashion.libsvm.gz)" = "$(cat want.libsvm)" ]
+	[ ! -e dl ]
+	# another version of a file (its decompressed bytes differ): refused
+	printf '\x00\x00\x08\x01\x00\x00\x00\x03\x07\x02\x01' | gzip >deb/t10k-labels-idx1-ubyte.gz
+	rm out/fashion.libsvm.gz
+	FETCH_FASHION_DIR=deb FETCH_SHA256SUMS=sums.txt PATH="$p" \
+		run --separate-stderr "$FETCH" -o out -d dl fashion
+	assert_status 1
+	assert_stderr_has "fetch: t10k-labels-idx1-ubyte.gz: its decompressed content is not the reference's"
+	assert_stderr_has "expected sha256 $(sha lab.idx) (of the decompressed idx file)"
+	assert_stderr_has "fetch: not produced: fashion"
+	[ ! -e out/fashion.libsvm.gz ]
+}
+
+@test "datasets: fashion downloaded when there is no local copy; gzip bytes not pinned" {
+	need_curl
+	fashion_sources src
+	# recompressed: other .gz bytes, the same content
+	gzip -dc src/train-images-idx3-ubyte.gz | gzip -9n >src/x && mv src/x src/train-images-idx3-ubyte.gz
+	FETCH_FASHION_DIR=nowhere FETCH_URL_FASHION="file:///nonexistent file://$WORK/src" \
+		FETCH_SHA256SUMS=sums.txt run --separate-stderr "$FETCH" -o out -d dl fashion
+	assert_status 0
+	assert_stderr_has "train-images-idx3-ubyte.gz: download failed (curl): file:///nonexistent/train-images-idx3-ubyte.gz"
+	assert_stderr_has "train-images-idx3-ubyte.gz: downloading file://$WORK/src/train-images-idx3-ubyte.gz"
+	[ "$(gzip -dc out/fashion.libsvm.gz)" = "$(cat want.libsvm)" ]
+	[ -f dl/t10k-labels-idx1-ubyte.gz ]
 }
 
 @test "datasets: download mode for isolet refuses a file without the speaker layout" {

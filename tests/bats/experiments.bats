@@ -106,3 +106,32 @@ need() {
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"not found (set DATA"* ]]
 }
+
+@test "experiments/cluster-digits.sh: USPS, one seed: regularized beats k-means, near the unregularized" {
+	need usps.test.libsvm.gz
+	local methods="reg unreg km"
+	/usr/bin/python3 -c 'import sklearn, scipy' 2>/dev/null || methods="reg unreg"
+	run env SEEDS=1 METHODS="$methods" OUT="$WORK/cd" "$TOP/experiments/cluster-digits.sh" usps
+	[ "$status" -eq 0 ]
+	# accuracy (column 3) and NMI (column 4) in sample, means
+	reg=$(echo "$output" | awk -F'|' '$2 ~ /^ regularized/ { print $3 + 0, $4 + 0 }')
+	unreg=$(echo "$output" | awk -F'|' '$2 ~ /^ unregularized/ { print $3 + 0, $4 + 0 }')
+	[ -n "$reg" ] && [ -n "$unreg" ]
+	awk -v r="$reg" -v u="$unreg" 'BEGIN { split(r, a, " "); split(u, b, " "); exit !(a[1] >= b[1] - 2) }'
+	if [[ $methods == *km* ]]; then
+		km=$(echo "$output" | awk -F'|' '$2 ~ /^ k-means/ { print $3 + 0, $4 + 0 }')
+		awk -v r="$reg" -v k="$km" 'BEGIN { split(r, a, " "); split(k, b, " "); exit !(a[1] > b[1] && a[2] > b[2]) }'
+	fi
+	[ -s "$WORK/cd/usps.runs" ]
+	run "$TOP/experiments/cluster-digits.sh" nosuch
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"unknown data set 'nosuch'"* ]]
+}
+
+@test "experiments/cluster-fashion.sh: -h prints its usage, arguments are refused" {
+	run "$TOP/experiments/cluster-fashion.sh" -h
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"cluster-fashion.sh -- regularized spectral clustering"* ]]
+	run "$TOP/experiments/cluster-fashion.sh" x
+	[ "$status" -eq 2 ]
+}

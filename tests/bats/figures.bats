@@ -77,3 +77,32 @@ acc() {
 	assert_stdout_empty
 	[ ! -e figs ]
 }
+
+# ------------------------------------------ experiments/cluster-figures.sh
+# JMLR Figures 9 and 10 (regularized spectral clustering), on a coarse grid
+# and without the sweep; the out-of-sample test on 2000 fresh moons.
+
+@test "cluster figures: six PNGs, the moons and spirals found at the smallest gamma_A, out of sample" {
+	command -v gnuplot >/dev/null 2>&1 ||
+		skip "gnuplot not installed (apt-get install gnuplot-nox)"
+	local script="$BATS_TEST_DIRNAME/../../experiments/cluster-figures.sh" f
+	run --separate-stderr env BIN="$LAPSVM_BIN" DATA="${LAPSVM_DATA:-$WORK/none}" \
+		GRID=40 SWEEP=0 OOS_TEST="-S 7 -n 2000 moons" "$script" -o figs
+	assert_status 0
+	for f in fig9-moons-A1e-6 fig9-moons-A1e-4 fig9-moons-A0.1 \
+		fig10-spirals-A1e-6 fig10-spirals-A1e-3 fig10-spirals-A0.1; do
+		is_png "figs/$f.png"
+		[[ "$output" == *"figs/$f.png |"* ]]
+	done
+	# agreement at the smallest gamma_A: at least 98% on both
+	local m s o
+	m=$(printf '%s\n' "$output" | awk -F'|' '$3 ~ /-A 1e-6/ && $2 ~ /fig9/ { v = $4; sub(/%.*/, "", v); print v + 0 }')
+	s=$(printf '%s\n' "$output" | awk -F'|' '$3 ~ /-A 1e-6/ && $2 ~ /fig10/ { v = $4; sub(/%.*/, "", v); print v + 0 }')
+	awk -v m="$m" -v s="$s" 'BEGIN { exit !(m >= 98 && s >= 98) }'
+	# the spirals' boundary at gamma_A = 0.1 is much shorter (smoother)
+	awk -F'|' '$2 ~ /fig10/ { len[++n] = $5 + 0 } END { exit !(len[3] < len[1] / 3) }' <<<"$output"
+	# out of sample, smallest gamma_A: at least 97% of the fresh points
+	o=$(printf '%s\n' "$output" | awk -F'|' '$2 ~ /^ 1e-6 $/ { v = $4; sub(/%.*/, "", v); print v + 0 }')
+	awk -v o="$o" 'BEGIN { exit !(o >= 97) }'
+	[[ "$output" != *"### Near the smallest"* ]]
+}

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "internal.h"
 #include "lapsvm.h"
 #include "unit.h"
 
@@ -440,6 +441,279 @@ static void clustering_refuses_what_it_cannot_do(void)
 	lsv_data_free(x);
 }
 
+/* Three blobs at different distances from each other, c = 3, for the
+ * embedding's row scaling. */
+static lsv_data *three_blobs(void)
+{
+	double xy[2 * 30];
+	size_t i;
+	lsv_rng rng;
+
+	lsv_rng_seed(&rng, 3);
+	for (i = 0; i < 30; i++) {
+		xy[2 * i] = 5.0 * (double)(i / 10) + 0.3 * lsv_rng_normal(&rng);
+		xy[2 * i + 1] = (i / 10 == 1 ? 4.0 : 0.0) + 0.3 * lsv_rng_normal(&rng);
+	}
+	return plane(xy, 30);
+}
+
+/* The nearest of the model's centroids to z / |z| (or z when |z| = 0),
+ * computed here with a plain sqrt: the reference for lsv_model_label. */
+static double nearest_to_unit(const lsv_model *m, const double *z)
+{
+	double n2 = 0.0, bd = HUGE_VAL;
+	int j, q, best = 0, k = m->nr_fn;
+	for (j = 0; j < k; j++)
+		n2 += z[j] * z[j];
+	for (q = 0; q < m->nr_class; q++) {
+		double d = 0.0;
+		for (j = 0; j < k; j++) {
+			double v = n2 > 0.0 ? z[j] / sqrt(n2) : z[j];
+			double t = v - m->centroids[(size_t)q * (size_t)k + (size_t)j];
+			d += t * t;
+		}
+		if (d < bd) {
+			bd = d;
+			best = q;
+		}
+	}
+	return m->labels[best];
+}
+
+/* cluster_unit (the default): k-means ran on the unit rows, so each
+ * stored centroid is the mean of its members' unit rows (Lloyd's fixed
+ * point), every centroid has length <= 1, every training row predicts its
+ * own cluster, and a new point's cluster depends only on the direction of
+ * its embedded row: the same for z and t z, t > 0, and the nearest
+ * centroid to z/|z|.  cluster_unit 0: the centroids are the means of the
+ * raw rows, and scaling a row can change its cluster. */
+static void unit_rows_are_what_kmeans_and_prediction_see(void)
+{
+	lsv_data *x = three_blobs();
+	lsv_graph *g = eps_graph(x, 1.5);
+	int unit;
+
+	for (unit = 1; unit >= 0; unit--) {
+		lsv_train_param p = cluster_param(1e-3, 1.0, 1.0, 3);
+		lsv_train_report r;
+		lsv_model *m = NULL;
+		lsv_error e;
+		size_t i;
+		int q, j, moved = 0;
+		p.cluster_unit = unit;
+		CHECK(lsv_train(x, g, &p, NULL, &m, &r, &e) == LSV_OK);
+		if (m == NULL)
+			continue;
+		CHECK(m->param.cluster_unit == unit);
+		for (q = 0; q < 3; q++) {
+			double mean[2] = {0.0, 0.0}, cnt = 0.0;
+			for (i = 0; i < 30; i++) {
+				const double *z = r.train_f + 2 * i;
+				double nz = sqrt(z[0] * z[0] + z[1] * z[1]);
+				if (lsv_model_label(m, z) != (double)(q + 1))
+					continue;
+				cnt += 1.0;
+				for (j = 0; j < 2; j++)
+					mean[j] += unit ? z[j] / nz : z[j];
+			}
+			CHECK(cnt == 10.0);  /* the blobs, as without scaling */
+			for (j = 0; j < 2; j++)
+				CHECK(fabs(mean[j] / cnt - m->centroids[2 * q + j]) <
+				      1e-12);
+			if (unit)
+				CHECK(hypot(m->centroids[2 * q],
+					    m->centroids[2 * q + 1]) <= 1.0 + 1e-12);
+		}
+		/* directions: 200 rows of a fixed seed, each at 5 scales */
+		{
+			lsv_rng rng;
+			lsv_rng_seed(&rng, 11);
+			for (i = 0; i < 200; i++) {
+				double z[2], t[2], l0;
+				const double sc[] = {1e-200, 1e-3, 0.7, 40.0, 1e200};
+				size_t s;
+				z[0] = lsv_rng_normal(&rng);
+				z[1] = lsv_rng_normal(&rng);
+				l0 = lsv_model_label(m, z);
+				if (unit)
+					CHECK(l0 == nearest_to_unit(m, z));
+				for (s = 0; s < 5; s++) {
+					t[0] = sc[s] * z[0];
+					t[1] = sc[s] * z[1];
+					if (unit)
+						CHECK(lsv_model_label(m, t) == l0);
+					else
+						moved |= lsv_model_label(m, t) != l0;
+				}
+			}
+		}
+		if (!unit)
+			CHECK(moved);
+		/* the zero row: the centroid nearest the origin, both ways */
+		{
+			double z0[2] = {0.0, 0.0}, bd = HUGE_VAL, best = 0.0;
+			for (q = 0; q < 3; q++) {
+				double d = hypot(m->centroids[2 * q], m->centroids[2 * q + 1]);
+				if (d < bd) {
+					bd = d;
+					best = m->labels[q];
+				}
+			}
+			CHECK(lsv_model_label(m, z0) == best);
+		}
+		lsv_train_report_free(&r);
+		lsv_model_free(m);
+	}
+	lsv_graph_free(g);
+	lsv_data_free(x);
+}
+
+/* |z| without overflow or underflow, 0 for a zero or non-finite row. */
+static void unit_norm_of_extreme_rows(void)
+{
+	const double big[] = {3e300, -4e300}, tiny[] = {3e-310, 4e-310};
+	const double zero[] = {0.0, -0.0, 0.0}, one[] = {0.0, -2.0, 0.0};
+	const double bad[] = {1.0, HUGE_VAL}, nan_[] = {NAN, 1.0};
+	CHECK(fabs(lsv_unit_norm(big, 2) / 5e300 - 1.0) < 1e-15);
+	CHECK(fabs(lsv_unit_norm(tiny, 2) / 5e-310 - 1.0) < 1e-6);
+	CHECK(lsv_unit_norm(zero, 3) == 0.0);
+	CHECK(lsv_unit_norm(one, 3) == 2.0);
+	CHECK(lsv_unit_norm(bad, 2) == 0.0);
+	CHECK(lsv_unit_norm(nan_, 2) == 0.0);
+}
+
+/* The model key cluster_rows: written for c > 2 as unit or raw and read
+ * back; a cluster model written without it (before the key existed) is
+ * read as raw, which is how it was trained. */
+static void cluster_rows_key_round_trip(void)
+{
+	lsv_data *x = three_blobs();
+	lsv_graph *g = eps_graph(x, 1.5);
+	int unit;
+
+	for (unit = 0; unit <= 1; unit++) {
+		lsv_train_param p = cluster_param(1e-3, 1.0, 1.0, 3);
+		lsv_model *m = NULL, *m2 = NULL, *m3 = NULL;
+		lsv_error e;
+		char buf[1 << 16], *at;
+		size_t len;
+		FILE *fp;
+		p.cluster_unit = unit;
+		CHECK(lsv_train(x, g, &p, NULL, &m, NULL, &e) == LSV_OK);
+		if (m == NULL)
+			continue;
+		fp = tmpfile();
+		CHECK(lsv_model_write(fp, "t", m, &e) == LSV_OK);
+		rewind(fp);
+		len = fread(buf, 1, sizeof buf - 1, fp);
+		buf[len] = '\0';
+		fclose(fp);
+		CHECK(strstr(buf, unit ? "\ncluster_rows unit\n"
+				       : "\ncluster_rows raw\n") != NULL);
+		fp = tmpfile();
+		fputs(buf, fp);
+		rewind(fp);
+		CHECK(lsv_model_read(fp, "t", &m2, &e) == LSV_OK);
+		fclose(fp);
+		CHECK(m2 != NULL && m2->param.cluster_unit == unit);
+		/* without the line */
+		at = strstr(buf, "\ncluster_rows ");
+		if (at != NULL) {
+			char *end = strchr(at + 1, '\n');
+			memmove(at, end, strlen(end) + 1);
+			fp = tmpfile();
+			fputs(buf, fp);
+			rewind(fp);
+			CHECK(lsv_model_read(fp, "t", &m3, &e) == LSV_OK);
+			fclose(fp);
+			CHECK(m3 != NULL && m3->param.cluster_unit == 0);
+		}
+		/* a wrong value is refused with its line */
+		{
+			lsv_model *m4 = NULL;
+			char bad[1 << 16];
+			const char *k = "\nnr_fn ";
+			char *pos;
+			snprintf(bad, sizeof bad, "%s", buf);
+			pos = strstr(bad, k);
+			if (pos != NULL) {
+				char tail[1 << 16];
+				snprintf(tail, sizeof tail, "%s", pos);
+				snprintf(pos, sizeof bad - (size_t)(pos - bad),
+					 "\ncluster_rows cosine%s", tail);
+				fp = tmpfile();
+				fputs(bad, fp);
+				rewind(fp);
+				CHECK(lsv_model_read(fp, "t", &m4, &e) != LSV_OK);
+				CHECK(strstr(e.msg, "cluster_rows") != NULL);
+				fclose(fp);
+			}
+			lsv_model_free(m4);
+		}
+		lsv_model_free(m);
+		lsv_model_free(m2);
+		lsv_model_free(m3);
+	}
+	lsv_graph_free(g);
+	lsv_data_free(x);
+}
+
+/* The constraints are checked on the computed solutions and reported:
+ * f'f = I and sum f = 0 hold to rounding. */
+static void constraint_check_is_reported(void)
+{
+	lsv_data *x = three_blobs();
+	lsv_graph *g = eps_graph(x, 1.5);
+	lsv_train_param p = cluster_param(1e-3, 1.0, 1.0, 3);
+	lsv_train_report r;
+	lsv_model *m = NULL;
+	lsv_error e;
+
+	CHECK(lsv_train(x, g, &p, NULL, &m, &r, &e) == LSV_OK);
+	if (m != NULL) {
+		CHECK(r.cluster_check >= 0.0 && r.cluster_check < 1e-12);
+		CHECK(!r.cluster_unsure);
+		lsv_train_report_free(&r);
+	}
+	lsv_model_free(m);
+	/* k-means restarts: at least one */
+	p.cluster_restarts = 0;
+	CHECK(lsv_train(x, g, &p, NULL, &m, NULL, &e) == LSV_EINVAL);
+	CHECK(strstr(e.msg, "restarts") != NULL);
+	lsv_graph_free(g);
+	lsv_data_free(x);
+}
+
+/* The corners of a square: by its symmetry the two smallest solutions
+ * (f = +-1 on two opposite corners) have the same eigenvalue, so which
+ * one is f_1 is not determined by the data: reported as unsure.  With a
+ * rectangle the tie is broken and the report is clean. */
+static void a_tie_is_reported_unsure(void)
+{
+	const double sq[] = {0, 0, 1, 0, 1, 1, 0, 1};
+	const double rect[] = {0, 0, 1, 0, 1, 1.3, 0, 1.3};
+	int shape;
+
+	for (shape = 0; shape < 2; shape++) {
+		lsv_data *x = plane(shape ? rect : sq, 4);
+		lsv_graph *g = eps_graph(x, 1.35);
+		lsv_train_param p = cluster_param(1e-3, 1.0, 1.0, 2);
+		lsv_train_report r;
+		lsv_model *m = NULL;
+		lsv_error e;
+		CHECK(lsv_train(x, g, &p, NULL, &m, &r, &e) == LSV_OK);
+		if (m != NULL) {
+			CHECK(r.cluster_check < 1e-12);
+			CHECK(r.cluster_unsure == !shape);
+			CHECK(shape ? r.cluster_gap > 1e-3 : r.cluster_gap < 1e-8);
+			lsv_train_report_free(&r);
+		}
+		lsv_model_free(m);
+		lsv_graph_free(g);
+		lsv_data_free(x);
+	}
+}
+
 /* ------------------------------------------------------------------ */
 
 static void agreement_of_a_hand_computed_table(void)
@@ -563,6 +837,12 @@ const unit_case cluster_cases[] = {
 	 three_blobs_three_clusters_and_the_model_round_trip},
 	{"clustering_refuses_what_it_cannot_do",
 	 clustering_refuses_what_it_cannot_do},
+	{"unit_rows_are_what_kmeans_and_prediction_see",
+	 unit_rows_are_what_kmeans_and_prediction_see},
+	{"unit_norm_of_extreme_rows", unit_norm_of_extreme_rows},
+	{"cluster_rows_key_round_trip", cluster_rows_key_round_trip},
+	{"constraint_check_is_reported", constraint_check_is_reported},
+	{"a_tie_is_reported_unsure", a_tie_is_reported_unsure},
 	{"agreement_of_a_hand_computed_table", agreement_of_a_hand_computed_table},
 	{"hungarian_matching_equals_brute_force",
 	 hungarian_matching_equals_brute_force},
