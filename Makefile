@@ -123,7 +123,7 @@ demo: all
 	$(BIN)/lapsvm-predict build/demo/moons.libsvm build/demo/moons.model \
 	  build/demo/moons.pred
 
-# The paper's experiments (JMLR 2006 Sections 5 and 6.1), each printing its
+# The paper's experiments (JMLR 2006 Sections 5 and 6.1; Argyriou et al. 2005), each printing its
 # table beside the paper's; figures (PNG, gnuplot) and per-run results go to
 # build/.  About 20 minutes on 2 cores with OpenBLAS, plus about 8 for the
 # clustering ones (measured on a loaded machine; cluster-digits needs
@@ -131,7 +131,7 @@ demo: all
 # experiments/cluster-fashion.sh (Fashion-MNIST, about 10 minutes with its
 # k-means peer; the data from datasets/fetch fashion).
 EXPERIMENTS = moons moons-figures uspst usps-pairs usps-curve isolet webkb webkb-curve ssl-book \
-              cluster-figures cluster-digits
+              cluster-figures cluster-digits argyriou-table1 argyriou-fig3 argyriou-fig4
 experiments: all
 	@mkdir -p build/experiments
 	@for e in $(EXPERIMENTS); do \

@@ -31,7 +31,18 @@ static void usage(void)
 "-m          : mutual kNN: keep an edge only if both ends chose it\n"
 "              (default: if either end did)\n"
 "-d distance : euclidean (default) or cosine (1 - <a,b>/(|a||b|); rows with\n"
-"              no non-zero value are left isolated)\n"
+"              no non-zero value are left isolated); for images (-D):\n"
+"              tangent: two-sided tangent distance (Simard, LeCun & Denker:\n"
+"              x/y translation, rotation, scaling, two hyperbolic\n"
+"              deformations, thickness), on each row's C Euclidean nearest\n"
+"              rows; rotation: the least Euclidean distance over rotations\n"
+"              of one image in [-180, 180] degrees, every pair\n"
+"-D WxH      : the rows are W x H images (W columns, H rows, pixels row by\n"
+"              row: pixel (r, c) is feature r W + c + 1), e.g. -D 16x16\n"
+"-C C        : tangent: Euclidean candidates per row (default 20)\n"
+"-s sigma    : tangent: the Gaussian smoothing (pixels) the tangent vectors\n"
+"              are computed from (default 0.5; 0: none)\n"
+"-r degrees  : rotation: the step between the rotations tried (default 9)\n"
 "-w weight   : heat (default): exp(-d^2/(4t)), JMLR 2006 Table 1;\n"
 "              binary: 1; distance: d (an edge of distance 0 is dropped)\n"
 "-t t        : heat width t (default: mean squared distance of the chosen\n"
@@ -61,6 +72,28 @@ static void usage(void)
 "-h          : show this help\n"
 "\n"
 "Exit status: 0 success, 1 failure (bad input, I/O), 2 usage error.\n");
+}
+
+/* -D WxH: two positive integers. */
+static void parse_shape(const char *arg, int *w, int *h)
+{
+	const char *x = strchr(arg, 'x');
+	char first[32];
+	size_t len = x != NULL ? (size_t)(x - arg) : 0;
+	lsv_error err;
+	long a, b;
+
+	if (x == NULL || len == 0 || len >= sizeof first)
+		tool_usage_error("option -D: '%s' is not an image shape (expected "
+				 "WIDTHxHEIGHT, e.g. 16x16)", arg);
+	memcpy(first, arg, len);
+	first[len] = '\0';
+	if (lsv_parse_long(first, 1, 65535, &a, &err) != LSV_OK ||
+	    lsv_parse_long(x + 1, 1, 65535, &b, &err) != LSV_OK)
+		tool_usage_error("option -D: '%s' is not an image shape (expected "
+				 "WIDTHxHEIGHT, each 1..65535, e.g. 16x16)", arg);
+	*w = (int)a;
+	*h = (int)b;
 }
 
 static int parse_name(int opt, const char *arg, const char *const *names,
@@ -101,6 +134,8 @@ static void check_labeled(const lsv_data *x, const char *in)
 /* Timing of the O(n^2 d) phase, for users tuning threads and BLAS. */
 static void report_scan(const lsv_graph_info *info)
 {
+	if (info->rotations > 0)
+		return;  /* no Euclidean scan: report_image said it all */
 	if (info->rescanned > 0)
 		tool_info("%zu rows were not certified by the single-precision "
 			  "products: the scan was redone in double",
@@ -119,6 +154,21 @@ static void report_scan(const lsv_graph_info *info)
 			  info->gemm_seconds,
 			  info->gemm_seconds > 0
 				  ? info->gemm_flops / info->gemm_seconds / 1e9 : 0.0);
+}
+
+/* The image distances: what was computed, on which candidates. */
+static void report_image(const lsv_graph_param *p, const lsv_graph_info *info)
+{
+	if (p->distance == LSV_DIST_TANGENT)
+		tool_info("tangent distance (%dx%d images, tangents smoothed with "
+			  "sigma %g px) on each row's C = %d Euclidean nearest rows "
+			  "(-C): %zu pairs, %.2f s", p->width, p->height, p->smooth,
+			  info->candidates, info->image_pairs, info->image_seconds);
+	else if (p->distance == LSV_DIST_ROTATION)
+		tool_info("rotation-invariant distance (%dx%d images): %d rotations "
+			  "%g degrees apart in [-180, 180], every pair; %.2f s",
+			  p->width, p->height, info->rotations, p->angle_step,
+			  info->image_seconds);
 }
 
 /* -N: the directed k nearest neighbours, "i j:d ..." per row. */
@@ -147,6 +197,7 @@ static void write_lists(const lsv_data *x, const char *in,
 	tool_outputs_commit();
 	tool_info("%zu rows: the %d nearest neighbours of each; %.2f s", x->n,
 		  info.k, tool_elapsed());
+	report_image(p, &info);
 	report_scan(&info);
 	free(idx);
 	free(dist);
@@ -154,7 +205,8 @@ static void write_lists(const lsv_data *x, const char *in,
 
 int main(int argc, char **argv)
 {
-	static const char *const dists[] = {"euclidean", "cosine"};
+	static const char *const dists[] = {"euclidean", "cosine", "tangent",
+					    "rotation"};
 	static const char *const weights[] = {"binary", "heat", "distance"};
 	static const char *const paths[] = {"dense", "auto", "sparse"};
 	static const char *const precisions[] = {"single", "double"};
@@ -166,13 +218,14 @@ int main(int argc, char **argv)
 	const char *in, *outpath;
 	char *deflt = NULL;
 	int c, k_given = 0, t_given = 0, lists = 0, classes = 0, u_given = 0;
+	int D_given = 0, tangent_opt = 0, rotation_opt = 0;  /* -C or -s; -r */
 	double marker = LSV_UNLABELED_DEFAULT;
 	FILE *fp;
 
 	tool_init(argv[0]);
 	lsv_graph_param_default(&p);
 	opterr = 0;
-	while ((c = getopt(argc, argv, ":k:e:md:w:t:B:fp:A:Nyu:qh")) != -1) {
+	while ((c = getopt(argc, argv, ":k:e:md:w:t:B:fp:A:Nyu:D:C:s:r:qh")) != -1) {
 		switch (c) {
 		case 'k':
 			p.k = (int)tool_opt_long(c, optarg, 1, INT_MAX);
@@ -185,7 +238,23 @@ int main(int argc, char **argv)
 			p.mutual = 1;
 			break;
 		case 'd':
-			p.distance = (lsv_distance)parse_name(c, optarg, dists, 2);
+			p.distance = (lsv_distance)parse_name(c, optarg, dists, 4);
+			break;
+		case 'D':
+			parse_shape(optarg, &p.width, &p.height);
+			D_given = 1;
+			break;
+		case 'C':
+			p.candidates = (int)tool_opt_long(c, optarg, 1, INT_MAX);
+			tangent_opt = c;
+			break;
+		case 's':
+			p.smooth = tool_opt_double(c, optarg, 0.0, 100.0);
+			tangent_opt = c;
+			break;
+		case 'r':
+			p.angle_step = tool_opt_double(c, optarg, 1e-3, 180.0);
+			rotation_opt = c;
 			break;
 		case 'w':
 			p.weight = (lsv_weight)parse_name(c, optarg, weights, 3);
@@ -248,6 +317,29 @@ int main(int argc, char **argv)
 				 "labels are ignored");
 	if (t_given && p.weight != LSV_WEIGHT_HEAT)
 		tool_usage_error("-t applies only to heat weights (-w heat)");
+	if (p.distance == LSV_DIST_TANGENT || p.distance == LSV_DIST_ROTATION) {
+		const char *dn = dists[p.distance];
+		if (!D_given)
+			tool_usage_error("-d %s needs the image shape: -D WIDTHxHEIGHT "
+					 "(e.g. -D 16x16)", dn);
+		if (p.epsilon > 0.0)
+			tool_usage_error("-e with -d %s: the image distances build kNN "
+					 "graphs (-k)", dn);
+		if (p.sparse > 0)
+			tool_usage_error("-A sparse with -d %s: images are dense rows",
+					 dn);
+		if (p.distance == LSV_DIST_ROTATION && tangent_opt)
+			tool_usage_error("-%c applies to -d tangent", tangent_opt);
+		if (p.distance == LSV_DIST_TANGENT && rotation_opt)
+			tool_usage_error("-r applies to -d rotation");
+	} else if (D_given) {
+		tool_usage_error("-D declares the image shape of -d tangent or -d "
+				 "rotation");
+	} else if (tangent_opt || rotation_opt) {
+		tool_usage_error("-%c applies to -d %s",
+				 tangent_opt ? tangent_opt : rotation_opt,
+				 tangent_opt ? "tangent" : "rotation");
+	}
 	if (lsv_graph_param_check(&p, &err) != LSV_OK)
 		tool_usage_error("%s", err.msg);
 	if (p.distance == LSV_DIST_COSINE && p.epsilon > 2.0)
@@ -324,6 +416,7 @@ int main(int argc, char **argv)
 			  info.isolated, tool_elapsed());
 	if (p.weight == LSV_WEIGHT_HEAT)
 		tool_info("heat weights exp(-d^2/(4t)) with t = %.6g", info.t);
+	report_image(&p, &info);
 	report_scan(&info);
 
 	lsv_graph_free(g);

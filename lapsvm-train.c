@@ -32,6 +32,9 @@ static void usage(void)
 "            labels unused: minimize gamma_A |f|_K^2 + gamma_I f'Lf with\n"
 "            sum f = 0, sum f^2 = 1; only gamma_A/gamma_I matters, so -a is\n"
 "            -A and -i is -I there (defaults -A 1e-4 -I 1, -L unnormalized)\n"
+"            combine: the best convex combination of the Laplacian kernels\n"
+"            of several graphs (-G repeated, -F), learned from the labeled\n"
+"            rows (Argyriou, Herbster & Pontil, NIPS 2005; below)\n"
 "-K c      : cluster: the number of clusters (default 2; above 2, k-means\n"
 "            on the embedding of the c-1 smallest solutions, seeded by -S)\n"
 "-E rows   : cluster, c > 2: unit (default): each row of the embedding is\n"
@@ -112,9 +115,39 @@ static void usage(void)
 "            then smaller gamma_I) and the model is trained with it on all\n"
 "            the rows.  A list: 1e-4,1e-2,1 or a range 1e-6:1e2:x10\n"
 "            (start:stop:xFACTOR) or 1:4:+1 (start:stop:+STEP)\n"
-"-S seed   : random seed for -v and the Nystrom landmarks (default 1)\n"
+"-S seed   : random seed for -v, the Nystrom landmarks and -M random\n"
+"            (default 1)\n"
 "-q        : quiet mode\n"
 "-h        : show this help\n"
+"Combining graphs (-s combine): each graph q gives the kernel pinv(L_q) on\n"
+"the rows, scaled to Frobenius norm 1 on the labeled rows; the weights\n"
+"lambda (>= 0, sum 1) and the square-loss fit (K_ll(lambda) + mu I) c = y\n"
+"are learned together by the paper's Figure 1 from the average kernel.\n"
+"Transductive: -o writes K(lambda) c on the unlabeled rows.  The model, for\n"
+"new points, is LapRLS (or -X lapsvm) with the ambient kernel (-t, -g, -a,\n"
+"-i) and L = sum_q lambda_q L_q; it records each graph and its weight.\n"
+"-G file   : a graph to combine (repeat it: one kernel per graph)\n"
+"-F list   : graph files listed in a file, one per line (relative to the\n"
+"            list's directory), as if each were given with -G\n"
+"-M rule   : direct (default): each step takes the kernel of largest\n"
+"            c'K_q c (deterministic); random: the first kernel that\n"
+"            improves, in a random order seeded by -S (the authors' code)\n"
+"-U mu     : the fit's regularization (default l * 1e-5, the authors' code;\n"
+"            the paper's text says 1e-5)\n"
+"-T steps  : at most this many steps (default 100; 0 keeps the start)\n"
+"-l file   : start from these weights (one per line, one per graph, in\n"
+"            the order given; scaled to sum 1) instead of the average\n"
+"-N r      : each kernel from the r smallest nonzero eigenpairs of its\n"
+"            Laplacian (default: the exact pseudo-inverse up to 4000 rows,\n"
+"            r = 200 past that)\n"
+"-X solver : the model for new points: laprls (default) or lapsvm\n"
+"-O file   : also fit each graph's kernel alone (the paper's eq. 2.5) and\n"
+"            write the label it predicts for each unlabeled row: one line\n"
+"            per row, one label per graph in the order given\n"
+"-Y a,b    : the two classes (a is the one f > 0 predicts), so that the\n"
+"            labeled rows may hold one of them only: the functions of the\n"
+"            kernels have zero mean on each component, so even all-equal\n"
+"            targets split the rows\n"
 "\n"
 "Exit status: 0 success, 1 failure (bad input, numerical failure), 2 usage.\n");
 }
@@ -221,11 +254,38 @@ typedef struct {
 	unsigned long long seed;
 	int k_given, tsvm_opt, graph_opt;
 	int a_given, i_given, K_given, ER_given;
-	int p_labeled;        /* -p labeled */
-	double p_r;           /* -p r (0: not given) */
 	double *wlabel, *weight;  /* -W class:weight, in the order given */
 	int nweight;
+	int combine_opt;      /* a combine-only option given (-U -T -l -X -Y -O) */
+	int N_given;          /* -N given */
+	const char *weights_file;  /* -l */
+	const char *singles_file;  /* -O */
+	char **listed;        /* the files of -F lists (owned) */
+	size_t nlisted;
+	const char *list_files[LSV_LIST_MAX];  /* the -F lists themselves */
+	size_t nlists;
+	int p_labeled;        /* -p labeled */
+	double p_r;           /* -p r (0: not given) */
+	int list_dash;        /* -F - given */
 } options;
+
+/* One more graph file (-G, or listed by -F). */
+static void add_graph(options *o, int opt, const char *file)
+{
+	o->graph_file = file;
+	if (o->Gl.n >= LSV_LIST_MAX)
+		tool_usage_error("option -%c: more than %d graphs", opt,
+				 LSV_LIST_MAX);
+	o->graph_files = realloc(o->graph_files, (o->Gl.n + 1) *
+				 sizeof *o->graph_files);
+	o->Gl.v = realloc(o->Gl.v, (o->Gl.n + 1) * sizeof *o->Gl.v);
+	if (o->graph_files == NULL || o->Gl.v == NULL)
+		tool_die(1, "out of memory");
+	o->graph_files[o->Gl.n] = file;
+	o->Gl.v[o->Gl.n] = (double)o->Gl.n;
+	o->Gl.n++;
+	o->Gl.opt = 'G';
+}
 
 /* The value of option c among the names of t, or a usage error that lists
  * them. */
@@ -304,6 +364,32 @@ static void opt_weight(const char *arg, options *o)
 	o->p.weight = o->weight;
 }
 
+/* -Y a,b: the two classes of the combination. */
+static void opt_classes(const char *arg, options *o)
+{
+	const char *comma = strchr(arg, ',');
+	char first[64];
+	size_t len = comma != NULL ? (size_t)(comma - arg) : 0;
+
+	if (comma == NULL || strchr(comma + 1, ',') != NULL)
+		tool_usage_error("option -Y: '%s' is not two classes (expected "
+				 "a,b, e.g. 1,-1)", arg);
+	if (len >= sizeof first)
+		len = sizeof first - 1;
+	memcpy(first, arg, len);
+	first[len] = '\0';
+	o->p.combine_labels[0] = tool_opt_double('Y', first, -1e300, 1e300);
+	o->p.combine_labels[1] = tool_opt_double('Y', comma + 1, -1e300, 1e300);
+	if (o->p.combine_labels[0] == 0.0)
+		o->p.combine_labels[0] = 0.0;  /* -0 is the label 0 */
+	if (o->p.combine_labels[1] == 0.0)
+		o->p.combine_labels[1] = 0.0;
+	if (o->p.combine_labels[0] == o->p.combine_labels[1])
+		tool_usage_error("option -Y: '%s' names one class twice (expected "
+				 "two different classes)", arg);
+	o->p.combine_two = 1;
+}
+
 /* -p into the parameters: the TSVM's fraction constraint (tsvm_r, 0 for
  * the labeled ratio, its default), else the bias shift after training. */
 static void set_fraction(options *o)
@@ -332,8 +418,8 @@ static void parse_options(int argc, char **argv, options *o)
 	o->marker = LSV_UNLABELED_DEFAULT;
 	o->seed = 1;
 	opterr = 0;
-	while ((c = getopt(argc, argv, ":s:t:d:g:r:A:a:c:I:i:G:k:L:P:u:e:o:v:S:C:p:w:M:N:m:K:E:R:yW:qh")) != -1) {
-		if (c != ':' && c != '?' && strchr("stdrkuevSCpwMNmKER", c) != NULL &&
+	while ((c = getopt(argc, argv, ":s:t:d:g:r:A:a:c:I:i:G:F:k:L:P:u:e:o:v:S:C:p:w:M:N:m:K:E:R:yW:U:T:l:X:Y:O:qh")) != -1) {
+		if (c != ':' && c != '?' && strchr("stdrkuevSCpwMNmKERUTX", c) != NULL &&
 		    strpbrk(optarg, ",:") != NULL)
 			tool_usage_error("option -%c takes one value, not a list "
 					 "('%s'); lists are for -a, -A, -c, -i, -I, "
@@ -369,20 +455,61 @@ static void parse_options(int argc, char **argv, options *o)
 			opt_list(c, optarg, 0.0, 1e300, 0, &o->il);
 			o->reg.i_val = o->il.v[0];
 			break;
-		case 'G':  /* repeated: a list of graphs for -v */
-			o->graph_file = optarg;
-			if (o->Gl.n >= LSV_LIST_MAX)
-				tool_usage_error("option -G: more than %d graphs",
-						 LSV_LIST_MAX);
-			o->graph_files = realloc(o->graph_files, (o->Gl.n + 1) *
-						 sizeof *o->graph_files);
-			o->Gl.v = realloc(o->Gl.v, (o->Gl.n + 1) * sizeof *o->Gl.v);
-			if (o->graph_files == NULL || o->Gl.v == NULL)
+		case 'G':  /* repeated: a list of graphs for -v, or to combine */
+			add_graph(o, 'G', optarg);
+			break;
+		case 'F': {  /* a file listing graphs: each as if given by -G */
+			lsv_error err;
+			char **files;
+			size_t n, j;
+			if (lsv_graph_list_read_path(optarg, &files, &n, &err) !=
+			    LSV_OK)
+				tool_die_err(&err);
+			o->listed = realloc(o->listed, (o->nlisted + n) *
+					    sizeof *o->listed);
+			if (o->listed == NULL)
 				tool_die(1, "out of memory");
-			o->graph_files[o->Gl.n] = optarg;
-			o->Gl.v[o->Gl.n] = (double)o->Gl.n;
-			o->Gl.n++;
-			o->Gl.opt = 'G';
+			for (j = 0; j < n; j++) {
+				o->listed[o->nlisted++] = files[j];
+				add_graph(o, 'F', files[j]);
+			}
+			free(files);
+			o->list_dash += strcmp(optarg, "-") == 0;
+			if (o->nlists < LSV_LIST_MAX)
+				o->list_files[o->nlists++] = optarg;
+			break;
+		}
+		case 'U':
+			o->p.combine_mu = tool_opt_double(c, optarg, 0x1p-1022, 1e300);
+			o->combine_opt = c;
+			break;
+		case 'T':
+			o->p.combine_steps = tool_opt_long(c, optarg, 0, LONG_MAX);
+			o->combine_opt = c;
+			break;
+		case 'l':
+			o->weights_file = optarg;
+			o->combine_opt = c;
+			break;
+		case 'O':
+			o->singles_file = optarg;
+			o->p.combine_singles = 1;
+			o->combine_opt = c;
+			break;
+		case 'Y':
+			opt_classes(optarg, o);
+			o->combine_opt = c;
+			break;
+		case 'X':
+			o->p.combine_ext = (lsv_solver)opt_name(c, optarg,
+							      lsv_solver_names,
+							      "solver");
+			if (o->p.combine_ext != LSV_SOLVER_LAPRLS &&
+			    o->p.combine_ext != LSV_SOLVER_LAPSVM)
+				tool_usage_error("option -X: '%s' cannot be the "
+						 "combination's model for new points "
+						 "(expected laprls or lapsvm)", optarg);
+			o->combine_opt = c;
 			break;
 		case 'k':
 			o->gp.k = (int)tool_opt_long(c, optarg, 1, INT_MAX);
@@ -434,6 +561,7 @@ static void parse_options(int argc, char **argv, options *o)
 			break;
 		case 'N':
 			o->p.landmarks = tool_opt_long(c, optarg, 1, INT_MAX);
+			o->N_given = 1;
 			break;
 		case 'm':
 			o->p.mem_limit = tool_opt_double(c, optarg, 1.0, 1e12) * 1e6;
@@ -477,16 +605,42 @@ static void parse_options(int argc, char **argv, options *o)
 	if (o->graph_file && o->k_given)
 		tool_usage_error("-k sets the graph built here; it does not apply "
 				 "with -G");
+	if (o->p.solver == LSV_SOLVER_COMBINE) {
+		if (o->Gl.n == 0)
+			tool_usage_error("-s combine needs the graphs to combine: -G "
+					 "file (repeated) or -F list");
+		if (o->folds > 0)
+			tool_usage_error("-v with -s combine: the combination learns "
+					 "the graphs' weights from the labeled rows "
+					 "without cross validation");
+		if (o->p_labeled || o->p_r > 0.0)
+			tool_usage_error("-p with -s combine: its transductive values "
+					 "and its model's differ, so one bias shift "
+					 "cannot fit both");
+		if (o->N_given) {  /* -N r: eigenpairs, not landmarks */
+			o->p.combine_rank = o->p.landmarks;
+			o->p.landmarks = 0;
+		}
+	} else if (o->combine_opt) {
+		tool_usage_error("-%c applies to the combination (-s combine)",
+				 o->combine_opt);
+	} else if (o->nlisted > 0 && o->Gl.n > 1 && o->folds == 0) {
+		tool_usage_error("option -F: more than one graph needs -v (cross "
+				 "validation) to choose among them, or -s combine "
+				 "to combine them");
+	}
 	{
 		plist *pl[] = {&o->Gl, &o->al, &o->il, &o->gl, &o->Pl, &o->Ll};
 		size_t j;
 		for (j = 0; j < sizeof pl / sizeof *pl; j++)
-			if (pl[j]->n > 1 && o->folds == 0)
+			if (pl[j]->n > 1 && o->folds == 0 &&
+			    !(pl[j] == &o->Gl && o->p.solver == LSV_SOLVER_COMBINE))
 				tool_usage_error("option -%c: %s needs -v (cross "
-						 "validation) to choose among them",
+						 "validation) to choose among them%s",
 						 pl[j]->opt, pl[j] == &o->Gl
 						 ? "more than one graph"
-						 : "a list of values");
+						 : "a list of values", pl[j] == &o->Gl
+						 ? ", or -s combine to combine them" : "");
 	}
 	if (o->K_given && o->p.solver != LSV_SOLVER_CLUSTER)
 		tool_usage_error("-K is the number of clusters of -s cluster");
@@ -540,12 +694,15 @@ static void parse_options(int argc, char **argv, options *o)
 				 "(class-dependent Laplacians)");
 	o->in = argv[optind];
 	{
-		size_t j, dash = strcmp(o->in, "-") == 0;
+		size_t j, dash = (strcmp(o->in, "-") == 0) + (size_t)o->list_dash +
+			(o->weights_file != NULL &&
+			 strcmp(o->weights_file, "-") == 0);
 		for (j = 0; o->graph_files != NULL && j < o->Gl.n; j++)
 			dash += strcmp(o->graph_files[j], "-") == 0;
 		if (dash > 1)
-			tool_usage_error("only one of the data and the graphs can be "
-					 "standard input");
+			tool_usage_error("only one of the data, the graphs, a graph "
+					 "list and the weights can be standard "
+					 "input");
 	}
 	if (optind + 1 < argc) {
 		o->outpath = argv[optind + 1];
@@ -562,6 +719,11 @@ static void parse_options(int argc, char **argv, options *o)
 	    strcmp(o->outpath, "-") == 0)
 		tool_usage_error("-o - and the model on standard output would mix "
 				 "the two: give one of them a file");
+	if (o->singles_file != NULL && strcmp(o->singles_file, "-") == 0 &&
+	    (strcmp(o->outpath, "-") == 0 ||
+	     (o->pred_file != NULL && strcmp(o->pred_file, "-") == 0)))
+		tool_usage_error("-O - and another output on standard output would "
+				 "mix: give them files");
 	if (o->folds > 0 && strcmp(o->outpath, "-") == 0)
 		tool_usage_error("-v prints its results on standard output: give a "
 				 "model_file other than '-'");
@@ -637,17 +799,24 @@ static lsv_data *read_data(const options *o)
 	if (x->l == 0)
 		tool_die(1, "%s: no labeled rows (every label is the unlabeled "
 			 "marker %g; see -u)", name, o->marker);
-	first = x->n;
-	for (i = 0; i < x->n; i++)
+	for (i = 0; o->p.combine_two && i < x->n; i++)
+		if (lsv_data_is_labeled(x, i) && x->y[i] != o->p.combine_labels[0] &&
+		    x->y[i] != o->p.combine_labels[1])
+			tool_die(1, "%s: row %zu has label %g, not one of the two "
+				 "classes declared by -Y (%g and %g)", name, i + 1,
+				 x->y[i], o->p.combine_labels[0],
+				 o->p.combine_labels[1]);
+	for (i = 0, first = x->n; i < x->n; i++)
 		if (lsv_data_is_labeled(x, i)) {
 			if (first == x->n)
 				first = i;
 			else if (x->y[i] != x->y[first])
 				break;
 		}
-	if (i == x->n)
+	if (i == x->n && !o->p.combine_two)
 		tool_die(1, "%s: the labeled rows have only one class (%g): need "
-			 "at least two", name, x->y[first]);
+			 "at least two (or, with -s combine, declare both with "
+			 "-Y)", name, x->y[first]);
 	return x;
 }
 
@@ -788,6 +957,85 @@ static void set_graph_desc(lsv_model *m, char *desc)
 	memcpy(m->graph, desc, len + 1);
 }
 
+/* The graph's description as the model keeps it: one line, no '#' or
+ * control character, no blank at either end (NULL for an empty one). */
+static char *clean_desc(const char *desc)
+{
+	size_t len = strlen(desc);
+	char *d, *q;
+
+	while (len > 0 && desc[len - 1] == ' ')
+		len--;
+	while (len > 0 && *desc == ' ') {
+		desc++;
+		len--;
+	}
+	if (len == 0)
+		return NULL;
+	if ((d = malloc(len + 1)) == NULL)
+		tool_die(1, "out of memory for the model's graph description");
+	memcpy(d, desc, len);
+	d[len] = '\0';
+	for (q = d; *q; q++)
+		if (*q == '#' || (unsigned char)*q < ' ')
+			*q = '_';
+	return d;
+}
+
+/* -s combine: the graphs' weights learned from the labeled rows, and the
+ * extension to new points; the model records each graph and its weight. */
+static void train_combination(const options *o, const lsv_data *x,
+			      lsv_graph **gs, char **descs,
+			      const lsv_train_progress *progress, lsv_model **m,
+			      lsv_train_report *rep)
+{
+	double *start = NULL;
+	lsv_error err;
+	size_t q, n = o->Gl.n;
+
+	if (o->weights_file != NULL &&
+	    lsv_weights_read_path(o->weights_file, n, &start, &err) != LSV_OK)
+		tool_die_err(&err);
+	if (lsv_train_graphs(x, (const lsv_graph *const *)gs, n, start, &o->p,
+			     progress, m, rep, &err) != LSV_OK)
+		tool_die_err(&err);
+	free(start);
+	if (((*m)->graph_desc = calloc(n, sizeof *(*m)->graph_desc)) == NULL)
+		tool_die(1, "out of memory");
+	for (q = 0; q < n; q++)
+		(*m)->graph_desc[q] = clean_desc(descs[q]);
+}
+
+/* What the combination did, on stderr (not with -q). */
+static void report_combination(const options *o, const lsv_model *m,
+			       const lsv_train_report *r)
+{
+	size_t q, used = 0;
+
+	if (m->ngraphs == 1)
+		tool_info("warning: one graph: its weight is 1, and the "
+			  "combination is the paper's single-kernel fit (eq. 2.5)");
+	if (r->combine_zero > 0)
+		tool_info("warning: %zu of the %zu graphs have a kernel of 0 on the "
+			  "labeled rows (every labeled row isolated in them): they "
+			  "can get no weight", r->combine_zero, m->ngraphs);
+	for (q = 0; q < m->ngraphs; q++)
+		used += m->graph_weight[q] > 0.0;
+	tool_info("combination of %zu graphs (%s): %ld steps (%s), mu = %g, "
+		  "objective %.6g -> %.6g; %zu graphs with weight > 0",
+		  m->ngraphs, r->combine_rank > 0 ? "eigenpairs" : "exact kernels",
+		  r->combine_steps,
+		  r->combine_capped ? "stopped at the cap -T" : "no kernel improves",
+		  r->combine_mu, r->combine_obj0, r->combine_obj, used);
+	if (r->combine_rank > 0)
+		tool_info("each kernel from the %ld smallest nonzero eigenpairs of "
+			  "its Laplacian", r->combine_rank);
+	for (q = 0; q < m->ngraphs; q++)
+		if (m->graph_weight[q] > 0.0)
+			tool_info("  weight %.6f  %s", m->graph_weight[q],
+				  o->graph_files[q]);
+}
+
 /* What training did, on stderr (not with -q). */
 static void report(const lsv_train_param *p, const lsv_model *m,
 		   const lsv_train_report *r)
@@ -815,7 +1063,11 @@ static void report(const lsv_train_param *p, const lsv_model *m,
 			  r->newton_cap);
 	tool_info("%s: l = %zu, u = %zu, %d %s, gamma_A = %g, gamma_I = "
 		  "%g, %zu expansion points; %.2f s",
-		  p->solver == LSV_SOLVER_TSVM ? "TSVM"
+		  p->solver == LSV_SOLVER_COMBINE
+			  ? (p->combine_ext == LSV_SOLVER_LAPSVM
+				     ? "combination, model for new points LapSVM"
+				     : "combination, model for new points LapRLS")
+		  : p->solver == LSV_SOLVER_TSVM ? "TSVM"
 		  : p->solver == LSV_SOLVER_CLUSTER ? "clustering"
 		  : p->solver == LSV_SOLVER_LAPRLS
 			  ? (p->gamma_I == 0.0 ? "RLS" : "LapRLS")
@@ -944,6 +1196,25 @@ static void write_transductive(FILE *fp, const lsv_data *x,
 	write_predictions(fp, m, scores, rows, u);
 	free(scores);
 	free(rows);
+}
+
+/* -O: the label each graph's kernel alone gives each unlabeled row. */
+static void write_singles(FILE *fp, const lsv_data *x, const lsv_model *m,
+			  const lsv_train_report *r)
+{
+	size_t i, q, C = (size_t)m->nr_fn, n = x->n;
+
+	fprintf(fp, "# the label each graph's kernel alone predicts (the paper's "
+		"eq. 2.5), graphs 1..%zu in the order given, one line per "
+		"unlabeled row\n", m->ngraphs);
+	for (i = 0; i < n; i++) {
+		if (lsv_data_is_labeled(x, i))
+			continue;
+		for (q = 0; q < m->ngraphs; q++)
+			fprintf(fp, q ? " %.17g" : "%.17g",
+				lsv_model_label(m, r->single_f + (q * n + i) * C));
+		putc('\n', fp);
+	}
 }
 
 static void write_model(FILE *fp, const options *o, const lsv_model *m)
@@ -1309,7 +1580,7 @@ int main(int argc, char **argv)
 	size_t chosen = 0;
 	double *K = NULL;
 	int *fold = NULL;
-	FILE *model_fp, *pred_fp = NULL;
+	FILE *model_fp, *pred_fp = NULL, *singles_fp = NULL;
 
 	tool_init(argv[0]);
 	parse_options(argc, argv, &o);
@@ -1319,11 +1590,17 @@ int main(int argc, char **argv)
 	model_fp = tool_output_open(o.outpath);
 	if (o.pred_file != NULL)
 		pred_fp = tool_output_open(o.pred_file);
+	if (o.singles_file != NULL)
+		singles_fp = tool_output_open(o.singles_file);
 	tool_check_input(o.in);
 	{
 		size_t j;
 		for (j = 0; o.graph_files != NULL && j < o.Gl.n; j++)
 			tool_check_input(o.graph_files[j]);
+		for (j = 0; j < o.nlists; j++)
+			tool_check_input(o.list_files[j]);
+		if (o.weights_file != NULL)
+			tool_check_input(o.weights_file);
 	}
 	x = read_data(&o);
 	check_classes(&o, x);
@@ -1365,17 +1642,25 @@ int main(int argc, char **argv)
 	if (o.folds > 0)  /* o.p becomes the best setting */
 		chosen = grid_search(&o, x, gs, &progress, fold, &K);
 	g = gs[chosen];
-	if (lsv_train_with_kernel(x, g, &o.p, K, &progress, &m, &rep, &err) !=
-	    LSV_OK)
-		tool_die_err(&err);
+	if (o.p.solver == LSV_SOLVER_COMBINE) {
+		train_combination(&o, x, gs, descs, &progress, &m, &rep);
+	} else {
+		if (lsv_train_with_kernel(x, g, &o.p, K, &progress, &m, &rep,
+					  &err) != LSV_OK)
+			tool_die_err(&err);
+		set_graph_desc(m, descs[chosen]);
+	}
 	free(K);
-	set_graph_desc(m, descs[chosen]);
 	describe_rows(&o, x);
 	report(&o.p, m, &rep);
 	if (o.p.solver == LSV_SOLVER_CLUSTER && !tool_quiet)
 		cluster_report(x, m, &rep);
+	if (o.p.solver == LSV_SOLVER_COMBINE)
+		report_combination(&o, m, &rep);
 	if (pred_fp != NULL)
 		write_transductive(pred_fp, x, m, &rep);
+	if (singles_fp != NULL)
+		write_singles(singles_fp, x, m, &rep);
 	write_model(model_fp, &o, m);
 	tool_outputs_commit();
 	lsv_train_report_free(&rep);
@@ -1387,6 +1672,9 @@ int main(int argc, char **argv)
 	free(gs);
 	free(descs);
 	free(o.graph_files);
+	for (chosen = 0; chosen < o.nlisted; chosen++)
+		free(o.listed[chosen]);
+	free(o.listed);
 	free(o.Gl.v);
 	free(fold);
 	free(o.al.v);

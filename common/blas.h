@@ -64,4 +64,26 @@ void dgemv_(const char *trans, const int *m, const int *n,
 void dpstrf_(const char *uplo, const int *n, double *a, const int *lda,
 	     int *piv, int *rank, const double *tol, double *work, int *info,
 	     size_t lu);
+/* Combining graph Laplacians (combine.c): Cholesky and its solves, the
+ * matrix-vector product, and the subset eigensolver. */
+void dpotrf_(const char *uplo, const int *n, double *a, const int *lda,
+	     int *info, size_t lu);
+void dpotrs_(const char *uplo, const int *n, const int *nrhs,
+	     const double *a, const int *lda, double *b, const int *ldb,
+	     int *info, size_t lu);
+void dgemv_(const char *trans, const int *m, const int *n,
+	    const double *alpha, const double *a, const int *lda,
+	    const double *x, const int *incx, const double *beta, double *y,
+	    const int *incy, size_t lt);
+void dsymm_(const char *side, const char *uplo, const int *m, const int *n,
+	    const double *alpha, const double *a, const int *lda,
+	    const double *b, const int *ldb, const double *beta, double *c,
+	    const int *ldc, size_t ls, size_t lu);
+void dsyevr_(const char *jobz, const char *range, const char *uplo,
+	     const int *n, double *a, const int *lda, const double *vl,
+	     const double *vu, const int *il, const int *iu,
+	     const double *abstol, int *m, double *w, double *z,
+	     const int *ldz, int *isuppz, double *work, const int *lwork,
+	     int *iwork, const int *liwork, int *info, size_t lj, size_t lr,
+	     size_t lu);
 #endif

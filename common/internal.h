@@ -119,4 +119,16 @@ lsv_status lsv_graph_assemble(size_t n, const lsv_pair *pairs, size_t npairs,
 			      const lsv_graph_param *p, lsv_graph **out,
 			      lsv_graph_info *info, lsv_error *err);
 
+/* OpenBLAS's thread count set to n (when that BLAS is in use): returns the
+ * count before, or 0 when the BLAS has no such control (common/knn.c). */
+int lsv_blas_threads_set(int n);
+
+/* The image distances (common/tangent.c), called by lsv_graph_build and
+ * lsv_knn_lists for LSV_DIST_TANGENT and LSV_DIST_ROTATION: each row's k
+ * nearest rows (idx, dist: n x info->k, row-major, by increasing distance
+ * then index, -1 / 0 past the candidates a row has). */
+lsv_status lsv_image_lists(const lsv_data *x, const lsv_graph_param *p,
+			   int **idx, double **dist, lsv_graph_info *info,
+			   lsv_error *err);
+
 #endif

@@ -61,6 +61,10 @@ void lsv_graph_param_default(lsv_graph_param *p)
 	p->weight = LSV_WEIGHT_HEAT;
 	p->t = 0.0;
 	p->single = 1;
+	p->width = p->height = 0;
+	p->candidates = 20;
+	p->smooth = 0.5;
+	p->angle_step = 9.0;
 }
 
 lsv_status lsv_graph_param_check(const lsv_graph_param *p, lsv_error *err)
@@ -72,9 +76,37 @@ lsv_status lsv_graph_param_check(const lsv_graph_param *p, lsv_error *err)
 	if (p->epsilon == 0.0 && p->k < 1)
 		return lsv_fail(err, LSV_EINVAL,
 				"k = %d out of range (expected >= 1)", p->k);
-	if (p->distance != LSV_DIST_EUCLIDEAN && p->distance != LSV_DIST_COSINE)
+	if (p->distance != LSV_DIST_EUCLIDEAN && p->distance != LSV_DIST_COSINE &&
+	    p->distance != LSV_DIST_TANGENT && p->distance != LSV_DIST_ROTATION)
 		return lsv_fail(err, LSV_EINVAL, "unknown distance %d",
 				(int)p->distance);
+	if (p->distance == LSV_DIST_TANGENT || p->distance == LSV_DIST_ROTATION) {
+		if (p->width < 1 || p->height < 1 ||
+		    (double)p->width * (double)p->height > (double)INT_MAX)
+			return lsv_fail(err, LSV_EINVAL,
+					"image shape %dx%d out of range (expected "
+					"width and height >= 1)", p->width, p->height);
+		if (p->epsilon > 0.0)
+			return lsv_fail(err, LSV_EINVAL,
+					"the image distances build kNN graphs, not "
+					"epsilon-ball graphs");
+		if (p->sparse > 0)
+			return lsv_fail(err, LSV_EINVAL,
+					"the image distances are for dense rows, not "
+					"the sparse path");
+		if (p->distance == LSV_DIST_TANGENT && p->candidates < 1)
+			return lsv_fail(err, LSV_EINVAL,
+					"C = %d candidates out of range (expected >= 1)",
+					p->candidates);
+		if (!(p->smooth >= 0.0 && p->smooth <= 100.0))
+			return lsv_fail(err, LSV_EINVAL,
+					"smoothing sigma %g out of range (expected 0 to "
+					"100 pixels)", p->smooth);
+		if (!(p->angle_step > 0.0 && p->angle_step <= 180.0))
+			return lsv_fail(err, LSV_EINVAL,
+					"angular step %g out of range (expected 0 < step "
+					"<= 180 degrees)", p->angle_step);
+	}
 	if (p->weight != LSV_WEIGHT_BINARY && p->weight != LSV_WEIGHT_HEAT &&
 	    p->weight != LSV_WEIGHT_DISTANCE)
 		return lsv_fail(err, LSV_EINVAL, "unknown weight %d",
@@ -305,6 +337,18 @@ int lsv_blas_threaded(void)
 {
 	blas_threads b = find_blas_threads();
 	return b.get != NULL && b.get() > 1;
+}
+
+int lsv_blas_threads_set(int n)
+{
+	blas_threads b = find_blas_threads();
+	int old;
+	if (b.get == NULL || b.set == NULL)
+		return 0;
+	old = b.get();
+	if (n != old)
+		b.set(n);
+	return old;
 }
 
 /* Offer candidate c to row q's heap (the caller checked key <= thr[q]).
@@ -1290,6 +1334,42 @@ static void knn_done(knn *sp)
 	free(s.picks);
 }
 
+/* An image distance's graph: each row's k nearest (lsv_image_lists) as
+ * the chosen pairs, weighed and symmetrized as any kNN graph. */
+static lsv_status image_graph(const lsv_data *x, const lsv_graph_param *p,
+			      lsv_graph **out, lsv_graph_info *info,
+			      lsv_error *err)
+{
+	int *idx;
+	double *dist;
+	size_t n = x->n, i, r, np = 0, k;
+	lsv_pair *pairs;
+	lsv_status st;
+
+	if ((st = lsv_image_lists(x, p, &idx, &dist, info, err)) != LSV_OK)
+		return st;
+	k = (size_t)info->k;
+	pairs = malloc((n * k + 1) * sizeof *pairs);
+	if (pairs == NULL) {
+		free(idx);
+		free(dist);
+		return lsv_fail(err, LSV_ENOMEM, "out of memory for the chosen pairs");
+	}
+	for (i = 0; i < n; i++)
+		for (r = 0; r < k && idx[i * k + r] >= 0; r++) {
+			lsv_pair *q = &pairs[np++];
+			q->i = (int)i;
+			q->j = idx[i * k + r];
+			q->d = dist[i * k + r];
+			q->d2 = q->d * q->d;
+		}
+	free(idx);
+	free(dist);
+	st = lsv_graph_assemble(n, pairs, np, p, out, info, err);
+	free(pairs);
+	return st;
+}
+
 lsv_status lsv_graph_build(const lsv_data *x, const lsv_graph_param *p,
 			   lsv_graph **out, lsv_graph_info *info,
 			   lsv_error *err)
@@ -1301,6 +1381,8 @@ lsv_status lsv_graph_build(const lsv_data *x, const lsv_graph_param *p,
 	*out = NULL;
 	if (info == NULL)
 		info = &dummy;
+	if (p->distance == LSV_DIST_TANGENT || p->distance == LSV_DIST_ROTATION)
+		return image_graph(x, p, out, info, err);
 	st = build_picks(x, p, &s, info, err);
 	if (st == LSV_OK)
 		st = lsv_graph_assemble(s.n, s.picks, s.npicks, p, out, info,
@@ -1347,6 +1429,8 @@ lsv_status lsv_knn_lists(const lsv_data *x, const lsv_graph_param *p,
 	if (p->epsilon > 0.0)
 		return lsv_fail(err, LSV_EINVAL,
 				"neighbour lists need the kNN mode, not epsilon");
+	if (p->distance == LSV_DIST_TANGENT || p->distance == LSV_DIST_ROTATION)
+		return lsv_image_lists(x, p, idx, dist, info, err);
 	st = build_picks(x, p, &s, info, err);
 	if (st == LSV_OK) {
 		k = (size_t)info->k;

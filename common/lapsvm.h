@@ -178,7 +178,19 @@ typedef struct {
 	double *w;         /* weight of each entry, > 0 */
 } lsv_graph;
 
-typedef enum { LSV_DIST_EUCLIDEAN = 0, LSV_DIST_COSINE } lsv_distance;
+/* Distances.  The last two are for images (common/tangent.c): rows are
+ * width x height images, pixel (r, c) -- row r from the top, column c
+ * from the left, 0-based -- being feature r width + c + 1 (row-major, as
+ * the USPS and MNIST files).  Tangent: two-sided tangent distance (Simard,
+ * LeCun & Denker) on each row's C Euclidean nearest candidates; rotation:
+ * the least Euclidean distance over rotations of one image in
+ * [-180, 180] degrees (Argyriou et al.'s "low-quality" distance). */
+typedef enum {
+	LSV_DIST_EUCLIDEAN = 0,
+	LSV_DIST_COSINE,
+	LSV_DIST_TANGENT,
+	LSV_DIST_ROTATION
+} lsv_distance;
 typedef enum {
 	LSV_WEIGHT_BINARY = 0,  /* w = 1 */
 	LSV_WEIGHT_HEAT,        /* w = exp(-d^2 / (4 t)), JMLR 2006 Table 1 */
@@ -208,6 +220,17 @@ typedef struct {
 	 * the share of the work done, in rows; may be NULL. */
 	void (*progress)(void *ctx, size_t done, size_t total);
 	void *progress_ctx;
+	/* Images (LSV_DIST_TANGENT, LSV_DIST_ROTATION): the shape, and each
+	 * distance's own setting. */
+	int width, height;     /* pixels; width * height features */
+	int candidates;        /* tangent: the C Euclidean nearest rows whose
+				  tangent distance is computed (default 20,
+				  as the paper's authors) */
+	double smooth;         /* tangent: standard deviation (pixels) of the
+				  Gaussian the tangent vectors are computed
+				  from (default 0.5; 0: none) */
+	double angle_step;     /* rotation: degrees between the rotations
+				  tried (default 9, the authors' pi/20) */
 } lsv_graph_param;
 
 /* What a build did, for the tool to report. */
@@ -230,6 +253,13 @@ typedef struct {
 				  scan were uncertified, so the scan was redone
 				  with double products */
 	int single;            /* the products kept were single precision */
+	/* Images: C (candidates per row, capped at n - 1) and the pairs
+	 * whose tangent distance was computed, or the rotations tried; the
+	 * time of that phase. */
+	int candidates;
+	size_t image_pairs;
+	int rotations;
+	double image_seconds;
 } lsv_graph_info;
 
 /* Defaults: k = 6 nearest neighbours, union, Euclidean, heat weights with
@@ -441,8 +471,13 @@ typedef enum {
 	LSV_SOLVER_LAPSVM = 0,  /* hinge loss (JMLR eqs. 10-12); SVM at gamma_I = 0 */
 	LSV_SOLVER_LAPRLS = 1,  /* squared loss (eq. 8); RLS at gamma_I = 0 */
 	LSV_SOLVER_TSVM = 2,    /* Joachims' transductive SVM (label switching); no graph */
-	LSV_SOLVER_CLUSTER = 3  /* regularized spectral clustering (JMLR 2006
+	LSV_SOLVER_CLUSTER = 3, /* regularized spectral clustering (JMLR 2006
 				   Section 6.1, eq. 14): no labels used */
+	LSV_SOLVER_COMBINE = 4  /* the best convex combination of several graphs'
+				   Laplacian kernels (Argyriou, Herbster & Pontil,
+				   NIPS 2005; common/combine.c), transductive,
+				   with LapRLS / LapSVM on sum_q lambda_q L_q as
+				   its model for new points */
 } lsv_solver;
 
 /* How a solver's objective is minimized (lapsvm-train -M).  Which
@@ -456,9 +491,12 @@ typedef enum {
 				   2011); LapSVM: inside Newton steps */
 	LSV_METHOD_PCG_EARLY,   /* the same, stopping once the unlabeled
 				   predictions are stable */
-	LSV_METHOD_NEWTON       /* primal finite Newton: n x n LU steps, or on
+	LSV_METHOD_NEWTON,      /* primal finite Newton: n x n LU steps, or on
 				   a feature map (Nystrom landmarks, or the
 				   data for the linear kernel) */
+	LSV_METHOD_RANDOM       /* combine: each step takes the first improving
+				   kernel in a random order (the authors'
+				   code), seeded; direct takes the argmax */
 } lsv_method;
 
 /* Decisions that respect class proportions (common/balance.c): after
@@ -550,7 +588,39 @@ typedef struct {
 				   lsv_model.class_weight) */
 	const double *weight_label;
 	const double *weight;   /* finite, > 0; needs class_graph */
+	/* LSV_SOLVER_COMBINE only (common/combine.c).  The square-loss fit
+	 * (K_ll(lambda) + mu I) c = y on the graphs' normalized Laplacian
+	 * kernels; mu = combine_mu, or l * 1e-5 when 0 (the authors' code;
+	 * the paper's text says 1e-5).  At most combine_steps steps of the
+	 * paper's Figure 1 (default 100; 0 keeps the starting weights).
+	 * combine_rank r > 0: each kernel from the r smallest nonzero
+	 * eigenpairs of its Laplacian instead of the exact pseudo-inverse;
+	 * 0: exact up to LSV_COMBINE_EXACT_MAX rows, r = LSV_COMBINE_RANK
+	 * past that.  The model for new points is combine_ext (LapRLS or
+	 * LapSVM, direct) with L = sum_q lambda_q L_q and the ambient
+	 * kernel, gamma_A and gamma_I as for that solver. */
+	double combine_mu;      /* >= 0; 0: l * 1e-5 */
+	long combine_steps;     /* >= 0, default 100 */
+	long combine_rank;      /* >= 0, default 0 (automatic) */
+	lsv_solver combine_ext; /* LSV_SOLVER_LAPRLS (default) or _LAPSVM */
+	/* combine: nonzero declares the two classes, combine_labels[0] the
+	 * one f > 0 predicts, so that labeled rows of one class only can
+	 * train: the square loss fits all-equal targets, and the kernels'
+	 * functions have zero (degree-weighted) mean on each connected
+	 * component, so their signs still split the rows (the authors' l = 4
+	 * selections hold such draws).  Every labeled row must be one of
+	 * the two. */
+	int combine_two;
+	double combine_labels[2];
+	/* combine: also fit each graph's kernel alone, (K_q,ll + mu I) c = y
+	 * (the paper's eq. 2.5), into report->single_f; not saved. */
+	int combine_singles;
 } lsv_train_param;
+
+/* combine: exact pseudo-inverses up to this many rows; past it, the
+ * LSV_COMBINE_RANK smallest nonzero eigenpairs of each Laplacian. */
+#define LSV_COMBINE_EXACT_MAX 4000
+#define LSV_COMBINE_RANK 200
 
 void lsv_train_param_default(lsv_train_param *p);
 lsv_status lsv_train_param_check(const lsv_train_param *p, lsv_error *err);
@@ -587,6 +657,12 @@ typedef struct {
 				   (row-major), a point's cluster is the
 				   nearest; else NULL */
 	char *graph;            /* one line describing the graph used, or NULL */
+	/* combine: the ngraphs graphs' learned weights lambda_q (>= 0, sum 1)
+	 * and a one-line description of each (NULL, or entries NULL, when
+	 * not known); model lines "combined_graph WEIGHT DESCRIPTION". */
+	size_t ngraphs;
+	double *graph_weight;
+	char **graph_desc;
 } lsv_model;
 
 /*
@@ -607,6 +683,22 @@ typedef struct {
 	long cg_iterations;     /* CG iterations of the sparse linear map */
 	long switches;          /* TSVM label switches, all functions */
 	int switch_capped;      /* some TSVM problem stopped at the switch cap */
+	/* combine: steps of the paper's Figure 1 taken, whether the step cap
+	 * stopped it (else no kernel improved), the objective
+	 * sum_c mu y_c'(K_ll(lambda) + mu I)^-1 y_c at the start and at the
+	 * end, mu itself, the rank r of the eigenpair path (0: exact), and
+	 * the number of graphs whose kernel is 0 on the labeled rows (every
+	 * labeled row isolated in them: they can get no weight). */
+	long combine_steps;
+	int combine_capped;
+	double combine_obj0, combine_obj;
+	double combine_mu;
+	long combine_rank;
+	size_t combine_zero;
+	/* combine with combine_singles: each graph's own fit, the decision
+	 * values of the n rows under graph q at single_f[(q n + i) nr_fn + c]
+	 * (0 for a graph whose kernel is 0 on the labeled rows). */
+	double *single_f;
 	double gamma_data;      /* > 0: the RBF gamma was not given and came
 				   from the data: 1 / lsv_mean_sqdist */
 	/* The kernel matrix, checked on up to 64 spread rows: off the
@@ -680,6 +772,36 @@ lsv_status lsv_train(const lsv_data *x, const lsv_graph *g,
  */
 lsv_status lsv_train_kernel(const lsv_data *x, const lsv_train_param *p,
 			    double **K, lsv_error *err);
+/*
+ * Training on several graphs over the rows of x: -s combine (the only
+ * solver that takes more than one).  g[0..ng) are the graphs (each n
+ * rows), start the starting weights of the combination (ng values >= 0,
+ * not all 0, scaled to sum 1; NULL: the average, 1/ng each, the paper's
+ * start).  The model records the learned weights (graph_weight; the
+ * caller may set graph_desc) and report->train_f holds the combination's
+ * own transductive values K_{.l}(lambda) c of every training row (-o);
+ * the model's expansion is its extension to new points.  With one graph
+ * and any solver, the same as lsv_train.
+ */
+lsv_status lsv_train_graphs(const lsv_data *x, const lsv_graph *const *g,
+			    size_t ng, const double *start,
+			    const lsv_train_param *p,
+			    const lsv_train_progress *progress,
+			    lsv_model **out, lsv_train_report *report,
+			    lsv_error *err);
+
+/* The combination's text inputs (common/combine.c), read with the data
+ * format's line rules (CRLF, blanks, "# comments" and comment lines).
+ * lsv_weights_read_path: one number >= 0 per line, exactly expect of them,
+ * not all 0 (the caller owns *w).  lsv_graph_list_read_path: one graph
+ * file per line (the whole line, blanks inside kept), a relative path
+ * taken from the list's own directory; at least one (the caller frees
+ * each (*files)[i] and *files). */
+lsv_status lsv_weights_read_path(const char *path, size_t expect, double **w,
+				 lsv_error *err);
+lsv_status lsv_graph_list_read_path(const char *path, char ***files,
+				    size_t *count, lsv_error *err);
+
 lsv_status lsv_train_with_kernel(const lsv_data *x, const lsv_graph *g,
 				 const lsv_train_param *p, const double *K,
 				 const lsv_train_progress *progress,

@@ -53,6 +53,13 @@ void lsv_model_free(lsv_model *m)
 	free(m->class_weight);
 	free(m->coef);
 	free(m->graph);
+	free(m->graph_weight);
+	if (m->graph_desc != NULL) {
+		size_t q;
+		for (q = 0; q < m->ngraphs; q++)
+			free(m->graph_desc[q]);
+		free(m->graph_desc);
+	}
 	lsv_data_free(m->sv);
 	free(m);
 }
@@ -129,6 +136,25 @@ static int all_finite(const double *v, size_t n)
 	return 1;
 }
 
+/* Why the combination's weights w[0..n) are not a convex combination
+ * (each >= 0, summing to 1 up to rounding), or NULL. */
+static const char *bad_weights(const double *w, size_t n)
+{
+	double sum = 0.0;
+	size_t q;
+
+	if (w == NULL)
+		return "graph weights missing";
+	for (q = 0; q < n; q++) {
+		if (!(w[q] >= 0.0) || !isfinite(w[q]))
+			return "a graph weight is negative or not finite";
+		sum += w[q];
+	}
+	if (!(fabs(sum - 1.0) <= 1e-9))
+		return "the graph weights do not sum to 1";
+	return NULL;
+}
+
 /* The first header value the reader would refuse, or NULL. */
 static const char *bad_param(const lsv_model *m)
 {
@@ -148,6 +174,15 @@ static const char *bad_param(const lsv_model *m)
 		return "max_iter is negative";
 	if (!isfinite(m->unlabeled))
 		return "the unlabeled marker is not finite";
+	if (p->solver == LSV_SOLVER_COMBINE) {  /* only the combination's */
+		if (p->combine_ext != LSV_SOLVER_LAPRLS &&
+		    p->combine_ext != LSV_SOLVER_LAPSVM)
+			return "combine_extension is not laprls or lapsvm";
+		if (!(p->combine_mu > 0.0) || !isfinite(p->combine_mu))
+			return "combine_mu is not a finite number > 0";
+		if (p->combine_steps < 0 || p->combine_rank < 0)
+			return "combine_steps or combine_rank is negative";
+	}
 	if (p->solver == LSV_SOLVER_TSVM) {  /* only the TSVM writes these */
 		if (!(p->tsvm_cstar >= 0.0) || !isfinite(p->tsvm_cstar))
 			return "tsvm_cstar is not a finite number >= 0";
@@ -240,6 +275,25 @@ static lsv_status check_model(const lsv_model *m, const char *name,
 		return REFUSE("the graph description holds a line break or '#', "
 			      "or starts or ends with a blank, so it would not "
 			      "read back", name);
+	if ((m->param.solver == LSV_SOLVER_COMBINE) != (m->ngraphs > 0))
+		return REFUSE("%s", name, m->ngraphs > 0
+			      ? "graph weights in a model that is not a "
+				"combination"
+			      : "a combination with no graph weights");
+	if (m->ngraphs > 0) {
+		const char *why_w = bad_weights(m->graph_weight, m->ngraphs);
+		size_t q;
+		if (why_w != NULL)
+			return REFUSE("%s", name, why_w);
+		for (q = 0; m->graph_desc != NULL && q < m->ngraphs; q++)
+			if (m->graph_desc[q] != NULL &&
+			    (!graph_text_ok(m->graph_desc[q]) ||
+			     m->graph_desc[q][0] == '\0'))
+				return REFUSE("the description of graph %zu is "
+					      "empty, holds a line break or '#', or "
+					      "starts or ends with a blank", name,
+					      q + 1);
+	}
 #undef REFUSE
 	return LSV_OK;
 }
@@ -291,6 +345,7 @@ struct key {
 	long min, max;                     /* integers: the range read */
 	lsv_status (*read)(reader *r, const key *k, char *s);  /* NULL: */
 	void (*write)(FILE *fp, const key *k, const lsv_model *m);  /* kind's */
+	int repeat;                        /* may occur on several lines */
 };
 
 /* KEY_NAME members are enumerations stored as int. */
@@ -304,6 +359,17 @@ static int not_direct(const lsv_model *m)
 	return m->param.method != LSV_METHOD_DIRECT;
 }
 static int has_landmarks(const lsv_model *m) { return m->param.landmarks > 0; }
+static int is_combine(const lsv_model *m)
+{
+	return m->param.solver == LSV_SOLVER_COMBINE;
+}
+/* the seed of the landmarks, or of the combination's random order */
+static int has_seed(const lsv_model *m)
+{
+	return has_landmarks(m) ||
+	       (is_combine(m) && m->param.method == LSV_METHOD_RANDOM);
+}
+static int has_graphs(const lsv_model *m) { return m->ngraphs > 0; }
 static int is_tsvm(const lsv_model *m)
 {
 	return m->param.solver == LSV_SOLVER_TSVM;
@@ -322,6 +388,8 @@ static lsv_status read_nr_sv(reader *r, const key *k, char *s);
 static lsv_status read_shift(reader *r, const key *k, char *s);
 static lsv_status read_centroids(reader *r, const key *k, char *s);
 static lsv_status read_class_weight(reader *r, const key *k, char *s);
+static lsv_status read_combined(reader *r, const key *k, char *s);
+static void write_combined(FILE *fp, const key *k, const lsv_model *m);
 static void write_flag(FILE *fp, const key *k, const lsv_model *m);
 static void write_labels(FILE *fp, const key *k, const lsv_model *m);
 static void write_bias(FILE *fp, const key *k, const lsv_model *m);
@@ -360,7 +428,7 @@ static const key keys[] = {
 	 .names = lsv_method_names},
 	{"landmarks", .when = has_landmarks, .kind = KEY_LONG,
 	 .off = P(landmarks), .min = 1, .max = LONG_MAX},
-	{"seed", .when = has_landmarks, .kind = KEY_ULLONG, .off = P(seed),
+	{"seed", .when = has_seed, .kind = KEY_ULLONG, .off = P(seed),
 	 .max = LONG_MAX},
 	/* tsvm_cstar >= 0 as in lsv_train_param (0: C), so the 0 of a TSVM
 	 * model read without this key is written and read back. */
@@ -369,6 +437,20 @@ static const key keys[] = {
 	 .read = read_tsvm_r},
 	{"tsvm_max_switches", .when = is_tsvm, .kind = KEY_LONG,
 	 .off = P(tsvm_max_switches), .max = LONG_MAX},
+	/* The combination (-s combine): its model for new points (the
+	 * extension's solver), mu, the step cap, the eigenpairs (0: exact
+	 * pseudo-inverses), and one "combined_graph WEIGHT [DESCRIPTION]"
+	 * line per graph, in the order given, the weights summing to 1. */
+	{"combine_extension", .when = is_combine, .kind = KEY_NAME,
+	 .off = P(combine_ext), .names = lsv_solver_names},
+	{"combine_mu", .when = is_combine, .kind = KEY_POSITIVE,
+	 .off = P(combine_mu)},
+	{"combine_steps", .when = is_combine, .kind = KEY_LONG,
+	 .off = P(combine_steps), .max = LONG_MAX},
+	{"combine_rank", .when = is_combine, .kind = KEY_LONG,
+	 .off = P(combine_rank), .max = LONG_MAX},
+	{"combined_graph", .when = has_graphs, .kind = KEY_OWN,
+	 .read = read_combined, .write = write_combined, .repeat = 1},
 	{"nr_class", .kind = KEY_INT, .off = M(nr_class), .min = 2,
 	 .max = INT_MAX},
 	{"labels", .kind = KEY_OWN, .read = read_labels, .write = write_labels},
@@ -490,6 +572,17 @@ static void write_class_weight(FILE *fp, const key *k, const lsv_model *m)
 	write_list(fp, k->name, m->class_weight, (size_t)m->nr_class);
 }
 
+static void write_combined(FILE *fp, const key *k, const lsv_model *m)
+{
+	size_t q;
+
+	for (q = 0; q < m->ngraphs; q++) {
+		const char *d = m->graph_desc != NULL ? m->graph_desc[q] : NULL;
+		fprintf(fp, "%s %.17g%s%s\n", k->name, m->graph_weight[q],
+			d != NULL ? " " : "", d != NULL ? d : "");
+	}
+}
+
 static void write_nr_sv(FILE *fp, const key *k, const lsv_model *m)
 {
 	fprintf(fp, "%s %zu\n", k->name, m->sv->n);
@@ -538,7 +631,8 @@ struct reader {
 				   not yet seen */
 	lsv_model *m;
 	long nr_sv;
-	size_t cap_labels, cap_bias, cap_shift, cap_cent, cap_cw;
+	size_t cap_labels, cap_bias, cap_shift, cap_cent, cap_cw, cap_graphs,
+	       cap_descs;
 	size_t nlabels, nbias, nshift, ncent, ncw;
 	size_t cap_rows, cap_nnz, cap_coef;
 };
@@ -822,6 +916,41 @@ static lsv_status read_class_weight(reader *r, const key *k, char *s)
 	return st;
 }
 
+/* One "combined_graph WEIGHT [DESCRIPTION]" line: a weight >= 0, then the
+ * rest of the line (blanks inside kept) as the graph's description. */
+static lsv_status read_combined(reader *r, const key *k, char *s)
+{
+	lsv_model *m = r->m;
+	char *tok = lsv_token(&s), *desc = NULL;
+	lsv_error why;
+	lsv_status st;
+	double w;
+	size_t q = m->ngraphs;
+
+	if (tok == NULL)
+		return lsv_fail(r->err, LSV_EFORMAT,
+				"%s:%zu: missing weight for %s (expected a number "
+				">= 0, then the graph's description)", r->name,
+				r->line, k->name);
+	if (lsv_parse_double(tok, &w, &why) != LSV_OK || !(w >= 0.0))
+		return bad(r, "bad graph weight", tok, "a number >= 0");
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (*s != '\0' && (st = key_text(r, s, &desc)) != LSV_OK)
+		return st;
+	if (lsv_grow((void **)&m->graph_weight, &r->cap_graphs, q + 1,
+		     sizeof *m->graph_weight) ||
+	    lsv_grow((void **)&m->graph_desc, &r->cap_descs, q + 1,
+		     sizeof *m->graph_desc)) {
+		free(desc);
+		return nomem(r);
+	}
+	m->graph_weight[q] = w;
+	m->graph_desc[q] = desc;
+	m->ngraphs = q + 1;
+	return LSV_OK;
+}
+
 /* The count, checked against the SV lines that follow. */
 static lsv_status read_nr_sv(reader *r, const key *k, char *s)
 {
@@ -836,12 +965,13 @@ static lsv_status parse_header(reader *r, const char *key, char *s)
 	if (k == NKEYS)
 		return bad(r, "unknown key", key,
 			   "a header key such as 'kernel' or 'nr_sv', or 'SV'");
-	if (r->seen[k])
+	if (r->seen[k] && !keys[k].repeat)
 		return lsv_fail(r->err, LSV_EFORMAT,
 				"%s:%zu: repeated key '%s' (first on line %zu, "
 				"expected each key once)", r->name, r->line, key,
 				r->seen[k]);
-	r->seen[k] = r->line;
+	if (!r->seen[k])
+		r->seen[k] = r->line;
 	return (keys[k].read != NULL ? keys[k].read : read_value)(r, &keys[k], s);
 }
 
@@ -912,6 +1042,37 @@ static lsv_status check_header(reader *r)
 					"label (expected a value that no class uses)",
 					r->name, line_of(r, "unlabeled_marker"),
 					m->unlabeled);
+	if (m->param.solver == LSV_SOLVER_COMBINE) {
+		static const char *const need[] = {"combine_extension",
+						   "combine_mu"};
+		size_t j;
+		for (j = 0; j < sizeof need / sizeof *need; j++)
+			if (line_of(r, need[j]) == 0)
+				return lsv_fail(r->err, LSV_EFORMAT,
+						"%s:%zu: missing key '%s' (expected it "
+						"in a combination's model)", r->name,
+						r->line, need[j]);
+		if (m->param.combine_ext != LSV_SOLVER_LAPRLS &&
+		    m->param.combine_ext != LSV_SOLVER_LAPSVM)
+			return lsv_fail(r->err, LSV_EFORMAT,
+					"%s:%zu: bad combine_extension (found '%s', "
+					"expected laprls or lapsvm)", r->name,
+					line_of(r, "combine_extension"),
+					lsv_solver_name(m->param.combine_ext));
+	}
+	if (m->param.solver == LSV_SOLVER_COMBINE || m->ngraphs > 0) {
+		const char *why_w = m->ngraphs == 0
+			? "no combined_graph line (expected one per graph)"
+			: m->param.solver != LSV_SOLVER_COMBINE
+			? "combined_graph lines in a model that is not a "
+			  "combination (expected solver combine)"
+			: bad_weights(m->graph_weight, m->ngraphs);
+		if (why_w != NULL)
+			return lsv_fail(r->err, LSV_EFORMAT, "%s:%zu: %s", r->name,
+					m->ngraphs > 0 ? line_of(r, "combined_graph")
+						       : line_of(r, "solver"),
+					why_w);
+	}
 	/* A Nystrom model's expansion points are its landmarks, sampled from
 	 * the l + u training rows: a count beyond either is corrupt. */
 	if (m->param.landmarks > 0 &&

@@ -13,6 +13,7 @@ const lsv_name lsv_solver_names[] = {
 	{"laprls", LSV_SOLVER_LAPRLS},
 	{"tsvm", LSV_SOLVER_TSVM},
 	{"cluster", LSV_SOLVER_CLUSTER},
+	{"combine", LSV_SOLVER_COMBINE},
 	{NULL, -1}
 };
 
@@ -21,6 +22,7 @@ const lsv_name lsv_method_names[] = {
 	{"pcg", LSV_METHOD_PCG},
 	{"pcg-early", LSV_METHOD_PCG_EARLY},
 	{"newton", LSV_METHOD_NEWTON},
+	{"random", LSV_METHOD_RANDOM},
 	{NULL, -1}
 };
 

@@ -65,6 +65,14 @@ typedef struct {
 	double *ystar;              /* TSVM: n x nr_fn final labels, row-major,
 				       allocated by the solver (the driver
 				       hands it to the report) */
+	/* combine (common/combine.c): in, the graphs (F->L is NULL: the
+	 * solver builds sum_q lambda_q L_q itself) and the starting
+	 * weights (NULL: the average); out, the learned weights (ngraphs,
+	 * allocated by the solver; the driver hands them to the model). */
+	const lsv_graph *const *graphs;
+	size_t ngraphs;
+	const double *start;
+	double *graph_weight;
 } lsv_fit;
 
 /* Refuse, before allocating, count doubles that would not fit: over
@@ -148,6 +156,40 @@ typedef struct {
 lsv_status lsv_nystrom_build(const lsv_data *x, const lsv_train_param *p,
 			     lsv_nystrom *ny, lsv_error *err);
 void lsv_nystrom_free(lsv_nystrom *ny);
+lsv_status lsv_fit_combine(lsv_fit *F, lsv_model **out);        /* combine.c */
+
+/* ------------------------------------------------------------------ */
+/* Combining graph Laplacians (common/combine.c)                       */
+/* ------------------------------------------------------------------ */
+
+/* B (n x l, column-major) = the columns lab[0..l) of pinv(L), L the
+ * (normalized) Laplacian of g: exactly, by one Cholesky factorization of
+ * L + V V' (V the orthonormal null vectors, one per connected component).
+ * M is the caller's n x n scratch array. */
+lsv_status lsv_pinv_columns(const lsv_graph *g, int normalized,
+			    const size_t *lab, size_t l, double *M, double *B,
+			    lsv_error *err);
+
+/* Z (n x r, column-major) with Z Z' = the rank-r part of pinv(L) from the
+ * r smallest nonzero eigenpairs (dsyevr), Z = U diag(1/sqrt(lambda)); *got
+ * (<= r) columns are set, fewer when the graph has fewer nonzero
+ * eigenvalues; the rest are 0.  M: n x n scratch. */
+lsv_status lsv_pinv_eigen(const lsv_graph *g, int normalized, size_t r,
+			  double *M, double *Z, size_t *got, lsv_error *err);
+
+/* The paper's Figure 1 on the labeled blocks.  S is l*l x Q: column q is
+ * K_q,ll (column-major, symmetric, already normalized); Y l x C targets;
+ * mu > 0; at most steps steps; random: the first improving kernel in a
+ * random order drawn from seed, else the argmax.  lambda (Q) holds the
+ * start (>= 0, sum 1) and gets the result; C_out (l x C, may be NULL) gets
+ * the final coefficients (K_ll(lambda) + mu I)^-1 Y.  *taken, *capped,
+ * *obj0 and *obj as in lsv_train_report. */
+lsv_status lsv_combine_weights(const double *S, size_t l, size_t Q,
+			       const double *Y, int C, double mu, long steps,
+			       int random, unsigned long long seed,
+			       double *lambda, double *C_out, long *taken,
+			       int *capped, double *obj0, double *obj,
+			       lsv_error *err);
 
 /* LapRLS by PCG (common/pcg.c): K dense n x n; L^p with the weight cI
  * (NULL: no graph term); the loss on the rows with act[i + c act_stride]

@@ -134,6 +134,18 @@ static const method_row methods[] = {
 	{LSV_SOLVER_CLUSTER, LSV_METHOD_NEWTON, 1,
 	 "cluster (Nystrom features)",
 	 1, 0, mem_map, "the Nystrom features", lsv_fit_cluster, 0},
+	/* the memory of the kernels of the graphs is checked by the solver,
+	 * which knows their number; the row's is the extension's (LapRLS or
+	 * LapSVM direct on the ambient kernel) */
+	{LSV_SOLVER_COMBINE, LSV_METHOD_DIRECT, 0,
+	 "combine (Argyriou et al. Figure 1, argmax; extension on sum lambda_q L_q)",
+	 1, 0, mem_nn_system, "the n x n kernel and system matrices",
+	 lsv_fit_combine, 0},
+	{LSV_SOLVER_COMBINE, LSV_METHOD_RANDOM, 0,
+	 "combine (Argyriou et al. Figure 1, first improving kernel in a random "
+	 "order; extension on sum lambda_q L_q)",
+	 1, 0, mem_nn_system, "the n x n kernel and system matrices",
+	 lsv_fit_combine, 0},
 };
 
 #define NMETHODS (sizeof methods / sizeof *methods)
@@ -223,6 +235,10 @@ void lsv_train_param_default(lsv_train_param *p)
 	p->seed = 1;
 	p->mem_limit = 0.0;
 	p->clusters = 2;
+	p->combine_mu = 0.0;
+	p->combine_steps = 100;
+	p->combine_rank = 0;
+	p->combine_ext = LSV_SOLVER_LAPRLS;
 	p->cluster_unit = 1;
 	p->cluster_restarts = 10;
 }
@@ -299,6 +315,50 @@ lsv_status lsv_train_param_check(const lsv_train_param *p, lsv_error *err)
 				"(-M newton -N m)");
 	if (lsv_class_weights_check(p, err) != LSV_OK)
 		return LSV_EINVAL;
+	if (!(p->combine_mu >= 0.0) || !isfinite(p->combine_mu))
+		return lsv_fail(err, LSV_EINVAL,
+				"combination mu = %g out of range (expected > 0, or 0 "
+				"for l * 1e-5)", p->combine_mu);
+	if (p->combine_steps < 0)
+		return lsv_fail(err, LSV_EINVAL,
+				"combination step cap %ld out of range (expected >= 0)",
+				p->combine_steps);
+	if (p->combine_rank < 0)
+		return lsv_fail(err, LSV_EINVAL,
+				"combination eigenpairs r = %ld out of range "
+				"(expected >= 0, 0 for automatic)", p->combine_rank);
+	if (p->combine_ext != LSV_SOLVER_LAPRLS &&
+	    p->combine_ext != LSV_SOLVER_LAPSVM)
+		return lsv_fail(err, LSV_EINVAL,
+				"the combination's model for new points is laprls or "
+				"lapsvm, not %s", lsv_solver_name(p->combine_ext)
+				? lsv_solver_name(p->combine_ext) : "unknown");
+	if (p->solver == LSV_SOLVER_COMBINE && p->power != 1)
+		return lsv_fail(err, LSV_EINVAL,
+				"Laplacian power %d with the combination (expected 1: "
+				"its kernels are pinv(L_q) and its Laplacian sum_q "
+				"lambda_q L_q)", p->power);
+	if (p->combine_two && p->solver != LSV_SOLVER_COMBINE)
+		return lsv_fail(err, LSV_EINVAL,
+				"declared classes are for the combination (-s "
+				"combine): the other solvers need labeled rows of "
+				"every class");
+	if (p->combine_two &&
+	    (!isfinite(p->combine_labels[0]) || !isfinite(p->combine_labels[1]) ||
+	     p->combine_labels[0] == p->combine_labels[1]))
+		return lsv_fail(err, LSV_EINVAL,
+				"the two classes declared (%g and %g) must be "
+				"distinct finite labels", p->combine_labels[0],
+				p->combine_labels[1]);
+	if (p->solver == LSV_SOLVER_COMBINE && p->class_graph)
+		return lsv_fail(err, LSV_EINVAL,
+				"class-dependent Laplacians with the combination (its "
+				"kernels are the graphs' own)");
+	if (p->solver == LSV_SOLVER_COMBINE && p->balance != LSV_BALANCE_NONE)
+		return lsv_fail(err, LSV_EINVAL,
+				"a balance shift with the combination (its transductive "
+				"values and its model's differ, so one shift cannot fit "
+				"both)");
 	if (find_method(p, err) == NULL)
 		return LSV_EINVAL;
 	if (p->solver == LSV_SOLVER_CLUSTER) {
@@ -651,8 +711,10 @@ void lsv_train_report_free(lsv_train_report *r)
 		return;
 	free(r->train_f);
 	free(r->ystar);
+	free(r->single_f);
 	r->train_f = NULL;
 	r->ystar = NULL;
+	r->single_f = NULL;
 }
 
 /* The kernel gamma not given: for the RBF 1 / the mean squared distance
@@ -720,7 +782,8 @@ static lsv_status record_classes(lsv_model *m, const lsv_train_param *p,
 	return LSV_OK;
 }
 
-static lsv_status train(const lsv_data *x, const lsv_graph *g,
+static lsv_status train(const lsv_data *x, const lsv_graph *const *gs,
+			size_t ng, const double *start,
 			const lsv_train_param *p, const double *Kin,
 			const lsv_train_progress *progress, lsv_model **out,
 			lsv_train_report *report, lsv_error *err);
@@ -773,7 +836,8 @@ static lsv_status train_labeled(const lsv_data *x, const lsv_graph *g,
 			b++;
 		}
 	}
-	st = train(sub, gl, &q, Kl, progress, out, report, err);
+	st = train(sub, (const lsv_graph *const *)&gl, 1, NULL, &q, Kl, progress,
+		   out, report, err);
 	if (st == LSV_OK) {
 		(*out)->u = n - l;
 		(*out)->param.gamma_I = p->gamma_I;
@@ -788,12 +852,15 @@ done:
 }
 
 /* lsv_train with a report and progress that are never NULL; Kin: the
- * caller's n x n kernel (lsv_train_kernel), or NULL to compute it here. */
-static lsv_status train(const lsv_data *x, const lsv_graph *g,
+ * caller's n x n kernel (lsv_train_kernel), or NULL to compute it here;
+ * gs[0..ng): the graphs (one, or several for the combination). */
+static lsv_status train(const lsv_data *x, const lsv_graph *const *gs,
+			size_t ng, const double *start,
 			const lsv_train_param *p, const double *Kin,
 			const lsv_train_progress *progress, lsv_model **out,
 			lsv_train_report *report, lsv_error *err)
 {
+	const lsv_graph *g = ng > 0 ? gs[0] : NULL;
 	lsv_fit F;
 	lsv_train_param prm = *p;
 	const method_row *row;
@@ -801,7 +868,7 @@ static lsv_status train(const lsv_data *x, const lsv_graph *g,
 	double *labels = NULL, *Y = NULL, *K = NULL;
 	size_t *lab = NULL, n = x->n, i;
 	lsv_status st;
-	double t0 = 0.0, t1 = 0.0;
+	double t0 = 0.0, t1 = 0.0, *startw = NULL;
 	int c;
 
 	memset(&F, 0, sizeof F);
@@ -809,6 +876,42 @@ static lsv_status train(const lsv_data *x, const lsv_graph *g,
 	if ((st = lsv_train_param_check(p, err)) != LSV_OK)
 		return st;
 	row = find_method(p, err);
+	if (ng > 1 && p->solver != LSV_SOLVER_COMBINE)
+		return lsv_fail(err, LSV_EINVAL,
+				"%zu graphs: only the combination (-s combine) takes "
+				"more than one", ng);
+	if (p->solver == LSV_SOLVER_COMBINE) {
+		size_t j;
+		if (ng == 0)
+			return lsv_fail(err, LSV_EINVAL,
+					"the combination needs at least one graph");
+		for (j = 0; j < ng; j++)
+			if (gs[j] == NULL || gs[j]->n != n)
+				return lsv_fail(err, LSV_EINVAL,
+						"graph %zu has %zu rows but the data "
+						"%zu", j + 1, gs[j] ? gs[j]->n : 0, n);
+		if (start != NULL) {
+			double sum = 0.0;
+			for (j = 0; j < ng; j++) {
+				if (!(start[j] >= 0.0) || !isfinite(start[j]))
+					return lsv_fail(err, LSV_EINVAL,
+							"starting weight %zu is %g "
+							"(expected a finite number >= 0)",
+							j + 1, start[j]);
+				sum += start[j];
+			}
+			if (!(sum > 0.0) || !isfinite(sum))
+				return lsv_fail(err, LSV_EINVAL,
+						"the starting weights sum to %g "
+						"(expected > 0)", sum);
+		}
+		/* mu as the authors' code: l * 1e-5 (the paper's text: 1e-5);
+		 * exact kernels up to LSV_COMBINE_EXACT_MAX rows */
+		if (prm.combine_mu == 0.0)
+			prm.combine_mu = 1e-5 * (double)x->l;
+		if (prm.combine_rank == 0 && n > LSV_COMBINE_EXACT_MAX)
+			prm.combine_rank = LSV_COMBINE_RANK;
+	}
 	if (prm.kernel.gamma == 0.0 &&
 	    (st = default_gamma(x, &prm.kernel, report, err)) != LSV_OK)
 		return st;
@@ -834,7 +937,7 @@ static lsv_status train(const lsv_data *x, const lsv_graph *g,
 		if (sub == NULL)
 			return lsv_fail(err, LSV_ENOMEM, "out of memory");
 		q.kernel.gamma = prm.kernel.gamma;  /* from all the rows */
-		st = train(sub, NULL, &q, NULL, progress, out, report, err);
+		st = train(sub, NULL, 0, NULL, &q, NULL, progress, out, report, err);
 		lsv_data_free(sub);
 		if (st == LSV_OK) {
 			(*out)->u = n - x->l;
@@ -879,6 +982,36 @@ static lsv_status train(const lsv_data *x, const lsv_graph *g,
 		F.nr_class = prm.clusters;
 	} else if ((st = find_classes(x, &labels, &F.nr_class, err)) != LSV_OK)
 		return st;
+	if (prm.combine_two && (prm.combine_labels[0] == x->unlabeled ||
+				prm.combine_labels[1] == x->unlabeled)) {
+		free(labels);
+		return lsv_fail(err, LSV_EINVAL,
+				"a declared class is the unlabeled marker %g",
+				x->unlabeled);
+	}
+	if (prm.combine_two) {  /* the two classes declared */
+		double *two = malloc(2 * sizeof *two);
+		for (i = 0; two != NULL && i < n; i++)
+			if (lsv_data_is_labeled(x, i) &&
+			    x->y[i] != prm.combine_labels[0] &&
+			    x->y[i] != prm.combine_labels[1]) {
+				st = lsv_fail(err, LSV_EINVAL,
+					      "row %zu has label %g, not one of the two "
+					      "classes declared (%g and %g)", i + 1,
+					      x->y[i], prm.combine_labels[0],
+					      prm.combine_labels[1]);
+				free(two);
+				free(labels);
+				return st;
+			}
+		free(labels);
+		if (two == NULL)
+			return lsv_fail(err, LSV_ENOMEM, "out of memory");
+		two[0] = prm.combine_labels[0];
+		two[1] = prm.combine_labels[1];
+		labels = two;
+		F.nr_class = 2;
+	}
 	F.labels = labels;
 	if (F.nr_class < 2) {
 		st = lsv_fail(err, LSV_EINVAL,
@@ -915,7 +1048,7 @@ static lsv_status train(const lsv_data *x, const lsv_graph *g,
 			Y[i + (size_t)c * F.l] = x->y[lab[i]] == labels[c] ? 1.0 : -1.0;
 	F.lab = lab;
 	F.Y = Y;
-	if (prm.gamma_I > 0.0) {
+	if (prm.gamma_I > 0.0 && prm.solver != LSV_SOLVER_COMBINE) {
 		if ((st = lsv_lapop_init(&L, g, prm.normalized, prm.power,
 					 err)) != LSV_OK)
 			goto done;
@@ -924,6 +1057,23 @@ static lsv_status train(const lsv_data *x, const lsv_graph *g,
 		    (st = lsv_class_weigh_rows(&L, x, &prm, err)) != LSV_OK)
 			goto done;
 		F.L = &L;
+	}
+	if (prm.solver == LSV_SOLVER_COMBINE) {  /* it builds its own L */
+		double sum = 0.0;
+		size_t j;
+		F.graphs = gs;
+		F.ngraphs = ng;
+		if (start != NULL) {  /* scaled to sum 1 */
+			if ((startw = lsv_alloc(ng, sizeof *startw)) == NULL) {
+				st = lsv_fail(err, LSV_ENOMEM, "out of memory");
+				goto done;
+			}
+			for (j = 0; j < ng; j++)
+				sum += start[j];
+			for (j = 0; j < ng; j++)
+				startw[j] = start[j] / sum;
+			F.start = startw;
+		}
 	}
 	report->path = row->name;
 	if (!row->map && Kin != NULL) {  /* the caller's, as computed here */
@@ -952,7 +1102,14 @@ static lsv_status train(const lsv_data *x, const lsv_graph *g,
 		}
 	if ((st = lsv_fit_model(&F, out)) != LSV_OK)
 		goto done;
-	report->train_f = train_outputs(&F);
+	if (F.graph_weight != NULL) {  /* the combination's weights */
+		(*out)->ngraphs = F.ngraphs;
+		(*out)->graph_weight = F.graph_weight;
+		F.graph_weight = NULL;
+	}
+	/* the combination left its own transductive values there */
+	if (report->train_f == NULL)
+		report->train_f = train_outputs(&F);
 	report->kernel_seconds = t1 - t0;
 	report->solve_seconds = seconds() - t1;
 done:
@@ -973,6 +1130,8 @@ done:
 	free(F.alpha);
 	free(F.bias);
 	free(F.ystar);
+	free(F.graph_weight);
+	free(startw);
 	return st;
 }
 
@@ -1065,6 +1224,24 @@ lsv_status lsv_train(const lsv_data *x, const lsv_graph *g,
 	return lsv_train_with_kernel(x, g, p, NULL, progress, out, report, err);
 }
 
+/* lsv_train_with_kernel's body, for one graph or several. */
+static lsv_status train_top(const lsv_data *x, const lsv_graph *const *gs,
+			    size_t ng, const double *start,
+			    const lsv_train_param *p, const double *K,
+			    const lsv_train_progress *progress,
+			    lsv_model **out, lsv_train_report *report,
+			    lsv_error *err);
+
+lsv_status lsv_train_graphs(const lsv_data *x, const lsv_graph *const *g,
+			    size_t ng, const double *start,
+			    const lsv_train_param *p,
+			    const lsv_train_progress *progress,
+			    lsv_model **out, lsv_train_report *report,
+			    lsv_error *err)
+{
+	return train_top(x, g, ng, start, p, NULL, progress, out, report, err);
+}
+
 lsv_status lsv_train_kernel(const lsv_data *x, const lsv_train_param *p,
 			    double **K, lsv_error *err)
 {
@@ -1106,6 +1283,17 @@ lsv_status lsv_train_with_kernel(const lsv_data *x, const lsv_graph *g,
 				 lsv_model **out, lsv_train_report *report,
 				 lsv_error *err)
 {
+	return train_top(x, g != NULL ? &g : NULL, g != NULL, NULL, p, K,
+			 progress, out, report, err);
+}
+
+static lsv_status train_top(const lsv_data *x, const lsv_graph *const *gs,
+			    size_t ng, const double *start,
+			    const lsv_train_param *p, const double *K,
+			    const lsv_train_progress *progress,
+			    lsv_model **out, lsv_train_report *report,
+			    lsv_error *err)
+{
 	static const lsv_train_progress none = {NULL, NULL};
 	lsv_train_report own;
 	lsv_status st;
@@ -1120,8 +1308,8 @@ lsv_status lsv_train_with_kernel(const lsv_data *x, const lsv_graph *g,
 		return lsv_fail(err, LSV_EINVAL,
 				"a positive fraction r is for two classes; with "
 				"more, balance by the labeled ratio of each class");
-	st = train(x, g, p, K, progress != NULL ? progress : &none, out,
-		   report, err);
+	st = train(x, gs, ng, start, p, K, progress != NULL ? progress : &none,
+		   out, report, err);
 	/* after any method's fit, one step for every row of the table */
 	if (st == LSV_OK && p->balance != LSV_BALANCE_NONE &&
 	    (st = balance(x, p, *out, report, err)) != LSV_OK) {

@@ -138,7 +138,7 @@ load helpers
 @test "-d with an unknown name: exit 2 listing the choices" {
 	small_data small.txt
 	run --separate-stderr "$GB" -d manhattan small.txt
-	assert_usage_error "option -d: unknown value 'manhattan' (expected one of euclidean, cosine)"
+	assert_usage_error "option -d: unknown value 'manhattan' (expected one of euclidean, cosine, tangent, rotation)"
 }
 
 @test "-w with an unknown name: exit 2 listing the choices" {

@@ -156,7 +156,7 @@ setup() {
 @test "-s foo: exit 2, unknown solver" {
 	moons1
 	run --separate-stderr "$TRAIN" -s foo m.txt
-	assert_train_usage "option -s: unknown solver 'foo' (expected lapsvm, laprls, tsvm or cluster)"
+	assert_train_usage "option -s: unknown solver 'foo' (expected lapsvm, laprls, tsvm, cluster or combine)"
 }
 
 @test "-L foo: exit 2, unknown Laplacian" {
@@ -203,7 +203,7 @@ setup() {
 @test "data and graph both '-': exit 2" {
 	: >empty.txt
 	run --separate-stderr "$TRAIN" -G - - out.model <empty.txt
-	assert_train_usage "only one of the data and the graphs can be standard input"
+	assert_train_usage "only one of the data, the graphs, a graph list and the weights can be standard input"
 	[ ! -e out.model ]
 }
 
@@ -788,9 +788,9 @@ setup() {
 @test "-M pcg applies to LapRLS and LapSVM; unknown -M values are usage errors" {
 	moons1
 	run --separate-stderr "$TRAIN" -s tsvm -M pcg m.txt
-	assert_train_usage "no training method tsvm pcg (the methods are: lapsvm direct, lapsvm pcg, lapsvm pcg-early, lapsvm newton, lapsvm newton with landmarks, laprls direct, laprls pcg, laprls pcg-early, laprls newton, laprls newton with landmarks, tsvm direct, cluster direct, cluster newton with landmarks)"
+	assert_train_usage "no training method tsvm pcg (the methods are: lapsvm direct, lapsvm pcg, lapsvm pcg-early, lapsvm newton, lapsvm newton with landmarks, laprls direct, laprls pcg, laprls pcg-early, laprls newton, laprls newton with landmarks, tsvm direct, cluster direct, cluster newton with landmarks, combine direct, combine random)"
 	run --separate-stderr "$TRAIN" -s laprls -M cholesky m.txt
-	assert_train_usage "option -M: unknown method 'cholesky' (expected direct, pcg, pcg-early or newton)"
+	assert_train_usage "option -M: unknown method 'cholesky' (expected direct, pcg, pcg-early, newton or random)"
 }
 
 @test "-M given twice: the last one trains, whichever the two are" {

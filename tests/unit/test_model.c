@@ -222,9 +222,9 @@ static void model_refuses_each_malformed_line_with_its_message(void)
 		 "expected 'lapsvm_model 1')"},
 		/* Header keys and values. */
 		{"solver lapsvm\n", "solver svm\n",
-		 "m:2: unknown solver (found 'svm', expected lapsvm, laprls, tsvm or cluster)"},
+		 "m:2: unknown solver (found 'svm', expected lapsvm, laprls, tsvm, cluster or combine)"},
 		{"solver lapsvm\n", "solver\n",
-		 "m:2: missing value for solver (expected lapsvm, laprls, tsvm or cluster)"},
+		 "m:2: missing value for solver (expected lapsvm, laprls, tsvm, cluster or combine)"},
 		{"solver lapsvm\n", "solver lapsvm laprls\n",
 		 "m:2: extra text after the solver value (found 'laprls', expected end of line)"},
 		{"kernel rbf\n", "kernel sigmoid\n",
@@ -435,13 +435,13 @@ static void model_optional_keys_are_read_and_checked(void)
 	struct { const char *from, *to, *msg; } bad[] = {
 		{"nr_class 2\n", "method cholesky\nnr_class 2\n",
 		 "m:17: unknown method (found 'cholesky', expected direct, pcg, "
-		 "pcg-early or newton)"},
+		 "pcg-early, newton or random)"},
 		{"nr_class 2\n", "method Newton\nnr_class 2\n",
 		 "m:17: unknown method (found 'Newton', expected direct, pcg, "
-		 "pcg-early or newton)"},
+		 "pcg-early, newton or random)"},
 		{"nr_class 2\n", "method\nnr_class 2\n",
-		 "m:17: missing value for method (expected direct, pcg, pcg-early "
-		 "or newton)"},
+		 "m:17: missing value for method (expected direct, pcg, pcg-early, "
+		 "newton or random)"},
 		{"nr_class 2\n", "method pcg pcg\nnr_class 2\n",
 		 "m:17: extra text after the method value (found 'pcg', expected "
 		 "end of line)"},
@@ -496,8 +496,12 @@ static void model_optional_keys_are_read_and_checked(void)
 		lsv_model_free(m);
 	}
 	for (t = lsv_solver_names; t->name != NULL; t++) {
-		char line[64];
-		snprintf(line, sizeof line, "solver %s\n", t->name);
+		char line[160];
+		/* a combination's model needs its own keys and graphs */
+		snprintf(line, sizeof line, "solver %s\n%s", t->name,
+			 t->value == LSV_SOLVER_COMBINE
+			 ? "combine_extension laprls\ncombine_mu 1e-05\n"
+			   "combined_graph 1 file g\n" : "");
 		m = read_subst("solver lapsvm\n", line);
 		CHECK(m != NULL && (int)m->param.solver == t->value);
 		lsv_model_free(m);
@@ -1024,6 +1028,20 @@ static void model_every_name_and_optional_key_round_trips(void)
 			m->param.tsvm_cstar = 0.5 * count;
 			m->param.tsvm_r = 0.01 * count;
 			m->param.tsvm_max_switches = count;
+			if (s->value == LSV_SOLVER_COMBINE) {
+				m->param.combine_ext = with ? LSV_SOLVER_LAPSVM
+							    : LSV_SOLVER_LAPRLS;
+				m->param.combine_mu = 1e-5 * count;
+				m->param.combine_steps = count;
+				m->param.combine_rank = with ? 7 : 0;
+				m->ngraphs = 2;
+				m->graph_weight = malloc(2 * sizeof *m->graph_weight);
+				m->graph_desc = calloc(2, sizeof *m->graph_desc);
+				m->graph_weight[0] = 0.25;
+				m->graph_weight[1] = 0.75;
+				if (with)
+					m->graph_desc[1] = strdup("file a b.graph");
+			}
 			if (!with) {
 				free(m->graph);
 				m->graph = NULL;
@@ -1058,7 +1076,16 @@ static void model_every_name_and_optional_key_round_trips(void)
 				 1000u * (unsigned)count);
 			CHECK((strstr(text, want) != NULL) == with);
 			CHECK((strstr(text, "\nlandmarks ") != NULL) == with);
-			CHECK((strstr(text, "\nseed ") != NULL) == with);
+			CHECK((strstr(text, "\nseed ") != NULL) ==
+			      (with || (s->value == LSV_SOLVER_COMBINE &&
+					me->value == LSV_METHOD_RANDOM)));
+			CHECK((strstr(text, "\ncombine_mu ") != NULL) ==
+			      (s->value == LSV_SOLVER_COMBINE));
+			CHECK((strstr(text, "\ncombined_graph 0.25\ncombined_graph "
+					    "0.75") != NULL) ==
+			      (s->value == LSV_SOLVER_COMBINE));
+			CHECK((strstr(text, "\ncombined_graph 0.75 file a b.graph\n") !=
+			       NULL) == (s->value == LSV_SOLVER_COMBINE && with));
 			CHECK((strstr(text, "\ngraph ") != NULL) == with);
 			CHECK((strstr(text, "\ntsvm_cstar ") != NULL) ==
 			      (s->value == LSV_SOLVER_TSVM));
@@ -1075,6 +1102,18 @@ static void model_every_name_and_optional_key_round_trips(void)
 				CHECK(r->param.landmarks == m->param.landmarks);
 				CHECK(r->param.seed == m->param.seed);
 				CHECK((r->graph != NULL) == with);
+				if (s->value == LSV_SOLVER_COMBINE) {
+					CHECK(r->ngraphs == 2 &&
+					      r->graph_weight[1] == 0.75);
+					CHECK(r->param.combine_mu == m->param.combine_mu &&
+					      r->param.combine_ext == m->param.combine_ext &&
+					      r->param.combine_steps == count &&
+					      r->param.combine_rank == m->param.combine_rank);
+					CHECK(r->graph_desc[0] == NULL);
+					CHECK((r->graph_desc[1] != NULL) == with);
+				} else {
+					CHECK(r->ngraphs == 0);
+				}
 				if (s->value == LSV_SOLVER_TSVM) {
 					CHECK(r->param.tsvm_cstar == m->param.tsvm_cstar);
 					CHECK(r->param.tsvm_r == m->param.tsvm_r);
@@ -1092,7 +1131,7 @@ static void model_every_name_and_optional_key_round_trips(void)
 			lsv_model_free(r);
 			lsv_model_free(m);
 		}
-	CHECK(count == 16);
+	CHECK(count == 25);
 }
 
 /* ---------------------------------------------------------- prediction */
