@@ -34,7 +34,10 @@
 #   experiments/argyriou-table1.sh
 # Environment: DATA (../shared/data), BIN (.), OUT (build/argyriou),
 # TASKS ("1v7 2v3 2v7 3v8 4v7 oddeven"), TRIALS (30), RULE (direct), SEED
-# (1, for RULE=random), JOBS (1: tasks run side by side).
+# (1, for RULE=random and SELECT=balanced), JOBS (1: tasks run side by
+# side), SELECT (authors: their selections; balanced: odd vs even with
+# equal numbers of labels per digit, as the paper's text says).
+SELECT=${SELECT:-authors}
 set -euo pipefail
 DATA=${DATA:-../shared/data}
 BIN=${BIN:-.}
@@ -95,13 +98,42 @@ run_task() {
 				echo "$t $l $i $set $(err "$d/truth" "$d/pred") $(weights "$d/model")" >> "$OUT/runs-$t.txt.tmp"
 			done
 			echo "$t $l $i single $(single_errs "$d/truth" "$d/singles")" >> "$OUT/runs-$t.txt.tmp"
-		done < "$DATA/argyriou.$t.l$l.txt"
+		done < <(selections "$t" "$l")
 	done
 	mv "$OUT/runs-$t.txt.tmp" "$OUT/runs-$t.txt"
 	rm -rf "$d"
 }
-export -f run_task pair_subset oddeven_subset train_rows graphs semi truth err single_errs weights combine
-export WORK DATA BIN OUT TRIALS RULE SEED
+# selections TASK L: the 30 lines of labeled subset rows.  The authors'
+# own (argyriou.TASK.lL.txt), or with SELECT=balanced for odd vs even the
+# paper's text, "equal numbers for each digit": L/10 of the first 20 images
+# of each digit (subset rows 1-200, where the authors' selections lie too),
+# drawn by awk's srand(SEED); l = 20 and 30 extend l = 10.
+selections() {
+	if [ "${SELECT:-authors}" = balanced ] && [ "$1" = oddeven ]; then
+		awk -v l="$2" -v seed="${SEED:-1}" 'BEGIN {
+			srand(seed)
+			for (t = 1; t <= 30; t++) {
+				line = ""
+				for (j = 1; j <= 10; j++) {
+					# three distinct k in 1..20 for digit position j
+					split("", used)
+					for (r = 1; r <= 3; r++) {
+						do k = 1 + int(rand() * 20); while (k in used)
+						used[k] = 1; pick[j, r] = 10 * (k - 1) + j
+					}
+				}
+				for (r = 1; r <= l / 10; r++)
+					for (j = 1; j <= 10; j++)
+						line = line (line == "" ? "" : " ") pick[j, r]
+				print line
+			}
+		}'
+	else
+		cat "$DATA/argyriou.$1.l$2.txt"
+	fi
+}
+export -f run_task selections pair_subset oddeven_subset train_rows graphs semi truth err single_errs weights combine
+export WORK DATA BIN OUT TRIALS RULE SEED SELECT
 
 start=$(date +%s)
 printf '%s\n' $TASKS | xargs -P "$JOBS" -I{} bash -c 'set -euo pipefail; run_task {}'
