@@ -66,7 +66,8 @@ check_oddeven
 # One task: its graphs once, then every label count and trial.  Writes
 #   TASK L TRIAL SET ERROR W1 .. WQ    (SET eucl, tang, all)
 #   TASK L TRIAL single E1 .. E20      (each graph alone: e1..e10 t1..t10)
-# to $OUT/runs-TASK.txt.
+# to $OUT/runs-TASK.txt, and the labeled rows of each label count L to
+# $OUT/selections-TASK-lL.txt.
 run_task() {
 	local t=$1 d=$WORK/$1 labels l i set line
 	mkdir -p "$d"
@@ -85,6 +86,7 @@ run_task() {
 	: > "$OUT/runs-$t.txt.tmp"
 	for l in $labels; do
 		i=0
+		selections "$t" "$l" > "$OUT/selections-$t-l$l.txt"
 		while read -r line && [ "$i" -lt "$TRIALS" ]; do
 			i=$((i + 1))
 			semi "$d/subset" "$line" "$d/semi"
@@ -98,7 +100,7 @@ run_task() {
 				echo "$t $l $i $set $(err "$d/truth" "$d/pred") $(weights "$d/model")" >> "$OUT/runs-$t.txt.tmp"
 			done
 			echo "$t $l $i single $(single_errs "$d/truth" "$d/singles")" >> "$OUT/runs-$t.txt.tmp"
-		done < <(selections "$t" "$l")
+		done < "$OUT/selections-$t-l$l.txt"
 	done
 	mv "$OUT/runs-$t.txt.tmp" "$OUT/runs-$t.txt"
 	rm -rf "$d"

@@ -43,3 +43,26 @@ need() {
 	run env SIZES="150" TRIALS=1 LABELS=10 OUT="$WORK/a" "$TOP/experiments/argyriou-fig4.sh"
 	[ "$status" -eq 2 ]
 }
+
+@test "experiments/argyriou-table1.sh SELECT=balanced: odd vs even labels equal per digit, among the first 20 of each, nested" {
+	need argyriou.oddeven.l10.txt
+	run env TASKS=oddeven TRIALS=1 SELECT=balanced OUT="$WORK/a" "$TOP/experiments/argyriou-table1.sh"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"| oddeven | 10 | "*"| 18.60 ± 3.98 |"* ]]
+	local l
+	for l in 10 20 30; do
+		# 30 lines of l rows; subset row r is digit position (r - 1) % 10
+		# of image (r - 1) / 10 + 1: each position l/10 times, images <= 20
+		awk -v l="$l" '{ if (NF != l) exit 1; split("", c)
+			for (i = 1; i <= NF; i++) { if ($i < 1 || $i > 200) exit 1; c[($i - 1) % 10]++ }
+			for (j = 0; j < 10; j++) if (c[j] != l / 10) exit 1 }
+			END { if (NR != 30) exit 1 }' "$WORK/a/selections-oddeven-l$l.txt"
+	done
+	# l = 20 extends l = 10
+	paste -d'|' "$WORK/a/selections-oddeven-l10.txt" "$WORK/a/selections-oddeven-l20.txt" |
+		awk -F'|' '{ if (index($2, $1 " ") != 1) exit 1 }'
+	# the authors' selections are the default
+	run env TASKS=oddeven TRIALS=1 OUT="$WORK/b" "$TOP/experiments/argyriou-table1.sh"
+	[ "$status" -eq 0 ]
+	cmp <(head -n 30 "$DATA/argyriou.oddeven.l10.txt") "$WORK/b/selections-oddeven-l10.txt"
+}
