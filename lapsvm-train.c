@@ -45,7 +45,9 @@ static void usage(void)
 "            (default 10)\n"
 "-t kernel : 0 linear u'v; 1 polynomial (gamma u'v + coef0)^degree;\n"
 "            2 rbf exp(-gamma |u-v|^2) (default); sigma maps to\n"
-"            gamma = 1/(2 sigma^2)\n"
+"            gamma = 1/(2 sigma^2); 4 precomputed: the training file holds\n"
+"            the kernel, LIBSVM's 'label 0:i 1:K(i,1) ... n:K(i,n)' (needs -G\n"
+"            for a graph term)\n"
 "-d degree : polynomial degree (default 3)\n"
 "-g gamma  : kernel gamma (default: RBF 1/the mean squared distance between\n"
 "            rows, polynomial 1/number of features)\n"
@@ -430,7 +432,11 @@ static void parse_options(int argc, char **argv, options *o)
 							   "solver");
 			break;
 		case 't':
-			o->p.kernel.type = (lsv_kernel_type)tool_opt_long(c, optarg, 0, 2);
+			o->p.kernel.type = (lsv_kernel_type)tool_opt_long(c, optarg, 0, 4);
+			if (o->p.kernel.type == 3)
+				tool_usage_error("option -t: 3 (LIBSVM's sigmoid) is "
+						 "not supported (expected 0, 1, 2 or "
+						 "4)");
 			break;
 		case 'd':
 			o->p.kernel.degree = (int)tool_opt_long(c, optarg, 1, 100);
@@ -674,6 +680,18 @@ static void parse_options(int argc, char **argv, options *o)
 	o->al.opt = o->reg.a_kind;
 	plist_default(&o->il, o->reg.i_val);
 	o->il.opt = o->reg.i_kind;
+	if (o->p.kernel.type == LSV_KERNEL_PRECOMPUTED &&
+	    o->graph_files == NULL && o->p.solver != LSV_SOLVER_TSVM) {
+		size_t j;
+		int needs = o->p.class_graph || o->p.solver == LSV_SOLVER_CLUSTER;
+		for (j = 0; j < o->il.n; j++)
+			needs |= o->il.v[j] > 0.0;
+		if (needs)
+			tool_usage_error("-t 4 (precomputed kernel) needs the graph "
+					 "given with -G: it cannot be built from "
+					 "kernel values (graph-build on the "
+					 "features, or -i 0 for no graph term)");
+	}
 	plist_default(&o->gl, o->p.kernel.gamma);
 	o->gl.opt = 'g';
 	plist_default(&o->Pl, o->p.power);
@@ -792,7 +810,9 @@ static lsv_data *read_data(const options *o)
 	lsv_error err;
 	size_t i, first;
 
-	if (lsv_data_read_path(o->in, o->marker, &x, &err) != LSV_OK)
+	if ((o->p.kernel.type == LSV_KERNEL_PRECOMPUTED
+	     ? lsv_precomputed_read_path(o->in, o->marker, 0, &x, &err)
+	     : lsv_data_read_path(o->in, o->marker, &x, &err)) != LSV_OK)
 		tool_die_err(&err);
 	if (o->p.solver == LSV_SOLVER_CLUSTER)
 		return x;  /* labels only measure agreement */

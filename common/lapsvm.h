@@ -354,11 +354,14 @@ lsv_status lsv_graph_within_classes(const lsv_graph *g, const lsv_data *x,
 /* LIBSVM's kernels, with its numbers (-t) and meaning:
  *   0 linear      u'v
  *   1 polynomial  (gamma u'v + coef0)^degree
- *   2 RBF         exp(-gamma |u - v|^2)   (a width sigma is gamma = 1/(2 sigma^2)) */
+ *   2 RBF         exp(-gamma |u - v|^2)   (a width sigma is gamma = 1/(2 sigma^2))
+ *   4 precomputed K(x_i, x_j) given in the data (below) */
 typedef enum {
 	LSV_KERNEL_LINEAR = 0,
 	LSV_KERNEL_POLY = 1,
-	LSV_KERNEL_RBF = 2
+	LSV_KERNEL_RBF = 2,
+	LSV_KERNEL_PRECOMPUTED = 4  /* LIBSVM's -t 4: the values read from
+				       the data (common/precomputed.c) */
 } lsv_kernel_type;
 
 typedef struct {
@@ -368,7 +371,33 @@ typedef struct {
 	double coef0;
 } lsv_kernel;
 
-/* "linear", "polynomial", "rbf"; NULL for an unknown type. */
+/*
+ * Precomputed kernels (common/precomputed.c), LIBSVM's -t 4 format:
+ *     label 0:i 1:K(x_i,x_1) ... n:K(x_i,x_n)
+ * the serial number i (1-based) first, then the kernel against every
+ * training row, column j being the row whose serial number is j.
+ * In memory each row stores the serial number at column LSV_SERIAL_COL
+ * (written back as index 0), then the values at columns 0..n-1.
+ * expect 0 reads a training file: n rows, each of n columns with no gap,
+ * serial numbers 1..n each once, values finite, and symmetric:
+ * |K(p,q) - K(q,p)| <= LSV_PRECOMPUTED_SYM_TOL max|K| (LSV_EFORMAT naming
+ * file:line otherwise).  expect > 0 reads test rows "label 0:? 1:K(x,x_1)
+ * ... expect:K(x,x_expect)" against a model's expect = l + u training
+ * rows (the 0: value, any number or '?', is not used).
+ */
+#define LSV_SERIAL_COL (-1)
+#define LSV_PRECOMPUTED_SYM_TOL 1e-6
+lsv_status lsv_precomputed_read(FILE *fp, const char *name, double unlabeled,
+				size_t expect, lsv_data **out, lsv_error *err);
+lsv_status lsv_precomputed_read_path(const char *path, double unlabeled,
+				     size_t expect, lsv_data **out,
+				     lsv_error *err);
+/* Write the n x n kernel K (column-major) over rows labeled y in that
+ * format, serial numbers 1..n in row order. */
+lsv_status lsv_precomputed_write(FILE *fp, const char *name, const double *K,
+				 size_t n, const double *y, lsv_error *err);
+
+/* "linear", "polynomial", "rbf", "precomputed"; NULL for an unknown type. */
 const char *lsv_kernel_name(lsv_kernel_type t);
 
 /* Check k; LSV_EINVAL naming the bad field otherwise. */

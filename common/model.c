@@ -1142,6 +1142,32 @@ static lsv_status parse_sv(reader *r, char *s)
 			return bad(r, what, tok, lsv_want_number(&why));
 		m->coef[x->n * nf + c] = v;
 	}
+	if (m->param.kernel.type == LSV_KERNEL_PRECOMPUTED) {
+		/* LIBSVM's: the point's training serial number, 0:s */
+		size_t n = m->l + m->u;
+		long sn;
+		tok = lsv_token(&s);
+		snprintf(what, sizeof what, "bad serial number of SV %zu", svno);
+		snprintf(want, sizeof want, "0:s, s in 1..%zu (l + u), alone",
+			 n);
+		if (tok == NULL || strncmp(tok, "0:", 2) != 0 ||
+		    lsv_parse_long(tok + 2, 1, n > LONG_MAX ? LONG_MAX : (long)n,
+				   &sn, &why) != LSV_OK || lsv_token(&s) != NULL)
+			return bad(r, what, tok ? tok : "", want);
+		if (x->nnz == r->cap_nnz) {  /* col and val grown together */
+			size_t c1 = r->cap_nnz, c2 = c1;
+			if (lsv_grow((void **)&x->col, &c1, x->nnz + 1,
+				     sizeof *x->col) ||
+			    lsv_grow((void **)&x->val, &c2, x->nnz + 1,
+				     sizeof *x->val))
+				return nomem(r);
+			r->cap_nnz = c1 < c2 ? c1 : c2;
+		}
+		x->col[x->nnz] = LSV_SERIAL_COL;
+		x->val[x->nnz++] = (double)sn;
+		x->n++;
+		return LSV_OK;
+	}
 	/* The features, with the data reader's rules and messages. */
 	if ((st = lsv_parse_features(s, x, &r->cap_nnz, r->name, r->line,
 				     r->err)) != LSV_OK)

@@ -30,6 +30,7 @@ const lsv_name lsv_kernel_names[] = {
 	{"linear", LSV_KERNEL_LINEAR},
 	{"polynomial", LSV_KERNEL_POLY},
 	{"rbf", LSV_KERNEL_RBF},
+	{"precomputed", LSV_KERNEL_PRECOMPUTED},
 	{NULL, -1}
 };
 

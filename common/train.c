@@ -1310,6 +1310,13 @@ static lsv_status train_top(const lsv_data *x, const lsv_graph *const *gs,
 				"more, balance by the labeled ratio of each class");
 	st = train(x, gs, ng, start, p, K, progress != NULL ? progress : &none,
 		   out, report, err);
+	/* a precomputed kernel's expansion points are training serial
+	 * numbers, as in LIBSVM's model (the values stay in the data) */
+	if (st == LSV_OK && p->kernel.type == LSV_KERNEL_PRECOMPUTED &&
+	    (st = lsv_precomputed_serials((*out)->sv, err)) != LSV_OK) {
+		lsv_model_free(*out);
+		*out = NULL;
+	}
 	/* after any method's fit, one step for every row of the table */
 	if (st == LSV_OK && p->balance != LSV_BALANCE_NONE &&
 	    (st = balance(x, p, *out, report, err)) != LSV_OK) {
