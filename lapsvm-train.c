@@ -107,6 +107,9 @@ static void usage(void)
 "-e eps    : tolerance of the dual solver (default 0.001)\n"
 "-o file   : write the predictions of the unlabeled training rows, in the\n"
 "            format of lapsvm-predict -d\n"
+"-x file   : write the kernel over the training rows in LIBSVM's\n"
+"            precomputed format (-t 4: 'label 0:i 1:K(i,1) ... n:K(i,n)'),\n"
+"            for svm-train -t 4 or lapsvm-train -t 4\n"
 "-v n      : stratified n-fold cross validation over the labeled rows (the\n"
 "            unlabeled rows and the graph stay in every fold), of every\n"
 "            combination of the lists given to -a/-A/-c, -i/-I, -g, -P, -L\n"
@@ -249,7 +252,7 @@ typedef struct {
 	plist Gl;             /* -G: graph numbers 0, 1, ... (several with -v) */
 	const char **graph_files;  /* the files of -G, in the order given */
 	char **graph_shown;   /* -v: the same, safe to print (lsv_text_safe) */
-	const char *in, *outpath, *graph_file, *pred_file;
+	const char *in, *outpath, *graph_file, *pred_file, *kernel_file;
 	char *deflt;          /* the default model path, allocated */
 	double marker;
 	long folds;
@@ -420,7 +423,7 @@ static void parse_options(int argc, char **argv, options *o)
 	o->marker = LSV_UNLABELED_DEFAULT;
 	o->seed = 1;
 	opterr = 0;
-	while ((c = getopt(argc, argv, ":s:t:d:g:r:A:a:c:I:i:G:F:k:L:P:u:e:o:v:S:C:p:w:M:N:m:K:E:R:yW:U:T:l:X:Y:O:qh")) != -1) {
+	while ((c = getopt(argc, argv, ":s:t:d:g:r:A:a:c:I:i:G:F:k:L:P:u:e:o:x:v:S:C:p:w:M:N:m:K:E:R:yW:U:T:l:X:Y:O:qh")) != -1) {
 		if (c != ':' && c != '?' && strchr("stdrkuevSCpwMNmKERUTX", c) != NULL &&
 		    strpbrk(optarg, ",:") != NULL)
 			tool_usage_error("option -%c takes one value, not a list "
@@ -542,6 +545,9 @@ static void parse_options(int argc, char **argv, options *o)
 			break;
 		case 'o':
 			o->pred_file = optarg;
+			break;
+		case 'x':
+			o->kernel_file = optarg;
 			break;
 		case 'v':
 			o->folds = tool_opt_long(c, optarg, 2, LONG_MAX);
@@ -737,6 +743,11 @@ static void parse_options(int argc, char **argv, options *o)
 	    strcmp(o->outpath, "-") == 0)
 		tool_usage_error("-o - and the model on standard output would mix "
 				 "the two: give one of them a file");
+	if (o->kernel_file != NULL && strcmp(o->kernel_file, "-") == 0 &&
+	    (strcmp(o->outpath, "-") == 0 ||
+	     (o->pred_file != NULL && strcmp(o->pred_file, "-") == 0)))
+		tool_usage_error("-x - and another output on standard output would "
+				 "mix: give them files");
 	if (o->singles_file != NULL && strcmp(o->singles_file, "-") == 0 &&
 	    (strcmp(o->outpath, "-") == 0 ||
 	     (o->pred_file != NULL && strcmp(o->pred_file, "-") == 0)))
@@ -745,6 +756,22 @@ static void parse_options(int argc, char **argv, options *o)
 	if (o->folds > 0 && strcmp(o->outpath, "-") == 0)
 		tool_usage_error("-v prints its results on standard output: give a "
 				 "model_file other than '-'");
+}
+
+/* -x: the kernel of the model's (resolved) parameters over the n
+ * training rows, in LIBSVM's precomputed format. */
+static void write_kernel(FILE *fp, const options *o, const lsv_data *x,
+			 const lsv_model *m)
+{
+	double *K;
+	lsv_error err;
+
+	if (lsv_train_kernel(x, &m->param, &K, &err) != LSV_OK)
+		tool_die_err(&err);
+	if (lsv_precomputed_write(fp, o->kernel_file, K, x->n, x->y, &err) !=
+	    LSV_OK)
+		tool_die_err(&err);
+	free(K);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -1600,7 +1627,7 @@ int main(int argc, char **argv)
 	size_t chosen = 0;
 	double *K = NULL;
 	int *fold = NULL;
-	FILE *model_fp, *pred_fp = NULL, *singles_fp = NULL;
+	FILE *model_fp, *pred_fp = NULL, *singles_fp = NULL, *kernel_fp = NULL;
 
 	tool_init(argv[0]);
 	parse_options(argc, argv, &o);
@@ -1612,6 +1639,8 @@ int main(int argc, char **argv)
 		pred_fp = tool_output_open(o.pred_file);
 	if (o.singles_file != NULL)
 		singles_fp = tool_output_open(o.singles_file);
+	if (o.kernel_file != NULL)
+		kernel_fp = tool_output_open(o.kernel_file);
 	tool_check_input(o.in);
 	{
 		size_t j;
@@ -1681,6 +1710,8 @@ int main(int argc, char **argv)
 		write_transductive(pred_fp, x, m, &rep);
 	if (singles_fp != NULL)
 		write_singles(singles_fp, x, m, &rep);
+	if (kernel_fp != NULL)
+		write_kernel(kernel_fp, &o, x, m);
 	write_model(model_fp, &o, m);
 	tool_outputs_commit();
 	lsv_train_report_free(&rep);

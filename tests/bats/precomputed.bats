@@ -190,3 +190,70 @@ k3() {
 	run --separate-stderr "$PRED" t.t4 bad.model out
 	assert_fails lapsvm-predict "bad.model:" "bad serial number of SV 40" "expected 0:s, s in 1..40 (l + u), alone"
 }
+
+@test "-x writes the kernel over the training rows; -t 4 on it trains the same model" {
+	fixture
+	"$TRAIN" -q -s laprls -t 2 -g 4 -G m.graph -x k.t4 m.txt a.model
+	[ "$(wc -l <k.t4)" -eq 40 ]
+	head -n 1 k.t4 | awk '{ exit !($2 == "0:1" && NF == 42) }'
+	"$TRAIN" -q -s laprls -t 4 -G m.graph k.t4 b.model
+	"$PRED" -q -d t.txt a.model a.pred
+	"$PRED" -q -d t.t4 b.model b.pred
+	d=$(max_diff a.pred b.pred)
+	awk -v d="$d" 'BEGIN { exit !(d < 1e-10) }' || { echo "max diff $d"; false; }
+}
+
+@test "-x - with the model on standard output is a usage error" {
+	small_data m.txt
+	run --separate-stderr "$TRAIN" -x - m.txt -
+	assert_train_usage "-x - and another output on standard output would mix"
+}
+
+# LIBSVM's -t 4 model (SV lines 'coef 0:s') as a lapsvm model of the same
+# decision function, f = sum coef_i K(x, x_{s_i}) - rho, over N rows.
+libsvm_t4_to_lapsvm() {
+	awk -v n="$3" '
+	function die(msg) { print "libsvm_t4_to_lapsvm: " msg > "/dev/stderr"; bad = 1; exit 1 }
+	sv { print; k++; next }
+	$1 == "kernel_type" && $2 != "precomputed" { die("kernel_type " $2) }
+	$1 == "nr_class" && $2 != 2 { die("nr_class " $2) }
+	$1 == "total_sv" { total = $2 }
+	$1 == "rho" { rho = $2 }
+	$1 == "label" { labels = $2 " " $3 }
+	$1 == "SV" {
+		sv = 1
+		print "lapsvm_model 1"; print "solver lapsvm"; print "kernel precomputed"
+		print "degree 3"; print "gamma 1"; print "coef0 0"; print "gamma_A 1"
+		print "gamma_I 0"; print "laplacian normalized"; print "laplacian_power 1"
+		print "eps 0.001"; print "max_iter 0"; print "l " n; print "u 0"
+		print "unlabeled_marker 0"; print "nr_class 2"; print "labels " labels
+		print "nr_fn 1"
+		print "bias " (substr(rho, 1, 1) == "-" ? substr(rho, 2) : "-" rho)
+		print "nr_sv " total; print "SV"
+	}
+	END { if (!bad && k != total) die("found " k " SV lines, expected " total) }
+	' "$1" >"$2"
+}
+
+@test "LIBSVM's svm-train -t 4 on the -x kernel gives lapsvm's decision values (1e-4)" {
+	command -v svm-train >/dev/null || skip "LIBSVM's svm-train not installed (Debian: libsvm-tools)"
+	"$DG" -S 1 -n 60 -l 10 moons m.txt
+	"$DG" -S 2 -n 30 moons t.txt
+	"$TRAIN" -q -i 0 -t 2 -g 4 -c 1 -e 1e-8 -x k.t4 m.txt a.model
+	python3 "$T4" 4 m.txt t.txt >t.t4
+	# LIBSVM trains on the labeled rows; their serial numbers index the
+	# columns of all 60 rows, as lapsvm's SVM at gamma_I = 0 does
+	awk '$1 != 0' k.t4 >kl.t4
+	svm-train -q -s 0 -t 4 -c 1 -e 1e-8 kl.t4 libsvm.model
+	libsvm_t4_to_lapsvm libsvm.model conv.model 60
+	"$TRAIN" -q -i 0 -t 4 -c 1 -e 1e-8 k.t4 b.model
+	"$PRED" -q -d t.t4 conv.model dv.libsvm
+	"$PRED" -q -d t.t4 b.model dv.lapsvm
+	"$PRED" -q -d t.txt a.model dv.features
+	# same class order (+1 first in both), then the values
+	[ "$(head -n 1 dv.libsvm)" = "$(head -n 1 dv.lapsvm)" ]
+	d=$(max_diff dv.libsvm dv.lapsvm)
+	awk -v d="$d" 'BEGIN { exit !(d < 1e-4) }' || { echo "LIBSVM vs lapsvm -t 4: max diff $d"; false; }
+	d=$(max_diff dv.features dv.lapsvm)
+	awk -v d="$d" 'BEGIN { exit !(d < 1e-4) }' || { echo "-t 2 vs -t 4: max diff $d"; false; }
+}
