@@ -159,6 +159,22 @@ void lsv_nystrom_free(lsv_nystrom *ny);
 lsv_status lsv_fit_combine(lsv_fit *F, lsv_model **out);        /* combine.c */
 
 /* ------------------------------------------------------------------ */
+/* Alignment weights (common/alignf.c)                                 */
+/* ------------------------------------------------------------------ */
+
+/* min 1/2 v'Mv - a'v over v >= 0 (M q x q symmetric positive
+ * semi-definite, column-major) by Lawson & Hanson's active-set method;
+ * v (q) gets the minimizer. */
+lsv_status lsv_nonneg_qp(const double *M, const double *a, size_t q,
+			 double *v, lsv_error *err);
+/* alignf (Cortes, Mohri & Rostamizadeh 2010) on the rank-one base
+ * kernels z_i z_i' of the columns of Z (l x q, the labeled rows), targets
+ * Y (l x C, column-major): mu (q) >= 0, |mu| = 1, maximizing the centered
+ * alignment with YY', which goes to *align. */
+lsv_status lsv_alignf(const double *Z, size_t l, size_t q, const double *Y,
+		      int C, double *mu, double *align, lsv_error *err);
+
+/* ------------------------------------------------------------------ */
 /* Combining graph Laplacians (common/combine.c)                       */
 /* ------------------------------------------------------------------ */
 

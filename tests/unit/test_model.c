@@ -228,7 +228,7 @@ static void model_refuses_each_malformed_line_with_its_message(void)
 		{"solver lapsvm\n", "solver lapsvm laprls\n",
 		 "m:2: extra text after the solver value (found 'laprls', expected end of line)"},
 		{"kernel rbf\n", "kernel sigmoid\n",
-		 "m:3: unknown kernel (found 'sigmoid', expected linear, polynomial or rbf)"},
+		 "m:3: unknown kernel (found 'sigmoid', expected linear, polynomial, rbf or precomputed)"},
 		{"degree 3\n", "degree 2.5\n",
 		 "m:4: bad degree (found '2.5', expected an integer in -2147483648..2147483647)"},
 		{"kernel rbf\ndegree 3\n", "kernel polynomial\ndegree 0\n",
@@ -464,8 +464,8 @@ static void model_optional_keys_are_read_and_checked(void)
 		 "m:9: missing value for laplacian (expected normalized or "
 		 "unnormalized)"},
 		{"kernel rbf\n", "kernel RBF\n",
-		 "m:3: unknown kernel (found 'RBF', expected linear, polynomial or "
-		 "rbf)"},
+		 "m:3: unknown kernel (found 'RBF', expected linear, polynomial, rbf or "
+		 "precomputed)"},
 	};
 	const lsv_name *t;
 	lsv_model *m;
