@@ -51,9 +51,9 @@ setup() {
 	[ ! -e a.model ] && [ ! -e extra ]
 }
 
-@test "-t 3: exit 2, kernel type out of range" {
+@test "-t 5: exit 2, kernel type out of range" {
 	moons1
-	run --separate-stderr "$TRAIN" -t 3 m.txt
+	run --separate-stderr "$TRAIN" -t 5 m.txt
 	assert_bad_option t "out of range"
 }
 
