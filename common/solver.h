@@ -29,6 +29,7 @@
  *   LapSVM primal (lapsvm_primal.c) eq. 4, squared hinge, no bias    1       1
  *   feature maps (primal.c)        eq. 4 on f = Phi w + b           1       1
  *   TSVM (tsvm.c)                  C = 1/(2 gA l), no graph         2 l     -
+ *   labelaware (labelaware.c)      SVM on K~: Q = Y K~_ll Y / (2 gA)  2     -
  */
 #ifndef LSV_SOLVER_H
 #define LSV_SOLVER_H
@@ -132,6 +133,7 @@ lsv_status lsv_fit_lapsvm_primal(lsv_fit *F, lsv_model **out);  /* lapsvm_primal
 lsv_status lsv_fit_feature_map(lsv_fit *F, lsv_model **out);    /* nystrom.c */
 lsv_status lsv_fit_tsvm(lsv_fit *F, lsv_model **out);           /* tsvm.c */
 lsv_status lsv_fit_cluster(lsv_fit *F, lsv_model **out);        /* cluster.c */
+lsv_status lsv_fit_labelaware(lsv_fit *F, lsv_model **out);     /* labelaware.c */
 
 /* Eigenvalues of a kernel matrix below this fraction of the largest are
  * dropped: the rank of K_mm (Nystrom) and of K (clustering). */
