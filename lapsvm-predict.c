@@ -204,7 +204,9 @@ int main(int argc, char **argv)
 		tool_die_err(&err);
 	if (!marker_given)
 		marker = m->unlabeled;
-	if (lsv_data_read_path(testpath, marker, &x, &err) != LSV_OK) {
+	if ((m->param.kernel.type == LSV_KERNEL_PRECOMPUTED
+	     ? lsv_precomputed_read_path(testpath, marker, m->l + m->u, &x, &err)
+	     : lsv_data_read_path(testpath, marker, &x, &err)) != LSV_OK) {
 		if (err.status == LSV_EFORMAT && looks_like_model(testpath))
 			tool_die(EXIT_FAILURE, "%s: this is a lapsvm model, not test "
 				 "data (expected: lapsvm-predict test_file model_file "

@@ -51,6 +51,8 @@ void lsv_model_free(lsv_model *m)
 	free(m->shift);
 	free(m->centroids);
 	free(m->class_weight);
+	free(m->la_rows);
+	free(m->la_coef);
 	free(m->coef);
 	free(m->graph);
 	free(m->graph_weight);
@@ -152,6 +154,29 @@ static const char *bad_weights(const double *w, size_t n)
 	}
 	if (!(fabs(sum - 1.0) <= 1e-9))
 		return "the graph weights do not sum to 1";
+	return NULL;
+}
+
+/* Why a labelaware model's terms are wrong with nsv expansion points
+ * (counts of at least 2 per class summing to at most nsv, finite
+ * coefficients, k >= 1), or NULL. */
+static const char *bad_la(const lsv_model *m, size_t nsv)
+{
+	size_t sum = 0;
+	int c;
+
+	for (c = 0; c < m->nr_class; c++) {
+		if (m->la_rows[c] < 2)
+			return "a class has fewer than two labeled rows in "
+			       "labelaware_rows (expected at least 2)";
+		if (m->la_rows[c] > nsv - sum)
+			return "labelaware_rows sum to more than nr_sv";
+		sum += m->la_rows[c];
+	}
+	if (!all_finite(m->la_coef, (size_t)m->nr_fn * (size_t)m->nr_class))
+		return "a labelaware_u value is not finite";
+	if (m->param.la_k < 1)
+		return "labelaware_k is below 1";
 	return NULL;
 }
 
@@ -294,6 +319,18 @@ static lsv_status check_model(const lsv_model *m, const char *name,
 					      "starts or ends with a blank", name,
 					      q + 1);
 	}
+	if ((m->param.solver == LSV_SOLVER_LABELAWARE) !=
+	    (m->la_rows != NULL && m->la_coef != NULL))
+		return REFUSE("%s", name, m->la_rows != NULL || m->la_coef != NULL
+			      ? "label-aware terms in a model that is not "
+				"labelaware"
+			      : "a labelaware model without its label-aware "
+				"terms");
+	if (m->la_rows != NULL) {
+		const char *why_la = bad_la(m, m->sv->n);
+		if (why_la != NULL)
+			return REFUSE("%s", name, why_la);
+	}
 #undef REFUSE
 	return LSV_OK;
 }
@@ -375,6 +412,10 @@ static int is_tsvm(const lsv_model *m)
 	return m->param.solver == LSV_SOLVER_TSVM;
 }
 static int has_shift(const lsv_model *m) { return m->shift != NULL; }
+static int is_labelaware(const lsv_model *m)
+{
+	return m->param.solver == LSV_SOLVER_LABELAWARE;
+}
 static int has_class_weight(const lsv_model *m)
 {
 	return m->class_weight != NULL;
@@ -389,6 +430,10 @@ static lsv_status read_shift(reader *r, const key *k, char *s);
 static lsv_status read_centroids(reader *r, const key *k, char *s);
 static lsv_status read_class_weight(reader *r, const key *k, char *s);
 static lsv_status read_combined(reader *r, const key *k, char *s);
+static lsv_status read_la_rows(reader *r, const key *k, char *s);
+static lsv_status read_la_coef(reader *r, const key *k, char *s);
+static void write_la_rows(FILE *fp, const key *k, const lsv_model *m);
+static void write_la_coef(FILE *fp, const key *k, const lsv_model *m);
 static void write_combined(FILE *fp, const key *k, const lsv_model *m);
 static void write_flag(FILE *fp, const key *k, const lsv_model *m);
 static void write_labels(FILE *fp, const key *k, const lsv_model *m);
@@ -476,6 +521,19 @@ static const key keys[] = {
 	 .write = write_flag},
 	{"centroids", .when = has_centroids, .kind = KEY_OWN,
 	 .read = read_centroids, .write = write_centroids},
+	/* Label-aware base kernels (-s labelaware, common/labelaware.c): the
+	 * number k of kernel eigenvectors (a record), then the ratio term of
+	 * f: the first labelaware_rows[i] expansion points after those of
+	 * the classes before are class i's labeled rows (one count per
+	 * class, each >= 2, in the order of labels), and labelaware_u holds
+	 * A_ci, nr_fn rows of nr_class values: f_c(x) += sum_i A_ci S_i(x) /
+	 * sum_i S_i(x), S_i(x) the kernel summed over class i's points. */
+	{"labelaware_k", .when = is_labelaware, .kind = KEY_LONG,
+	 .off = P(la_k), .min = 1, .max = LONG_MAX},
+	{"labelaware_rows", .when = is_labelaware, .kind = KEY_OWN,
+	 .read = read_la_rows, .write = write_la_rows},
+	{"labelaware_u", .when = is_labelaware, .kind = KEY_OWN,
+	 .read = read_la_coef, .write = write_la_coef},
 	{"nr_sv", .kind = KEY_OWN, .max = INT_MAX, .read = read_nr_sv,
 	 .write = write_nr_sv},
 };
@@ -583,6 +641,22 @@ static void write_combined(FILE *fp, const key *k, const lsv_model *m)
 	}
 }
 
+static void write_la_rows(FILE *fp, const key *k, const lsv_model *m)
+{
+	int c;
+
+	fputs(k->name, fp);
+	for (c = 0; c < m->nr_class; c++)
+		fprintf(fp, " %zu", m->la_rows[c]);
+	putc('\n', fp);
+}
+
+static void write_la_coef(FILE *fp, const key *k, const lsv_model *m)
+{
+	write_list(fp, k->name, m->la_coef,
+		   (size_t)m->nr_fn * (size_t)m->nr_class);
+}
+
 static void write_nr_sv(FILE *fp, const key *k, const lsv_model *m)
 {
 	fprintf(fp, "%s %zu\n", k->name, m->sv->n);
@@ -634,6 +708,7 @@ struct reader {
 	size_t cap_labels, cap_bias, cap_shift, cap_cent, cap_cw, cap_graphs,
 	       cap_descs;
 	size_t nlabels, nbias, nshift, ncent, ncw;
+	size_t cap_la_rows, cap_la_coef, nla_rows, nla_coef;
 	size_t cap_rows, cap_nnz, cap_coef;
 };
 
@@ -951,6 +1026,36 @@ static lsv_status read_combined(reader *r, const key *k, char *s)
 	return LSV_OK;
 }
 
+/* labelaware_rows: counts, each an integer >= 2 (how many is checked
+ * against nr_class at SV), grown as they come. */
+static lsv_status read_la_rows(reader *r, const key *k, char *s)
+{
+	char *tok;
+	lsv_error why;
+	long v;
+
+	while ((tok = lsv_token(&s)) != NULL) {
+		if (lsv_parse_long(tok, 2, LONG_MAX, &v, &why) != LSV_OK)
+			return bad(r, "bad count in labelaware_rows", tok,
+				   "an integer >= 2: each class's labeled rows");
+		if (lsv_grow((void **)&r->m->la_rows, &r->cap_la_rows,
+			     r->nla_rows + 1, sizeof *r->m->la_rows))
+			return nomem(r);
+		r->m->la_rows[r->nla_rows++] = (size_t)v;
+	}
+	if (r->nla_rows == 0)
+		return lsv_fail(r->err, LSV_EFORMAT,
+				"%s:%zu: missing values for %s (expected one count "
+				"per class)", r->name, r->line, k->name);
+	return LSV_OK;
+}
+
+static lsv_status read_la_coef(reader *r, const key *k, char *s)
+{
+	return key_list(r, k->name, s, &r->m->la_coef, &r->nla_coef,
+			&r->cap_la_coef);
+}
+
 /* The count, checked against the SV lines that follow. */
 static lsv_status read_nr_sv(reader *r, const key *k, char *s)
 {
@@ -1073,6 +1178,52 @@ static lsv_status check_header(reader *r)
 						       : line_of(r, "solver"),
 					why_w);
 	}
+	if (m->param.solver == LSV_SOLVER_LABELAWARE) {
+		static const char *const need[] = {"labelaware_k",
+						   "labelaware_rows",
+						   "labelaware_u"};
+		size_t j, sum = 0;
+		for (j = 0; j < sizeof need / sizeof *need; j++)
+			if (line_of(r, need[j]) == 0)
+				return lsv_fail(r->err, LSV_EFORMAT,
+						"%s:%zu: missing key '%s' (expected it "
+						"in a labelaware model)", r->name,
+						r->line, need[j]);
+		if (r->nla_rows != (size_t)m->nr_class)
+			return lsv_fail(r->err, LSV_EFORMAT,
+					"%s:%zu: wrong number of labelaware_rows "
+					"(found %zu, expected nr_class = %d)", r->name,
+					line_of(r, "labelaware_rows"), r->nla_rows,
+					m->nr_class);
+		if (r->nla_coef != (size_t)m->nr_fn * (size_t)m->nr_class)
+			return lsv_fail(r->err, LSV_EFORMAT,
+					"%s:%zu: wrong number of labelaware_u values "
+					"(found %zu, expected nr_fn x nr_class = %zu)",
+					r->name, line_of(r, "labelaware_u"),
+					r->nla_coef,
+					(size_t)m->nr_fn * (size_t)m->nr_class);
+		for (j = 0; j < r->nla_rows; j++) {
+			if (m->la_rows[j] > (size_t)r->nr_sv - sum)
+				return lsv_fail(r->err, LSV_EFORMAT,
+						"%s:%zu: labelaware_rows sum to more "
+						"than nr_sv = %ld (expected the labeled "
+						"rows among the expansion points)",
+						r->name, line_of(r, "labelaware_rows"),
+						r->nr_sv);
+			sum += m->la_rows[j];
+		}
+		if (sum > m->l)
+			return lsv_fail(r->err, LSV_EFORMAT,
+					"%s:%zu: labelaware_rows sum to %zu, more than "
+					"the l = %zu labeled training rows", r->name,
+					line_of(r, "labelaware_rows"), sum, m->l);
+	} else if (r->nla_rows > 0 || r->nla_coef > 0) {
+		return lsv_fail(r->err, LSV_EFORMAT,
+				"%s:%zu: label-aware terms in a model that is not "
+				"labelaware (expected solver labelaware)", r->name,
+				r->nla_rows > 0 ? line_of(r, "labelaware_rows")
+						: line_of(r, "labelaware_u"));
+	}
 	/* A Nystrom model's expansion points are its landmarks, sampled from
 	 * the l + u training rows: a count beyond either is corrupt. */
 	if (m->param.landmarks > 0 &&
@@ -1141,6 +1292,32 @@ static lsv_status parse_sv(reader *r, char *s)
 		if (lsv_parse_double(tok, &v, &why) != LSV_OK)
 			return bad(r, what, tok, lsv_want_number(&why));
 		m->coef[x->n * nf + c] = v;
+	}
+	if (m->param.kernel.type == LSV_KERNEL_PRECOMPUTED) {
+		/* LIBSVM's: the point's training serial number, 0:s */
+		size_t n = m->l + m->u;
+		long sn;
+		tok = lsv_token(&s);
+		snprintf(what, sizeof what, "bad serial number of SV %zu", svno);
+		snprintf(want, sizeof want, "0:s, s in 1..%zu (l + u), alone",
+			 n);
+		if (tok == NULL || strncmp(tok, "0:", 2) != 0 ||
+		    lsv_parse_long(tok + 2, 1, n > LONG_MAX ? LONG_MAX : (long)n,
+				   &sn, &why) != LSV_OK || lsv_token(&s) != NULL)
+			return bad(r, what, tok ? tok : "", want);
+		if (x->nnz == r->cap_nnz) {  /* col and val grown together */
+			size_t c1 = r->cap_nnz, c2 = c1;
+			if (lsv_grow((void **)&x->col, &c1, x->nnz + 1,
+				     sizeof *x->col) ||
+			    lsv_grow((void **)&x->val, &c2, x->nnz + 1,
+				     sizeof *x->val))
+				return nomem(r);
+			r->cap_nnz = c1 < c2 ? c1 : c2;
+		}
+		x->col[x->nnz] = LSV_SERIAL_COL;
+		x->val[x->nnz++] = (double)sn;
+		x->n++;
+		return LSV_OK;
 	}
 	/* The features, with the data reader's rules and messages. */
 	if ((st = lsv_parse_features(s, x, &r->cap_nnz, r->name, r->line,
@@ -1309,6 +1486,40 @@ lsv_status lsv_model_read_path(const char *path, lsv_model **out,
 /* Prediction                                                          */
 /* ------------------------------------------------------------------ */
 
+/* A labelaware model's ratio term (common/labelaware.c) for cnt points
+ * whose kernel values against the nsv expansion points are K's columns:
+ * S[j nr_fn + c] += sum_i A_ci S_i / sum_i S_i, S_i the sum over class
+ * i's block of labeled points; nothing where sum_i S_i is not > 0 (u =
+ * 0 there, as in training). */
+static void la_term(const lsv_model *m, const double *K, size_t nsv,
+		    size_t cnt, double *S)
+{
+	size_t j, s, nf = (size_t)m->nr_fn, nc = (size_t)m->nr_class;
+	int c;
+
+	for (j = 0; j < cnt; j++) {
+		const double *kj = K + j * nsv;
+		double tot = 0.0;
+		size_t at = 0, i;
+		for (i = 0; i < nc; i++)
+			at += m->la_rows[i];
+		for (s = 0; s < at; s++)
+			tot += kj[s];
+		if (!(tot > 0.0) || !isfinite(tot))
+			continue;
+		at = 0;
+		for (i = 0; i < nc; i++) {
+			double si = 0.0;
+			for (s = 0; s < m->la_rows[i]; s++)
+				si += kj[at + s];
+			at += m->la_rows[i];
+			for (c = 0; c < m->nr_fn; c++)
+				S[j * nf + (size_t)c] +=
+					m->la_coef[(size_t)c * nc + i] * si / tot;
+		}
+	}
+}
+
 lsv_status lsv_model_decision(const lsv_model *m, const lsv_data *x,
 			      double *scores, lsv_error *err)
 {
@@ -1364,6 +1575,8 @@ lsv_status lsv_model_decision(const lsv_model *m, const lsv_data *x,
 		 * column-major: S += C K, with S already holding the bias. */
 		dgemm_("N", "N", &NF, &CNT, &NSV, &one, m->coef, &NF, K, &NSV, &one,
 		       S, &NF, 1, 1);
+		if (m->la_rows != NULL)
+			la_term(m, K, nsv, cnt, S);
 		/* Finite coefficients and kernel values can still sum past
 		 * the largest double: never hand out an infinite or NaN score. */
 		for (i = 0; i < cnt * nf; i++)

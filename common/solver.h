@@ -29,6 +29,7 @@
  *   LapSVM primal (lapsvm_primal.c) eq. 4, squared hinge, no bias    1       1
  *   feature maps (primal.c)        eq. 4 on f = Phi w + b           1       1
  *   TSVM (tsvm.c)                  C = 1/(2 gA l), no graph         2 l     -
+ *   labelaware (labelaware.c)      SVM on K~: Q = Y K~_ll Y / (2 gA)  2     -
  */
 #ifndef LSV_SOLVER_H
 #define LSV_SOLVER_H
@@ -132,6 +133,7 @@ lsv_status lsv_fit_lapsvm_primal(lsv_fit *F, lsv_model **out);  /* lapsvm_primal
 lsv_status lsv_fit_feature_map(lsv_fit *F, lsv_model **out);    /* nystrom.c */
 lsv_status lsv_fit_tsvm(lsv_fit *F, lsv_model **out);           /* tsvm.c */
 lsv_status lsv_fit_cluster(lsv_fit *F, lsv_model **out);        /* cluster.c */
+lsv_status lsv_fit_labelaware(lsv_fit *F, lsv_model **out);     /* labelaware.c */
 
 /* Eigenvalues of a kernel matrix below this fraction of the largest are
  * dropped: the rank of K_mm (Nystrom) and of K (clustering). */
@@ -157,6 +159,22 @@ lsv_status lsv_nystrom_build(const lsv_data *x, const lsv_train_param *p,
 			     lsv_nystrom *ny, lsv_error *err);
 void lsv_nystrom_free(lsv_nystrom *ny);
 lsv_status lsv_fit_combine(lsv_fit *F, lsv_model **out);        /* combine.c */
+
+/* ------------------------------------------------------------------ */
+/* Alignment weights (common/alignf.c)                                 */
+/* ------------------------------------------------------------------ */
+
+/* min 1/2 v'Mv - a'v over v >= 0 (M q x q symmetric positive
+ * semi-definite, column-major) by Lawson & Hanson's active-set method;
+ * v (q) gets the minimizer. */
+lsv_status lsv_nonneg_qp(const double *M, const double *a, size_t q,
+			 double *v, lsv_error *err);
+/* alignf (Cortes, Mohri & Rostamizadeh 2010) on the rank-one base
+ * kernels z_i z_i' of the columns of Z (l x q, the labeled rows), targets
+ * Y (l x C, column-major): mu (q) >= 0, |mu| = 1, maximizing the centered
+ * alignment with YY', which goes to *align. */
+lsv_status lsv_alignf(const double *Z, size_t l, size_t q, const double *Y,
+		      int C, double *mu, double *align, lsv_error *err);
 
 /* ------------------------------------------------------------------ */
 /* Combining graph Laplacians (common/combine.c)                       */

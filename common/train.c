@@ -70,6 +70,14 @@ static double mem_cluster(const lsv_train_param *p, double n)
 	return 3 * n * n;
 }
 
+/* labelaware: the kernel, its copy for the eigensolver, the base vectors
+ * and K~ on the labeled rows (at most n x n more) */
+static double mem_labelaware(const lsv_train_param *p, double n)
+{
+	(void)p;
+	return 3 * n * n;
+}
+
 /* Nystrom: K_nm, the features and L^p times them, m x m matrices; the
  * linear map holds no dense n-sized array */
 static double mem_map(const lsv_train_param *p, double n)
@@ -146,6 +154,11 @@ static const method_row methods[] = {
 	 "order; extension on sum lambda_q L_q)",
 	 1, 0, mem_nn_system, "the n x n kernel and system matrices",
 	 lsv_fit_combine, 0},
+	{LSV_SOLVER_LABELAWARE, LSV_METHOD_DIRECT, 0,
+	 "labelaware (label-aware vectors and kernel eigenvectors, alignf, "
+	 "SVM by SMO on the learned kernel)",
+	 0, 0, mem_labelaware, "the n x n kernel, its eigenvectors and the "
+	 "learned kernel", lsv_fit_labelaware, 0},
 };
 
 #define NMETHODS (sizeof methods / sizeof *methods)
@@ -359,6 +372,14 @@ lsv_status lsv_train_param_check(const lsv_train_param *p, lsv_error *err)
 				"a balance shift with the combination (its transductive "
 				"values and its model's differ, so one shift cannot fit "
 				"both)");
+	if (p->la_k < 0)
+		return lsv_fail(err, LSV_EINVAL,
+				"%ld kernel eigenvectors out of range (expected >= 1, "
+				"or 0 for n/10)", p->la_k);
+	if (p->la_k > 0 && p->solver != LSV_SOLVER_LABELAWARE)
+		return lsv_fail(err, LSV_EINVAL,
+				"a number of kernel eigenvectors is for the label-aware "
+				"kernels (-s labelaware)");
 	if (find_method(p, err) == NULL)
 		return LSV_EINVAL;
 	if (p->solver == LSV_SOLVER_CLUSTER) {
@@ -712,9 +733,13 @@ void lsv_train_report_free(lsv_train_report *r)
 	free(r->train_f);
 	free(r->ystar);
 	free(r->single_f);
+	free(r->la_weight);
+	free(r->la_Z);
 	r->train_f = NULL;
 	r->ystar = NULL;
 	r->single_f = NULL;
+	r->la_weight = NULL;
+	r->la_Z = NULL;
 }
 
 /* The kernel gamma not given: for the RBF 1 / the mean squared distance
@@ -1310,6 +1335,13 @@ static lsv_status train_top(const lsv_data *x, const lsv_graph *const *gs,
 				"more, balance by the labeled ratio of each class");
 	st = train(x, gs, ng, start, p, K, progress != NULL ? progress : &none,
 		   out, report, err);
+	/* a precomputed kernel's expansion points are training serial
+	 * numbers, as in LIBSVM's model (the values stay in the data) */
+	if (st == LSV_OK && p->kernel.type == LSV_KERNEL_PRECOMPUTED &&
+	    (st = lsv_precomputed_serials((*out)->sv, err)) != LSV_OK) {
+		lsv_model_free(*out);
+		*out = NULL;
+	}
 	/* after any method's fit, one step for every row of the table */
 	if (st == LSV_OK && p->balance != LSV_BALANCE_NONE &&
 	    (st = balance(x, p, *out, report, err)) != LSV_OK) {
