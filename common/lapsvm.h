@@ -473,11 +473,14 @@ typedef enum {
 	LSV_SOLVER_TSVM = 2,    /* Joachims' transductive SVM (label switching); no graph */
 	LSV_SOLVER_CLUSTER = 3, /* regularized spectral clustering (JMLR 2006
 				   Section 6.1, eq. 14): no labels used */
-	LSV_SOLVER_COMBINE = 4  /* the best convex combination of several graphs'
+	LSV_SOLVER_COMBINE = 4, /* the best convex combination of several graphs'
 				   Laplacian kernels (Argyriou, Herbster & Pontil,
 				   NIPS 2005; common/combine.c), transductive,
 				   with LapRLS / LapSVM on sum_q lambda_q L_q as
 				   its model for new points */
+	LSV_SOLVER_BOOST = 16   /* ManifoldBoost (Loeff, Forsyth & Ramachandran,
+				   ICML 2008; common/boost.c): an additive model
+				   of regression trees, no kernel */
 } lsv_solver;
 
 /* How a solver's objective is minimized (lapsvm-train -M).  Which
@@ -615,7 +618,45 @@ typedef struct {
 	/* combine: also fit each graph's kernel alone, (K_q,ll + mu I) c = y
 	 * (the paper's eq. 2.5), into report->single_f; not saved. */
 	int combine_singles;
+	/* LSV_SOLVER_BOOST only (common/boost.c): at most boost_rounds
+	 * rounds M (1..LSV_BOOST_MAX_ROUNDS, default 100) of regression trees
+	 * of depth boost_depth (1..LSV_BOOST_MAX_DEPTH, default 3; 1: stumps),
+	 * each added with shrinkage boost_shrinkage (0 < nu <= 1, default
+	 * 0.1); stop early when the cost changes by less than boost_tol
+	 * relative in a round (>= 0, default 1e-6; 0: never). */
+	long boost_rounds;
+	int boost_depth;
+	double boost_shrinkage;
+	double boost_tol;
 } lsv_train_param;
+
+#define LSV_BOOST_MAX_DEPTH 10
+#define LSV_BOOST_MAX_ROUNDS 100000
+/* nodes of a tree of the largest depth: 2^(depth+1) - 1 */
+#define LSV_BOOST_MAX_NODES ((1 << (LSV_BOOST_MAX_DEPTH + 1)) - 1)
+
+/*
+ * One regression tree of a boosted model.  Node 0 is the root.  A split
+ * node (feature >= 0, 0-based) sends x to node left when x[feature] <=
+ * threshold (a feature a sparse row does not store is 0), else to node
+ * right; both children have larger indices than their parent (< nnodes)
+ * and every node but the root has exactly one parent, so the nodes form
+ * one tree and every path ends.  A leaf (feature -1) gives value, already
+ * multiplied by the shrinkage; a split's threshold is 0 for a leaf and a
+ * split's value 0.
+ */
+typedef struct {
+	int feature;
+	double threshold;
+	int left, right;
+	double value;
+} lsv_tree_node;
+
+typedef struct {
+	int fn;                /* the function it adds to (0..nr_fn-1) */
+	int nnodes;            /* 1..LSV_BOOST_MAX_NODES */
+	lsv_tree_node *node;
+} lsv_tree;
 
 /* combine: exact pseudo-inverses up to this many rows; past it, the
  * LSV_COMBINE_RANK smallest nonzero eigenpairs of each Laplacian. */
@@ -663,6 +704,11 @@ typedef struct {
 	size_t ngraphs;
 	double *graph_weight;
 	char **graph_desc;
+	/* boost (param.solver LSV_SOLVER_BOOST): no expansion points (sv
+	 * empty); f_c(x) = bias[c] + the sum of the trees with fn = c
+	 * (model lines "boost_tree"). */
+	size_t ntrees;
+	lsv_tree *trees;
 } lsv_model;
 
 /*
@@ -725,6 +771,11 @@ typedef struct {
 				   f_i'f_j = 0, v0'f_j/|v0| = 0 */
 	int cluster_unsure;
 	size_t cluster_components;  /* connected components of the graph */
+	/* boost: rounds taken, whether the relative cost change stopped it
+	 * (else the round cap), the cost V at F_0 and at the end. */
+	long boost_rounds;
+	int boost_converged;
+	double boost_cost0, boost_cost;
 } lsv_train_report;
 
 void lsv_train_report_free(lsv_train_report *r);  /* its arrays, not r */
@@ -735,6 +786,9 @@ typedef struct {
 	void (*tsvm)(void *ctx, int fn, double cstar_neg, double cstar_pos,
 		     long switches);
 	void *ctx;
+	/* boost: after round m, the cost V = loss + reg (its two terms). */
+	void (*boost)(void *ctx, long round, double cost, double loss,
+		      double reg);
 } lsv_train_progress;
 
 /*

@@ -14,6 +14,7 @@ const lsv_name lsv_solver_names[] = {
 	{"tsvm", LSV_SOLVER_TSVM},
 	{"cluster", LSV_SOLVER_CLUSTER},
 	{"combine", LSV_SOLVER_COMBINE},
+	{"boost", LSV_SOLVER_BOOST},
 	{NULL, -1}
 };
 
