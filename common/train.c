@@ -191,7 +191,9 @@ static const method_row *find_method(const lsv_train_param *p,
 		int w = snprintf(list + len, sizeof list - len, "%s%s %s%s",
 				 i ? ", " : "", lsv_solver_name(methods[i].solver),
 				 lsv_method_name(methods[i].method),
-				 methods[i].map ? " with landmarks" : "");
+				 methods[i].map &&
+				 methods[i].solver != LSV_SOLVER_BOOST
+				 ? " with landmarks" : "");
 		if (w < 0 || (size_t)w >= sizeof list - len)
 			break;
 		len += (size_t)w;
