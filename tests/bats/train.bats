@@ -156,7 +156,7 @@ setup() {
 @test "-s foo: exit 2, unknown solver" {
 	moons1
 	run --separate-stderr "$TRAIN" -s foo m.txt
-	assert_train_usage "option -s: unknown solver 'foo' (expected lapsvm, laprls, tsvm, cluster or combine)"
+	assert_train_usage "option -s: unknown solver 'foo' (expected lapsvm, laprls, tsvm, cluster, combine or boost)"
 }
 
 @test "-L foo: exit 2, unknown Laplacian" {
