@@ -227,7 +227,7 @@ static lsv_status bins_build(const lsv_data *x, const lsv_train_param *p,
 		}
 	for (j = 0; j < d; j++) {
 		double *cut = B->cut + j * (size_t)MC;
-		size_t a, nz = cnt[j], taken = 0;
+		size_t a, nz = cnt[j];
 		int ncut = 0, k = 1, distinct = 0;
 		memcpy(v, csc + start[j], nz * sizeof *v);
 		for (a = nz; a < n; a++)
@@ -253,9 +253,7 @@ static lsv_status bins_build(const lsv_data *x, const lsv_train_param *p,
 			while ((double)k * (double)n <=
 			       (double)(a + 1) * LSV_BOOST_BINS)
 				k++;
-			taken++;
 		}
-		(void)taken;
 		B->nb[j] = ncut + 1;
 		*useful += ncut > 0;
 		{
