@@ -32,6 +32,7 @@ static void usage(void)
 "            labels unused: minimize gamma_A |f|_K^2 + gamma_I f'Lf with\n"
 "            sum f = 0, sum f^2 = 1; only gamma_A/gamma_I matters, so -a is\n"
 "            -A and -i is -I there (defaults -A 1e-4 -I 1, -L unnormalized)\n"
+"            boost: ManifoldBoost with regression trees (below);\n"
 "            combine: the best convex combination of the Laplacian kernels\n"
 "            of several graphs (-G repeated, -F), learned from the labeled\n"
 "            rows (Argyriou, Herbster & Pontil, NIPS 2005; below)\n"
@@ -98,6 +99,15 @@ static void usage(void)
 "            default 1); repeat -W for more classes\n"
 "-L type   : normalized (default) I - D^-1/2 W D^-1/2, or unnormalized D - W\n"
 "-P p      : iterated Laplacian L^p (default 1)\n"
+"ManifoldBoost (-s boost, Loeff et al. 2008): an additive model of\n"
+"regression trees minimizing 1/l sum log(1 + exp(-2 y F)) + gamma_M/(l+u)^2\n"
+"F'L^pF, gamma_M given by -I, or by -i as gamma_M l/(l+u)^2 (-I 0: plain\n"
+"logistic boosting, no graph); no kernel, -A/-a/-c play no part:\n"
+"-B M      : at most M rounds (1..100000, default 100)\n"
+"-D depth  : depth of each tree (1..10, default 3; 1: stumps)\n"
+"-j nu     : shrinkage of each tree (0 < nu <= 1, default 0.1)\n"
+"-z tol    : stop when the cost changes by less than tol relative in a\n"
+"            round (default 1e-6; 0: run all M rounds)\n"
 "TSVM (labeled cost C = 1/(2 gamma_A l), as the SVM):\n"
 "-C cost   : cost C* of the unlabeled points (default C)\n"
 "-w n      : at most n label switches per binary problem (default: no cap)\n"
@@ -221,6 +231,16 @@ static void write_predictions(FILE *fp, const lsv_model *md,
 	}
 }
 
+/* every tenth round, and the first */
+static void boost_progress(void *ctx, long round, double cost, double loss,
+			   double reg)
+{
+	(void)ctx;
+	if (round == 1 || round % 10 == 0)
+		tool_info("boosting round %ld: cost %.6g (loss %.6g + graph %.6g)",
+			  round, cost, loss, reg);
+}
+
 static void tsvm_progress(void *ctx, int fn, double cneg, double cpos,
 			  long switches)
 {
@@ -268,6 +288,7 @@ typedef struct {
 	unsigned long long seed;
 	int k_given, tsvm_opt, graph_opt;
 	int a_given, i_given, K_given, ER_given, n_given;
+	int boost_opt;          /* the last of -B, -D, -j, -z given, or 0 */
 	double *wlabel, *weight;  /* -W class:weight, in the order given */
 	int nweight;
 	int combine_opt;      /* a combine-only option given (-U -T -l -X -Y -O) */
@@ -438,7 +459,7 @@ static void parse_options(int argc, char **argv, options *o)
 	o->marker = LSV_UNLABELED_DEFAULT;
 	o->seed = 1;
 	opterr = 0;
-	while ((c = getopt(argc, argv, ":s:t:d:g:r:A:a:c:I:i:G:F:k:L:P:u:e:o:x:v:S:C:p:w:M:N:m:K:E:R:yW:U:T:l:X:Y:O:n:qh")) != -1) {
+	while ((c = getopt(argc, argv, ":s:t:d:g:r:A:a:c:I:i:G:F:k:L:P:u:e:o:x:v:S:C:p:w:M:N:m:K:E:R:yW:U:T:l:X:Y:O:n:B:D:j:z:qh")) != -1) {
 		if (c != ':' && c != '?' && strchr("stdrkuevSCpwMNmKERUTX", c) != NULL &&
 		    strpbrk(optarg, ",:") != NULL)
 			tool_usage_error("option -%c takes one value, not a list "
@@ -615,6 +636,27 @@ static void parse_options(int argc, char **argv, options *o)
 		case 'y':
 			o->p.class_graph = 1;
 			break;
+		case 'B':
+			o->p.boost_rounds = tool_opt_long(c, optarg, 1,
+							  LSV_BOOST_MAX_ROUNDS);
+			o->boost_opt = c;
+			break;
+		case 'D':
+			o->p.boost_depth = (int)tool_opt_long(c, optarg, 1,
+							      LSV_BOOST_MAX_DEPTH);
+			o->boost_opt = c;
+			break;
+		case 'j':
+			o->p.boost_shrinkage = tool_opt_double(c, optarg, 0.0, 1.0);
+			if (!(o->p.boost_shrinkage > 0.0))
+				tool_usage_error("option -j: '%s' is out of range "
+						 "(expected 0 < nu <= 1)", optarg);
+			o->boost_opt = c;
+			break;
+		case 'z':
+			o->p.boost_tol = tool_opt_double(c, optarg, 0.0, 1.0);
+			o->boost_opt = c;
+			break;
 		case 'W':
 			opt_weight(optarg, o);
 			break;
@@ -676,6 +718,12 @@ static void parse_options(int argc, char **argv, options *o)
 	if (o->n_given && o->p.solver != LSV_SOLVER_LABELAWARE)
 		tool_usage_error("-n is the number of kernel eigenvectors of -s "
 				 "labelaware");
+	if (o->boost_opt && o->p.solver != LSV_SOLVER_BOOST)
+		tool_usage_error("-%c applies to boosting (-s boost)",
+				 o->boost_opt);
+	if (o->p.solver == LSV_SOLVER_BOOST && o->folds > 0)
+		tool_usage_error("-v with -s boost: cross validation of boosting "
+				 "is not implemented (choose gamma_M by hand)");
 	if (o->K_given && o->p.solver != LSV_SOLVER_CLUSTER)
 		tool_usage_error("-K is the number of clusters of -s cluster");
 	if (o->ER_given && o->p.solver != LSV_SOLVER_CLUSTER)
@@ -1147,6 +1195,9 @@ static void report(const lsv_train_param *p, const lsv_model *m,
 				     : "combination, model for new points LapRLS")
 		  : p->solver == LSV_SOLVER_TSVM ? "TSVM"
 		  : p->solver == LSV_SOLVER_LABELAWARE ? "label-aware kernel SVM"
+		  : p->solver == LSV_SOLVER_BOOST
+			  ? (p->gamma_I == 0.0 ? "logistic boosting"
+					       : "ManifoldBoost")
 		  : p->solver == LSV_SOLVER_CLUSTER ? "clustering"
 		  : p->solver == LSV_SOLVER_LAPRLS
 			  ? (p->gamma_I == 0.0 ? "RLS" : "LapRLS")
@@ -1185,6 +1236,12 @@ static void report(const lsv_train_param *p, const lsv_model *m,
 			  r->la_eig_seconds, r->la_align_seconds,
 			  r->la_svm_seconds);
 	}
+	if (p->solver == LSV_SOLVER_BOOST)
+		tool_info("boosting: %ld rounds (%s), %zu trees of depth at most "
+			  "%d, cost %.6g -> %.6g", r->boost_rounds,
+			  r->boost_converged ? "the relative cost change fell "
+			  "below -z" : "the round cap -n", m->ntrees,
+			  p->boost_depth, r->boost_cost0, r->boost_cost);
 	if (p->method == LSV_METHOD_PCG || p->method == LSV_METHOD_PCG_EARLY)
 		tool_info("PCG: %ld iterations", r->pcg_iterations);
 	if (r->kernel_seconds > 0.0 || r->solve_seconds > 0.0)
@@ -1667,7 +1724,7 @@ int main(int argc, char **argv)
 	lsv_data *x;
 	lsv_model *m;
 	lsv_train_report rep;
-	lsv_train_progress progress = {NULL, NULL};
+	lsv_train_progress progress = {NULL, NULL, NULL};
 	lsv_error err;
 	lsv_graph **gs, *g;
 	char **descs;
@@ -1711,6 +1768,8 @@ int main(int argc, char **argv)
 		if (!tool_quiet)
 			progress.tsvm = tsvm_progress;
 	}
+	if (o.p.solver == LSV_SOLVER_BOOST && !tool_quiet)
+		progress.boost = boost_progress;
 	if (lsv_train_param_check(&o.p, &err) != LSV_OK ||
 	    lsv_graph_param_check(&o.gp, &err) != LSV_OK)
 		tool_usage_error("%s", err.msg);

@@ -507,11 +507,14 @@ typedef enum {
 				   NIPS 2005; common/combine.c), transductive,
 				   with LapRLS / LapSVM on sum_q lambda_q L_q as
 				   its model for new points */
-	LSV_SOLVER_LABELAWARE = 5 /* label-aware base kernels (Wang, Zhang,
+	LSV_SOLVER_LABELAWARE = 5, /* label-aware base kernels (Wang, Zhang,
 				   Jiang & Marsic, AAAI 2014; common/
 				   labelaware.c): a kernel learned by alignf
 				   from label-aware vectors and kernel
 				   eigenvectors, then the SVM on it */
+	LSV_SOLVER_BOOST = 6     /* ManifoldBoost (Loeff, Forsyth & Ramachandran,
+				   ICML 2008; common/boost.c): an additive model
+				   of regression trees, no kernel */
 } lsv_solver;
 
 /* How a solver's objective is minimized (lapsvm-train -M).  Which
@@ -653,7 +656,45 @@ typedef struct {
 	 * kernel eigenvectors v_j (the largest eigenvalues of the n x n
 	 * kernel); 0: n/10 rounded down, at least 1 (the paper's 10%). */
 	long la_k;
+	/* LSV_SOLVER_BOOST only (common/boost.c): at most boost_rounds
+	 * rounds M (1..LSV_BOOST_MAX_ROUNDS, default 100) of regression trees
+	 * of depth boost_depth (1..LSV_BOOST_MAX_DEPTH, default 3; 1: stumps),
+	 * each added with shrinkage boost_shrinkage (0 < nu <= 1, default
+	 * 0.1); stop early when the cost changes by less than boost_tol
+	 * relative in a round (>= 0, default 1e-6; 0: never). */
+	long boost_rounds;
+	int boost_depth;
+	double boost_shrinkage;
+	double boost_tol;
 } lsv_train_param;
+
+#define LSV_BOOST_MAX_DEPTH 10
+#define LSV_BOOST_MAX_ROUNDS 100000
+/* nodes of a tree of the largest depth: 2^(depth+1) - 1 */
+#define LSV_BOOST_MAX_NODES ((1 << (LSV_BOOST_MAX_DEPTH + 1)) - 1)
+
+/*
+ * One regression tree of a boosted model.  Node 0 is the root.  A split
+ * node (feature >= 0, 0-based) sends x to node left when x[feature] <=
+ * threshold (a feature a sparse row does not store is 0), else to node
+ * right; both children have larger indices than their parent (< nnodes)
+ * and every node but the root has exactly one parent, so the nodes form
+ * one tree and every path ends.  A leaf (feature -1) gives value, already
+ * multiplied by the shrinkage; a split's threshold is 0 for a leaf and a
+ * split's value 0.
+ */
+typedef struct {
+	int feature;
+	double threshold;
+	int left, right;
+	double value;
+} lsv_tree_node;
+
+typedef struct {
+	int fn;                /* the function it adds to (0..nr_fn-1) */
+	int nnodes;            /* 1..LSV_BOOST_MAX_NODES */
+	lsv_tree_node *node;
+} lsv_tree;
 
 /* combine: exact pseudo-inverses up to this many rows; past it, the
  * LSV_COMBINE_RANK smallest nonzero eigenpairs of each Laplacian. */
@@ -708,6 +749,11 @@ typedef struct {
 	 * 0 where sum_i S_i(x) is not > 0.  NULL for other solvers. */
 	size_t *la_rows;        /* nr_class counts */
 	double *la_coef;        /* nr_fn x nr_class, row-major */
+	/* boost (param.solver LSV_SOLVER_BOOST): no expansion points (sv
+	 * empty); f_c(x) = bias[c] + the sum of the trees with fn = c
+	 * (model lines "boost_tree"). */
+	size_t ntrees;
+	lsv_tree *trees;
 } lsv_model;
 
 /*
@@ -783,6 +829,11 @@ typedef struct {
 	double *la_weight, *la_Z;
 	double la_align, la_align_input, la_lambda_k;
 	double la_eig_seconds, la_align_seconds, la_svm_seconds;
+	/* boost: rounds taken, whether the relative cost change stopped it
+	 * (else the round cap), the cost V at F_0 and at the end. */
+	long boost_rounds;
+	int boost_converged;
+	double boost_cost0, boost_cost;
 } lsv_train_report;
 
 void lsv_train_report_free(lsv_train_report *r);  /* its arrays, not r */
@@ -799,6 +850,9 @@ typedef struct {
 	void (*tsvm)(void *ctx, int fn, double cstar_neg, double cstar_pos,
 		     long switches);
 	void *ctx;
+	/* boost: after round m, the cost V = loss + reg (its two terms). */
+	void (*boost)(void *ctx, long round, double cost, double loss,
+		      double reg);
 } lsv_train_progress;
 
 /*

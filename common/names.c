@@ -15,6 +15,7 @@ const lsv_name lsv_solver_names[] = {
 	{"cluster", LSV_SOLVER_CLUSTER},
 	{"combine", LSV_SOLVER_COMBINE},
 	{"labelaware", LSV_SOLVER_LABELAWARE},
+	{"boost", LSV_SOLVER_BOOST},
 	{NULL, -1}
 };
 

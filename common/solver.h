@@ -30,6 +30,7 @@
  *   feature maps (primal.c)        eq. 4 on f = Phi w + b           1       1
  *   TSVM (tsvm.c)                  C = 1/(2 gA l), no graph         2 l     -
  *   labelaware (labelaware.c)      SVM on K~: Q = Y K~_ll Y / (2 gA)  2     -
+ *   ManifoldBoost (boost.c)        1/l sum log(1+e^-2yF) + gI/n^2 F'L^pF  -   1
  */
 #ifndef LSV_SOLVER_H
 #define LSV_SOLVER_H
@@ -159,6 +160,16 @@ lsv_status lsv_nystrom_build(const lsv_data *x, const lsv_train_param *p,
 			     lsv_nystrom *ny, lsv_error *err);
 void lsv_nystrom_free(lsv_nystrom *ny);
 lsv_status lsv_fit_combine(lsv_fit *F, lsv_model **out);        /* combine.c */
+lsv_status lsv_fit_boost(lsv_fit *F, lsv_model **out);          /* boost.c */
+
+/* ManifoldBoost's cost at F (n values) and its functional gradient:
+ * *loss = 1/l sum_r log(1 + exp(-2 y_r F_{lab[r]})), *reg = c F'L^p F
+ * (c = gamma_M/n^2; L may be NULL when c = 0), and, g not NULL, g = dV/dF
+ * (n values) -- eq. 8 of Loeff et al. (common/boost.c). */
+lsv_status lsv_boost_cost(const lsv_lapop *L, double c, size_t n,
+			  const size_t *lab, const double *y, size_t l,
+			  const double *F, double *g, double *loss,
+			  double *reg, lsv_error *err);
 
 /* ------------------------------------------------------------------ */
 /* Alignment weights (common/alignf.c)                                 */

@@ -222,9 +222,9 @@ static void model_refuses_each_malformed_line_with_its_message(void)
 		 "expected 'lapsvm_model 1')"},
 		/* Header keys and values. */
 		{"solver lapsvm\n", "solver svm\n",
-		 "m:2: unknown solver (found 'svm', expected lapsvm, laprls, tsvm, cluster, combine or labelaware)"},
+		 "m:2: unknown solver (found 'svm', expected lapsvm, laprls, tsvm, cluster, combine, labelaware or boost)"},
 		{"solver lapsvm\n", "solver\n",
-		 "m:2: missing value for solver (expected lapsvm, laprls, tsvm, cluster, combine or labelaware)"},
+		 "m:2: missing value for solver (expected lapsvm, laprls, tsvm, cluster, combine, labelaware or boost)"},
 		{"solver lapsvm\n", "solver lapsvm laprls\n",
 		 "m:2: extra text after the solver value (found 'laprls', expected end of line)"},
 		{"kernel rbf\n", "kernel sigmoid\n",
@@ -498,8 +498,10 @@ static void model_optional_keys_are_read_and_checked(void)
 	for (t = lsv_solver_names; t->name != NULL; t++) {
 		char line[160];
 		/* labelaware models need two labeled expansion points per
-		 * class, more than this model has: test_labelaware.c */
-		if (t->value == LSV_SOLVER_LABELAWARE)
+		 * class, more than this model has (test_labelaware.c); a
+		 * boosted model has trees, no SVs (test_boost.c) */
+		if (t->value == LSV_SOLVER_LABELAWARE ||
+		    t->value == LSV_SOLVER_BOOST)
 			continue;
 		/* a combination's model needs its own keys and graphs */
 		snprintf(line, sizeof line, "solver %s\n%s", t->name,
@@ -1016,14 +1018,20 @@ static void model_every_name_and_optional_key_round_trips(void)
 	int count = 0;
 
 	for (s = lsv_solver_names; s->name != NULL; s++)
-		for (me = lsv_method_names;
-		     me->name != NULL && s->value != LSV_SOLVER_LABELAWARE;
-		     me++) {  /* labelaware: test_labelaware.c */
-			lsv_model *m = hand_model(), *r = NULL;
+		for (me = lsv_method_names; me->name != NULL; me++) {
+			lsv_model *m, *r = NULL;
 			char *text, *again = NULL, want[64];
 			lsv_status st;
 			lsv_error e;
-			int with = count++ % 2;
+			int with;
+
+			/* boosted models (trees, no SVs): test_boost.c;
+			 * labelaware: test_labelaware.c */
+			if (s->value == LSV_SOLVER_BOOST ||
+			    s->value == LSV_SOLVER_LABELAWARE)
+				continue;
+			m = hand_model();
+			with = count++ % 2;
 
 			m->param.solver = (lsv_solver)s->value;
 			m->param.method = (lsv_method)me->value;
