@@ -131,7 +131,8 @@ demo: all
 # experiments/cluster-fashion.sh (Fashion-MNIST, about 10 minutes with its
 # k-means peer; the data from datasets/fetch fashion).
 EXPERIMENTS = moons moons-figures uspst usps-pairs usps-curve isolet webkb webkb-curve ssl-book \
-              cluster-figures cluster-digits argyriou-table1 argyriou-fig3 argyriou-fig4
+              cluster-figures cluster-digits argyriou-table1 argyriou-fig3 argyriou-fig4 \
+              manifoldboost
 experiments: all
 	@mkdir -p build/experiments
 	@for e in $(EXPERIMENTS); do \

@@ -11,6 +11,7 @@
  * input never touches an existing output file.
  */
 #include <float.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +46,11 @@ static void usage(void)
 "            first class (f(x) > 0 predicts it); a cluster model's first\n"
 "            line is 'clusters 1 ... c' and its columns the embedding\n"
 "            f1 ... f(c-1)\n"
+"-b        : boosted models (lapsvm-train -s boost): write probabilities\n"
+"            instead, LIBSVM's -b 1 format: a first line 'labels L1 L2',\n"
+"            then 'label p1 p2' per row, p1 = p(y = L1 | x) =\n"
+"            1/(1 + exp(-2 f(x))) (the loss inverted, Loeff et al.) and\n"
+"            p2 = 1 - p1\n"
 "-u marker : label of the unlabeled rows of test_file (default: the\n"
 "            model's unlabeled_marker)\n"
 "-q        : quiet: no accuracy, PRBEP or warnings\n"
@@ -155,14 +161,17 @@ int main(int argc, char **argv)
 	lsv_error err;
 	const char *testpath, *modelpath, *outpath;
 	double marker = 0.0, *scores = NULL, *pred = NULL;
-	int c, marker_given = 0, decision = 0;
+	int c, marker_given = 0, decision = 0, prob = 0;
 	size_t i, nf;
 	FILE *fp;
 
 	tool_init(argv[0]);
 	opterr = 0;
-	while ((c = getopt(argc, argv, ":du:qh")) != -1) {
+	while ((c = getopt(argc, argv, ":bdu:qh")) != -1) {
 		switch (c) {
+		case 'b':
+			prob = 1;
+			break;
 		case 'd':
 			decision = 1;
 			break;
@@ -180,6 +189,9 @@ int main(int argc, char **argv)
 			tool_option_error(c);
 		}
 	}
+	if (prob && decision)
+		tool_usage_error("-b and -d: choose the probabilities or the "
+				 "decision values");
 	if (argc - optind < 1)
 		tool_usage_error("missing test_file, model_file and output_file");
 	if (argc - optind < 2)
@@ -202,9 +214,15 @@ int main(int argc, char **argv)
 	/* The model first: its unlabeled marker is the test data's default. */
 	if (lsv_model_read_path(modelpath, &m, &err) != LSV_OK)
 		tool_die_err(&err);
+	if (prob && m->param.solver != LSV_SOLVER_BOOST)
+		tool_die(EXIT_FAILURE, "%s: -b needs a boosted model (solver "
+			 "boost, whose f is half the log-odds); this one is %s",
+			 modelpath, lsv_solver_name(m->param.solver));
 	if (!marker_given)
 		marker = m->unlabeled;
-	if (lsv_data_read_path(testpath, marker, &x, &err) != LSV_OK) {
+	if ((m->param.kernel.type == LSV_KERNEL_PRECOMPUTED
+	     ? lsv_precomputed_read_path(testpath, marker, m->l + m->u, &x, &err)
+	     : lsv_data_read_path(testpath, marker, &x, &err)) != LSV_OK) {
 		if (err.status == LSV_EFORMAT && looks_like_model(testpath))
 			tool_die(EXIT_FAILURE, "%s: this is a lapsvm model, not test "
 				 "data (expected: lapsvm-predict test_file model_file "
@@ -235,6 +253,8 @@ int main(int argc, char **argv)
 		for (i = 0; i < (size_t)m->nr_class; i++)
 			fprintf(fp, " %.17g", m->labels[i]);
 		putc('\n', fp);
+	} else if (prob) {
+		fprintf(fp, "labels %.17g %.17g\n", m->labels[0], m->labels[1]);
 	} else if (decision) {
 		fputs("labels", fp);
 		for (i = 0; i < nf; i++)
@@ -247,6 +267,12 @@ int main(int argc, char **argv)
 		if (decision)
 			for (j = 0; j < nf; j++)
 				fprintf(fp, " %.17g", scores[i * nf + j]);
+		if (prob) {  /* 1/(1 + exp(-2f)) without overflow */
+			double f = scores[i * nf], p1 = f >= 0.0
+				? 1.0 / (1.0 + exp(-2.0 * f))
+				: exp(2.0 * f) / (1.0 + exp(2.0 * f));
+			fprintf(fp, " %.17g %.17g", p1, 1.0 - p1);
+		}
 		putc('\n', fp);
 	}
 	tool_outputs_commit();  /* reports a write error */

@@ -32,9 +32,18 @@ static void usage(void)
 "            labels unused: minimize gamma_A |f|_K^2 + gamma_I f'Lf with\n"
 "            sum f = 0, sum f^2 = 1; only gamma_A/gamma_I matters, so -a is\n"
 "            -A and -i is -I there (defaults -A 1e-4 -I 1, -L unnormalized)\n"
+"            boost: ManifoldBoost with regression trees (below);\n"
 "            combine: the best convex combination of the Laplacian kernels\n"
 "            of several graphs (-G repeated, -F), learned from the labeled\n"
 "            rows (Argyriou, Herbster & Pontil, NIPS 2005; below)\n"
+"            labelaware: label-aware base kernels (Wang, Zhang, Jiang &\n"
+"            Marsic, AAAI 2014): u = D^-1 K_nl Y from the labeled rows and\n"
+"            the top -n eigenvectors v of K, weighted by alignf on the\n"
+"            labeled rows, K~ = sum a_i u_i u_i' + sum b_j v_j v_j'; then the\n"
+"            SVM (C = 1/(2 gamma_A l)) on K~; no graph.  New points by the\n"
+"            Nystrom extension\n"
+"-n k      : labelaware: the number of kernel eigenvectors (default n/10,\n"
+"            at least 1)\n"
 "-K c      : cluster: the number of clusters (default 2; above 2, k-means\n"
 "            on the embedding of the c-1 smallest solutions, seeded by -S)\n"
 "-E rows   : cluster, c > 2: unit (default): each row of the embedding is\n"
@@ -45,7 +54,9 @@ static void usage(void)
 "            (default 10)\n"
 "-t kernel : 0 linear u'v; 1 polynomial (gamma u'v + coef0)^degree;\n"
 "            2 rbf exp(-gamma |u-v|^2) (default); sigma maps to\n"
-"            gamma = 1/(2 sigma^2)\n"
+"            gamma = 1/(2 sigma^2); 4 precomputed: the training file holds\n"
+"            the kernel, LIBSVM's 'label 0:i 1:K(i,1) ... n:K(i,n)' (needs -G\n"
+"            for a graph term)\n"
 "-d degree : polynomial degree (default 3)\n"
 "-g gamma  : kernel gamma (default: RBF 1/the mean squared distance between\n"
 "            rows, polynomial 1/number of features)\n"
@@ -88,6 +99,15 @@ static void usage(void)
 "            default 1); repeat -W for more classes\n"
 "-L type   : normalized (default) I - D^-1/2 W D^-1/2, or unnormalized D - W\n"
 "-P p      : iterated Laplacian L^p (default 1)\n"
+"ManifoldBoost (-s boost, Loeff et al. 2008): an additive model of\n"
+"regression trees minimizing 1/l sum log(1 + exp(-2 y F)) + gamma_M/(l+u)^2\n"
+"F'L^pF, gamma_M given by -I, or by -i as gamma_M l/(l+u)^2 (-I 0: plain\n"
+"logistic boosting, no graph); no kernel, -A/-a/-c play no part:\n"
+"-B M      : at most M rounds (1..100000, default 100)\n"
+"-D depth  : depth of each tree (1..10, default 3; 1: stumps)\n"
+"-j nu     : shrinkage of each tree (0 < nu <= 1, default 0.1)\n"
+"-z tol    : stop when the cost changes by less than tol relative in a\n"
+"            round (default 1e-6; 0: run all M rounds)\n"
 "TSVM (labeled cost C = 1/(2 gamma_A l), as the SVM):\n"
 "-C cost   : cost C* of the unlabeled points (default C)\n"
 "-w n      : at most n label switches per binary problem (default: no cap)\n"
@@ -105,6 +125,10 @@ static void usage(void)
 "-e eps    : tolerance of the dual solver (default 0.001)\n"
 "-o file   : write the predictions of the unlabeled training rows, in the\n"
 "            format of lapsvm-predict -d\n"
+"-x file   : write the kernel over the training rows in LIBSVM's\n"
+"            precomputed format (-t 4: 'label 0:i 1:K(i,1) ... n:K(i,n)'),\n"
+"            for svm-train -t 4 or lapsvm-train -t 4\n"
+"            (-s labelaware: the learned kernel K~ the SVM was trained on)\n"
 "-v n      : stratified n-fold cross validation over the labeled rows (the\n"
 "            unlabeled rows and the graph stay in every fold), of every\n"
 "            combination of the lists given to -a/-A/-c, -i/-I, -g, -P, -L\n"
@@ -207,6 +231,16 @@ static void write_predictions(FILE *fp, const lsv_model *md,
 	}
 }
 
+/* every tenth round, and the first */
+static void boost_progress(void *ctx, long round, double cost, double loss,
+			   double reg)
+{
+	(void)ctx;
+	if (round == 1 || round % 10 == 0)
+		tool_info("boosting round %ld: cost %.6g (loss %.6g + graph %.6g)",
+			  round, cost, loss, reg);
+}
+
 static void tsvm_progress(void *ctx, int fn, double cneg, double cpos,
 			  long switches)
 {
@@ -247,13 +281,14 @@ typedef struct {
 	plist Gl;             /* -G: graph numbers 0, 1, ... (several with -v) */
 	const char **graph_files;  /* the files of -G, in the order given */
 	char **graph_shown;   /* -v: the same, safe to print (lsv_text_safe) */
-	const char *in, *outpath, *graph_file, *pred_file;
+	const char *in, *outpath, *graph_file, *pred_file, *kernel_file;
 	char *deflt;          /* the default model path, allocated */
 	double marker;
 	long folds;
 	unsigned long long seed;
 	int k_given, tsvm_opt, graph_opt;
-	int a_given, i_given, K_given, ER_given;
+	int a_given, i_given, K_given, ER_given, n_given;
+	int boost_opt;          /* the last of -B, -D, -j, -z given, or 0 */
 	double *wlabel, *weight;  /* -W class:weight, in the order given */
 	int nweight;
 	int combine_opt;      /* a combine-only option given (-U -T -l -X -Y -O) */
@@ -390,6 +425,12 @@ static void opt_classes(const char *arg, options *o)
 	o->p.combine_two = 1;
 }
 
+/* The solvers with no graph term: the TSVM, the label-aware kernel SVM. */
+static int graphless(lsv_solver s)
+{
+	return s == LSV_SOLVER_TSVM || s == LSV_SOLVER_LABELAWARE;
+}
+
 /* -p into the parameters: the TSVM's fraction constraint (tsvm_r, 0 for
  * the labeled ratio, its default), else the bias shift after training. */
 static void set_fraction(options *o)
@@ -418,7 +459,7 @@ static void parse_options(int argc, char **argv, options *o)
 	o->marker = LSV_UNLABELED_DEFAULT;
 	o->seed = 1;
 	opterr = 0;
-	while ((c = getopt(argc, argv, ":s:t:d:g:r:A:a:c:I:i:G:F:k:L:P:u:e:o:v:S:C:p:w:M:N:m:K:E:R:yW:U:T:l:X:Y:O:qh")) != -1) {
+	while ((c = getopt(argc, argv, ":s:t:d:g:r:A:a:c:I:i:G:F:k:L:P:u:e:o:x:v:S:C:p:w:M:N:m:K:E:R:yW:U:T:l:X:Y:O:n:B:D:j:z:qh")) != -1) {
 		if (c != ':' && c != '?' && strchr("stdrkuevSCpwMNmKERUTX", c) != NULL &&
 		    strpbrk(optarg, ",:") != NULL)
 			tool_usage_error("option -%c takes one value, not a list "
@@ -430,7 +471,11 @@ static void parse_options(int argc, char **argv, options *o)
 							   "solver");
 			break;
 		case 't':
-			o->p.kernel.type = (lsv_kernel_type)tool_opt_long(c, optarg, 0, 2);
+			o->p.kernel.type = (lsv_kernel_type)tool_opt_long(c, optarg, 0, 4);
+			if (o->p.kernel.type == 3)
+				tool_usage_error("option -t: 3 (LIBSVM's sigmoid) is "
+						 "not supported (expected 0, 1, 2 or "
+						 "4)");
 			break;
 		case 'd':
 			o->p.kernel.degree = (int)tool_opt_long(c, optarg, 1, 100);
@@ -537,6 +582,9 @@ static void parse_options(int argc, char **argv, options *o)
 		case 'o':
 			o->pred_file = optarg;
 			break;
+		case 'x':
+			o->kernel_file = optarg;
+			break;
 		case 'v':
 			o->folds = tool_opt_long(c, optarg, 2, LONG_MAX);
 			break;
@@ -570,6 +618,10 @@ static void parse_options(int argc, char **argv, options *o)
 			o->p.clusters = (int)tool_opt_long(c, optarg, 2, INT_MAX);
 			o->K_given = 1;
 			break;
+		case 'n':
+			o->p.la_k = tool_opt_long(c, optarg, 1, INT_MAX);
+			o->n_given = 1;
+			break;
 		case 'E':
 			o->p.cluster_unit = opt_name(c, optarg,
 						     lsv_cluster_rows_names,
@@ -583,6 +635,27 @@ static void parse_options(int argc, char **argv, options *o)
 			break;
 		case 'y':
 			o->p.class_graph = 1;
+			break;
+		case 'B':
+			o->p.boost_rounds = tool_opt_long(c, optarg, 1,
+							  LSV_BOOST_MAX_ROUNDS);
+			o->boost_opt = c;
+			break;
+		case 'D':
+			o->p.boost_depth = (int)tool_opt_long(c, optarg, 1,
+							      LSV_BOOST_MAX_DEPTH);
+			o->boost_opt = c;
+			break;
+		case 'j':
+			o->p.boost_shrinkage = tool_opt_double(c, optarg, 0.0, 1.0);
+			if (!(o->p.boost_shrinkage > 0.0))
+				tool_usage_error("option -j: '%s' is out of range "
+						 "(expected 0 < nu <= 1)", optarg);
+			o->boost_opt = c;
+			break;
+		case 'z':
+			o->p.boost_tol = tool_opt_double(c, optarg, 0.0, 1.0);
+			o->boost_opt = c;
 			break;
 		case 'W':
 			opt_weight(optarg, o);
@@ -642,6 +715,15 @@ static void parse_options(int argc, char **argv, options *o)
 						 : "a list of values", pl[j] == &o->Gl
 						 ? ", or -s combine to combine them" : "");
 	}
+	if (o->n_given && o->p.solver != LSV_SOLVER_LABELAWARE)
+		tool_usage_error("-n is the number of kernel eigenvectors of -s "
+				 "labelaware");
+	if (o->boost_opt && o->p.solver != LSV_SOLVER_BOOST)
+		tool_usage_error("-%c applies to boosting (-s boost)",
+				 o->boost_opt);
+	if (o->p.solver == LSV_SOLVER_BOOST && o->folds > 0)
+		tool_usage_error("-v with -s boost: cross validation of boosting "
+				 "is not implemented (choose gamma_M by hand)");
 	if (o->K_given && o->p.solver != LSV_SOLVER_CLUSTER)
 		tool_usage_error("-K is the number of clusters of -s cluster");
 	if (o->ER_given && o->p.solver != LSV_SOLVER_CLUSTER)
@@ -674,6 +756,18 @@ static void parse_options(int argc, char **argv, options *o)
 	o->al.opt = o->reg.a_kind;
 	plist_default(&o->il, o->reg.i_val);
 	o->il.opt = o->reg.i_kind;
+	if (o->p.kernel.type == LSV_KERNEL_PRECOMPUTED &&
+	    o->graph_files == NULL && !graphless(o->p.solver)) {
+		size_t j;
+		int needs = o->p.class_graph || o->p.solver == LSV_SOLVER_CLUSTER;
+		for (j = 0; j < o->il.n; j++)
+			needs |= o->il.v[j] > 0.0;
+		if (needs)
+			tool_usage_error("-t 4 (precomputed kernel) needs the graph "
+					 "given with -G: it cannot be built from "
+					 "kernel values (graph-build on the "
+					 "features, or -i 0 for no graph term)");
+	}
 	plist_default(&o->gl, o->p.kernel.gamma);
 	o->gl.opt = 'g';
 	plist_default(&o->Pl, o->p.power);
@@ -683,12 +777,15 @@ static void parse_options(int argc, char **argv, options *o)
 	set_fraction(o);
 	if (o->tsvm_opt && o->p.solver != LSV_SOLVER_TSVM)
 		tool_usage_error("-%c applies to the TSVM (-s tsvm)", o->tsvm_opt);
-	if (o->p.solver == LSV_SOLVER_TSVM &&
+	if (graphless(o->p.solver) &&
 	    (o->graph_file || o->k_given || o->graph_opt))
-		tool_usage_error("the TSVM uses no graph (-G, -k, -i, -I, -L, -P)");
-	if (o->p.solver == LSV_SOLVER_TSVM && o->p.class_graph)
+		tool_usage_error("the %s uses no graph (-G, -k, -i, -I, -L, -P)",
+				 o->p.solver == LSV_SOLVER_TSVM ? "TSVM"
+				 : "label-aware kernel SVM");
+	if (graphless(o->p.solver) && o->p.class_graph)
 		tool_usage_error("-y regularizes each class on its own graph; the "
-				 "TSVM uses no graph");
+				 "%s uses no graph", o->p.solver == LSV_SOLVER_TSVM
+				 ? "TSVM" : "label-aware kernel SVM");
 	if (o->nweight > 0 && !o->p.class_graph)
 		tool_usage_error("-W weighs the Laplacian of a class: it needs -y "
 				 "(class-dependent Laplacians)");
@@ -719,6 +816,11 @@ static void parse_options(int argc, char **argv, options *o)
 	    strcmp(o->outpath, "-") == 0)
 		tool_usage_error("-o - and the model on standard output would mix "
 				 "the two: give one of them a file");
+	if (o->kernel_file != NULL && strcmp(o->kernel_file, "-") == 0 &&
+	    (strcmp(o->outpath, "-") == 0 ||
+	     (o->pred_file != NULL && strcmp(o->pred_file, "-") == 0)))
+		tool_usage_error("-x - and another output on standard output would "
+				 "mix: give them files");
 	if (o->singles_file != NULL && strcmp(o->singles_file, "-") == 0 &&
 	    (strcmp(o->outpath, "-") == 0 ||
 	     (o->pred_file != NULL && strcmp(o->pred_file, "-") == 0)))
@@ -727,6 +829,28 @@ static void parse_options(int argc, char **argv, options *o)
 	if (o->folds > 0 && strcmp(o->outpath, "-") == 0)
 		tool_usage_error("-v prints its results on standard output: give a "
 				 "model_file other than '-'");
+}
+
+/* -x: the kernel of the model's (resolved) parameters over the n
+ * training rows, in LIBSVM's precomputed format. */
+static void write_kernel(FILE *fp, const options *o, const lsv_data *x,
+			 const lsv_model *m, const lsv_train_report *rep)
+{
+	double *K;
+	lsv_error err;
+
+	if (m->param.solver == LSV_SOLVER_LABELAWARE) {
+		/* the learned kernel K~, which the model's SVM was trained on */
+		if ((K = malloc(x->n * x->n * sizeof *K)) == NULL)
+			tool_die(1, "out of memory for the learned kernel");
+		if (lsv_learned_kernel(rep, x->n, K, &err) != LSV_OK)
+			tool_die_err(&err);
+	} else if (lsv_train_kernel(x, &m->param, &K, &err) != LSV_OK)
+		tool_die_err(&err);
+	if (lsv_precomputed_write(fp, o->kernel_file, K, x->n, x->y, &err) !=
+	    LSV_OK)
+		tool_die_err(&err);
+	free(K);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -792,7 +916,9 @@ static lsv_data *read_data(const options *o)
 	lsv_error err;
 	size_t i, first;
 
-	if (lsv_data_read_path(o->in, o->marker, &x, &err) != LSV_OK)
+	if ((o->p.kernel.type == LSV_KERNEL_PRECOMPUTED
+	     ? lsv_precomputed_read_path(o->in, o->marker, 0, &x, &err)
+	     : lsv_data_read_path(o->in, o->marker, &x, &err)) != LSV_OK)
 		tool_die_err(&err);
 	if (o->p.solver == LSV_SOLVER_CLUSTER)
 		return x;  /* labels only measure agreement */
@@ -1068,6 +1194,10 @@ static void report(const lsv_train_param *p, const lsv_model *m,
 				     ? "combination, model for new points LapSVM"
 				     : "combination, model for new points LapRLS")
 		  : p->solver == LSV_SOLVER_TSVM ? "TSVM"
+		  : p->solver == LSV_SOLVER_LABELAWARE ? "label-aware kernel SVM"
+		  : p->solver == LSV_SOLVER_BOOST
+			  ? (p->gamma_I == 0.0 ? "logistic boosting"
+					       : "ManifoldBoost")
 		  : p->solver == LSV_SOLVER_CLUSTER ? "clustering"
 		  : p->solver == LSV_SOLVER_LAPRLS
 			  ? (p->gamma_I == 0.0 ? "RLS" : "LapRLS")
@@ -1091,6 +1221,27 @@ static void report(const lsv_train_param *p, const lsv_model *m,
 	}
 	if (p->solver == LSV_SOLVER_TSVM)
 		tool_info("TSVM: %ld label switches in all", r->switches);
+	if (p->solver == LSV_SOLVER_LABELAWARE) {
+		size_t j, q = r->la_c + r->la_k, used = 0;
+		for (j = 0; j < q; j++)
+			used += r->la_weight[j] > 0.0;
+		tool_info("label-aware kernels: %zu label-aware vectors u, %zu "
+			  "kernel eigenvectors v (the last eigenvalue %.6g); "
+			  "alignf gives %zu of the %zu base kernels a weight > 0",
+			  r->la_c, r->la_k, r->la_lambda_k, used, q);
+		tool_info("centered alignment with the labels on the labeled "
+			  "block: learned kernel %.4f, input kernel %.4f",
+			  r->la_align, r->la_align_input);
+		tool_info("time: base vectors %.2f s, alignf %.2f s, SVM %.2f s",
+			  r->la_eig_seconds, r->la_align_seconds,
+			  r->la_svm_seconds);
+	}
+	if (p->solver == LSV_SOLVER_BOOST)
+		tool_info("boosting: %ld rounds (%s), %zu trees of depth at most "
+			  "%d, cost %.6g -> %.6g", r->boost_rounds,
+			  r->boost_converged ? "the relative cost change fell "
+			  "below -z" : "the round cap -n", m->ntrees,
+			  p->boost_depth, r->boost_cost0, r->boost_cost);
 	if (p->method == LSV_METHOD_PCG || p->method == LSV_METHOD_PCG_EARLY)
 		tool_info("PCG: %ld iterations", r->pcg_iterations);
 	if (r->kernel_seconds > 0.0 || r->solve_seconds > 0.0)
@@ -1324,7 +1475,7 @@ static lsv_train_param combo_param(options *o, const size_t *idx, size_t l,
 	r.a_val = o->al.v[idx[DIM_A]];
 	r.i_val = o->il.v[idx[DIM_I]];
 	resolve_reg(&r, l, n, &p);
-	if (p.solver == LSV_SOLVER_TSVM)
+	if (graphless(p.solver))
 		p.gamma_I = 0.0;
 	return p;
 }
@@ -1365,7 +1516,7 @@ static int uses_kernel(const lsv_train_param *p, const lsv_data *x)
 	if (p->landmarks > 0 ||
 	    (p->method == LSV_METHOD_NEWTON && p->kernel.type == LSV_KERNEL_LINEAR))
 		return 0;
-	return !(p->gamma_I == 0.0 && p->solver != LSV_SOLVER_TSVM &&
+	return !(p->gamma_I == 0.0 && !graphless(p->solver) &&
 		 p->method != LSV_METHOD_NEWTON && x->l < x->n);
 }
 
@@ -1573,14 +1724,14 @@ int main(int argc, char **argv)
 	lsv_data *x;
 	lsv_model *m;
 	lsv_train_report rep;
-	lsv_train_progress progress = {NULL, NULL};
+	lsv_train_progress progress = {NULL, NULL, NULL};
 	lsv_error err;
 	lsv_graph **gs, *g;
 	char **descs;
 	size_t chosen = 0;
 	double *K = NULL;
 	int *fold = NULL;
-	FILE *model_fp, *pred_fp = NULL, *singles_fp = NULL;
+	FILE *model_fp, *pred_fp = NULL, *singles_fp = NULL, *kernel_fp = NULL;
 
 	tool_init(argv[0]);
 	parse_options(argc, argv, &o);
@@ -1592,6 +1743,8 @@ int main(int argc, char **argv)
 		pred_fp = tool_output_open(o.pred_file);
 	if (o.singles_file != NULL)
 		singles_fp = tool_output_open(o.singles_file);
+	if (o.kernel_file != NULL)
+		kernel_fp = tool_output_open(o.kernel_file);
 	tool_check_input(o.in);
 	{
 		size_t j;
@@ -1606,6 +1759,8 @@ int main(int argc, char **argv)
 	check_classes(&o, x);
 	check_fraction(&o, x);
 	resolve_reg(&o.reg, x->l, x->n, &o.p);
+	if (o.p.solver == LSV_SOLVER_LABELAWARE)
+		o.p.gamma_I = 0.0;
 	if (o.p.solver == LSV_SOLVER_TSVM) {
 		o.p.gamma_I = 0.0;
 		if (x->l == x->n)
@@ -1613,6 +1768,8 @@ int main(int argc, char **argv)
 		if (!tool_quiet)
 			progress.tsvm = tsvm_progress;
 	}
+	if (o.p.solver == LSV_SOLVER_BOOST && !tool_quiet)
+		progress.boost = boost_progress;
 	if (lsv_train_param_check(&o.p, &err) != LSV_OK ||
 	    lsv_graph_param_check(&o.gp, &err) != LSV_OK)
 		tool_usage_error("%s", err.msg);
@@ -1626,7 +1783,7 @@ int main(int argc, char **argv)
 			if (o.il.v[j] > r.i_val)
 				r.i_val = o.il.v[j];
 		resolve_reg(&r, x->l, x->n, &o.p);
-		if (o.p.solver == LSV_SOLVER_TSVM)
+		if (graphless(o.p.solver))
 			o.p.gamma_I = 0.0;
 		gs = calloc(o.Gl.n, sizeof *gs);
 		descs = calloc(o.Gl.n, sizeof *descs);
@@ -1661,6 +1818,8 @@ int main(int argc, char **argv)
 		write_transductive(pred_fp, x, m, &rep);
 	if (singles_fp != NULL)
 		write_singles(singles_fp, x, m, &rep);
+	if (kernel_fp != NULL)
+		write_kernel(kernel_fp, &o, x, m, &rep);
 	write_model(model_fp, &o, m);
 	tool_outputs_commit();
 	lsv_train_report_free(&rep);

@@ -578,7 +578,7 @@ static lsv_status fold_fit(shared_cv *C, const double *Kt,
 {
 	size_t l = C->l, ns = 0, nh = 0, i, j;
 	lsv_train_param q = *p;
-	static const lsv_train_progress none = {NULL, NULL};
+	static const lsv_train_progress none = {NULL, NULL, NULL};
 	lsv_train_report rep;
 	double *labels = NULL;
 	lsv_fit F;

@@ -61,6 +61,20 @@ lsv_status lsv_kernel_matrix_named(const lsv_kernel *k, const lsv_data *a,
 				   size_t nb, double *K, const char *aname,
 				   const char *bname, lsv_error *err);
 
+/* The precomputed kernel (common/precomputed.c): K[i + j na] = k(a_i, b_j)
+ * = a_i's value at b_j's serial number (LIBSVM's), or b_j's at a_i's
+ * when a_i holds only its serial number (an expansion point);
+ * LSV_EINVAL when neither holds the other's. */
+lsv_status lsv_precomputed_matrix(const lsv_data *a, const size_t *ia,
+				  size_t na, const lsv_data *b,
+				  const size_t *ib, size_t nb, double *K,
+				  const char *aname, const char *bname,
+				  lsv_error *err);
+/* Keep of each row of sv (expansion points of a precomputed model) its
+ * serial number only, as LIBSVM's model does (LSV_EINVAL if a row has
+ * none). */
+lsv_status lsv_precomputed_serials(lsv_data *sv, lsv_error *err);
+
 /* "NAME:LINE: what (found 'TOKEN', expected WANT)", the token cut to
  * LSV_SHOW characters; returns LSV_EFORMAT. */
 lsv_status lsv_bad_token(lsv_error *err, const char *name, size_t line,

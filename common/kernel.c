@@ -122,7 +122,9 @@ lsv_status lsv_kernel_check(const lsv_kernel *k, lsv_error *err)
 	if (lsv_kernel_name(k->type) == NULL)
 		return lsv_fail(err, LSV_EINVAL,
 				"unknown kernel type %d (expected 0 linear, 1 "
-				"polynomial, 2 rbf)", (int)k->type);
+				"polynomial, 2 rbf, 4 precomputed)", (int)k->type);
+	if (k->type == LSV_KERNEL_PRECOMPUTED)
+		return LSV_OK;  /* no parameter */
 	if (k->type == LSV_KERNEL_POLY && (k->degree < 1 || k->degree > 100))
 		return lsv_fail(err, LSV_EINVAL,
 				"polynomial degree %d out of range (expected 1..100)",
@@ -232,6 +234,9 @@ lsv_status lsv_kernel_matrix_named(const lsv_kernel *k, const lsv_data *a,
 		return st;
 	if (na == 0 || nb == 0)
 		return LSV_OK;
+	if (k->type == LSV_KERNEL_PRECOMPUTED)
+		return lsv_precomputed_matrix(a, ia, na, b, ib, nb, K, aname,
+					      bname, err);
 	if (na > INT_MAX || nb > INT_MAX)
 		return lsv_fail(err, LSV_ETOOBIG,
 				"kernel matrix %zu x %zu: at most %d rows per side",
@@ -302,6 +307,7 @@ lsv_status lsv_kernel_matrix_named(const lsv_kernel *k, const lsv_data *a,
 		int found = 0;
 		switch (k->type) {
 		case LSV_KERNEL_LINEAR:
+		case LSV_KERNEL_PRECOMPUTED:  /* (returned above) */
 			for (i = 0; i < na; i++)
 				bad += c[i] - c[i];  /* NaN if some c[i] is not finite */
 			break;

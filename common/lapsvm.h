@@ -354,11 +354,14 @@ lsv_status lsv_graph_within_classes(const lsv_graph *g, const lsv_data *x,
 /* LIBSVM's kernels, with its numbers (-t) and meaning:
  *   0 linear      u'v
  *   1 polynomial  (gamma u'v + coef0)^degree
- *   2 RBF         exp(-gamma |u - v|^2)   (a width sigma is gamma = 1/(2 sigma^2)) */
+ *   2 RBF         exp(-gamma |u - v|^2)   (a width sigma is gamma = 1/(2 sigma^2))
+ *   4 precomputed K(x_i, x_j) given in the data (below) */
 typedef enum {
 	LSV_KERNEL_LINEAR = 0,
 	LSV_KERNEL_POLY = 1,
-	LSV_KERNEL_RBF = 2
+	LSV_KERNEL_RBF = 2,
+	LSV_KERNEL_PRECOMPUTED = 4  /* LIBSVM's -t 4: the values read from
+				       the data (common/precomputed.c) */
 } lsv_kernel_type;
 
 typedef struct {
@@ -368,7 +371,33 @@ typedef struct {
 	double coef0;
 } lsv_kernel;
 
-/* "linear", "polynomial", "rbf"; NULL for an unknown type. */
+/*
+ * Precomputed kernels (common/precomputed.c), LIBSVM's -t 4 format:
+ *     label 0:i 1:K(x_i,x_1) ... n:K(x_i,x_n)
+ * the serial number i (1-based) first, then the kernel against every
+ * training row, column j being the row whose serial number is j.
+ * In memory each row stores the serial number at column LSV_SERIAL_COL
+ * (written back as index 0), then the values at columns 0..n-1.
+ * expect 0 reads a training file: n rows, each of n columns with no gap,
+ * serial numbers 1..n each once, values finite, and symmetric:
+ * |K(p,q) - K(q,p)| <= LSV_PRECOMPUTED_SYM_TOL max|K| (LSV_EFORMAT naming
+ * file:line otherwise).  expect > 0 reads test rows "label 0:? 1:K(x,x_1)
+ * ... expect:K(x,x_expect)" against a model's expect = l + u training
+ * rows (the 0: value, any number or '?', is not used).
+ */
+#define LSV_SERIAL_COL (-1)
+#define LSV_PRECOMPUTED_SYM_TOL 1e-6
+lsv_status lsv_precomputed_read(FILE *fp, const char *name, double unlabeled,
+				size_t expect, lsv_data **out, lsv_error *err);
+lsv_status lsv_precomputed_read_path(const char *path, double unlabeled,
+				     size_t expect, lsv_data **out,
+				     lsv_error *err);
+/* Write the n x n kernel K (column-major) over rows labeled y in that
+ * format, serial numbers 1..n in row order. */
+lsv_status lsv_precomputed_write(FILE *fp, const char *name, const double *K,
+				 size_t n, const double *y, lsv_error *err);
+
+/* "linear", "polynomial", "rbf", "precomputed"; NULL for an unknown type. */
 const char *lsv_kernel_name(lsv_kernel_type t);
 
 /* Check k; LSV_EINVAL naming the bad field otherwise. */
@@ -473,11 +502,19 @@ typedef enum {
 	LSV_SOLVER_TSVM = 2,    /* Joachims' transductive SVM (label switching); no graph */
 	LSV_SOLVER_CLUSTER = 3, /* regularized spectral clustering (JMLR 2006
 				   Section 6.1, eq. 14): no labels used */
-	LSV_SOLVER_COMBINE = 4  /* the best convex combination of several graphs'
+	LSV_SOLVER_COMBINE = 4, /* the best convex combination of several graphs'
 				   Laplacian kernels (Argyriou, Herbster & Pontil,
 				   NIPS 2005; common/combine.c), transductive,
 				   with LapRLS / LapSVM on sum_q lambda_q L_q as
 				   its model for new points */
+	LSV_SOLVER_LABELAWARE = 5, /* label-aware base kernels (Wang, Zhang,
+				   Jiang & Marsic, AAAI 2014; common/
+				   labelaware.c): a kernel learned by alignf
+				   from label-aware vectors and kernel
+				   eigenvectors, then the SVM on it */
+	LSV_SOLVER_BOOST = 6     /* ManifoldBoost (Loeff, Forsyth & Ramachandran,
+				   ICML 2008; common/boost.c): an additive model
+				   of regression trees, no kernel */
 } lsv_solver;
 
 /* How a solver's objective is minimized (lapsvm-train -M).  Which
@@ -615,7 +652,49 @@ typedef struct {
 	/* combine: also fit each graph's kernel alone, (K_q,ll + mu I) c = y
 	 * (the paper's eq. 2.5), into report->single_f; not saved. */
 	int combine_singles;
+	/* LSV_SOLVER_LABELAWARE only (common/labelaware.c): the number k of
+	 * kernel eigenvectors v_j (the largest eigenvalues of the n x n
+	 * kernel); 0: n/10 rounded down, at least 1 (the paper's 10%). */
+	long la_k;
+	/* LSV_SOLVER_BOOST only (common/boost.c): at most boost_rounds
+	 * rounds M (1..LSV_BOOST_MAX_ROUNDS, default 100) of regression trees
+	 * of depth boost_depth (1..LSV_BOOST_MAX_DEPTH, default 3; 1: stumps),
+	 * each added with shrinkage boost_shrinkage (0 < nu <= 1, default
+	 * 0.1); stop early when the cost changes by less than boost_tol
+	 * relative in a round (>= 0, default 1e-6; 0: never). */
+	long boost_rounds;
+	int boost_depth;
+	double boost_shrinkage;
+	double boost_tol;
 } lsv_train_param;
+
+#define LSV_BOOST_MAX_DEPTH 10
+#define LSV_BOOST_MAX_ROUNDS 100000
+/* nodes of a tree of the largest depth: 2^(depth+1) - 1 */
+#define LSV_BOOST_MAX_NODES ((1 << (LSV_BOOST_MAX_DEPTH + 1)) - 1)
+
+/*
+ * One regression tree of a boosted model.  Node 0 is the root.  A split
+ * node (feature >= 0, 0-based) sends x to node left when x[feature] <=
+ * threshold (a feature a sparse row does not store is 0), else to node
+ * right; both children have larger indices than their parent (< nnodes)
+ * and every node but the root has exactly one parent, so the nodes form
+ * one tree and every path ends.  A leaf (feature -1) gives value, already
+ * multiplied by the shrinkage; a split's threshold is 0 for a leaf and a
+ * split's value 0.
+ */
+typedef struct {
+	int feature;
+	double threshold;
+	int left, right;
+	double value;
+} lsv_tree_node;
+
+typedef struct {
+	int fn;                /* the function it adds to (0..nr_fn-1) */
+	int nnodes;            /* 1..LSV_BOOST_MAX_NODES */
+	lsv_tree_node *node;
+} lsv_tree;
 
 /* combine: exact pseudo-inverses up to this many rows; past it, the
  * LSV_COMBINE_RANK smallest nonzero eigenpairs of each Laplacian. */
@@ -663,6 +742,18 @@ typedef struct {
 	size_t ngraphs;
 	double *graph_weight;
 	char **graph_desc;
+	/* labelaware (common/labelaware.c): f_c(x) gains the term
+	 *     sum_i la_coef[c nr_class + i] S_i(x) / sum_i S_i(x),
+	 * S_i(x) = sum of k(sv_s, x) over the la_rows[i] expansion points
+	 * of class i, which come first, class by class (the labeled rows);
+	 * 0 where sum_i S_i(x) is not > 0.  NULL for other solvers. */
+	size_t *la_rows;        /* nr_class counts */
+	double *la_coef;        /* nr_fn x nr_class, row-major */
+	/* boost (param.solver LSV_SOLVER_BOOST): no expansion points (sv
+	 * empty); f_c(x) = bias[c] + the sum of the trees with fn = c
+	 * (model lines "boost_tree"). */
+	size_t ntrees;
+	lsv_tree *trees;
 } lsv_model;
 
 /*
@@ -725,9 +816,33 @@ typedef struct {
 				   f_i'f_j = 0, v0'f_j/|v0| = 0 */
 	int cluster_unsure;
 	size_t cluster_components;  /* connected components of the graph */
+	/* labelaware: c label-aware vectors and k kernel eigenvectors (q =
+	 * c + k base kernels) over la_n training rows, their alignf weights la_weight (q: the c u's,
+	 * then the v's by decreasing eigenvalue), the base vectors la_Z over
+	 * the n training rows (n x q, column-major), so that the learned
+	 * kernel is la_Z diag(la_weight) la_Z' (lsv_learned_kernel); the
+	 * centered alignment with the one-hot target on the labeled block of
+	 * the learned kernel (la_align) and of the kernel it came from
+	 * (la_align_input); the k-th eigenvalue used (la_lambda_k); the
+	 * time split in seconds: base vectors (eigenvectors), alignf, SVM. */
+	size_t la_n, la_c, la_k;
+	double *la_weight, *la_Z;
+	double la_align, la_align_input, la_lambda_k;
+	double la_eig_seconds, la_align_seconds, la_svm_seconds;
+	/* boost: rounds taken, whether the relative cost change stopped it
+	 * (else the round cap), the cost V at F_0 and at the end. */
+	long boost_rounds;
+	int boost_converged;
+	double boost_cost0, boost_cost;
 } lsv_train_report;
 
 void lsv_train_report_free(lsv_train_report *r);  /* its arrays, not r */
+
+/* The learned kernel of a labelaware training run over its n training
+ * rows, K~ = la_Z diag(la_weight) la_Z' (n x n, column-major, into the
+ * caller's K): LSV_EINVAL if r holds none or n differs. */
+lsv_status lsv_learned_kernel(const lsv_train_report *r, size_t n, double *K,
+			      lsv_error *err);
 
 /* Progress callbacks during training (each may be NULL). */
 typedef struct {
@@ -735,6 +850,9 @@ typedef struct {
 	void (*tsvm)(void *ctx, int fn, double cstar_neg, double cstar_pos,
 		     long switches);
 	void *ctx;
+	/* boost: after round m, the cost V = loss + reg (its two terms). */
+	void (*boost)(void *ctx, long round, double cost, double loss,
+		      double reg);
 } lsv_train_progress;
 
 /*

@@ -51,6 +51,8 @@ void lsv_model_free(lsv_model *m)
 	free(m->shift);
 	free(m->centroids);
 	free(m->class_weight);
+	free(m->la_rows);
+	free(m->la_coef);
 	free(m->coef);
 	free(m->graph);
 	free(m->graph_weight);
@@ -59,6 +61,12 @@ void lsv_model_free(lsv_model *m)
 		for (q = 0; q < m->ngraphs; q++)
 			free(m->graph_desc[q]);
 		free(m->graph_desc);
+	}
+	if (m->trees != NULL) {
+		size_t t;
+		for (t = 0; t < m->ntrees; t++)
+			free(m->trees[t].node);
+		free(m->trees);
 	}
 	lsv_data_free(m->sv);
 	free(m);
@@ -155,6 +163,84 @@ static const char *bad_weights(const double *w, size_t n)
 	return NULL;
 }
 
+/* Why a labelaware model's terms are wrong with nsv expansion points
+ * (counts of at least 2 per class summing to at most nsv, finite
+ * coefficients, k >= 1), or NULL. */
+static const char *bad_la(const lsv_model *m, size_t nsv)
+{
+	size_t sum = 0;
+	int c;
+
+	for (c = 0; c < m->nr_class; c++) {
+		if (m->la_rows[c] < 2)
+			return "a class has fewer than two labeled rows in "
+			       "labelaware_rows (expected at least 2)";
+		if (m->la_rows[c] > nsv - sum)
+			return "labelaware_rows sum to more than nr_sv";
+		sum += m->la_rows[c];
+	}
+	if (!all_finite(m->la_coef, (size_t)m->nr_fn * (size_t)m->nr_class))
+		return "a labelaware_u value is not finite";
+	if (m->param.la_k < 1)
+		return "labelaware_k is below 1";
+	return NULL;
+}
+
+/*
+ * Why tree t of a model with nr_fn functions is not one tree (the
+ * lsv_tree_node rules: children after their parent and inside the tree,
+ * every node but the root with exactly one parent, features in range,
+ * finite numbers, the unused fields 0), or NULL.  *at: the node (0-based)
+ * the reason is about.
+ */
+static const char *bad_tree(const lsv_tree *t, int nr_fn, int *at)
+{
+	int v, *parents;
+	const char *why = NULL;
+
+	*at = 0;
+	if (t->fn < 0 || t->fn >= nr_fn)
+		return "its function is out of range (expected 1..nr_fn)";
+	if (t->nnodes < 1 || t->nnodes > LSV_BOOST_MAX_NODES || t->node == NULL)
+		return "its node count is out of range";
+	if ((parents = calloc((size_t)t->nnodes, sizeof *parents)) == NULL)
+		return "out of memory";
+	for (v = 0; v < t->nnodes && why == NULL; v++) {
+		const lsv_tree_node *nd = &t->node[v];
+		*at = v;
+		if (!isfinite(nd->threshold) || !isfinite(nd->value))
+			why = "a number is not finite";
+		else if (nd->feature == -1) {
+			if (nd->left != 0 || nd->right != 0 || nd->threshold != 0.0)
+				why = "a leaf has children or a threshold "
+				      "(expected 0 0 0)";
+		} else if (nd->feature < 0 || nd->feature >= INT_MAX)
+			why = "a feature index is out of range";
+		else if (nd->value != 0.0)
+			why = "a split has a value (expected 0)";
+		else if (nd->left <= v || nd->right <= v ||
+			 nd->left >= t->nnodes || nd->right >= t->nnodes ||
+			 nd->left == nd->right)
+			why = "a child index is out of range (expected two "
+			      "different nodes after the split, inside the tree)";
+		else if (++parents[nd->left] > 1 || ++parents[nd->right] > 1)
+			why = "a node has two parents (expected a tree)";
+	}
+	for (v = 1; v < t->nnodes && why == NULL; v++)
+		if (parents[v] != 1) {
+			*at = v;
+			why = "a node is not the child of any split (expected a "
+			      "tree)";
+		}
+	free(parents);
+	return why;
+}
+
+static int is_boost(const lsv_model *m)
+{
+	return m->param.solver == LSV_SOLVER_BOOST;
+}
+
 /* The first header value the reader would refuse, or NULL. */
 static const char *bad_param(const lsv_model *m)
 {
@@ -182,6 +268,16 @@ static const char *bad_param(const lsv_model *m)
 			return "combine_mu is not a finite number > 0";
 		if (p->combine_steps < 0 || p->combine_rank < 0)
 			return "combine_steps or combine_rank is negative";
+	}
+	if (p->solver == LSV_SOLVER_BOOST) {  /* only boosting writes these */
+		if (p->boost_rounds < 1 || p->boost_rounds > LSV_BOOST_MAX_ROUNDS)
+			return "boost_rounds is out of range";
+		if (p->boost_depth < 1 || p->boost_depth > LSV_BOOST_MAX_DEPTH)
+			return "boost_depth is out of range";
+		if (!(p->boost_shrinkage > 0.0 && p->boost_shrinkage <= 1.0))
+			return "boost_shrinkage is not in (0, 1]";
+		if (!(p->boost_tol >= 0.0) || !isfinite(p->boost_tol))
+			return "boost_tol is not a finite number >= 0";
 	}
 	if (p->solver == LSV_SOLVER_TSVM) {  /* only the TSVM writes these */
 		if (!(p->tsvm_cstar >= 0.0) || !isfinite(p->tsvm_cstar))
@@ -294,6 +390,35 @@ static lsv_status check_model(const lsv_model *m, const char *name,
 					      "starts or ends with a blank", name,
 					      q + 1);
 	}
+	if ((m->param.solver == LSV_SOLVER_LABELAWARE) !=
+	    (m->la_rows != NULL && m->la_coef != NULL))
+		return REFUSE("%s", name, m->la_rows != NULL || m->la_coef != NULL
+			      ? "label-aware terms in a model that is not "
+				"labelaware"
+			      : "a labelaware model without its label-aware "
+				"terms");
+	if (m->la_rows != NULL) {
+		const char *why_la = bad_la(m, m->sv->n);
+		if (why_la != NULL)
+			return REFUSE("%s", name, why_la);
+	}
+	if (!is_boost(m) && m->ntrees > 0)
+		return REFUSE("trees in a model that is not boosted", name);
+	if (is_boost(m) && m->sv->n > 0)
+		return REFUSE("expansion points in a boosted model", name);
+	if (is_boost(m)) {
+		size_t t;
+		int at;
+		if (m->ntrees > (size_t)m->param.boost_rounds * (size_t)m->nr_fn)
+			return REFUSE("%zu trees, more than boost_rounds x nr_fn",
+				      name, m->ntrees);
+		for (t = 0; t < m->ntrees; t++) {
+			const char *why_t = bad_tree(&m->trees[t], m->nr_fn, &at);
+			if (why_t != NULL)
+				return REFUSE("tree %zu, node %d: %s", name, t + 1,
+					      at, why_t);
+		}
+	}
 #undef REFUSE
 	return LSV_OK;
 }
@@ -375,6 +500,10 @@ static int is_tsvm(const lsv_model *m)
 	return m->param.solver == LSV_SOLVER_TSVM;
 }
 static int has_shift(const lsv_model *m) { return m->shift != NULL; }
+static int is_labelaware(const lsv_model *m)
+{
+	return m->param.solver == LSV_SOLVER_LABELAWARE;
+}
 static int has_class_weight(const lsv_model *m)
 {
 	return m->class_weight != NULL;
@@ -389,6 +518,13 @@ static lsv_status read_shift(reader *r, const key *k, char *s);
 static lsv_status read_centroids(reader *r, const key *k, char *s);
 static lsv_status read_class_weight(reader *r, const key *k, char *s);
 static lsv_status read_combined(reader *r, const key *k, char *s);
+static lsv_status read_la_rows(reader *r, const key *k, char *s);
+static lsv_status read_la_coef(reader *r, const key *k, char *s);
+static void write_la_rows(FILE *fp, const key *k, const lsv_model *m);
+static void write_la_coef(FILE *fp, const key *k, const lsv_model *m);
+static lsv_status read_tree(reader *r, const key *k, char *s);
+static void write_trees(FILE *fp, const key *k, const lsv_model *m);
+static int has_trees(const lsv_model *m) { return m->ntrees > 0; }
 static void write_combined(FILE *fp, const key *k, const lsv_model *m);
 static void write_flag(FILE *fp, const key *k, const lsv_model *m);
 static void write_labels(FILE *fp, const key *k, const lsv_model *m);
@@ -451,6 +587,15 @@ static const key keys[] = {
 	 .off = P(combine_rank), .max = LONG_MAX},
 	{"combined_graph", .when = has_graphs, .kind = KEY_OWN,
 	 .read = read_combined, .write = write_combined, .repeat = 1},
+	/* Boosting (-s boost, common/boost.c): the settings it trained with
+	 * (prediction uses only the trees and bias). */
+	{"boost_rounds", .when = is_boost, .kind = KEY_LONG,
+	 .off = P(boost_rounds), .min = 1, .max = LSV_BOOST_MAX_ROUNDS},
+	{"boost_depth", .when = is_boost, .kind = KEY_INT, .off = P(boost_depth),
+	 .min = 1, .max = LSV_BOOST_MAX_DEPTH},
+	{"boost_shrinkage", .when = is_boost, .kind = KEY_POSITIVE,
+	 .off = P(boost_shrinkage)},
+	{"boost_tol", .when = is_boost, .kind = KEY_NONNEG, .off = P(boost_tol)},
 	{"nr_class", .kind = KEY_INT, .off = M(nr_class), .min = 2,
 	 .max = INT_MAX},
 	{"labels", .kind = KEY_OWN, .read = read_labels, .write = write_labels},
@@ -476,6 +621,27 @@ static const key keys[] = {
 	 .write = write_flag},
 	{"centroids", .when = has_centroids, .kind = KEY_OWN,
 	 .read = read_centroids, .write = write_centroids},
+	/* Label-aware base kernels (-s labelaware, common/labelaware.c): the
+	 * number k of kernel eigenvectors (a record), then the ratio term of
+	 * f: the first labelaware_rows[i] expansion points after those of
+	 * the classes before are class i's labeled rows (one count per
+	 * class, each >= 2, in the order of labels), and labelaware_u holds
+	 * A_ci, nr_fn rows of nr_class values: f_c(x) += sum_i A_ci S_i(x) /
+	 * sum_i S_i(x), S_i(x) the kernel summed over class i's points. */
+	{"labelaware_k", .when = is_labelaware, .kind = KEY_LONG,
+	 .off = P(la_k), .min = 1, .max = LONG_MAX},
+	{"labelaware_rows", .when = is_labelaware, .kind = KEY_OWN,
+	 .read = read_la_rows, .write = write_la_rows},
+	{"labelaware_u", .when = is_labelaware, .kind = KEY_OWN,
+	 .read = read_la_coef, .write = write_la_coef},
+	/* A boosted model's trees, one line each, in the order they were
+	 * added: "boost_tree FN NODES" then NODES nodes of five numbers,
+	 * "FEATURE THRESHOLD LEFT RIGHT VALUE": a split on the 1-based
+	 * FEATURE (x <= THRESHOLD to node LEFT, else RIGHT; nodes numbered
+	 * 0.. within the line, children after their parent) with VALUE 0, or
+	 * a leaf "0 0 0 0 VALUE".  f_FN(x) adds the VALUE of x's leaf. */
+	{"boost_tree", .when = has_trees, .kind = KEY_OWN, .read = read_tree,
+	 .write = write_trees, .repeat = 1},
 	{"nr_sv", .kind = KEY_OWN, .max = INT_MAX, .read = read_nr_sv,
 	 .write = write_nr_sv},
 };
@@ -583,6 +749,39 @@ static void write_combined(FILE *fp, const key *k, const lsv_model *m)
 	}
 }
 
+static void write_la_rows(FILE *fp, const key *k, const lsv_model *m)
+{
+	int c;
+
+	fputs(k->name, fp);
+	for (c = 0; c < m->nr_class; c++)
+		fprintf(fp, " %zu", m->la_rows[c]);
+	putc('\n', fp);
+}
+
+static void write_la_coef(FILE *fp, const key *k, const lsv_model *m)
+{
+	write_list(fp, k->name, m->la_coef,
+		   (size_t)m->nr_fn * (size_t)m->nr_class);
+}
+
+static void write_trees(FILE *fp, const key *k, const lsv_model *m)
+{
+	size_t t;
+	int v;
+
+	for (t = 0; t < m->ntrees; t++) {
+		const lsv_tree *tr = &m->trees[t];
+		fprintf(fp, "%s %d %d", k->name, tr->fn + 1, tr->nnodes);
+		for (v = 0; v < tr->nnodes; v++) {
+			const lsv_tree_node *nd = &tr->node[v];
+			fprintf(fp, " %d %.17g %d %d %.17g", nd->feature + 1,
+				nd->threshold, nd->left, nd->right, nd->value);
+		}
+		putc('\n', fp);
+	}
+}
+
 static void write_nr_sv(FILE *fp, const key *k, const lsv_model *m)
 {
 	fprintf(fp, "%s %zu\n", k->name, m->sv->n);
@@ -634,7 +833,9 @@ struct reader {
 	size_t cap_labels, cap_bias, cap_shift, cap_cent, cap_cw, cap_graphs,
 	       cap_descs;
 	size_t nlabels, nbias, nshift, ncent, ncw;
+	size_t cap_la_rows, cap_la_coef, nla_rows, nla_coef;
 	size_t cap_rows, cap_nnz, cap_coef;
+	size_t cap_trees;
 };
 
 /* The row of keys[] named key, or NKEYS. */
@@ -951,6 +1152,36 @@ static lsv_status read_combined(reader *r, const key *k, char *s)
 	return LSV_OK;
 }
 
+/* labelaware_rows: counts, each an integer >= 2 (how many is checked
+ * against nr_class at SV), grown as they come. */
+static lsv_status read_la_rows(reader *r, const key *k, char *s)
+{
+	char *tok;
+	lsv_error why;
+	long v;
+
+	while ((tok = lsv_token(&s)) != NULL) {
+		if (lsv_parse_long(tok, 2, LONG_MAX, &v, &why) != LSV_OK)
+			return bad(r, "bad count in labelaware_rows", tok,
+				   "an integer >= 2: each class's labeled rows");
+		if (lsv_grow((void **)&r->m->la_rows, &r->cap_la_rows,
+			     r->nla_rows + 1, sizeof *r->m->la_rows))
+			return nomem(r);
+		r->m->la_rows[r->nla_rows++] = (size_t)v;
+	}
+	if (r->nla_rows == 0)
+		return lsv_fail(r->err, LSV_EFORMAT,
+				"%s:%zu: missing values for %s (expected one count "
+				"per class)", r->name, r->line, k->name);
+	return LSV_OK;
+}
+
+static lsv_status read_la_coef(reader *r, const key *k, char *s)
+{
+	return key_list(r, k->name, s, &r->m->la_coef, &r->nla_coef,
+			&r->cap_la_coef);
+}
+
 /* The count, checked against the SV lines that follow. */
 static lsv_status read_nr_sv(reader *r, const key *k, char *s)
 {
@@ -958,6 +1189,106 @@ static lsv_status read_nr_sv(reader *r, const key *k, char *s)
 }
 
 /* One header line: key (already cut off), then s, its value(s). */
+/* The tokens left in s (blank-separated), without changing it. */
+static size_t count_tokens(const char *s)
+{
+	size_t n = 0;
+
+	while (*s) {
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (*s == '\0')
+			break;
+		n++;
+		while (*s && *s != ' ' && *s != '\t')
+			s++;
+	}
+	return n;
+}
+
+/* "boost_tree FN NODES" and NODES x 5 numbers: the count is checked
+ * against the tokens the line holds before anything is allocated; the
+ * tree's shape by bad_tree (its function against nr_fn at SV). */
+static lsv_status read_tree(reader *r, const key *k, char *s)
+{
+	lsv_model *m = r->m;
+	lsv_tree tr;
+	char *tok, what[96];
+	long fn, nn, v;
+	lsv_error why;
+	lsv_status st = LSV_OK;
+	const char *why_t;
+	int at;
+	size_t have;
+
+	(void)k;
+	tok = lsv_token(&s);
+	if (tok == NULL)
+		return lsv_fail(r->err, LSV_EFORMAT, "%s:%zu: missing function "
+				"number for boost_tree (expected FN NODES, then "
+				"five numbers per node)", r->name, r->line);
+	if (lsv_parse_long(tok, 1, INT_MAX, &fn, &why) != LSV_OK)
+		return bad(r, "bad boost_tree function", tok, "an integer >= 1");
+	tok = lsv_token(&s);
+	if (tok == NULL)
+		return lsv_fail(r->err, LSV_EFORMAT, "%s:%zu: missing node count "
+				"for boost_tree (expected FN NODES, then five "
+				"numbers per node)", r->name, r->line);
+	snprintf(what, sizeof what, "an integer in 1..%d", LSV_BOOST_MAX_NODES);
+	if (lsv_parse_long(tok, 1, LSV_BOOST_MAX_NODES, &nn, &why) != LSV_OK)
+		return bad(r, "bad boost_tree node count", tok, what);
+	have = count_tokens(s);
+	if (have != 5 * (size_t)nn)
+		return lsv_fail(r->err, LSV_EFORMAT,
+				"%s:%zu: boost_tree with %ld nodes holds %zu numbers "
+				"after its count (expected 5 per node: %ld)", r->name,
+				r->line, nn, have, 5 * nn);
+	tr.fn = (int)fn - 1;
+	tr.nnodes = (int)nn;
+	if ((tr.node = malloc((size_t)nn * sizeof *tr.node)) == NULL)
+		return nomem(r);
+	for (v = 0; v < nn && st == LSV_OK; v++) {
+		lsv_tree_node *nd = &tr.node[v];
+		long f, lc, rc;
+		char *t1 = lsv_token(&s), *t2 = lsv_token(&s), *t3 = lsv_token(&s),
+		     *t4 = lsv_token(&s), *t5 = lsv_token(&s);
+		if (lsv_parse_long(t1, 0, LSV_MAX_FEATURE, &f, &why) != LSV_OK)
+			st = bad(r, "bad boost_tree feature", t1,
+				 "an integer >= 0 (0: a leaf)");
+		else if (lsv_parse_double(t2, &nd->threshold, &why) != LSV_OK)
+			st = bad(r, "bad boost_tree threshold", t2,
+				 lsv_want_number(&why));
+		else if (lsv_parse_long(t3, 0, LSV_BOOST_MAX_NODES, &lc, &why) !=
+			 LSV_OK)
+			st = bad(r, "bad boost_tree child", t3, "a node number");
+		else if (lsv_parse_long(t4, 0, LSV_BOOST_MAX_NODES, &rc, &why) !=
+			 LSV_OK)
+			st = bad(r, "bad boost_tree child", t4, "a node number");
+		else if (lsv_parse_double(t5, &nd->value, &why) != LSV_OK)
+			st = bad(r, "bad boost_tree value", t5,
+				 lsv_want_number(&why));
+		else {
+			nd->feature = (int)f - 1;
+			nd->left = (int)lc;
+			nd->right = (int)rc;
+		}
+	}
+	/* the function is checked at SV, against nr_fn */
+	if (st == LSV_OK && (why_t = bad_tree(&tr, INT_MAX, &at)) != NULL)
+		st = lsv_fail(r->err, LSV_EFORMAT, "%s:%zu: boost_tree node %d: "
+			      "%s", r->name, r->line, at, why_t);
+	if (st == LSV_OK &&
+	    lsv_grow((void **)&m->trees, &r->cap_trees, m->ntrees + 1,
+		     sizeof *m->trees))
+		st = nomem(r);
+	if (st != LSV_OK) {
+		free(tr.node);
+		return st;
+	}
+	m->trees[m->ntrees++] = tr;
+	return LSV_OK;
+}
+
 static lsv_status parse_header(reader *r, const char *key, char *s)
 {
 	size_t k = key_row(key);
@@ -1073,6 +1404,97 @@ static lsv_status check_header(reader *r)
 						       : line_of(r, "solver"),
 					why_w);
 	}
+	if (m->param.solver == LSV_SOLVER_LABELAWARE) {
+		static const char *const need[] = {"labelaware_k",
+						   "labelaware_rows",
+						   "labelaware_u"};
+		size_t j, sum = 0;
+		for (j = 0; j < sizeof need / sizeof *need; j++)
+			if (line_of(r, need[j]) == 0)
+				return lsv_fail(r->err, LSV_EFORMAT,
+						"%s:%zu: missing key '%s' (expected it "
+						"in a labelaware model)", r->name,
+						r->line, need[j]);
+		if (r->nla_rows != (size_t)m->nr_class)
+			return lsv_fail(r->err, LSV_EFORMAT,
+					"%s:%zu: wrong number of labelaware_rows "
+					"(found %zu, expected nr_class = %d)", r->name,
+					line_of(r, "labelaware_rows"), r->nla_rows,
+					m->nr_class);
+		if (r->nla_coef != (size_t)m->nr_fn * (size_t)m->nr_class)
+			return lsv_fail(r->err, LSV_EFORMAT,
+					"%s:%zu: wrong number of labelaware_u values "
+					"(found %zu, expected nr_fn x nr_class = %zu)",
+					r->name, line_of(r, "labelaware_u"),
+					r->nla_coef,
+					(size_t)m->nr_fn * (size_t)m->nr_class);
+		for (j = 0; j < r->nla_rows; j++) {
+			if (m->la_rows[j] > (size_t)r->nr_sv - sum)
+				return lsv_fail(r->err, LSV_EFORMAT,
+						"%s:%zu: labelaware_rows sum to more "
+						"than nr_sv = %ld (expected the labeled "
+						"rows among the expansion points)",
+						r->name, line_of(r, "labelaware_rows"),
+						r->nr_sv);
+			sum += m->la_rows[j];
+		}
+		if (sum > m->l)
+			return lsv_fail(r->err, LSV_EFORMAT,
+					"%s:%zu: labelaware_rows sum to %zu, more than "
+					"the l = %zu labeled training rows", r->name,
+					line_of(r, "labelaware_rows"), sum, m->l);
+	} else if (r->nla_rows > 0 || r->nla_coef > 0) {
+		return lsv_fail(r->err, LSV_EFORMAT,
+				"%s:%zu: label-aware terms in a model that is not "
+				"labelaware (expected solver labelaware)", r->name,
+				r->nla_rows > 0 ? line_of(r, "labelaware_rows")
+						: line_of(r, "labelaware_u"));
+	}
+	if (m->ntrees > 0 && !is_boost(m))
+		return lsv_fail(r->err, LSV_EFORMAT,
+				"%s:%zu: boost_tree lines in a model that is not "
+				"boosted (expected solver boost)", r->name,
+				line_of(r, "boost_tree"));
+	if (is_boost(m)) {
+		static const char *const need[] = {"boost_rounds", "boost_depth",
+						   "boost_shrinkage", "boost_tol"};
+		size_t j;
+		for (j = 0; j < sizeof need / sizeof *need; j++)
+			if (line_of(r, need[j]) == 0)
+				return lsv_fail(r->err, LSV_EFORMAT,
+						"%s:%zu: missing key '%s' (expected it "
+						"in a boosted model)", r->name, r->line,
+						need[j]);
+		if (!(m->param.boost_shrinkage <= 1.0))
+			return lsv_fail(r->err, LSV_EFORMAT,
+					"%s:%zu: boost_shrinkage %.17g out of range "
+					"(expected 0 < nu <= 1)", r->name,
+					line_of(r, "boost_shrinkage"),
+					m->param.boost_shrinkage);
+		if (r->nr_sv != 0)
+			return lsv_fail(r->err, LSV_EFORMAT,
+					"%s:%zu: nr_sv %ld in a boosted model "
+					"(expected 0: its functions are trees)",
+					r->name, line_of(r, "nr_sv"), r->nr_sv);
+		if (m->ntrees > (size_t)m->param.boost_rounds * (size_t)m->nr_fn)
+			return lsv_fail(r->err, LSV_EFORMAT,
+					"%s:%zu: %zu boost_tree lines, more than "
+					"boost_rounds x nr_fn = %zu", r->name,
+					line_of(r, "boost_tree"), m->ntrees,
+					(size_t)m->param.boost_rounds *
+						(size_t)m->nr_fn);
+		{
+			size_t t;
+			for (t = 0; t < m->ntrees; t++)
+				if (m->trees[t].fn >= m->nr_fn)
+					return lsv_fail(r->err, LSV_EFORMAT,
+							"%s:%zu: boost_tree %zu adds to "
+							"function %d (expected 1..nr_fn = "
+							"%d)", r->name,
+							line_of(r, "boost_tree"), t + 1,
+							m->trees[t].fn + 1, m->nr_fn);
+		}
+	}
 	/* A Nystrom model's expansion points are its landmarks, sampled from
 	 * the l + u training rows: a count beyond either is corrupt. */
 	if (m->param.landmarks > 0 &&
@@ -1141,6 +1563,32 @@ static lsv_status parse_sv(reader *r, char *s)
 		if (lsv_parse_double(tok, &v, &why) != LSV_OK)
 			return bad(r, what, tok, lsv_want_number(&why));
 		m->coef[x->n * nf + c] = v;
+	}
+	if (m->param.kernel.type == LSV_KERNEL_PRECOMPUTED) {
+		/* LIBSVM's: the point's training serial number, 0:s */
+		size_t n = m->l + m->u;
+		long sn;
+		tok = lsv_token(&s);
+		snprintf(what, sizeof what, "bad serial number of SV %zu", svno);
+		snprintf(want, sizeof want, "0:s, s in 1..%zu (l + u), alone",
+			 n);
+		if (tok == NULL || strncmp(tok, "0:", 2) != 0 ||
+		    lsv_parse_long(tok + 2, 1, n > LONG_MAX ? LONG_MAX : (long)n,
+				   &sn, &why) != LSV_OK || lsv_token(&s) != NULL)
+			return bad(r, what, tok ? tok : "", want);
+		if (x->nnz == r->cap_nnz) {  /* col and val grown together */
+			size_t c1 = r->cap_nnz, c2 = c1;
+			if (lsv_grow((void **)&x->col, &c1, x->nnz + 1,
+				     sizeof *x->col) ||
+			    lsv_grow((void **)&x->val, &c2, x->nnz + 1,
+				     sizeof *x->val))
+				return nomem(r);
+			r->cap_nnz = c1 < c2 ? c1 : c2;
+		}
+		x->col[x->nnz] = LSV_SERIAL_COL;
+		x->val[x->nnz++] = (double)sn;
+		x->n++;
+		return LSV_OK;
 	}
 	/* The features, with the data reader's rules and messages. */
 	if ((st = lsv_parse_features(s, x, &r->cap_nnz, r->name, r->line,
@@ -1309,6 +1757,91 @@ lsv_status lsv_model_read_path(const char *path, lsv_model **out,
 /* Prediction                                                          */
 /* ------------------------------------------------------------------ */
 
+/* A labelaware model's ratio term (common/labelaware.c) for cnt points
+ * whose kernel values against the nsv expansion points are K's columns:
+ * S[j nr_fn + c] += sum_i A_ci S_i / sum_i S_i, S_i the sum over class
+ * i's block of labeled points; nothing where sum_i S_i is not > 0 (u =
+ * 0 there, as in training). */
+static void la_term(const lsv_model *m, const double *K, size_t nsv,
+		    size_t cnt, double *S)
+{
+	size_t j, s, nf = (size_t)m->nr_fn, nc = (size_t)m->nr_class;
+	int c;
+
+	for (j = 0; j < cnt; j++) {
+		const double *kj = K + j * nsv;
+		double tot = 0.0;
+		size_t at = 0, i;
+		for (i = 0; i < nc; i++)
+			at += m->la_rows[i];
+		for (s = 0; s < at; s++)
+			tot += kj[s];
+		if (!(tot > 0.0) || !isfinite(tot))
+			continue;
+		at = 0;
+		for (i = 0; i < nc; i++) {
+			double si = 0.0;
+			for (s = 0; s < m->la_rows[i]; s++)
+				si += kj[at + s];
+			at += m->la_rows[i];
+			for (c = 0; c < m->nr_fn; c++)
+				S[j * nf + (size_t)c] +=
+					m->la_coef[(size_t)c * nc + i] * si / tot;
+		}
+	}
+}
+
+/* A boosted model: f_c(x) = bias[c] + the leaf values of x in the trees
+ * of function c.  Each row is spread into a dense scratch vector over the
+ * features the trees use, and cleared again after. */
+static lsv_status tree_decision(const lsv_model *m, const lsv_data *x,
+				double *scores, lsv_error *err)
+{
+	size_t nf = (size_t)m->nr_fn, i, t, q, dim = 0;
+	double *row;
+
+	for (t = 0; t < m->ntrees; t++) {
+		int v;
+		for (v = 0; v < m->trees[t].nnodes; v++)
+			if (m->trees[t].node[v].feature >= 0 &&
+			    (size_t)m->trees[t].node[v].feature + 1 > dim)
+				dim = (size_t)m->trees[t].node[v].feature + 1;
+	}
+	if ((row = calloc(dim ? dim : 1, sizeof *row)) == NULL)
+		return lsv_fail(err, LSV_ENOMEM, "out of memory for %zu features",
+				dim);
+	for (i = 0; i < x->n; i++) {
+		double *S = scores + i * nf;
+		for (q = 0; q < nf; q++)
+			S[q] = m->bias[q];
+		for (q = x->rowptr[i]; q < x->rowptr[i + 1]; q++)
+			if ((size_t)x->col[q] < dim)
+				row[x->col[q]] = x->val[q];
+		for (t = 0; t < m->ntrees; t++) {
+			const lsv_tree *tr = &m->trees[t];
+			int v = 0;
+			/* children follow their parent: at most nnodes steps */
+			while (tr->node[v].feature >= 0)
+				v = row[tr->node[v].feature] <= tr->node[v].threshold
+					? tr->node[v].left : tr->node[v].right;
+			S[tr->fn] += tr->node[v].value;
+		}
+		for (q = x->rowptr[i]; q < x->rowptr[i + 1]; q++)
+			if ((size_t)x->col[q] < dim)
+				row[x->col[q]] = 0.0;
+		for (q = 0; q < nf; q++)
+			if (!isfinite(S[q])) {
+				free(row);
+				return lsv_fail(err, LSV_ENUMERIC,
+						"decision value of row %zu is not "
+						"finite: the trees' values overflow a "
+						"double", i + 1);
+			}
+	}
+	free(row);
+	return LSV_OK;
+}
+
 lsv_status lsv_model_decision(const lsv_model *m, const lsv_data *x,
 			      double *scores, lsv_error *err)
 {
@@ -1324,6 +1857,8 @@ lsv_status lsv_model_decision(const lsv_model *m, const lsv_data *x,
 				m->nr_fn);
 	if (x->n == 0)
 		return LSV_OK;
+	if (m->ntrees > 0 || m->param.solver == LSV_SOLVER_BOOST)
+		return tree_decision(m, x, scores, err);
 	if (nsv > INT_MAX)
 		return lsv_fail(err, LSV_ETOOBIG,
 				"model has %zu expansion points (at most %d)", nsv,
@@ -1364,6 +1899,8 @@ lsv_status lsv_model_decision(const lsv_model *m, const lsv_data *x,
 		 * column-major: S += C K, with S already holding the bias. */
 		dgemm_("N", "N", &NF, &CNT, &NSV, &one, m->coef, &NF, K, &NSV, &one,
 		       S, &NF, 1, 1);
+		if (m->la_rows != NULL)
+			la_term(m, K, nsv, cnt, S);
 		/* Finite coefficients and kernel values can still sum past
 		 * the largest double: never hand out an infinite or NaN score. */
 		for (i = 0; i < cnt * nf; i++)

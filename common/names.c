@@ -14,6 +14,8 @@ const lsv_name lsv_solver_names[] = {
 	{"tsvm", LSV_SOLVER_TSVM},
 	{"cluster", LSV_SOLVER_CLUSTER},
 	{"combine", LSV_SOLVER_COMBINE},
+	{"labelaware", LSV_SOLVER_LABELAWARE},
+	{"boost", LSV_SOLVER_BOOST},
 	{NULL, -1}
 };
 
@@ -30,6 +32,7 @@ const lsv_name lsv_kernel_names[] = {
 	{"linear", LSV_KERNEL_LINEAR},
 	{"polynomial", LSV_KERNEL_POLY},
 	{"rbf", LSV_KERNEL_RBF},
+	{"precomputed", LSV_KERNEL_PRECOMPUTED},
 	{NULL, -1}
 };
 

@@ -29,6 +29,8 @@
  *   LapSVM primal (lapsvm_primal.c) eq. 4, squared hinge, no bias    1       1
  *   feature maps (primal.c)        eq. 4 on f = Phi w + b           1       1
  *   TSVM (tsvm.c)                  C = 1/(2 gA l), no graph         2 l     -
+ *   labelaware (labelaware.c)      SVM on K~: Q = Y K~_ll Y / (2 gA)  2     -
+ *   ManifoldBoost (boost.c)        1/l sum log(1+e^-2yF) + gI/n^2 F'L^pF  -   1
  */
 #ifndef LSV_SOLVER_H
 #define LSV_SOLVER_H
@@ -132,6 +134,7 @@ lsv_status lsv_fit_lapsvm_primal(lsv_fit *F, lsv_model **out);  /* lapsvm_primal
 lsv_status lsv_fit_feature_map(lsv_fit *F, lsv_model **out);    /* nystrom.c */
 lsv_status lsv_fit_tsvm(lsv_fit *F, lsv_model **out);           /* tsvm.c */
 lsv_status lsv_fit_cluster(lsv_fit *F, lsv_model **out);        /* cluster.c */
+lsv_status lsv_fit_labelaware(lsv_fit *F, lsv_model **out);     /* labelaware.c */
 
 /* Eigenvalues of a kernel matrix below this fraction of the largest are
  * dropped: the rank of K_mm (Nystrom) and of K (clustering). */
@@ -157,6 +160,32 @@ lsv_status lsv_nystrom_build(const lsv_data *x, const lsv_train_param *p,
 			     lsv_nystrom *ny, lsv_error *err);
 void lsv_nystrom_free(lsv_nystrom *ny);
 lsv_status lsv_fit_combine(lsv_fit *F, lsv_model **out);        /* combine.c */
+lsv_status lsv_fit_boost(lsv_fit *F, lsv_model **out);          /* boost.c */
+
+/* ManifoldBoost's cost at F (n values) and its functional gradient:
+ * *loss = 1/l sum_r log(1 + exp(-2 y_r F_{lab[r]})), *reg = c F'L^p F
+ * (c = gamma_M/n^2; L may be NULL when c = 0), and, g not NULL, g = dV/dF
+ * (n values) -- eq. 8 of Loeff et al. (common/boost.c). */
+lsv_status lsv_boost_cost(const lsv_lapop *L, double c, size_t n,
+			  const size_t *lab, const double *y, size_t l,
+			  const double *F, double *g, double *loss,
+			  double *reg, lsv_error *err);
+
+/* ------------------------------------------------------------------ */
+/* Alignment weights (common/alignf.c)                                 */
+/* ------------------------------------------------------------------ */
+
+/* min 1/2 v'Mv - a'v over v >= 0 (M q x q symmetric positive
+ * semi-definite, column-major) by Lawson & Hanson's active-set method;
+ * v (q) gets the minimizer. */
+lsv_status lsv_nonneg_qp(const double *M, const double *a, size_t q,
+			 double *v, lsv_error *err);
+/* alignf (Cortes, Mohri & Rostamizadeh 2010) on the rank-one base
+ * kernels z_i z_i' of the columns of Z (l x q, the labeled rows), targets
+ * Y (l x C, column-major): mu (q) >= 0, |mu| = 1, maximizing the centered
+ * alignment with YY', which goes to *align. */
+lsv_status lsv_alignf(const double *Z, size_t l, size_t q, const double *Y,
+		      int C, double *mu, double *align, lsv_error *err);
 
 /* ------------------------------------------------------------------ */
 /* Combining graph Laplacians (common/combine.c)                       */

@@ -70,12 +70,28 @@ static double mem_cluster(const lsv_train_param *p, double n)
 	return 3 * n * n;
 }
 
+/* labelaware: the kernel, its copy for the eigensolver, the base vectors
+ * and K~ on the labeled rows (at most n x n more) */
+static double mem_labelaware(const lsv_train_param *p, double n)
+{
+	(void)p;
+	return 3 * n * n;
+}
+
 /* Nystrom: K_nm, the features and L^p times them, m x m matrices; the
  * linear map holds no dense n-sized array */
 static double mem_map(const lsv_train_param *p, double n)
 {
 	double m = p->landmarks < n ? (double)p->landmarks : n;
 	return p->landmarks > 0 ? 3.0 * n * m + 5.0 * m * m : 0.0;
+}
+
+/* boost: the binned n x d features (bytes, counted as doubles / 8) and
+ * a few arrays of n; no kernel */
+static double mem_boost(const lsv_train_param *p, double n)
+{
+	(void)p;
+	return 12.0 * n;
 }
 
 typedef struct {
@@ -146,6 +162,16 @@ static const method_row methods[] = {
 	 "order; extension on sum lambda_q L_q)",
 	 1, 0, mem_nn_system, "the n x n kernel and system matrices",
 	 lsv_fit_combine, 0},
+	{LSV_SOLVER_LABELAWARE, LSV_METHOD_DIRECT, 0,
+	 "labelaware (label-aware vectors and kernel eigenvectors, alignf, "
+	 "SVM by SMO on the learned kernel)",
+	 0, 0, mem_labelaware, "the n x n kernel, its eigenvectors and the "
+	 "learned kernel", lsv_fit_labelaware, 0},
+	/* no kernel (map 1: the driver computes none); the trees' own memory
+	 * (n x d bins) is checked by the solver, which knows d */
+	{LSV_SOLVER_BOOST, LSV_METHOD_DIRECT, 1,
+	 "boost (ManifoldBoost, regression trees, Loeff et al. Algorithm 1)",
+	 1, 0, mem_boost, "the boosting arrays", lsv_fit_boost, 0},
 };
 
 #define NMETHODS (sizeof methods / sizeof *methods)
@@ -154,6 +180,8 @@ static const method_row methods[] = {
  * kernel (the data themselves). */
 static int wants_map(const lsv_train_param *p)
 {
+	if (p->solver == LSV_SOLVER_BOOST)  /* no kernel at all */
+		return 1;
 	return p->landmarks > 0 ||
 	       (p->method == LSV_METHOD_NEWTON &&
 		p->kernel.type == LSV_KERNEL_LINEAR);
@@ -176,7 +204,9 @@ static const method_row *find_method(const lsv_train_param *p,
 		int w = snprintf(list + len, sizeof list - len, "%s%s %s%s",
 				 i ? ", " : "", lsv_solver_name(methods[i].solver),
 				 lsv_method_name(methods[i].method),
-				 methods[i].map ? " with landmarks" : "");
+				 methods[i].map &&
+				 methods[i].solver != LSV_SOLVER_BOOST
+				 ? " with landmarks" : "");
 		if (w < 0 || (size_t)w >= sizeof list - len)
 			break;
 		len += (size_t)w;
@@ -241,6 +271,10 @@ void lsv_train_param_default(lsv_train_param *p)
 	p->combine_ext = LSV_SOLVER_LAPRLS;
 	p->cluster_unit = 1;
 	p->cluster_restarts = 10;
+	p->boost_rounds = 100;
+	p->boost_depth = 3;
+	p->boost_shrinkage = 0.1;
+	p->boost_tol = 1e-6;
 }
 
 lsv_status lsv_train_param_check(const lsv_train_param *p, lsv_error *err)
@@ -359,8 +393,37 @@ lsv_status lsv_train_param_check(const lsv_train_param *p, lsv_error *err)
 				"a balance shift with the combination (its transductive "
 				"values and its model's differ, so one shift cannot fit "
 				"both)");
+	if (p->la_k < 0)
+		return lsv_fail(err, LSV_EINVAL,
+				"%ld kernel eigenvectors out of range (expected >= 1, "
+				"or 0 for n/10)", p->la_k);
+	if (p->la_k > 0 && p->solver != LSV_SOLVER_LABELAWARE)
+		return lsv_fail(err, LSV_EINVAL,
+				"a number of kernel eigenvectors is for the label-aware "
+				"kernels (-s labelaware)");
 	if (find_method(p, err) == NULL)
 		return LSV_EINVAL;
+	if (p->solver == LSV_SOLVER_BOOST) {
+		if (p->boost_rounds < 1 || p->boost_rounds > LSV_BOOST_MAX_ROUNDS)
+			return lsv_fail(err, LSV_EINVAL, "boosting rounds %ld out "
+					"of range (expected 1..%d)", p->boost_rounds,
+					LSV_BOOST_MAX_ROUNDS);
+		if (p->boost_depth < 1 || p->boost_depth > LSV_BOOST_MAX_DEPTH)
+			return lsv_fail(err, LSV_EINVAL, "tree depth %d out of "
+					"range (expected 1..%d; 1: stumps)",
+					p->boost_depth, LSV_BOOST_MAX_DEPTH);
+		if (!(p->boost_shrinkage > 0.0 && p->boost_shrinkage <= 1.0))
+			return lsv_fail(err, LSV_EINVAL, "shrinkage %g out of "
+					"range (expected 0 < nu <= 1)",
+					p->boost_shrinkage);
+		if (!(p->boost_tol >= 0.0) || !isfinite(p->boost_tol))
+			return lsv_fail(err, LSV_EINVAL, "relative cost change "
+					"%g out of range (expected >= 0; 0: run every "
+					"round)", p->boost_tol);
+		if (p->class_graph)
+			return lsv_fail(err, LSV_EINVAL, "class-dependent "
+					"Laplacians with boosting (not implemented)");
+	}
 	if (p->solver == LSV_SOLVER_CLUSTER) {
 		if (p->clusters < 2)
 			return lsv_fail(err, LSV_EINVAL, "%d clusters out of range "
@@ -712,9 +775,13 @@ void lsv_train_report_free(lsv_train_report *r)
 	free(r->train_f);
 	free(r->ystar);
 	free(r->single_f);
+	free(r->la_weight);
+	free(r->la_Z);
 	r->train_f = NULL;
 	r->ystar = NULL;
 	r->single_f = NULL;
+	r->la_weight = NULL;
+	r->la_Z = NULL;
 }
 
 /* The kernel gamma not given: for the RBF 1 / the mean squared distance
@@ -1294,7 +1361,7 @@ static lsv_status train_top(const lsv_data *x, const lsv_graph *const *gs,
 			    lsv_model **out, lsv_train_report *report,
 			    lsv_error *err)
 {
-	static const lsv_train_progress none = {NULL, NULL};
+	static const lsv_train_progress none = {NULL, NULL, NULL};
 	lsv_train_report own;
 	lsv_status st;
 
@@ -1310,6 +1377,13 @@ static lsv_status train_top(const lsv_data *x, const lsv_graph *const *gs,
 				"more, balance by the labeled ratio of each class");
 	st = train(x, gs, ng, start, p, K, progress != NULL ? progress : &none,
 		   out, report, err);
+	/* a precomputed kernel's expansion points are training serial
+	 * numbers, as in LIBSVM's model (the values stay in the data) */
+	if (st == LSV_OK && p->kernel.type == LSV_KERNEL_PRECOMPUTED &&
+	    (st = lsv_precomputed_serials((*out)->sv, err)) != LSV_OK) {
+		lsv_model_free(*out);
+		*out = NULL;
+	}
 	/* after any method's fit, one step for every row of the table */
 	if (st == LSV_OK && p->balance != LSV_BALANCE_NONE &&
 	    (st = balance(x, p, *out, report, err)) != LSV_OK) {

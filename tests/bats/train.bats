@@ -34,8 +34,8 @@ setup() {
 
 @test "unknown option: exit 2 naming it" {
 	moons1
-	run --separate-stderr "$TRAIN" -x m.txt
-	assert_train_usage "unknown option -x"
+	run --separate-stderr "$TRAIN" -Z m.txt
+	assert_train_usage "unknown option -Z"
 }
 
 @test "option missing its value: exit 2" {
@@ -51,9 +51,9 @@ setup() {
 	[ ! -e a.model ] && [ ! -e extra ]
 }
 
-@test "-t 3: exit 2, kernel type out of range" {
+@test "-t 5: exit 2, kernel type out of range" {
 	moons1
-	run --separate-stderr "$TRAIN" -t 3 m.txt
+	run --separate-stderr "$TRAIN" -t 5 m.txt
 	assert_bad_option t "out of range"
 }
 
@@ -156,7 +156,7 @@ setup() {
 @test "-s foo: exit 2, unknown solver" {
 	moons1
 	run --separate-stderr "$TRAIN" -s foo m.txt
-	assert_train_usage "option -s: unknown solver 'foo' (expected lapsvm, laprls, tsvm, cluster or combine)"
+	assert_train_usage "option -s: unknown solver 'foo' (expected lapsvm, laprls, tsvm, cluster, combine, labelaware or boost)"
 }
 
 @test "-L foo: exit 2, unknown Laplacian" {
@@ -788,7 +788,7 @@ setup() {
 @test "-M pcg applies to LapRLS and LapSVM; unknown -M values are usage errors" {
 	moons1
 	run --separate-stderr "$TRAIN" -s tsvm -M pcg m.txt
-	assert_train_usage "no training method tsvm pcg (the methods are: lapsvm direct, lapsvm pcg, lapsvm pcg-early, lapsvm newton, lapsvm newton with landmarks, laprls direct, laprls pcg, laprls pcg-early, laprls newton, laprls newton with landmarks, tsvm direct, cluster direct, cluster newton with landmarks, combine direct, combine random)"
+	assert_train_usage "no training method tsvm pcg (the methods are: lapsvm direct, lapsvm pcg, lapsvm pcg-early, lapsvm newton, lapsvm newton with landmarks, laprls direct, laprls pcg, laprls pcg-early, laprls newton, laprls newton with landmarks, tsvm direct, cluster direct, cluster newton with landmarks, combine direct, combine random, labelaware direct, boost direct)"
 	run --separate-stderr "$TRAIN" -s laprls -M cholesky m.txt
 	assert_train_usage "option -M: unknown method 'cholesky' (expected direct, pcg, pcg-early, newton or random)"
 }

@@ -4,7 +4,8 @@
  * A refused input must come back as an error naming the input, with
  * nothing returned.  An accepted model must be consistent (classes and
  * functions, distinct finite labels other than the marker, finite biases
- * and coefficients, a valid kernel, well-formed expansion points),
+ * and coefficients, a valid kernel, well-formed expansion points, a
+ * boosted model's trees well formed),
  * lsv_model_write must accept it, the written text must read back and
  * write again to the same text, and lsv_model_decision must score a tiny
  * data set (or refuse kernel values that overflow, LSV_ENUMERIC), each
@@ -57,6 +58,26 @@ static void check_model(const lsv_model *m)
 			FUZZ_CHECK(x->col[p] >= 0 && (size_t)x->col[p] < x->dim);
 			FUZZ_CHECK(p == x->rowptr[i] || x->col[p] > x->col[p - 1]);
 			FUZZ_CHECK(isfinite(x->val[p]));
+		}
+	}
+	/* a boosted model's trees: each one tree (children after their
+	 * parent, one parent each), finite, its function in range */
+	FUZZ_CHECK(m->ntrees == 0 || m->param.solver == LSV_SOLVER_BOOST);
+	FUZZ_CHECK(m->param.solver != LSV_SOLVER_BOOST || x->n == 0);
+	for (i = 0; i < m->ntrees; i++) {
+		const lsv_tree *t = &m->trees[i];
+		int v;
+		FUZZ_CHECK(t->fn >= 0 && t->fn < m->nr_fn);
+		FUZZ_CHECK(t->nnodes >= 1 && t->nnodes <= LSV_BOOST_MAX_NODES);
+		for (v = 0; v < t->nnodes; v++) {
+			const lsv_tree_node *nd = &t->node[v];
+			FUZZ_CHECK(isfinite(nd->threshold) && isfinite(nd->value));
+			FUZZ_CHECK(nd->feature >= -1);
+			if (nd->feature >= 0)
+				FUZZ_CHECK(nd->left > v && nd->right > v &&
+					   nd->left < t->nnodes &&
+					   nd->right < t->nnodes &&
+					   nd->left != nd->right);
 		}
 	}
 }

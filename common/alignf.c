@@ -1,0 +1,252 @@
+/*
+ * alignf.c -- kernel weights by centered alignment (alignf; Cortes, Mohri
+ * & Rostamizadeh, "Two-stage learning kernel algorithms", ICML 2010), the
+ * weighting step of the label-aware base kernels (Wang, Zhang, Jiang &
+ * Marsic, AAAI 2014, Algorithm 1 step 4).  A building block of issue 17:
+ * not yet called by a solver.
+ *
+ * Base kernels of rank one, K_i = z_i z_i' (z_i: a label-aware vector u
+ * or a kernel eigenvector v), seen on the l labeled rows.  Centered,
+ * K_i,c = H K_i H = c_i c_i' with c_i = H z_i, H = I - 11'/l.  The target
+ * is Y Y' (Y l x C: one-hot, or the +-1 column of two classes), centered
+ * (HY)(HY)'.  alignf maximizes the centered alignment
+ *
+ *     rho(sum mu_i K_i, YY') = <K_mu,c, (HY)(HY)'>_F / (|K_mu,c|_F |(HY)(HY)'|_F)
+ *
+ * over mu >= 0; by Cortes et al.'s Proposition 9 the solution is
+ * mu = v / |v| with
+ *
+ *     v = argmin_{v >= 0}  v'M v - 2 v'a,
+ *     M_ij = <K_i,c, K_j,c>_F = (c_i'c_j)^2,   a_i = <K_i,c, YY'>_F = |Y'c_i|^2.
+ *
+ * M = G .* G with G = C'C (dsyrk), a from B = C'Y (dgemm); q = c + k
+ * unknowns (a few hundred at most), so the QP is solved exactly by the
+ * active-set method of Lawson & Hanson (NNLS, 1974, Ch. 23) carried over
+ * to the quadratic 1/2 v'Mv - a'v: the passive set P grows by the index of
+ * the largest gradient w_j = (a - Mv)_j off P; on P the unconstrained
+ * minimizer z_P = M_PP^-1 a_P (Cholesky, with a ridge of 1e-12 max_i M_ii
+ * on the diagonal so that repeated base vectors do not make M_PP
+ * singular) is taken if positive, else the step from v toward z stops at
+ * the first coordinate to reach 0, which leaves P.  Stopping rule (the KKT
+ * conditions): every w_j off P is at most 1e-10 max(max_i a_i, 1e-300), or
+ * P holds every index; at most 3q passive-set additions (then
+ * LSV_ENUMERIC, never met on a positive definite M: each addition lowers
+ * the objective strictly, and Lawson & Hanson's argument bounds it).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blas.h"
+#include "solver.h"
+
+/* min 1/2 v'Mv - a'v over v >= 0; M q x q symmetric positive
+ * semi-definite (column-major), v (q) the result. */
+lsv_status lsv_nonneg_qp(const double *M, const double *a, size_t q,
+			 double *v, lsv_error *err)
+{
+	size_t i, j, np, outer, *P = NULL;
+	unsigned char *in = NULL;
+	double *w = NULL, *A = NULL, *z = NULL, amax = 1e-300, ridge = 0.0, tol;
+	lsv_status st = LSV_OK;
+	int Q, info;
+
+	if (q == 0)
+		return LSV_OK;
+	if (q > 46340)
+		return lsv_fail(err, LSV_ETOOBIG, "alignf: %zu base kernels "
+				"(at most 46340)", q);
+	P = malloc(q * sizeof *P);
+	in = calloc(q, 1);
+	w = malloc(q * sizeof *w);
+	z = malloc(q * sizeof *z);
+	A = malloc(q * q * sizeof *A);
+	if (!P || !in || !w || !z || !A) {
+		st = lsv_fail(err, LSV_ENOMEM, "alignf: out of memory");
+		goto done;
+	}
+	for (i = 0; i < q; i++) {
+		v[i] = 0.0;
+		amax = fmax(amax, a[i]);
+		ridge = fmax(ridge, M[i + i * q]);
+	}
+	ridge *= 1e-12;
+	tol = 1e-10 * amax;
+	np = 0;
+	for (outer = 0;; outer++) {
+		size_t best = q;
+		double wb = tol;
+		/* w = a - M v */
+		for (i = 0; i < q; i++) {
+			double s = a[i];
+			for (j = 0; j < np; j++)
+				s -= M[i + P[j] * q] * v[P[j]];
+			w[i] = s;
+		}
+		for (i = 0; i < q; i++)
+			if (!in[i] && w[i] > wb) {
+				wb = w[i];
+				best = i;
+			}
+		if (best == q)
+			break;  /* KKT: no free direction lowers the objective */
+		if (outer >= 3 * q) {
+			st = lsv_fail(err, LSV_ENUMERIC, "alignf: the active-set "
+				      "method did not converge in %zu steps", outer);
+			goto done;
+		}
+		P[np++] = best;
+		in[best] = 1;
+		for (;;) {
+			size_t k, keep;
+			double alpha = 1.0;
+			int all_pos = 1;
+			/* z_P = (M_PP + ridge I)^-1 a_P */
+			for (j = 0; j < np; j++) {
+				for (k = 0; k < np; k++)
+					A[j + k * np] = M[P[j] + P[k] * q];
+				A[j + j * np] += ridge;
+				z[j] = a[P[j]];
+			}
+			Q = (int)np;
+			dpotrf_("L", &Q, A, &Q, &info, 1);
+			if (info != 0) {
+				st = lsv_fail(err, LSV_ENUMERIC, "alignf: the "
+					      "alignment matrix is not positive "
+					      "definite on %zu base kernels", np);
+				goto done;
+			}
+			{
+				int one = 1;
+				dpotrs_("L", &Q, &one, A, &Q, z, &Q, &info, 1);
+			}
+			for (j = 0; j < np; j++)
+				if (!(z[j] > 0.0)) {
+					double vj = v[P[j]];
+					all_pos = 0;
+					if (vj - z[j] > 0.0 && vj / (vj - z[j]) < alpha)
+						alpha = vj / (vj - z[j]);
+				}
+			if (all_pos) {
+				for (j = 0; j < np; j++)
+					v[P[j]] = z[j];
+				break;
+			}
+			/* step toward z, drop the coordinates that reach 0 */
+			for (j = 0, keep = 0; j < np; j++) {
+				double vo = v[P[j]], nv = vo + alpha * (z[j] - vo);
+				/* the coordinate that set alpha lands on 0 up
+				 * to rounding */
+				if (nv > 1e-14 * (fabs(vo) + fabs(z[j]))) {
+					v[P[j]] = nv;
+					P[keep++] = P[j];
+				} else {
+					v[P[j]] = 0.0;
+					in[P[j]] = 0;
+				}
+			}
+			np = keep;
+			if (np == 0)
+				break;
+		}
+	}
+done:
+	free(P);
+	free(in);
+	free(w);
+	free(z);
+	free(A);
+	return st;
+}
+
+lsv_status lsv_alignf(const double *Z, size_t l, size_t q, const double *Y,
+		      int C, double *mu, double *align, lsv_error *err)
+{
+	double *Cm = NULL, *G = NULL, *B = NULL, *a = NULL, *T = NULL;
+	double norm = 0.0, num = 0.0, den = 0.0, ty = 0.0;
+	const double one = 1.0, zero = 0.0;
+	size_t i, j;
+	lsv_status st = LSV_OK;
+	int L = (int)l, Q = (int)q, CC = C;
+
+	if (l < 2 || q == 0 || C < 1)
+		return lsv_fail(err, LSV_EINVAL, "alignf: %zu labeled rows, %zu "
+				"base kernels, %d targets (expected l >= 2, at "
+				"least one of each)", l, q, C);
+	if (l > 46340 || q > 46340)
+		return lsv_fail(err, LSV_ETOOBIG, "alignf: %zu x %zu too large",
+				l, q);
+	Cm = malloc(l * q * sizeof *Cm);
+	G = malloc(q * q * sizeof *G);
+	B = malloc(q * (size_t)C * sizeof *B);
+	a = malloc(q * sizeof *a);
+	T = malloc((size_t)C * (size_t)C * sizeof *T);
+	if (!Cm || !G || !B || !a || !T) {
+		st = lsv_fail(err, LSV_ENOMEM, "alignf: out of memory");
+		goto done;
+	}
+	/* c_i = H z_i: each column less its mean */
+	for (j = 0; j < q; j++) {
+		double m = 0.0;
+		for (i = 0; i < l; i++)
+			m += Z[i + j * l];
+		m /= (double)l;
+		for (i = 0; i < l; i++)
+			Cm[i + j * l] = Z[i + j * l] - m;
+	}
+	/* G = C'C (the lower triangle), B = C'Y (= (HZ)'HY, H idempotent) */
+	dsyrk_("L", "T", &Q, &L, &one, Cm, &L, &zero, G, &Q, 1, 1);
+	dgemm_("T", "N", &Q, &CC, &L, &one, Cm, &L, Y, &L, &zero, B, &Q, 1, 1);
+	for (j = 0; j < q; j++)
+		for (i = j; i < q; i++) {
+			G[i + j * q] *= G[i + j * q];  /* M = G .* G */
+			G[j + i * q] = G[i + j * q];
+		}
+	for (i = 0; i < q; i++) {
+		double s = 0.0;
+		int c;
+		for (c = 0; c < C; c++)
+			s += B[i + (size_t)c * q] * B[i + (size_t)c * q];
+		a[i] = s;
+	}
+	if ((st = lsv_nonneg_qp(G, a, q, mu, err)) != LSV_OK)
+		goto done;
+	for (i = 0; i < q; i++)
+		norm += mu[i] * mu[i];
+	norm = sqrt(norm);
+	if (!(norm > 0.0)) {
+		st = lsv_fail(err, LSV_ENUMERIC, "alignf: no base kernel is "
+			      "aligned with the labels (every weight is 0)");
+		goto done;
+	}
+	for (i = 0; i < q; i++)
+		mu[i] /= norm;
+	/* rho = mu'a / (sqrt(mu'M mu) |Y'HY|_F) */
+	for (i = 0; i < q; i++) {
+		num += mu[i] * a[i];
+		for (j = 0; j < q; j++)
+			den += mu[i] * G[i + j * q] * mu[j];
+	}
+	{	/* |(HY)(HY)'|_F = |Y'HY|_F, Y'HY = Y'Y - (1'Y)'(1'Y)/l (C x C) */
+		int c, d;
+		for (c = 0; c < C; c++)
+			for (d = 0; d < C; d++) {
+				double s = 0.0, sc = 0.0, sd = 0.0;
+				for (i = 0; i < l; i++) {
+					s += Y[i + (size_t)c * l] * Y[i + (size_t)d * l];
+					sc += Y[i + (size_t)c * l];
+					sd += Y[i + (size_t)d * l];
+				}
+				T[c + d * C] = s - sc * sd / (double)l;
+				ty += T[c + d * C] * T[c + d * C];
+			}
+	}
+	*align = den > 0.0 && ty > 0.0 ? num / (sqrt(den) * sqrt(ty)) : 0.0;
+done:
+	free(Cm);
+	free(G);
+	free(B);
+	free(a);
+	free(T);
+	return st;
+}

@@ -1,0 +1,187 @@
+#!/usr/bin/env bats
+# Label-aware base kernels (-s labelaware, common/labelaware.c): the model
+# predicts the training rows as training did (its folded out-of-sample
+# form), LIBSVM on the learned kernel K~ written by -x gives the same
+# decision values, the alignment report, and every refusal.
+
+load helpers
+
+setup() {
+	need_tools "$TRAIN" "$PRED" "$DG"
+	enter_work
+}
+
+# max |column 2.. of A - of B| over the rows after the header
+max_diff() {
+	paste "$1" "$2" | awk 'NR > 1 { h = NF / 2
+		for (j = 2; j <= h; j++) { d = $j - $(j + h); if (d < 0) d = -d
+			if (d > m) m = d } } END { printf "%.3g\n", m + 0 }'
+}
+
+@test "lapsvm-predict gives the unlabeled training rows the decision values of training (1e-9)" {
+	moons m.txt -S 3 -n 200 -l 10
+	"$TRAIN" -q -s labelaware -o tr.pred m.txt a.model
+	awk '$1 == 0' m.txt >u.txt
+	"$PRED" -q -d u.txt a.model u.pred
+	[ "$(wc -l <u.pred)" -eq 181 ]
+	d=$(max_diff tr.pred u.pred)
+	awk -v d="$d" 'BEGIN { exit !(d < 1e-9) }' || { echo "max diff $d"; false; }
+}
+
+@test "the model keeps k, the labeled rows per class and the u coefficients" {
+	moons m.txt -S 3 -n 200 -l 10
+	"$TRAIN" -q -s labelaware -n 7 m.txt a.model
+	[ "$(key a.model solver)" = labelaware ]
+	[ "$(key a.model labelaware_k)" = 7 ]
+	[ "$(key a.model labelaware_rows)" = "10 10" ]
+	[ "$(key a.model labelaware_u | wc -w)" -eq 2 ]
+	[ "$(key a.model nr_sv)" = 200 ]
+}
+
+@test "default k is n/10 (the paper's top 10%)" {
+	moons m.txt -S 3 -n 200 -l 10
+	"$TRAIN" -q -s labelaware m.txt a.model
+	[ "$(key a.model labelaware_k)" = 20 ]
+}
+
+@test "unseen points: lapsvm-predict labels a fresh moons sample well" {
+	moons m.txt -S 3 -n 200 -l 10
+	moons t.txt -S 4 -n 100
+	"$TRAIN" -q -s labelaware m.txt a.model
+	run --separate-stderr "$PRED" t.txt a.model out
+	[ "$status" -eq 0 ]
+	acc=$(printf '%s\n' "$output" | sed -n 's/^Accuracy = \([0-9.]*\)%.*/\1/p')
+	awk -v a="$acc" 'BEGIN { exit !(a >= 90) }' || { echo "accuracy $acc"; false; }
+}
+
+@test "stderr reports the centered alignment of the learned and the input kernel" {
+	moons m.txt -S 3 -n 200 -l 10
+	run --separate-stderr "$TRAIN" -s labelaware m.txt a.model
+	[ "$status" -eq 0 ]
+	assert_stderr_regex "centered alignment with the labels on the labeled block: learned kernel 0\.[0-9]+, input kernel 0\.[0-9]+"
+	assert_stderr_has "2 label-aware vectors u, 20 kernel eigenvectors v"
+}
+
+@test "three classes: one-vs-rest, training rows predicted as training did" {
+	printf '%s\n' '1 1:0 2:0' '1 1:0.1 2:0' '2 1:3 2:0' '2 1:3.1 2:0.1' \
+		'3 1:0 2:3' '3 1:0.1 2:3.1' '0 1:0.2 2:0.1' '0 1:2.9 2:0.2' \
+		'0 1:0.1 2:2.8' '0 1:1.5 2:1.5' >c.txt
+	"$TRAIN" -q -s labelaware -n 3 -o tr.pred c.txt c.model
+	[ "$(key c.model labelaware_rows)" = "2 2 2" ]
+	[ "$(key c.model labelaware_u | wc -w)" -eq 9 ]
+	awk '$1 == 0' c.txt >u.txt
+	"$PRED" -q -d u.txt c.model u.pred
+	d=$(max_diff tr.pred u.pred)
+	awk -v d="$d" 'BEGIN { exit !(d < 1e-9) }' || { echo "max diff $d"; false; }
+	[ "$(cut -d' ' -f1 u.pred | tail -n +2 | head -3 | tr '\n' ' ')" = "1 2 3 " ]
+}
+
+# LIBSVM's -t 4 model (SV lines 'coef 0:s') as a lapsvm model of the same
+# decision function over N rows (as in precomputed.bats).
+libsvm_t4_to_lapsvm() {
+	awk -v n="$3" '
+	sv { print; next }
+	$1 == "total_sv" { total = $2 }
+	$1 == "rho" { rho = $2 }
+	$1 == "label" { labels = $2 " " $3 }
+	$1 == "SV" {
+		sv = 1
+		print "lapsvm_model 1"; print "solver lapsvm"; print "kernel precomputed"
+		print "degree 3"; print "gamma 1"; print "coef0 0"; print "gamma_A 1"
+		print "gamma_I 0"; print "laplacian normalized"; print "laplacian_power 1"
+		print "eps 0.001"; print "max_iter 0"; print "l " n; print "u 0"
+		print "unlabeled_marker 0"; print "nr_class 2"; print "labels " labels
+		print "nr_fn 1"
+		print "bias " (substr(rho, 1, 1) == "-" ? substr(rho, 2) : "-" rho)
+		print "nr_sv " total; print "SV"
+	}' "$1" >"$2"
+}
+
+@test "LIBSVM's svm-train -t 4 on the -x learned kernel gives labelaware's decision values (1e-4)" {
+	command -v svm-train >/dev/null || skip "LIBSVM's svm-train not installed (Debian: libsvm-tools)"
+	moons m.txt -S 1 -n 60 -l 10
+	"$TRAIN" -q -s labelaware -n 6 -c 1 -e 1e-8 -x k.t4 m.txt a.model
+	[ "$(wc -l <k.t4)" -eq 60 ]
+	awk '$1 != 0' k.t4 >kl.t4
+	svm-train -q -s 0 -t 4 -c 1 -e 1e-8 kl.t4 libsvm.model
+	libsvm_t4_to_lapsvm libsvm.model conv.model 60
+	# LIBSVM on the rows of K~ (the training rows), lapsvm's model on
+	# the features of the same rows
+	"$PRED" -q -d k.t4 conv.model dv.libsvm
+	"$PRED" -q -d m.txt a.model dv.lapsvm
+	[ "$(head -n 1 dv.libsvm)" = "$(head -n 1 dv.lapsvm)" ]
+	d=$(max_diff dv.libsvm dv.lapsvm)
+	awk -v d="$d" 'BEGIN { exit !(d < 1e-4) }' || { echo "LIBSVM vs labelaware: max diff $d"; false; }
+}
+
+@test "more kernel eigenvectors than rows is refused (exit 1, no model)" {
+	small_data m.txt
+	printf '%s\n' '-1 1:0 2:2.1' >>m.txt
+	run --separate-stderr "$TRAIN" -s labelaware -n 6 m.txt a.model
+	assert_fails lapsvm-train "6 kernel eigenvectors asked for, but the kernel matrix has only n = 5 rows"
+	[ ! -e a.model ]
+}
+
+@test "more kernel eigenvectors than the kernel's numerical rank is refused" {
+	moons m.txt -S 3 -n 40 -l 3
+	run --separate-stderr "$TRAIN" -s labelaware -t 0 -n 3 m.txt a.model
+	assert_fails lapsvm-train "the kernel matrix has 2 eigenvalues above 1e-10 of the largest, fewer than the 3 eigenvectors asked for"
+}
+
+@test "a class with one labeled row is refused" {
+	small_data m.txt
+	run --separate-stderr "$TRAIN" -s labelaware -n 2 m.txt a.model
+	assert_fails lapsvm-train "class -1 has 1 labeled row: the label-aware vectors need at least two per class"
+}
+
+@test "-n 0 is a usage error" {
+	small_data m.txt
+	run --separate-stderr "$TRAIN" -s labelaware -n 0 m.txt
+	assert_bad_option n "out of range"
+	[ ! -e m.txt.model ]
+}
+
+@test "-n without -s labelaware is a usage error" {
+	small_data m.txt
+	run --separate-stderr "$TRAIN" -n 3 m.txt
+	assert_train_usage "-n is the number of kernel eigenvectors of -s labelaware"
+}
+
+@test "-s labelaware takes no graph" {
+	small_data m.txt
+	run --separate-stderr "$TRAIN" -s labelaware -k 3 m.txt
+	assert_train_usage "the label-aware kernel SVM uses no graph"
+}
+
+@test "a labelaware model whose labeled counts exceed nr_sv is refused" {
+	moons m.txt -S 3 -n 40 -l 3
+	"$TRAIN" -q -s labelaware -n 4 m.txt a.model
+	sed 's/^labelaware_rows .*/labelaware_rows 30 30/' a.model >bad.model
+	run --separate-stderr "$PRED" m.txt bad.model out
+	assert_fails lapsvm-predict "bad.model:" "labelaware_rows sum to more than nr_sv = 40"
+}
+
+@test "a labelaware model with a count per class missing, or a count of 1, is refused" {
+	moons m.txt -S 3 -n 40 -l 3
+	"$TRAIN" -q -s labelaware -n 4 m.txt a.model
+	sed 's/^labelaware_rows .*/labelaware_rows 3/' a.model >bad.model
+	run --separate-stderr "$PRED" m.txt bad.model out
+	assert_fails lapsvm-predict "bad.model:" "wrong number of labelaware_rows (found 1, expected nr_class = 2)"
+	sed 's/^labelaware_rows .*/labelaware_rows 3 1/' a.model >bad.model
+	run --separate-stderr "$PRED" m.txt bad.model out
+	assert_fails lapsvm-predict "bad.model:" "bad count in labelaware_rows"
+}
+
+@test "a labelaware model with a non-finite u coefficient or without its keys is refused" {
+	moons m.txt -S 3 -n 40 -l 3
+	"$TRAIN" -q -s labelaware -n 4 m.txt a.model
+	sed 's/^labelaware_u .*/labelaware_u nan 1/' a.model >bad.model
+	run --separate-stderr "$PRED" m.txt bad.model out
+	assert_fails lapsvm-predict "bad.model:" "bad value in labelaware_u"
+	grep -v '^labelaware_u' a.model >bad.model
+	run --separate-stderr "$PRED" m.txt bad.model out
+	assert_fails lapsvm-predict "bad.model:" "missing key 'labelaware_u'"
+	sed 's/^solver labelaware/solver lapsvm/' a.model >bad.model
+	run --separate-stderr "$PRED" m.txt bad.model out
+	assert_fails lapsvm-predict "bad.model:" "label-aware terms in a model that is not labelaware"
+}
