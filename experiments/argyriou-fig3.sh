@@ -35,17 +35,9 @@ RULE=${RULE:-direct}
 SEED=${SEED:-1}
 here=$(cd "$(dirname "$0")" && pwd)
 published=$here/argyriou.published
-for f in usps.train.libsvm.gz argyriou.6v9.subset.txt argyriou.6v9.l4.txt; do
-	[ -r "$DATA/$f" ] || { echo "argyriou-fig3.sh: $DATA/$f not found (set DATA to the directory holding the data sets)" >&2; exit 1; }
-done
-BIN=$(cd "$BIN" && pwd)
-DATA=$(cd "$DATA" && pwd)
-mkdir -p "$OUT"
-OUT=$(cd "$OUT" && pwd)
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
 # shellcheck source=experiments/argyriou-lib.sh
 . "$here/argyriou-lib.sh"
+argyriou_setup argyriou-fig3.sh usps.train.libsvm.gz argyriou.6v9.subset.txt argyriou.6v9.l4.txt
 
 sub() { awk -v a="$1" -v b="$2" 'BEGIN { print a - b }'; }
 start=$(date +%s)

@@ -33,17 +33,9 @@ SETS=${SETS:-eucl tang}
 RULE=${RULE:-direct}
 SEED=${SEED:-1}
 here=$(cd "$(dirname "$0")" && pwd)
-for f in usps.train.libsvm.gz argyriou.oddeven.subset.txt argyriou.oddeven.l10.txt; do
-	[ -r "$DATA/$f" ] || { echo "argyriou-fig4.sh: $DATA/$f not found (set DATA to the directory holding the data sets)" >&2; exit 1; }
-done
-BIN=$(cd "$BIN" && pwd)
-DATA=$(cd "$DATA" && pwd)
-mkdir -p "$OUT"
-OUT=$(cd "$OUT" && pwd)
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
 # shellcheck source=experiments/argyriou-lib.sh
 . "$here/argyriou-lib.sh"
+argyriou_setup argyriou-fig4.sh usps.train.libsvm.gz argyriou.oddeven.subset.txt argyriou.oddeven.l10.txt
 train_rows
 check_oddeven
 

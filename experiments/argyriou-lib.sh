@@ -2,7 +2,7 @@
 # Pontil, "Combining Graph Laplacians for Semi-Supervised Learning" (NIPS
 # 2005): argyriou-table1.sh, argyriou-fig3.sh, argyriou-fig4.sh.  Sourced,
 # not run.  Needs DATA (the shared data directory), BIN (the tools) and
-# WORK (a scratch directory) set by the caller.
+# OUT set by the caller; argyriou_setup makes WORK (a scratch directory).
 #
 # The data (../shared/data/PROVENANCE.md): the USPS training set in ESL
 # order (the authors' order), and the authors' selections argyriou.*:
@@ -15,6 +15,23 @@
 # The authors' images are column-major, ours row-major (PROVENANCE.md); the
 # distances here read the rows as row-major 16 x 16 images, the way the
 # ESL file stores them, which is what -D 16x16 declares.
+
+# argyriou_setup PROG FILE...: every FILE is readable in $DATA (else PROG
+# says which is not, exit 1); BIN, DATA and OUT made absolute (OUT
+# created); WORK a scratch directory removed on exit.
+argyriou_setup() {
+	local prog=$1 f
+	shift
+	for f in "$@"; do
+		[ -r "$DATA/$f" ] || { echo "$prog: $DATA/$f not found (set DATA to the directory holding the data sets)" >&2; exit 1; }
+	done
+	BIN=$(cd "$BIN" && pwd)
+	DATA=$(cd "$DATA" && pwd)
+	mkdir -p "$OUT"
+	OUT=$(cd "$OUT" && pwd)
+	WORK=$(mktemp -d)
+	trap 'rm -rf "$WORK"' EXIT
+}
 
 # train_rows: the USPS training set, once, as $WORK/usps.train.
 train_rows() {

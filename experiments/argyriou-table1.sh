@@ -49,17 +49,9 @@ SEED=${SEED:-1}
 JOBS=${JOBS:-1}
 here=$(cd "$(dirname "$0")" && pwd)
 published=$here/argyriou.published
-for f in usps.train.libsvm.gz argyriou.oddeven.subset.txt argyriou.1v7.l4.txt; do
-	[ -r "$DATA/$f" ] || { echo "argyriou-table1.sh: $DATA/$f not found (set DATA to the directory holding the data sets)" >&2; exit 1; }
-done
-BIN=$(cd "$BIN" && pwd)
-DATA=$(cd "$DATA" && pwd)
-mkdir -p "$OUT"
-OUT=$(cd "$OUT" && pwd)
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
 # shellcheck source=experiments/argyriou-lib.sh
 . "$here/argyriou-lib.sh"
+argyriou_setup argyriou-table1.sh usps.train.libsvm.gz argyriou.oddeven.subset.txt argyriou.1v7.l4.txt
 train_rows
 check_oddeven
 
