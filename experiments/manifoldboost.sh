@@ -21,27 +21,9 @@ GRAPH_OPTS=${GRAPH_OPTS:--e 0.25}
 BOOST_OPTS=${BOOST_OPTS:--D 4 -B 1000 -z 0 -i 100}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-file=${1:-$DATA/twomoons.libsvm}
-if [ -r "$file" ]; then
-	cp "$file" "$tmp/full"
-else
-	echo "manifoldboost.sh: $file not found; using lapsvm-datagen -S 1 moons" >&2
-	"$BIN"/lapsvm-datagen -S 1 moons "$tmp/full"
-fi
-# shellcheck disable=SC2086
-"$BIN"/graph-build -q $GRAPH_OPTS "$tmp/full" "$tmp/graph"
-# the label pairs of moons.sh: MINSTD, which every awk computes exactly
-awk -v draws="$DRAWS" -v seed="$SEED" '
-	{ if ($1 > 0) pos[++np] = NR; else neg[++nn] = NR }
-	END {
-		x = seed % 2147483647; if (x == 0) x = 1
-		for (d = 0; d < draws; d++) {
-			x = (x * 16807) % 2147483647; a = pos[1 + x % np]
-			x = (x * 16807) % 2147483647; b = neg[1 + x % nn]
-			print a, b
-		}
-	}' "$tmp/full" > "$tmp/pairs"
-cut -d' ' -f1 "$tmp/full" > "$tmp/truth_all"
+# shellcheck source=experiments/moons-lib.sh
+. "$(dirname "$0")/moons-lib.sh"
+moons_setup manifoldboost.sh "${1:-$DATA/twomoons.libsvm}"
 echo "# ManifoldBoost, two moons ($(wc -l < "$tmp/full") points), one label per class, $DRAWS draws"
 echo
 echo "graph: graph-build $GRAPH_OPTS; boosting: lapsvm-train -s boost $BOOST_OPTS"

@@ -21,28 +21,9 @@ TRAIN_OPTS=${TRAIN_OPTS:--t 2 -g 4 -a 0.03125}
 LAP_OPTS=${LAP_OPTS:--i 100}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-file=${1:-$DATA/twomoons.libsvm}
-if [ -r "$file" ]; then
-	cp "$file" "$tmp/full"
-else
-	echo "moons.sh: $file not found; using lapsvm-datagen -S 1 moons" >&2
-	"$BIN"/lapsvm-datagen -S 1 moons "$tmp/full"
-fi
-# shellcheck disable=SC2086
-"$BIN"/graph-build -q $GRAPH_OPTS "$tmp/full" "$tmp/graph"
-# DRAWS pairs (one +1 row, one -1 row) from a MINSTD generator, which
-# every awk computes exactly.
-awk -v draws="$DRAWS" -v seed="$SEED" '
-	{ if ($1 > 0) pos[++np] = NR; else neg[++nn] = NR }
-	END {
-		x = seed % 2147483647; if (x == 0) x = 1
-		for (d = 0; d < draws; d++) {
-			x = (x * 16807) % 2147483647; a = pos[1 + x % np]
-			x = (x * 16807) % 2147483647; b = neg[1 + x % nn]
-			print a, b
-		}
-	}' "$tmp/full" > "$tmp/pairs"
-cut -d' ' -f1 "$tmp/full" > "$tmp/truth_all"
+# shellcheck source=experiments/moons-lib.sh
+. "$(dirname "$0")/moons-lib.sh"
+moons_setup moons.sh "${1:-$DATA/twomoons.libsvm}"
 printf '| method | mean accuracy on the unlabeled points | min | max |\n|---|---|---|---|\n'
 for s in svm tsvm rls lapsvm laprls; do
 	case $s in
