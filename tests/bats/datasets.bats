@@ -15,7 +15,7 @@ setup() {
 	enter_work
 }
 
-# The 28 files fetch knows (PROVENANCE.md), in SHA256SUMS order.
+# The 56 files fetch knows (PROVENANCE.md), in SHA256SUMS order.
 ALL_FILES=(usps.train.libsvm.gz usps.test.libsvm.gz usps.train.first400perdigit.txt
 	isolet1.libsvm.gz isolet5.libsvm.gz isolet1.speakers.txt isolet5.speakers.txt
 	webkb_page.libsvm webkb_link.libsvm webkb_pagelink.libsvm
@@ -25,7 +25,8 @@ ALL_FILES=(usps.train.libsvm.gz usps.test.libsvm.gz usps.train.first400perdigit.
 	ssl_coil2.libsvm.gz ssl_coil2.splits.l10.txt ssl_coil2.splits.l100.txt
 	ssl_text.libsvm.gz ssl_text.splits.l10.txt ssl_text.splits.l100.txt
 	ssl_secstr.libsvm.gz ssl_secstr.splits.l100.txt ssl_secstr.splits.l1000.txt
-	ssl_secstr.splits.l10000.txt)
+	ssl_secstr.splits.l10000.txt
+	argyriou.1v7.subset.txt argyriou.1v7.l4.txt argyriou.1v7.l8.txt argyriou.1v7.l12.txt argyriou.2v3.subset.txt argyriou.2v3.l4.txt argyriou.2v3.l8.txt argyriou.2v3.l12.txt argyriou.2v7.subset.txt argyriou.2v7.l4.txt argyriou.2v7.l8.txt argyriou.2v7.l12.txt argyriou.3v8.subset.txt argyriou.3v8.l4.txt argyriou.3v8.l8.txt argyriou.3v8.l12.txt argyriou.4v7.subset.txt argyriou.4v7.l4.txt argyriou.4v7.l8.txt argyriou.4v7.l12.txt argyriou.6v9.subset.txt argyriou.6v9.l4.txt argyriou.6v9.l8.txt argyriou.6v9.l12.txt argyriou.oddeven.subset.txt argyriou.oddeven.l10.txt argyriou.oddeven.l20.txt argyriou.oddeven.l30.txt)
 
 sha() { sha256sum <"$1" | cut -c1-64; }
 
@@ -102,7 +103,7 @@ nodownload_path() {
 	need_mirror
 	# fashion (not in "all") is not in the project's mirror
 	grep -v ' fashion\.' "$DS/SHA256SUMS" >mirror.sums
-	[ "$(wc -l <mirror.sums)" -eq 28 ]
+	[ "$(wc -l <mirror.sums)" -eq 56 ]
 	(cd "$DATA" && sha256sum --quiet -c "$WORK/mirror.sums")
 	local name
 	while read -r sum name; do
@@ -128,7 +129,7 @@ nodownload_path() {
 	PATH="$WORK/fakebin:$PATH" run --separate-stderr "$FETCH" -q -m "$DATA" -o out
 	assert_status 0
 	assert_stderr_empty
-	[ "$(listing out | wc -l)" -eq 28 ]
+	[ "$(listing out | wc -l)" -eq 56 ]
 }
 
 @test "datasets: -m with data set names copies only their files" {
@@ -593,6 +594,26 @@ fashion_sources() {
 	[ "$(listing out)" = "$(printf "%s\n" "${ALL_FILES[@]}" | grep '^ssl_' | sort)" ]
 }
 
+@test "datasets: -m argyriou copies the authors' selections, and download mode gets their .mat files and says it needs Octave" {
+	need_mirror
+	run --separate-stderr "$FETCH" -q -m "$DATA" -o out argyriou
+	assert_status 0
+	assert_stderr_empty
+	[ "$(listing out)" = "$(printf "%s\n" "${ALL_FILES[@]}" | grep '^argyriou[.]' | sort)" ]
+	need_curl
+	mkdir src
+	printf 'pairs\n' >src/indexes.mat
+	printf 'odd even\n' >src/indexes_oe.mat
+	FETCH_URL_ARGYRIOU="file://$WORK/src/indexes.mat" FETCH_SHA256_ARGYRIOU=$(sha src/indexes.mat) \
+		FETCH_URL_ARGYRIOU_OE="file://$WORK/src/indexes_oe.mat" FETCH_SHA256_ARGYRIOU_OE=$(sha src/indexes_oe.mat) \
+		run --separate-stderr "$FETCH" -o out2 -d dl argyriou
+	assert_status 1
+	assert_stderr_has "argyriou: downloaded dl/indexes.mat (sha256 verified), but cannot convert it"
+	assert_stderr_has "needs Octave"
+	assert_same src/indexes.mat dl/indexes.mat
+	assert_same src/indexes_oe.mat dl/indexes_oe.mat
+}
+
 @test "datasets: download mode for sslbook and secstr downloads the .mat files and says it needs Octave" {
 	need_curl
 	local f
@@ -660,7 +681,7 @@ fashion_sources() {
 	PATH="$p" run --separate-stderr "$FETCH" -o out -d dl
 	assert_status 0
 	assert_stderr_has "fetch: uspst: already in out (sha256 verified)"
-	assert_stderr_has "fetch: done: 28 files in out, sha256 verified"
+	assert_stderr_has "fetch: done: 56 files in out, sha256 verified"
 	[ ! -e dl ]
 }
 
