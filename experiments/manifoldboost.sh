@@ -1,9 +1,10 @@
 #!/bin/bash
 # manifoldboost.sh -- ManifoldBoost (Loeff, Forsyth & Ramachandran, ICML
-# 2008), Figure 1: two moons with one labeled point per class, Tree-
-# ManifoldBoost (lapsvm-train -s boost) scored on the 198 unlabeled points,
-# over DRAWS seeded choices of the two labels (the pairs of moons.sh), and
-# beside it plain logistic boosting (-I 0) on the same two labels.
+# 2008), Figure 1: two moons with one labeled point per class, Tree- and
+# RBF-ManifoldBoost (lapsvm-train -s boost, -H rbf) scored on the 198
+# unlabeled points, over DRAWS seeded choices of the two labels (the pairs
+# of moons.sh), and beside them plain logistic boosting (-I 0) on the same
+# two labels.
 # Driven only through the command-line tools.
 #
 #   experiments/manifoldboost.sh [data.libsvm]   (default $DATA/twomoons.libsvm;
@@ -11,7 +12,8 @@
 # Environment: BIN (default .), DRAWS (10), SEED (1), GRAPH_OPTS (default
 # "-e 0.25", the epsilon graph of moons.sh), BOOST_OPTS (default
 # "-D 4 -B 1000 -z 0 -i 100": depth-4 trees, 1000 rounds, shrinkage 0.1,
-# gamma_M l/(l+u)^2 = 100).
+# gamma_M l/(l+u)^2 = 100), RBF_OPTS (default "-H rbf -g 10 -B 300 -z 0
+# -i 100": 15 RBFs per round of width gamma = 10, 300 rounds).
 set -euo pipefail
 DATA=${DATA:-../shared/data}
 BIN=${BIN:-.}
@@ -19,6 +21,7 @@ DRAWS=${DRAWS:-10}
 SEED=${SEED:-1}
 GRAPH_OPTS=${GRAPH_OPTS:--e 0.25}
 BOOST_OPTS=${BOOST_OPTS:--D 4 -B 1000 -z 0 -i 100}
+RBF_OPTS=${RBF_OPTS:--H rbf -g 10 -B 300 -z 0 -i 100}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # shellcheck source=experiments/moons-lib.sh
@@ -26,12 +29,13 @@ trap 'rm -rf "$tmp"' EXIT
 moons_setup manifoldboost.sh "${1:-$DATA/twomoons.libsvm}"
 echo "# ManifoldBoost, two moons ($(wc -l < "$tmp/full") points), one label per class, $DRAWS draws"
 echo
-echo "graph: graph-build $GRAPH_OPTS; boosting: lapsvm-train -s boost $BOOST_OPTS"
+echo "graph: graph-build $GRAPH_OPTS; boosting: lapsvm-train -s boost $BOOST_OPTS (trees), $RBF_OPTS (RBFs)"
 echo
 printf '| method | mean accuracy on the unlabeled points | min | max | draws at >= 98%% |\n|---|---|---|---|---|\n'
-for s in manifoldboost logistic; do
+for s in manifoldboost manifoldboost-rbf logistic; do
 	case $s in
 	manifoldboost) opts="$BOOST_OPTS -G $tmp/graph" ;;
+	manifoldboost-rbf) opts="$RBF_OPTS -G $tmp/graph" ;;
 	logistic) opts="$BOOST_OPTS -I 0" ;;
 	esac
 	accs=""

@@ -106,3 +106,28 @@ acc() {
 	awk -v o="$o" 'BEGIN { exit !(o >= 97) }'
 	[[ "$output" != *"### Near the smallest"* ]]
 }
+
+# ------------------------------------- experiments/manifoldboost-figures.sh
+# ManifoldBoost's Figures 1-3 on a coarse grid, one seed, fewer rounds for
+# the RBF clustering of the rings.
+
+@test "manifoldboost figures: eight PNGs; Figure 1 and 3 at least 98%, the moons clustered into 2 by trees at least 95%" {
+	command -v gnuplot >/dev/null 2>&1 ||
+		skip "gnuplot not installed (apt-get install gnuplot-nox)"
+	local script="$BATS_TEST_DIRNAME/../../experiments/manifoldboost-figures.sh" f v
+	run --separate-stderr env BIN="$LAPSVM_BIN" DATA="${LAPSVM_DATA:-$WORK/none}" \
+		GRID=30 SEEDS=1 RINGS_RBF="-H rbf -g 30 -j 1 -B 100" "$script" -o figs
+	assert_status 0
+	for f in mb-fig1-tree mb-fig1-rbf mb-fig3-tree mb-fig3-rbf \
+		mb-cluster-moons-tree mb-cluster-moons-rbf mb-cluster-rings-tree \
+		mb-cluster-rings-rbf; do
+		is_png "figs/$f.png"
+	done
+	# Figures 1 and 3: both learners, at least 98% of the unlabeled points
+	v=$(printf '%s\n' "$output" | awk -F'|' '$2 ~ /Figure [13]/ { n++; if ($5 + 0 < 98) bad++ } END { print n + 0, bad + 0 }')
+	[ "$v" = "4 0" ]
+	# the moons into 2 by trees: at least 95% agreement
+	v=$(printf '%s\n' "$output" | awk -F'|' '$2 ~ /moons/ && $3 ~ /tree/ { print $5 + 0 }')
+	awk -v a="$v" 'BEGIN { exit !(a >= 95) }'
+	[ "$(printf '%s\n' "$output" | grep -c '^| rings |')" = 2 ]
+}
