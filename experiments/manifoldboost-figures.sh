@@ -31,7 +31,8 @@
 # Environment: BIN, DATA, OUT, GRID (grid points per side, default 120),
 # SEEDS (default "1 2 3 4 5"), and the options of each run: FIG1_TREE
 # ("-D 4 -B 1000 -z 0 -i 100"), FIG1_RBF ("-H rbf -g 10 -B 300 -z 0 -i 100"),
-# MOONS_TREE ("-D 5 -j 0.5 -B 300"), MOONS_RBF ("-H rbf -g 30 -j 0.5 -B 300"),
+# MOONS_TREE ("-D 5 -j 0.5 -B 300"), MOONS_RBF ("-H rbf -g 30 -Q 30 -j 0.5
+# -B 300"),
 # RINGS_TREE ("-D 5 -j 0.5 -B 300"), RINGS_RBF ("-H rbf -g 30 -j 1 -B 1000"),
 # RINGS_GRAPH ("-e 0.5"), FIG3_TREE ("-D 4 -j 0.5 -B 150 -z 0 -i 10"),
 # FIG3_RBF ("-H rbf -g 3 -j 0.5 -B 150 -z 0 -i 10").
@@ -46,7 +47,7 @@ SEEDS=${SEEDS:-1 2 3 4 5}
 FIG1_TREE=${FIG1_TREE:--D 4 -B 1000 -z 0 -i 100}
 FIG1_RBF=${FIG1_RBF:--H rbf -g 10 -B 300 -z 0 -i 100}
 MOONS_TREE=${MOONS_TREE:--D 5 -j 0.5 -B 300}
-MOONS_RBF=${MOONS_RBF:--H rbf -g 30 -j 0.5 -B 300}
+MOONS_RBF=${MOONS_RBF:--H rbf -g 30 -Q 30 -j 0.5 -B 300}
 RINGS_TREE=${RINGS_TREE:--D 5 -j 0.5 -B 300}
 RINGS_RBF=${RINGS_RBF:--H rbf -g 30 -j 1 -B 1000}
 RINGS_GRAPH=${RINGS_GRAPH:--e 0.5}
