@@ -912,7 +912,7 @@ static void describe_rows(const options *o, const lsv_data *x)
 	double *lab, lo, hi, m = x->unlabeled;
 	int run;
 
-	if (o->p.solver == LSV_SOLVER_CLUSTER) {
+	if (clustering(&o->p)) {
 		tool_info("%s: %zu rows clustered into %d; the labels of its %zu "
 			  "labeled rows are not used, only compared", name, x->n,
 			  o->p.clusters, x->l);

@@ -1299,7 +1299,7 @@ static void run_free(run *r)
  * maxleaves), or RBFs (Phi + j n R, rows + j R, wls + j R); the basis
  * into bs[j].
  */
-static lsv_status learn(lsv_fit *F, run *r, lsv_rng *rng, int j, long m)
+static lsv_status learn(lsv_fit *F, run *r, lsv_rng *rng, int j)
 {
 	const lsv_train_param *p = F->p;
 	size_t n = F->n, maxleaves = (size_t)1 << p->boost_depth;
@@ -1336,7 +1336,6 @@ static lsv_status learn(lsv_fit *F, run *r, lsv_rng *rng, int j, long m)
 					   r->rows + (size_t)j * (size_t)R,
 					   r->wls + (size_t)j * (size_t)R, &S,
 					   F->err);
-		(void)m;
 		b->S = S;
 		b->leaf = NULL;
 		b->Phi = r->Phi + (size_t)j * n * (size_t)R;
@@ -1567,7 +1566,7 @@ lsv_status lsv_fit_boost(lsv_fit *F, lsv_model **out)
 			int s;
 			for (i = 0; i < n; i++)
 				rr.res[i] = BOOST_INIT_SCALE * lsv_rng_normal(&rng);
-			if ((st = learn(F, &rr, &rng, j, 0)) != LSV_OK)
+			if ((st = learn(F, &rr, &rng, j)) != LSV_OK)
 				goto done;
 			if (tree) {  /* its leaves keep their least-squares values */
 				const lsv_tree *t = &rr.trees[t0];
@@ -1604,7 +1603,7 @@ lsv_status lsv_fit_boost(lsv_fit *F, lsv_model **out)
 		for (j = 0; j < C; j++) {
 			for (i = 0; i < n; i++)
 				rr.res[i] = -rr.g[i + (size_t)j * n];
-			if ((st = learn(F, &rr, &rng, j, m)) != LSV_OK)
+			if ((st = learn(F, &rr, &rng, j)) != LSV_OK)
 				goto done;
 			rr.off[j + 1] = rr.off[j] + (size_t)rr.bs[j].S;
 		}
