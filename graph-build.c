@@ -56,8 +56,10 @@ static void usage(void)
 "              is the same as with double: dgemm products, about half as\n"
 "              fast (-f: single, kept for old scripts)\n"
 "-A path     : auto (default), dense (BLAS blocks) or sparse (inverted\n"
-"              index, for many features with few non-zeros); auto takes\n"
-"              sparse below 1%% density with over 2000 features\n"
+"              index, for many features with few non-zeros); auto times\n"
+"              both on 1000 sample rows and takes the faster (sets of 4000\n"
+"              rows or more, under 25%% non-zeros; smaller sets: sparse\n"
+"              below 1%% density with over 2000 features)\n"
 "-y          : within each class only: the graph of each class's rows, so\n"
 "              no edge joins two classes (lapsvm-train -y, class-dependent\n"
 "              Laplacians); every row needs a class\n"
@@ -140,10 +142,16 @@ static void report_scan(const lsv_graph_info *info)
 		tool_info("%zu rows were not certified by the single-precision "
 			  "products: the scan was redone in double",
 			  info->rescanned);
+	if (info->trial_rows > 0)
+		tool_info("path: %s, measured on %zu rows (dense %.3f s, sparse "
+			  "%.3f s; -A sets it)", info->sparse ? "sparse" : "dense",
+			  info->trial_rows, info->trial_dense, info->trial_sparse);
 	if (info->recomputed > 0)
-		tool_info("%zu rows were redone exactly: the rounding bound of the "
-			  "products could not certify their candidates",
-			  info->recomputed);
+		tool_info("%zu rows were redone exactly against every row: a "
+			  "candidate the heap turned away was within the products' "
+			  "rounding bound of their k-th distance (%zu of them have "
+			  "an exact tie at the k-th distance, which the lower "
+			  "index breaks)", info->recomputed, info->ties);
 	if (info->sparse)
 		tool_info("scan: sparse inner products, %d threads, %.2f s",
 			  info->threads, info->scan_seconds);

@@ -535,14 +535,18 @@ void tool_outputs_commit(void)
 
 void tool_progress(void *ctx, size_t done, size_t total)
 {
-	static double last;
+	static double last, start;
 	double t = tool_elapsed();
 	(void)ctx;
 
+	if (done == 0) {  /* a phase starts: its rate is measured from here */
+		start = t;
+		return;
+	}
 	if (tool_quiet || t < 3.0 || (t - last < 1.0 && done < total))
 		return;
 	last = t;
 	tool_msg("%zu/%zu rows (%.0f%%), %.1f s, about %.0f s left", done, total,
 		 100.0 * (double)done / (double)total, t,
-		 done ? t * (double)(total - done) / (double)done : 0.0);
+		 (t - start) * (double)(total - done) / (double)done);
 }

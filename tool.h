@@ -90,7 +90,9 @@ void tool_outputs_commit(void);
 void tool_check_input(const char *path);
 
 /* Progress callback for the library: quiet for the first 3 seconds, then
- * at most one line a second with rows done, rate and time left. */
+ * at most one line a second with rows done, rate and time left.  A call
+ * with done = 0 starts a phase (prints nothing): the time left is
+ * estimated from the rate since then. */
 void tool_progress(void *ctx, size_t done, size_t total);
 
 /* Seconds since tool_init. */

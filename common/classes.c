@@ -47,39 +47,6 @@
 
 #include "solver.h"
 
-/* The rows rows[0..m) of x as a data set of their own (labels kept). */
-static lsv_data *subset(const lsv_data *x, const size_t *rows, size_t m)
-{
-	lsv_data *s = calloc(1, sizeof *s);
-	size_t r, q, nnz = 0;
-
-	if (s == NULL)
-		return NULL;
-	for (r = 0; r < m; r++)
-		nnz += x->rowptr[rows[r] + 1] - x->rowptr[rows[r]];
-	s->rowptr = malloc((m + 1) * sizeof *s->rowptr);
-	s->col = malloc((nnz ? nnz : 1) * sizeof *s->col);
-	s->val = malloc((nnz ? nnz : 1) * sizeof *s->val);
-	s->y = malloc((m ? m : 1) * sizeof *s->y);
-	if (!s->rowptr || !s->col || !s->val || !s->y) {
-		lsv_data_free(s);
-		return NULL;
-	}
-	s->dim = x->dim;
-	s->unlabeled = x->unlabeled;
-	for (r = 0; r < m; r++) {
-		s->rowptr[r] = s->nnz;
-		for (q = x->rowptr[rows[r]]; q < x->rowptr[rows[r] + 1]; q++) {
-			s->col[s->nnz] = x->col[q];
-			s->val[s->nnz++] = x->val[q];
-		}
-		s->y[r] = x->y[rows[r]];
-	}
-	s->rowptr[m] = s->nnz;
-	s->n = s->l = m;
-	return s;
-}
-
 /* Add the counts of one class's search to the whole graph's. */
 static void add_info(lsv_graph_info *all, const lsv_graph_info *c, int first)
 {
@@ -93,6 +60,10 @@ static void add_info(lsv_graph_info *all, const lsv_graph_info *c, int first)
 	all->gemm_flops += c->gemm_flops;
 	all->scan_seconds += c->scan_seconds;
 	all->recomputed += c->recomputed;
+	all->ties += c->ties;
+	all->trial_rows += c->trial_rows;
+	all->trial_dense += c->trial_dense;
+	all->trial_sparse += c->trial_sparse;
 	all->rescanned += c->rescanned;
 	all->single = first ? c->single : all->single && c->single;
 }
@@ -138,7 +109,7 @@ lsv_status lsv_graph_build_classes(const lsv_data *x,
 				done[r] = 1;
 				rows[m++] = r;
 			}
-		if ((xc = subset(x, rows, m)) == NULL) {
+		if ((xc = lsv_data_rows(x, rows, m)) == NULL) {
 			st = lsv_fail(err, LSV_ENOMEM, "out of memory for a class "
 				      "of %zu rows", m);
 			goto fail;

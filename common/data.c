@@ -54,6 +54,40 @@ void lsv_data_free(lsv_data *x)
 	free(x);
 }
 
+/* The rows rows[0..m) of x as a data set of their own (labels kept, l =
+ * m); NULL when out of memory.  The caller owns the result. */
+lsv_data *lsv_data_rows(const lsv_data *x, const size_t *rows, size_t m)
+{
+	lsv_data *s = calloc(1, sizeof *s);
+	size_t r, q, nnz = 0;
+
+	if (s == NULL)
+		return NULL;
+	for (r = 0; r < m; r++)
+		nnz += x->rowptr[rows[r] + 1] - x->rowptr[rows[r]];
+	s->rowptr = malloc((m + 1) * sizeof *s->rowptr);
+	s->col = malloc((nnz ? nnz : 1) * sizeof *s->col);
+	s->val = malloc((nnz ? nnz : 1) * sizeof *s->val);
+	s->y = malloc((m ? m : 1) * sizeof *s->y);
+	if (!s->rowptr || !s->col || !s->val || !s->y) {
+		lsv_data_free(s);
+		return NULL;
+	}
+	s->dim = x->dim;
+	s->unlabeled = x->unlabeled;
+	for (r = 0; r < m; r++) {
+		s->rowptr[r] = s->nnz;
+		for (q = x->rowptr[rows[r]]; q < x->rowptr[rows[r] + 1]; q++) {
+			s->col[s->nnz] = x->col[q];
+			s->val[s->nnz++] = x->val[q];
+		}
+		s->y[r] = x->y[rows[r]];
+	}
+	s->rowptr[m] = s->nnz;
+	s->n = s->l = m;
+	return s;
+}
+
 /* State of one read, so the per-line parser can report and store. */
 typedef struct {
 	const char *name;

@@ -83,6 +83,10 @@ lsv_status lsv_bad_token(lsv_error *err, const char *name, size_t line,
 /* What a number should have been, from lsv_parse_double's reason. */
 const char *lsv_want_number(const lsv_error *why);
 
+/* The rows rows[0..m) of x as a data set of their own (labels kept, l =
+ * m); NULL when out of memory.  The caller owns the result. */
+lsv_data *lsv_data_rows(const lsv_data *x, const size_t *rows, size_t m);
+
 /* Append the "index:value ..." tokens of s as the features of the row
  * being read into x (x->col, x->val, x->nnz, x->dim; *cap_nnz is their
  * shared capacity), with the data format's rules and messages. */

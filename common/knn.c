@@ -232,6 +232,11 @@ typedef struct {
 	double *A, *X, *G;   /* block I, block J (dense), their products */
 	float *Af, *Xf, *Gf; /* the same in single precision */
 	int single;          /* products in single precision (sgemm) */
+	int exact;           /* Euclidean keys from the products are exact
+				(integer data, small enough norms): margin 0,
+				no snapping, ties ranked by index as they are */
+	size_t ties;         /* uncertified rows whose k-th and next exact
+				distances are equal */
 	double *mu;          /* dense Euclidean: the column means subtracted
 				from every row before the products (NULL: none) */
 	size_t nfail;        /* rows the bound could not certify */
@@ -387,6 +392,8 @@ static double key_of(const knn *s, size_t a, size_t b, double g, double snap)
 		return key < snap ? 0.0 : key;
 	}
 	key = s->sq[a] + s->sq[b] - 2.0 * g;
+	if (s->exact)
+		return key;  /* exact: duplicates give 0 by themselves */
 	return key < snap * (s->sq[a] + s->sq[b]) ? 0.0 : key;
 }
 
@@ -892,6 +899,7 @@ static lsv_status finish_knn(knn *s)
 	int *count = calloc(n ? n : 1, sizeof *count);
 	lsv_pair *rows = malloc((n * kk + 1) * sizeof *rows);
 	int failed = 0, pass;
+	size_t redone = 0;  /* pass 1: uncertified rows finished so far */
 
 	if (count == NULL || rows == NULL) {
 		free(count);
@@ -910,6 +918,9 @@ static lsv_status finish_knn(knn *s)
 				free(rows);
 				return LSV_OK;
 			}
+			/* a phase of its own: progress restarts from 0 */
+			if (s->p->progress)
+				s->p->progress(s->p->progress_ctx, 0, nfail);
 		}
 #pragma omp parallel num_threads(s->threads)
 		{
@@ -928,8 +939,17 @@ static lsv_status finish_knn(knn *s)
 					continue;
 				if (pass == 1) {
 					/* uncertified: exactly, against every row */
+					size_t r;
 					h = brute_row(s, q, tmp);
 					count[q] = keep_row(s, q, tmp, h, rows);
+#pragma omp atomic capture
+					r = ++redone;
+#ifdef _OPENMP
+					if (omp_get_thread_num() != 0)
+						continue;  /* thread 0 alone reports */
+#endif
+					if (s->p->progress && (r % 64 == 0 || r == nfail))
+						s->p->progress(s->p->progress_ctx, r, nfail);
 					continue;
 				}
 				/* Only candidates whose product key is within
@@ -952,12 +972,23 @@ static lsv_status finish_knn(knn *s)
 				/* Certify: every candidate the heap turned away
 				 * had a product key >= thr[q], so an exact key >=
 				 * thr[q] - margin; if that can reach the kk-th
-				 * exact key, the row is not certified. */
-				if (s->hsize[q] == s->kc && h >= s->kk && s->kk > 0 &&
-				    !(s->thr[q] - s->margin[q] > tmp[s->kk - 1].key))
+				 * exact key, the row is not certified.  With
+				 * exact products (margin 0) the heap already
+				 * holds the kc smallest (key, index) pairs, so a
+				 * turned-away candidate tied with the kk-th
+				 * comes after it by index: certified. */
+				if (s->margin[q] > 0.0 && s->hsize[q] == s->kc &&
+				    h >= s->kk && s->kk > 0 &&
+				    !(s->thr[q] - s->margin[q] > tmp[s->kk - 1].key)) {
 					count[q] = -1;
-				else
+					if (h > s->kk &&
+					    tmp[s->kk].key == tmp[s->kk - 1].key) {
+#pragma omp atomic
+						s->ties++;
+					}
+				} else {
 					count[q] = keep_row(s, q, tmp, h, rows);
+				}
 			}
 			free(tmp);
 		}
@@ -1014,7 +1045,8 @@ static lsv_status scan(knn *s, int sparse)
 			sqmax = fmax(sqmax, s->sq[i]);
 		for (i = 0; i < n; i++) {
 			s->thr[i] = s->kc > 0 ? INFINITY : -INFINITY;
-			s->margin[i] = s->p->distance == LSV_DIST_COSINE
+			s->margin[i] = s->exact ? 0.0
+				       : s->p->distance == LSV_DIST_COSINE
 					       ? 2.0 * rel : rel * (s->sq[i] + sqmax);
 			s->thre[i] = s->skip[i] ? -INFINITY : s->thr[i];
 		}
@@ -1175,6 +1207,102 @@ static lsv_status check_magnitude(const lsv_data *x, lsv_error *err)
 	return LSV_OK;
 }
 
+/*
+ * Exact products.  If every value is an integer, every partial sum of an
+ * inner product a.b is an integer of magnitude at most |a| |b| <= the
+ * largest squared norm (Cauchy-Schwarz), and so is every key |a|^2 + |b|^2
+ * - 2 a.b up to 4 times it.  Integers up to 2^24 (float) or 2^53 (double)
+ * are represented exactly and their sums and products stay exact in any
+ * order, so the BLAS's products and the keys are the exact squared
+ * distances: no rounding margin, no snapping, and ties (one-hot data have
+ * integer distances, so the k-th neighbour is often tied) are ranked by
+ * index exactly as the exact recomputation would rank them.
+ */
+#define EXACT_SINGLE 0x1p24  /* largest squared norm: sgemm exact */
+#define EXACT_DOUBLE 0x1p51  /* the same for double (keys up to 2^53) */
+
+/* The largest squared row norm if x is integer-valued data ranked by
+ * Euclidean distance, else -1. */
+static double integral_sqmax(const lsv_data *x, const lsv_graph_param *p)
+{
+	size_t i, q;
+	double most = 0.0;
+
+	if (p->distance != LSV_DIST_EUCLIDEAN)
+		return -1.0;
+	for (q = 0; q < x->nnz; q++)
+		if (x->val[q] != nearbyint(x->val[q]))
+			return -1.0;
+	for (i = 0; i < x->n; i++) {
+		double v = 0.0;
+		for (q = x->rowptr[i]; q < x->rowptr[i + 1]; q++)
+			v += x->val[q] * x->val[q];
+		most = fmax(most, v);
+	}
+	return most;
+}
+
+static lsv_status build_picks(const lsv_data *x, const lsv_graph_param *p,
+			      knn *sp, lsv_graph_info *info, lsv_error *err);
+static void knn_done(knn *sp);
+
+/*
+ * The automatic choice between the dense path (BLAS block products) and
+ * the sparse one (an inverted index of the non-zeros).  Which is faster
+ * depends on the data (the non-zeros two rows share) and on the BLAS (the
+ * reference one or an optimized one differ tenfold), so it is measured:
+ * both paths build the graph of AUTO_ROWS rows spread evenly over the
+ * data, and the one that took less time is taken (both scans are
+ * O(n^2) in pairs, so the sample's ratio carries over).  Small sets
+ * (under 4 AUTO_ROWS rows) and dense data (a quarter of the values
+ * non-zero) skip the trial: the dense path, unless the data are very
+ * sparse (under 1% with over 2000 features).
+ */
+#define AUTO_ROWS 1000
+
+static lsv_status choose_path(const lsv_data *x, const lsv_graph_param *p,
+			      size_t dc, int *sparse, lsv_graph_info *info,
+			      lsv_error *err)
+{
+	double density = (double)x->nnz / ((double)x->n * (double)(dc ? dc : 1));
+	lsv_graph_param q = *p;
+	lsv_graph_info qi;
+	lsv_data *sub;
+	size_t *rows, i, m = AUTO_ROWS;
+	lsv_status st = LSV_OK;
+	knn t;
+	int pass;
+
+	*sparse = dc > 2000 && density < 0.01;
+	if (x->n < 4 * m || density >= 0.25)
+		return LSV_OK;
+	rows = malloc(m * sizeof *rows);
+	if (rows == NULL)
+		return lsv_fail(err, LSV_ENOMEM, "out of memory for the trial rows");
+	for (i = 0; i < m; i++)
+		rows[i] = i * x->n / m;
+	sub = lsv_data_rows(x, rows, m);
+	free(rows);
+	if (sub == NULL)
+		return lsv_fail(err, LSV_ENOMEM, "out of memory for the trial rows");
+	q.progress = NULL;
+	for (pass = 0; pass < 2 && st == LSV_OK; pass++) {
+		q.sparse = pass ? 1 : -1;
+		st = build_picks(sub, &q, &t, &qi, err);
+		knn_done(&t);
+		if (pass)
+			info->trial_sparse = qi.scan_seconds;
+		else
+			info->trial_dense = qi.scan_seconds;
+	}
+	lsv_data_free(sub);
+	if (st != LSV_OK)
+		return st;
+	info->trial_rows = m;
+	*sparse = info->trial_sparse < info->trial_dense;
+	return LSV_OK;
+}
+
 /* Everything up to the chosen pairs (s->picks: kNN lists in row order, or
  * both directions of every epsilon pair); the caller frees with knn_done. */
 static lsv_status build_picks(const lsv_data *x, const lsv_graph_param *p,
@@ -1184,7 +1312,7 @@ static lsv_status build_picks(const lsv_data *x, const lsv_graph_param *p,
 	lsv_status st;
 	size_t i, avail;
 	int sparse = 0, blas_saved = 0;
-	double t0;
+	double t0, integral;
 	blas_threads bt = {NULL, NULL};
 
 	memset(info, 0, sizeof *info);
@@ -1264,25 +1392,29 @@ static lsv_status build_picks(const lsv_data *x, const lsv_graph_param *p,
 	s.blas_threaded = bt.get != NULL && bt.get() > 1;
 	info->threads = s.threads;
 
-	/* Sparse path for many features and few non-zeros, where dense blocks
-	 * would be mostly zeros: density under 1% with over 2000 features. */
 	if (p->sparse > 0)
 		sparse = 1;
-	else if (p->sparse == 0)
-		sparse = s.dc > 2000 &&
-			 (double)x->nnz < 0.01 * (double)s.n * (double)s.dc;
+	else if (p->sparse == 0 &&
+		 (st = choose_path(x, p, s.dc, &sparse, info, err)) != LSV_OK)
+		goto done;
 	info->sparse = sparse;
 
 	/* Dense Euclidean: distances do not change when the column means are
 	 * subtracted, but the products' rounding (relative to |a|^2 + |b|^2)
-	 * shrinks for data far from the origin, so fewer rows go uncertified. */
-	if (!sparse && p->distance == LSV_DIST_EUCLIDEAN && s.dc > 0) {
+	 * shrinks for data far from the origin, so fewer rows go uncertified.
+	 * Not for integer data that the products get exactly (below): the
+	 * means would make them inexact. */
+	s.single = p->single && !sparse;
+	integral = integral_sqmax(x, p);
+	if (!sparse && p->distance == LSV_DIST_EUCLIDEAN && s.dc > 0 &&
+	    !(integral >= 0.0 && integral <= EXACT_SINGLE)) {
 		if ((st = center(&s)) != LSV_OK)
 			goto done;
 	}
-	s.single = p->single && !sparse;
 	t0 = now_seconds();
 	for (;;) {
+		s.exact = s.mu == NULL && integral >= 0.0 &&
+			  integral <= (s.single ? EXACT_SINGLE : EXACT_DOUBLE);
 		st = alloc_blocks(&s, sparse);
 		if (st == LSV_OK)
 			st = scan(&s, sparse);
@@ -1294,6 +1426,7 @@ static lsv_status build_picks(const lsv_data *x, const lsv_graph_param *p,
 		free_scan(&s);
 		s.single = 0;
 		s.recomputed = 0;
+		s.ties = 0;
 	}
 	if (blas_saved > 1)
 		bt.set(blas_saved);
@@ -1301,6 +1434,7 @@ static lsv_status build_picks(const lsv_data *x, const lsv_graph_param *p,
 		goto done;
 	info->scan_seconds = now_seconds() - t0;
 	info->recomputed = s.recomputed;
+	info->ties = s.ties;
 	info->gemm_seconds = s.gemm_seconds;
 	info->gemm_flops = sparse ? 0.0
 		: (info->rescanned ? 2.0 : 1.0) * (double)s.n *

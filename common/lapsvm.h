@@ -253,6 +253,11 @@ typedef struct {
 				  scan were uncertified, so the scan was redone
 				  with double products */
 	int single;            /* the products kept were single precision */
+	size_t trial_rows;     /* > 0: the automatic path choice timed both
+				  paths on this many rows (seconds below) */
+	double trial_dense, trial_sparse;
+	size_t ties;           /* uncertified rows whose k-th and next
+				  distances are exactly equal */
 	/* Images: C (candidates per row, capped at n - 1) and the pairs
 	 * whose tangent distance was computed, or the rotations tried; the
 	 * time of that phase. */

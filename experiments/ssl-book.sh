@@ -5,6 +5,8 @@
 # labelled rows; error (%) on the 1490 or 1400 unlabelled rows, mean and
 # standard deviation over the splits, for RLS, SVM, LapRLS and LapSVM,
 # beside the published numbers of experiments/ssl-book.published.
+# experiments/secstr.sh runs it on SecStr (83679 rows, l = 100, 1000,
+# 10000) with that set's settings.
 #
 # The toolkit's own choices only: the test labels are read for scoring and
 # nothing else.  One protocol for the three sets (issue 13):
@@ -70,8 +72,8 @@ done
 [ -r "$published" ] || die "$published not found"
 for s in $SETS; do
 	case $s in
-	digit1 | coil2 | text) ;;
-	*) die "unknown set '$s' (expected digit1, coil2, text)" ;;
+	digit1 | coil2 | text | secstr) ;;
+	*) die "unknown set '$s' (expected digit1, coil2, text, secstr)" ;;
 	esac
 	for f in "$DATA/ssl_$s.libsvm.gz" $(for l in $SIZES; do echo "$DATA/ssl_$s.splits.l$l.txt"; done); do
 		[ -r "$f" ] || die "$f not found (set DATA to the directory holding the data sets, default ../shared/data; datasets/fetch -m ../shared/data sslbook copies them)"
@@ -103,7 +105,9 @@ for s in $SETS; do
 	fi
 	echo "$s $kernel" >>"$tmp/kernels"
 	# shellcheck disable=SC2086 # option lists
+	t_graph=$(now)
 	"$BIN"/graph-build -q $GRAPH_OPTS "$tmp/full" "$tmp/graph"
+	echo "$s $(($(now) - t_graph))" >>"$tmp/graph-times"
 	for l in $SIZES; do
 		splits=$DATA/ssl_$s.splits.l$l.txt
 		for i in $SPLITS; do
@@ -133,6 +137,7 @@ for s in $SETS; do
 					cv=
 					opts=$(printf '%s\n' "$opts" | sed 's/\(-[aiI] [^ ,]*\)[^ ]*/\1/g')
 				fi
+				t_fit=$(now)
 				# shellcheck disable=SC2086 # option lists
 				if ! "$BIN"/lapsvm-train -q $kernel $opts $cv -u "$MARK" -o "$tmp/pred" \
 					"$tmp/semi" "$tmp/model" >"$tmp/cv.out" 2>"$tmp/cv.err"; then
@@ -144,8 +149,9 @@ for s in $SETS; do
 				err=$(tail -n +2 "$tmp/pred" | cut -d' ' -f1 | paste -d' ' "$tmp/truth" - |
 					awk '{ n++; e += ($1 != $2) } END { if (n == 0) exit 1; printf "%.2f", 100 * e / n }') ||
 					die "$s l=$l split $i $m: no predictions"
-				echo "$s $l $m $i $err $(printf '%s' "$best" | sed 's/ *$//' | tr ' ' '_')" >>"$tmp/results"
-				[ -z "$LOG" ] || echo "$s l=$l split $i $m: $err% (folds $k; $best)" >>"$LOG"
+				t_fit=$(($(now) - t_fit))
+				echo "$s $l $m $i $err $(printf '%s' "$best" | sed 's/ *$//' | tr ' ' '_') $t_fit" >>"$tmp/results"
+				[ -z "$LOG" ] || echo "$s l=$l split $i $m: $err% (folds $k; $best; $t_fit s)" >>"$LOG"
 			done
 		done
 	done
@@ -184,16 +190,22 @@ for s in $SETS; do
 		# acceptance: LapRLS within 3 (l = 10) or 1.5 (l = 100) points of the
 		# book's LapRLS; at l = 100, LapRLS and LapSVM not worse than the
 		# toolkit's own RLS and SVM by more than 1 point
-		tol=3
+		# SecStr (issue 19): LapRLS and LapSVM within 1 point of the
+		# published ones and strictly below the toolkit's own RLS and SVM
+		tol=3 slack=1
 		[ "$l" -lt 100 ] || tol=1.5
-		verdict=$(awk -v pl="$pl" -v tol="$tol" -v l="$l" -v lr="$mean_laprls" -v ls="$mean_lapsvm" \
+		[ "$s" != secstr ] || tol=1 slack=0
+		pls=$(published "$s" "$l" lapsvm)
+		verdict=$(awk -v pl="$pl" -v pls="$pls" -v tol="$tol" -v slack="$slack" -v l="$l" -v lr="$mean_laprls" -v ls="$mean_lapsvm" \
 			-v r="$mean_rls" -v sv="$mean_svm" 'BEGIN {
 			out = ""
 			if (pl != "-" && lr != "-") out = out (lr <= pl + tol ? "LapRLS within " tol " of the book" : "MISS: LapRLS " lr - pl " above the book (tolerance " tol ")") "; "
 			else if (pl == "-") out = out "no published LapRLS; "
+			if (pls != "-" && ls != "-") out = out (ls <= pls + tol ? "LapSVM within " tol " of the book" : "MISS: LapSVM " ls - pls " above the book (tolerance " tol ")") "; "
+			cmp = slack > 0 ? " + " slack : ""
 			if (l >= 100) {
-				if (lr != "-" && r != "-") out = out (lr <= r + 1 ? "LapRLS <= RLS + 1" : "MISS: LapRLS " lr - r " above RLS") "; "
-				if (ls != "-" && sv != "-") out = out (ls <= sv + 1 ? "LapSVM <= SVM + 1" : "MISS: LapSVM " ls - sv " above SVM") "; "
+				if (lr != "-" && r != "-") out = out ((slack > 0 ? lr <= r + slack : lr < r) ? "LapRLS " (slack > 0 ? "<=" : "<") " RLS" cmp : "MISS: LapRLS " lr - r " above RLS" cmp) "; "
+				if (ls != "-" && sv != "-") out = out ((slack > 0 ? ls <= sv + slack : ls < sv) ? "LapSVM " (slack > 0 ? "<=" : "<") " SVM" cmp : "MISS: LapSVM " ls - sv " above SVM" cmp) "; "
 			}
 			sub(/; $/, "", out); print out }')
 		case $verdict in *MISS*) misses="$misses $s/l=$l" ;; esac
@@ -203,7 +215,11 @@ done
 echo
 echo "Published numbers: experiments/ssl-book.published (the book's Digit1 column as reprinted by"
 echo "Loeff, Forsyth & Ramachandran, ICML 2008, Table 2; none found for COIL2 and Text)."
-echo "Time: $(awk '{ printf "%s%s %d s", (NR > 1 ? ", " : ""), $1, $2 }' "$tmp/times"); all $(($(now) - start_all)) s."
+echo "Time: $(awk '{ printf "%s%s %d s", (NR > 1 ? ", " : ""), $1, $2 }' "$tmp/times"); all $(($(now) - start_all)) s;"
+echo "graph-build: $(awk '{ printf "%s%s %d s", (NR > 1 ? ", " : ""), $1, $2 }' "$tmp/graph-times");"
+echo "the longest training of a split (with its cross validation), by method:"
+awk '{ k = $1 " l=" $2 " " $3; if (!(k in t) || $7 > t[k]) t[k] = $7; if (!(k in seen)) { seen[k] = 1; order[++n] = k } }
+	END { for (i = 1; i <= n; i++) printf "  %s: %d s\n", order[i], t[order[i]] }' "$tmp/results"
 echo
 echo "The settings -v chose (times over the splits):"
 awk '{ k = $1 " l=" $2 " " $3; c[k, $6]++; if (!(k in seen)) { seen[k] = 1; order[++n] = k } }

@@ -93,6 +93,35 @@ need() {
 	[[ "$output" == *"unknown method 'nosuch'"* ]]
 }
 
+@test "experiments/secstr.sh: SecStr's settings, published numbers and the strict acceptance, on a small set of the same format" {
+	# 400 one-hot rows labelled 0/1 by their first residue, a split of 100
+	mkdir sec
+	awk 'BEGIN { x = 7
+		for (i = 0; i < 400; i++) {
+			line = ""
+			for (g = 0; g < 15; g++) {
+				x = (x * 16807) % 2147483647
+				c = x % 21
+				if (g == 0) lab = c < 10 ? 0 : 1
+				line = line " " (g * 21 + c + 1) ":1"
+			}
+			print lab line
+		} }' | gzip >sec/ssl_secstr.libsvm.gz
+	seq 1 4 400 | tr '\n' ' ' | sed 's/ $//' >sec/ssl_secstr.splits.l100.txt
+	echo >>sec/ssl_secstr.splits.l100.txt
+	run env DATA="$WORK/sec" BIN="$BIN" SIZES=100 SPLITS=1 GRID_A=1e-2,1 GRID_I=0,1 \
+		"$TOP/experiments/secstr.sh" rls laprls
+	[ "$status" -eq 0 ]
+	row=$(echo "$output" | grep '^| secstr | 100 |')
+	[[ "$row" == *"| 43.42 | 44.59 |"* ]]
+	[[ "$row" == *"LapRLS within 1 of the book"* || "$row" == *"MISS: LapRLS "*"above the book (tolerance 1)"* ]]
+	[[ "$output" == *"graph-build: secstr "*" s;"* ]]
+	[[ "$output" == *"secstr l=100 laprls: "*" s"* ]]
+	run env DATA="$WORK/none" "$TOP/experiments/secstr.sh"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"ssl_secstr.libsvm.gz not found"* ]]
+}
+
 @test "experiments/class-dependent.sh: Isolet, small grids, RLS and class-dependent LapRLS" {
 	need isolet1.libsvm.gz
 	run env SETS=isolet A_GRID=0.01,0.1 I_GRID=1 OUT="$WORK/cd" \

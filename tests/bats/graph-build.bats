@@ -813,6 +813,69 @@ eps_data() {
 	[[ "$stderr" == *"option -A: unknown value 'fast' (expected one of dense, auto, sparse)"* ]]
 }
 
+# onehot N FILE: N rows of 15 one-hot groups of 21 features (SecStr's
+# coding: 15 amino acids, 21 symbols), so every squared distance is an
+# even integer and most rows' k-th neighbour is tied with many others.
+# Park-Miller's generator in double arithmetic: the same rows in mawk and
+# gawk.
+onehot() {
+	awk -v n="$1" 'BEGIN { x = 12345
+		for (i = 0; i < n; i++) {
+			line = (i % 2) ? "1" : "-1"
+			for (g = 0; g < 15; g++) {
+				x = (x * 16807) % 2147483647
+				line = line " " (g * 21 + x % 21 + 1) ":1"
+			}
+			print line
+		} }' >"$2"
+}
+
+@test "one-hot data (exact ties at the k-th distance): every row certified, one graph on every path" {
+	onehot 1200 oh.txt
+	run --separate-stderr "$BIN/graph-build" -k 10 -A dense oh.txt dense.g
+	[ "$status" -eq 0 ]
+	[[ "$stderr" != *"redone"* ]]
+	run --separate-stderr "$BIN/graph-build" -k 10 -A sparse oh.txt sparse.g
+	[ "$status" -eq 0 ]
+	[[ "$stderr" != *"redone"* ]]
+	"$BIN/graph-build" -q -k 10 -A dense -p double oh.txt double.g
+	cmp dense.g sparse.g
+	cmp dense.g double.g
+	# the ties are broken by the lower index, as the brute-force reference
+	# (tests/knn-ref.c, plain loops) breaks them
+	if [ -x "${LAPSVM_TESTBIN:-}/knn-ref" ]; then
+		"$LAPSVM_TESTBIN/knn-ref" -k 10 oh.txt >ref.g
+		cmp dense.g ref.g
+	fi
+}
+
+@test "one-hot data far from integers (x 0.1): uncertified rows are counted, named as ties, and redone" {
+	onehot 600 oh.txt
+	awk '{ printf "%s", $1; for (i = 2; i <= NF; i++) { split($i, a, ":"); printf " %s:0.1", a[1] } print "" }' oh.txt >tenth.txt
+	run --separate-stderr "$BIN/graph-build" -k 10 -A sparse tenth.txt t.g
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"rows were redone exactly against every row"* ]]
+	[[ "$stderr" =~ \(([1-9][0-9]*)\ of\ them\ have\ an\ exact\ tie ]]
+	"$BIN/graph-build" -q -k 10 -A dense tenth.txt d.g
+	cmp t.g d.g
+}
+
+@test "-A auto times both paths on a sample of a large set, says which it took, and builds the same graph" {
+	onehot 4000 oh.txt
+	run --separate-stderr "$BIN/graph-build" -k 5 oh.txt auto.g
+	[ "$status" -eq 0 ]
+	[[ "$stderr" =~ path:\ (dense|sparse),\ measured\ on\ 1000\ rows ]]
+	"$BIN/graph-build" -q -k 5 -A sparse oh.txt sparse.g
+	cmp auto.g sparse.g
+	# a forced path and small sets need no trial
+	run --separate-stderr "$BIN/graph-build" -k 5 -A dense oh.txt dense.g
+	[[ "$stderr" != *"measured on"* ]]
+	cmp auto.g dense.g
+	head -n 3999 oh.txt >small.txt
+	run --separate-stderr "$BIN/graph-build" -k 5 small.txt small.g
+	[[ "$stderr" != *"measured on"* ]]
+}
+
 @test "the graph does not depend on the number of threads" {
 	moons m.txt
 	OMP_NUM_THREADS=1 "$BIN/graph-build" -q -k 6 m.txt one.g
