@@ -286,7 +286,7 @@ lsv_status lsv_fit_kdesign(lsv_fit *F, lsv_model **out)
 	}
 	if (st != LSV_OK)
 		goto done;
-	F->report->la_align_input = lsv_input_alignment(F, Yoh);
+	F->report->la_align_input = lsv_input_alignment(F, NULL, Yoh);
 	t2 = now();
 	/* the SVM on K~_ll, the outputs on every row */
 	if ((st = lsv_lowrank_svm(F, Z, k, mu, Yoh, al, T)) != LSV_OK ||

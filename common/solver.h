@@ -163,8 +163,10 @@ lsv_status lsv_min_per_class(const lsv_fit *F, const size_t *counts,
  * Kll with the one-hot Yoh (l x c); 0 when a norm is 0. */
 double lsv_centered_alignment(const double *Kll, size_t l, const double *Yoh,
 			      int c);
-/* The same for F->K's labeled block. */
-double lsv_input_alignment(const lsv_fit *F, const double *Yoh);
+/* The same for the kernel's labeled block: of Knl (n x l, the columns of
+ * the labeled rows) when not NULL, else of F->K. */
+double lsv_input_alignment(const lsv_fit *F, const double *Knl,
+			   const double *Yoh);
 /* The SVM (SMO, C = 1/(2 gamma_A l), one-vs-rest as F->Y) on K~_ll of
  * K~ = Z diag(mu) Z' (Z n x q column-major, mu >= 0): F->bias, al (l x
  * nr_fn: alpha_s = y_s beta_s / (2 gamma_A), so f_c = sum_s al_sc

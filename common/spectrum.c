@@ -186,7 +186,8 @@ done:
 	return num;
 }
 
-double lsv_input_alignment(const lsv_fit *F, const double *Yoh)
+double lsv_input_alignment(const lsv_fit *F, const double *Knl,
+			   const double *Yoh)
 {
 	size_t l = F->l, n = F->n, i, j;
 	double *Kll = lsv_alloc(l * l, sizeof *Kll), a;
@@ -195,7 +196,8 @@ double lsv_input_alignment(const lsv_fit *F, const double *Yoh)
 		return 0.0;
 	for (j = 0; j < l; j++)
 		for (i = 0; i < l; i++)
-			Kll[i + j * l] = F->K[F->lab[i] + F->lab[j] * n];
+			Kll[i + j * l] = Knl != NULL ? Knl[F->lab[i] + j * n]
+						     : F->K[F->lab[i] + F->lab[j] * n];
 	a = lsv_centered_alignment(Kll, l, Yoh, F->nr_class);
 	free(Kll);
 	return a;

@@ -167,6 +167,12 @@ static const method_row methods[] = {
 	 "SVM by SMO on the learned kernel)",
 	 0, 0, mem_labelaware, "the n x n kernel, its eigenvectors and the "
 	 "learned kernel", lsv_fit_labelaware, 0},
+	/* -N m: the kernel's eigenvectors from m Nystrom landmarks, memory
+	 * O(n m) (K_nl and the base vectors are checked by the solver) */
+	{LSV_SOLVER_LABELAWARE, LSV_METHOD_DIRECT, 1,
+	 "labelaware with landmarks (Nystrom eigenvectors, alignf, SVM by SMO "
+	 "on the learned kernel)",
+	 0, 0, mem_map, "the Nystrom features", lsv_fit_labelaware, 0},
 	/* no kernel (map 1: the driver computes none); the trees' own memory
 	 * (n x d bins) is checked by the solver, which knows d */
 	{LSV_SOLVER_BOOST, LSV_METHOD_DIRECT, 1,
@@ -1053,6 +1059,10 @@ static lsv_status train(const lsv_data *x, const lsv_graph *const *gs,
 		return lsv_fail(err, LSV_ETOOBIG, "%zu rows: too many", n);
 	if ((st = lsv_check_bytes(&prm, row->mem(&prm, (double)n), row->mem_what,
 			      row->map ? "use fewer landmarks (-N)"
+			      : prm.solver == LSV_SOLVER_LABELAWARE &&
+				prm.la_basis == LSV_LA_KERNEL
+			      ? "take the kernel's eigenvectors from Nystrom "
+				"landmarks instead: -N m (memory O(n m))"
 			      : prm.kernel.type == LSV_KERNEL_LINEAR
 			      ? "the primal solver needs no n x n array: "
 				"-M newton (linear kernel), or -M newton -N m "
