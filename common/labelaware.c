@@ -182,10 +182,14 @@ static lsv_status kernel_basis(const lsv_fit *F, size_t k, double *w,
 			       double *V)
 {
 	size_t kept;
-	lsv_status st = lsv_eig_extreme(F->K, F->n, k, 1, w, V, F->err);
+	lsv_status st = LSV_OK;
 
-	if (st != LSV_OK)
-		return st;
+	if (!lsv_spectrum_lookup(F, LSV_SPEC_KERNEL_TOP, k, w, V)) {
+		if ((st = lsv_eig_extreme(F->K, F->n, k, 1, w, V, F->err)) !=
+		    LSV_OK)
+			return st;
+		lsv_spectrum_store(F, LSV_SPEC_KERNEL_TOP, k, w, V);
+	}
 	for (kept = 0; kept < k; kept++)
 		if (!(w[kept] > LSV_NYSTROM_CUTOFF * w[0]) || !(w[0] > 0.0))
 			break;

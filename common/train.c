@@ -883,6 +883,7 @@ static lsv_status record_classes(lsv_model *m, const lsv_train_param *p,
 static lsv_status train(const lsv_data *x, const lsv_graph *const *gs,
 			size_t ng, const double *start,
 			const lsv_train_param *p, const double *Kin,
+			lsv_eig_cache *eig,
 			const lsv_train_progress *progress, lsv_model **out,
 			lsv_train_report *report, lsv_error *err);
 
@@ -934,7 +935,8 @@ static lsv_status train_labeled(const lsv_data *x, const lsv_graph *g,
 			b++;
 		}
 	}
-	st = train(sub, (const lsv_graph *const *)&gl, 1, NULL, &q, Kl, progress,
+	st = train(sub, (const lsv_graph *const *)&gl, 1, NULL, &q, Kl, NULL,
+		   progress,
 		   out, report, err);
 	if (st == LSV_OK) {
 		(*out)->u = n - l;
@@ -955,6 +957,7 @@ done:
 static lsv_status train(const lsv_data *x, const lsv_graph *const *gs,
 			size_t ng, const double *start,
 			const lsv_train_param *p, const double *Kin,
+			lsv_eig_cache *eig,
 			const lsv_train_progress *progress, lsv_model **out,
 			lsv_train_report *report, lsv_error *err)
 {
@@ -1035,7 +1038,8 @@ static lsv_status train(const lsv_data *x, const lsv_graph *const *gs,
 		if (sub == NULL)
 			return lsv_fail(err, LSV_ENOMEM, "out of memory");
 		q.kernel.gamma = prm.kernel.gamma;  /* from all the rows */
-		st = train(sub, NULL, 0, NULL, &q, NULL, progress, out, report, err);
+		st = train(sub, NULL, 0, NULL, &q, NULL, NULL, progress, out,
+			   report, err);
 		lsv_data_free(sub);
 		if (st == LSV_OK) {
 			(*out)->u = n - x->l;
@@ -1076,6 +1080,7 @@ static lsv_status train(const lsv_data *x, const lsv_graph *const *gs,
 	F.p = &prm;
 	F.n = n;
 	F.graph = g;
+	F.eig = Kin != NULL ? eig : NULL;  /* keyed by the caller's K */
 	F.progress = progress;
 	F.report = report;
 	F.err = err;
@@ -1331,6 +1336,7 @@ lsv_status lsv_train(const lsv_data *x, const lsv_graph *g,
 static lsv_status train_top(const lsv_data *x, const lsv_graph *const *gs,
 			    size_t ng, const double *start,
 			    const lsv_train_param *p, const double *K,
+			    lsv_eig_cache *eig,
 			    const lsv_train_progress *progress,
 			    lsv_model **out, lsv_train_report *report,
 			    lsv_error *err);
@@ -1342,7 +1348,8 @@ lsv_status lsv_train_graphs(const lsv_data *x, const lsv_graph *const *g,
 			    lsv_model **out, lsv_train_report *report,
 			    lsv_error *err)
 {
-	return train_top(x, g, ng, start, p, NULL, progress, out, report, err);
+	return train_top(x, g, ng, start, p, NULL, NULL, progress, out, report,
+			 err);
 }
 
 lsv_status lsv_train_kernel(const lsv_data *x, const lsv_train_param *p,
@@ -1386,13 +1393,25 @@ lsv_status lsv_train_with_kernel(const lsv_data *x, const lsv_graph *g,
 				 lsv_model **out, lsv_train_report *report,
 				 lsv_error *err)
 {
-	return train_top(x, g != NULL ? &g : NULL, g != NULL, NULL, p, K,
+	return train_top(x, g != NULL ? &g : NULL, g != NULL, NULL, p, K, NULL,
+			 progress, out, report, err);
+}
+
+lsv_status lsv_train_cached(const lsv_data *x, const lsv_graph *g,
+			    const lsv_train_param *p, const double *K,
+			    lsv_eig_cache *eig,
+			    const lsv_train_progress *progress,
+			    lsv_model **out, lsv_train_report *report,
+			    lsv_error *err)
+{
+	return train_top(x, g != NULL ? &g : NULL, g != NULL, NULL, p, K, eig,
 			 progress, out, report, err);
 }
 
 static lsv_status train_top(const lsv_data *x, const lsv_graph *const *gs,
 			    size_t ng, const double *start,
 			    const lsv_train_param *p, const double *K,
+			    lsv_eig_cache *eig,
 			    const lsv_train_progress *progress,
 			    lsv_model **out, lsv_train_report *report,
 			    lsv_error *err)
@@ -1411,7 +1430,8 @@ static lsv_status train_top(const lsv_data *x, const lsv_graph *const *gs,
 		return lsv_fail(err, LSV_EINVAL,
 				"a positive fraction r is for two classes; with "
 				"more, balance by the labeled ratio of each class");
-	st = train(x, gs, ng, start, p, K, progress != NULL ? progress : &none,
+	st = train(x, gs, ng, start, p, K, eig,
+		   progress != NULL ? progress : &none,
 		   out, report, err);
 	/* a precomputed kernel's expansion points are training serial
 	 * numbers, as in LIBSVM's model (the values stay in the data) */

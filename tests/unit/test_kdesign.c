@@ -281,7 +281,68 @@ static void cluster_kernel_has_a_unit_diagonal_and_refuses_one_label(void)
 	lsv_data_free(x);
 }
 
+/* The spectrum cache of cross validation: a second training on the same K
+ * (other labels) takes the eigenpairs from it and gives exactly what an
+ * uncached training gives; another K, or another spectrum, misses. */
+static void spectrum_cache_serves_the_same_k_and_changes_nothing(void)
+{
+	lsv_data *x = data_of("1 1:0\n1 1:0.3\n-1 1:2\n-1 1:2.4\n0 1:0.5\n"
+			      "0 1:1\n0 1:1.6\n0 1:3\n");
+	lsv_train_param p;
+	lsv_model *m = NULL;
+	lsv_train_report r1, r2;
+	lsv_eig_cache c;
+	lsv_error e;
+	double *K = NULL, *K2 = NULL;
+	size_t i;
+
+	CHECK(x != NULL);
+	if (x == NULL)
+		return;
+	memset(&c, 0, sizeof c);
+	lsv_train_param_default(&p);
+	p.solver = LSV_SOLVER_LABELAWARE;
+	p.la_k = 3;
+	p.gamma_I = 0.0;
+	p.kernel.gamma = 1.0;
+	CHECK(lsv_train_kernel(x, &p, &K, &e) == LSV_OK);
+	CHECK(lsv_train_kernel(x, &p, &K2, &e) == LSV_OK);
+	CHECK(lsv_train_cached(x, NULL, &p, K, &c, NULL, &m, &r1, &e) == LSV_OK);
+	lsv_model_free(m);
+	CHECK(c.valid && c.hits == 0 && c.which == LSV_SPEC_KERNEL_TOP);
+	x->y[4] = 1.0;  /* other labels, same rows: a hit */
+	x->l = 5;
+	CHECK(lsv_train_cached(x, NULL, &p, K, &c, NULL, &m, &r2, &e) == LSV_OK);
+	lsv_model_free(m);
+	CHECK(c.hits == 1);
+	lsv_train_report_free(&r1);
+	CHECK(lsv_train_with_kernel(x, NULL, &p, K, NULL, &m, &r1, &e) == LSV_OK);
+	lsv_model_free(m);
+	for (i = 0; r1.train_f && r2.train_f && i < 8; i++)
+		CHECK(r1.train_f[i] == r2.train_f[i]);
+	lsv_train_report_free(&r1);
+	lsv_train_report_free(&r2);
+	/* another K (same values, another array): a miss */
+	CHECK(lsv_train_cached(x, NULL, &p, K2, &c, NULL, &m, &r1, &e) == LSV_OK);
+	lsv_model_free(m);
+	lsv_train_report_free(&r1);
+	CHECK(c.hits == 1 && c.K == K2);
+	/* another spectrum on the same K: a miss */
+	p.solver = LSV_SOLVER_KDESIGN;
+	p.kdesign = LSV_KDESIGN_CLUSTER;
+	CHECK(lsv_train_cached(x, NULL, &p, K2, &c, NULL, &m, &r1, &e) == LSV_OK);
+	lsv_model_free(m);
+	lsv_train_report_free(&r1);
+	CHECK(c.hits == 1 && c.which == LSV_SPEC_AFFINITY_TOP);
+	lsv_eig_cache_free(&c);
+	free(K);
+	free(K2);
+	lsv_data_free(x);
+}
+
 const unit_case kdesign_cases[] = {
+	{"spectrum_cache_serves_the_same_k_and_changes_nothing",
+	 spectrum_cache_serves_the_same_k_and_changes_nothing},
 	{"eig_extreme_on_a_hand_matrix", eig_extreme_on_a_hand_matrix},
 	{"order_qp_hand_case", order_qp_hand_case},
 	{"order_qp_meets_its_kkt_conditions", order_qp_meets_its_kkt_conditions},
