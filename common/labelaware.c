@@ -55,6 +55,15 @@
  * (K v_j)_r / lambda_j = v_j(r) and u_i(x_r) is step 2's, so the model
  * gives the training outputs up to rounding.
  *
+ * Variants.  -J laplacian (p->la_basis): the v_j are the k smallest
+ * eigenvectors of the graph's normalized Laplacian (lsv_laplacian_bottom);
+ * they have no Nystrom extension, so the model is transductive (the
+ * labeled rows with alpha, a record; lsv_model_decision refuses it).
+ * -N m (no n x n kernel, F->K NULL): the v_j are the eigenvectors of the
+ * Nystrom approximation from m landmarks (nystrom_basis below), and the
+ * model's expansion is over the labeled rows and the landmarks.  The
+ * eigenpairs go through the cross-validation cache (lsv_spectrum_lookup).
+ *
  * Refused: a precomputed kernel (-t 4) that is not positive semi-definite
  * up to 1e-8 of its largest diagonal value (lsv_check_psd), k > n, k
  * eigenvalues not all above the cutoff, and a class with
