@@ -270,6 +270,12 @@ int main(int argc, char **argv)
 	if (costs && m->nr_fn != 1)
 		tool_die(EXIT_FAILURE, "%s: -k is the two-class rule of eq. 9; this "
 			 "model has %d classes", modelpath, m->nr_class);
+	if (lsv_model_transductive(m) != NULL)
+		tool_die(EXIT_FAILURE, "%s: a model of %s is transductive: its "
+			 "kernel exists on the training rows only, so it cannot predict "
+			 "new points (train with lapsvm-train -o FILE to get the "
+			 "predictions of the unlabeled training rows)", modelpath,
+			 lsv_model_transductive(m));
 	if (!marker_given)
 		marker = m->unlabeled;
 	if ((m->param.kernel.type == LSV_KERNEL_PRECOMPUTED

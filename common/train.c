@@ -167,11 +167,24 @@ static const method_row methods[] = {
 	 "SVM by SMO on the learned kernel)",
 	 0, 0, mem_labelaware, "the n x n kernel, its eigenvectors and the "
 	 "learned kernel", lsv_fit_labelaware, 0},
+	/* -N m: the kernel's eigenvectors from m Nystrom landmarks, memory
+	 * O(n m) (K_nl and the base vectors are checked by the solver) */
+	{LSV_SOLVER_LABELAWARE, LSV_METHOD_DIRECT, 1,
+	 "labelaware with landmarks (Nystrom eigenvectors, alignf, SVM by SMO "
+	 "on the learned kernel)",
+	 0, 0, mem_map, "the Nystrom features", lsv_fit_labelaware, 0},
 	/* no kernel (map 1: the driver computes none); the trees' own memory
 	 * (n x d bins) is checked by the solver, which knows d */
 	{LSV_SOLVER_BOOST, LSV_METHOD_DIRECT, 1,
 	 "boost (ManifoldBoost, regression trees, Loeff et al. Algorithm 1)",
 	 1, 0, mem_boost, "the boosting arrays", lsv_fit_boost, 0},
+	/* the designs of Wang et al.'s Table 1: the graph (F->graph) is the
+	 * Laplacian designs' own, not a gamma_I term */
+	{LSV_SOLVER_KDESIGN, LSV_METHOD_DIRECT, 0,
+	 "kdesign (a kernel from k eigenvectors of the n rows, SVM by SMO on it; "
+	 "transductive)",
+	 0, 0, mem_labelaware, "the n x n kernel, its eigenvectors and the "
+	 "learned kernel", lsv_fit_kdesign, 0},
 };
 
 #define NMETHODS (sizeof methods / sizeof *methods)
@@ -400,10 +413,28 @@ lsv_status lsv_train_param_check(const lsv_train_param *p, lsv_error *err)
 		return lsv_fail(err, LSV_EINVAL,
 				"%ld kernel eigenvectors out of range (expected >= 1, "
 				"or 0 for n/10)", p->la_k);
-	if (p->la_k > 0 && p->solver != LSV_SOLVER_LABELAWARE)
+	if (p->la_k > 0 && p->solver != LSV_SOLVER_LABELAWARE &&
+	    p->solver != LSV_SOLVER_KDESIGN)
 		return lsv_fail(err, LSV_EINVAL,
-				"a number of kernel eigenvectors is for the label-aware "
-				"kernels (-s labelaware)");
+				"a number of eigenvectors is for the learned kernels "
+				"(-s labelaware, -s kdesign)");
+	if (p->la_basis != LSV_LA_KERNEL && p->la_basis != LSV_LA_LAPLACIAN)
+		return lsv_fail(err, LSV_EINVAL, "unknown label-aware "
+				"eigenvectors %d", (int)p->la_basis);
+	if (p->la_basis != LSV_LA_KERNEL && p->solver != LSV_SOLVER_LABELAWARE)
+		return lsv_fail(err, LSV_EINVAL, "Laplacian eigenvectors instead "
+				"of the kernel's are for -s labelaware");
+	if (lsv_name_of(lsv_kdesign_names, (int)p->kdesign) == NULL)
+		return lsv_fail(err, LSV_EINVAL, "unknown kernel design %d",
+				(int)p->kdesign);
+	if (!(p->kd_delta >= 0.0) || !isfinite(p->kd_delta))
+		return lsv_fail(err, LSV_EINVAL, "diffusion delta = %g out of "
+				"range (expected > 0, or 0 for the median "
+				"eigenvalue)", p->kd_delta);
+	if (p->kd_delta > 0.0 && (p->solver != LSV_SOLVER_KDESIGN ||
+				  p->kdesign != LSV_KDESIGN_DIFFUSION))
+		return lsv_fail(err, LSV_EINVAL, "delta is the diffusion "
+				"kernel's (-s kdesign -J diffusion)");
 	if (find_method(p, err) == NULL)
 		return LSV_EINVAL;
 	if (p->solver == LSV_SOLVER_BOOST) {
@@ -879,6 +910,7 @@ static lsv_status record_classes(lsv_model *m, const lsv_train_param *p,
 static lsv_status train(const lsv_data *x, const lsv_graph *const *gs,
 			size_t ng, const double *start,
 			const lsv_train_param *p, const double *Kin,
+			lsv_eig_cache *eig,
 			const lsv_train_progress *progress, lsv_model **out,
 			lsv_train_report *report, lsv_error *err);
 
@@ -930,7 +962,8 @@ static lsv_status train_labeled(const lsv_data *x, const lsv_graph *g,
 			b++;
 		}
 	}
-	st = train(sub, (const lsv_graph *const *)&gl, 1, NULL, &q, Kl, progress,
+	st = train(sub, (const lsv_graph *const *)&gl, 1, NULL, &q, Kl, NULL,
+		   progress,
 		   out, report, err);
 	if (st == LSV_OK) {
 		(*out)->u = n - l;
@@ -951,6 +984,7 @@ done:
 static lsv_status train(const lsv_data *x, const lsv_graph *const *gs,
 			size_t ng, const double *start,
 			const lsv_train_param *p, const double *Kin,
+			lsv_eig_cache *eig,
 			const lsv_train_progress *progress, lsv_model **out,
 			lsv_train_report *report, lsv_error *err)
 {
@@ -1032,7 +1066,8 @@ static lsv_status train(const lsv_data *x, const lsv_graph *const *gs,
 		if (sub == NULL)
 			return lsv_fail(err, LSV_ENOMEM, "out of memory");
 		q.kernel.gamma = prm.kernel.gamma;  /* from all the rows */
-		st = train(sub, NULL, 0, NULL, &q, NULL, progress, out, report, err);
+		st = train(sub, NULL, 0, NULL, &q, NULL, NULL, progress, out,
+			   report, err);
 		lsv_data_free(sub);
 		if (st == LSV_OK) {
 			(*out)->u = n - x->l;
@@ -1056,6 +1091,10 @@ static lsv_status train(const lsv_data *x, const lsv_graph *const *gs,
 		return lsv_fail(err, LSV_ETOOBIG, "%zu rows: too many", n);
 	if ((st = lsv_check_bytes(&prm, row->mem(&prm, (double)n), row->mem_what,
 			      row->map ? "use fewer landmarks (-N)"
+			      : prm.solver == LSV_SOLVER_LABELAWARE &&
+				prm.la_basis == LSV_LA_KERNEL
+			      ? "take the kernel's eigenvectors from Nystrom "
+				"landmarks instead: -N m (memory O(n m))"
 			      : prm.kernel.type == LSV_KERNEL_LINEAR
 			      ? "the primal solver needs no n x n array: "
 				"-M newton (linear kernel), or -M newton -N m "
@@ -1068,6 +1107,8 @@ static lsv_status train(const lsv_data *x, const lsv_graph *const *gs,
 	F.x = x;
 	F.p = &prm;
 	F.n = n;
+	F.graph = g;
+	F.eig = Kin != NULL ? eig : NULL;  /* keyed by the caller's K */
 	F.progress = progress;
 	F.report = report;
 	F.err = err;
@@ -1327,6 +1368,7 @@ lsv_status lsv_train(const lsv_data *x, const lsv_graph *g,
 static lsv_status train_top(const lsv_data *x, const lsv_graph *const *gs,
 			    size_t ng, const double *start,
 			    const lsv_train_param *p, const double *K,
+			    lsv_eig_cache *eig,
 			    const lsv_train_progress *progress,
 			    lsv_model **out, lsv_train_report *report,
 			    lsv_error *err);
@@ -1338,7 +1380,8 @@ lsv_status lsv_train_graphs(const lsv_data *x, const lsv_graph *const *g,
 			    lsv_model **out, lsv_train_report *report,
 			    lsv_error *err)
 {
-	return train_top(x, g, ng, start, p, NULL, progress, out, report, err);
+	return train_top(x, g, ng, start, p, NULL, NULL, progress, out, report,
+			 err);
 }
 
 lsv_status lsv_train_kernel(const lsv_data *x, const lsv_train_param *p,
@@ -1382,13 +1425,25 @@ lsv_status lsv_train_with_kernel(const lsv_data *x, const lsv_graph *g,
 				 lsv_model **out, lsv_train_report *report,
 				 lsv_error *err)
 {
-	return train_top(x, g != NULL ? &g : NULL, g != NULL, NULL, p, K,
+	return train_top(x, g != NULL ? &g : NULL, g != NULL, NULL, p, K, NULL,
+			 progress, out, report, err);
+}
+
+lsv_status lsv_train_cached(const lsv_data *x, const lsv_graph *g,
+			    const lsv_train_param *p, const double *K,
+			    lsv_eig_cache *eig,
+			    const lsv_train_progress *progress,
+			    lsv_model **out, lsv_train_report *report,
+			    lsv_error *err)
+{
+	return train_top(x, g != NULL ? &g : NULL, g != NULL, NULL, p, K, eig,
 			 progress, out, report, err);
 }
 
 static lsv_status train_top(const lsv_data *x, const lsv_graph *const *gs,
 			    size_t ng, const double *start,
 			    const lsv_train_param *p, const double *K,
+			    lsv_eig_cache *eig,
 			    const lsv_train_progress *progress,
 			    lsv_model **out, lsv_train_report *report,
 			    lsv_error *err)
@@ -1407,7 +1462,8 @@ static lsv_status train_top(const lsv_data *x, const lsv_graph *const *gs,
 		return lsv_fail(err, LSV_EINVAL,
 				"a positive fraction r is for two classes; with "
 				"more, balance by the labeled ratio of each class");
-	st = train(x, gs, ng, start, p, K, progress != NULL ? progress : &none,
+	st = train(x, gs, ng, start, p, K, eig,
+		   progress != NULL ? progress : &none,
 		   out, report, err);
 	/* a precomputed kernel's expansion points are training serial
 	 * numbers, as in LIBSVM's model (the values stay in the data) */
