@@ -34,8 +34,8 @@ setup() {
 
 @test "unknown option: exit 2 naming it" {
 	moons1
-	run --separate-stderr "$TRAIN" -Q m.txt
-	assert_train_usage "unknown option -Q"  # -Z is kdesign's delta
+	run --separate-stderr "$TRAIN" -V m.txt
+	assert_train_usage "unknown option -V"  # -Z: kdesign delta, -Q: boost RBFs
 }
 
 @test "option missing its value: exit 2" {
