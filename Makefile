@@ -19,8 +19,17 @@ XCFLAGS = -std=c99 -Wall -Wextra -D_XOPEN_SOURCE=700 -fopenmp $(CFLAGS)
 LDLIBS  = -llapack -lblas -lm
 
 # Objects go to $(O); the tools to $(BIN) (the top level, like LIBSVM).
+# make MPI=1: the same tools built by mpicc with the MPI communication
+# (common/comm.c under -DLSV_MPI) into build/mpi, beside the plain build.
+ifeq ($(MPI),1)
+CC      = mpicc
+XCFLAGS += -DLSV_MPI
+O       ?= build/mpi/obj
+BIN     ?= build/mpi
+else
 O       ?= build/obj
 BIN     ?= .
+endif
 
 TOOLS   = graph-build lapsvm-datagen lapsvm-train lapsvm-predict lapsvm-pca
 LIBSRC  = $(wildcard common/*.c)
