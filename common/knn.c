@@ -1596,3 +1596,653 @@ lsv_status lsv_knn_lists(const lsv_data *x, const lsv_graph_param *p,
 	knn_done(&s);
 	return st;
 }
+
+/* ------------------------------------------------------------------ */
+/* Distributed: row blocks on the ranks of a communicator (comm.c)     */
+/* ------------------------------------------------------------------ */
+
+/*
+ * The same graph as lsv_graph_build, its rows in 1-D blocks over the P
+ * ranks (rank r holds rows [n r / P, n (r + 1) / P)).  Ring all-pairs:
+ * every rank keeps its block Q as the queries and the blocks travel
+ * around the ring (P - 1 shifts, each started before the products with
+ * the block in hand and finished after them, so the transfer overlaps the
+ * products).  Each block pair is the BLAS product of densified tiles, as
+ * in scan_dense; the own block is scanned once per tile pair (J >= I),
+ * both directions, the others in the direction Q -> C only.
+ *
+ * Exactness without a second pass.  Each query row keeps a heap of its k
+ * best candidates by EXACT key (exact_key: the same function, hence the
+ * same bits, as the serial re-ranking), ties by the global row index.  A
+ * product key ~k with |~k - k| <= m (the rounding margin of scan()) is
+ * only a filter: a candidate is computed exactly when ~k <= thr + m, thr
+ * being the row's k-th exact key so far.  One turned away has
+ * k > ~k - m > thr >= the final k-th key, so it cannot be among the k
+ * nearest, and the kept lists are the exact k smallest (distance, global
+ * index) pairs: those of the serial build (its certified rows keep the
+ * same, its uncertified ones are redone exactly to the same).  With
+ * integer data exact in the products (the serial "exact" case) the
+ * product key is the exact key, m = 0.  Epsilon mode keeps, for each
+ * query row, every c with exact distance below epsilon: the serial build
+ * gives both directions of each such pair, from the same symmetric
+ * distance.  So the chosen pairs gathered in row order, weighed and
+ * symmetrized by lsv_graph_assemble on rank 0, give the serial graph byte
+ * for byte.  Only the dense path is distributed: the column indices are
+ * the compact features (a monotone renumbering: exact_sqdist adds the
+ * same terms in the same order), the products in single precision when
+ * the data are integers exact there, else in double (no column centring:
+ * it would need the global means; it only narrows the margin).
+ */
+
+/* A block as one message: header (rows, nnz, first global row), rowptr,
+ * val, col; every array 8-aligned but col, which is last. */
+typedef struct {
+	unsigned long long n, nnz, row0;
+} ring_head;
+
+static size_t ring_bytes(size_t n, size_t nnz)
+{
+	return sizeof(ring_head) + (n + 1) * sizeof(size_t) + nnz * sizeof(double) +
+	       nnz * sizeof(int);
+}
+
+/* Rows [r0, r0 + m) of x (columns already compact) packed at buf. */
+static void ring_pack(const lsv_data *x, size_t r0, size_t m, size_t grow0,
+		      unsigned char *buf)
+{
+	size_t base = x->rowptr[r0], nnz = x->rowptr[r0 + m] - base, i;
+	ring_head h = {m, nnz, grow0};
+	size_t *rp = (size_t *)(buf + sizeof h);
+	double *val = (double *)(rp + m + 1);
+	int *col = (int *)(val + nnz);
+
+	memcpy(buf, &h, sizeof h);
+	for (i = 0; i <= m; i++)
+		rp[i] = x->rowptr[r0 + i] - base;
+	memcpy(val, x->val + base, nnz * sizeof *val);
+	memcpy(col, x->col + base, nnz * sizeof *col);
+}
+
+/* A view of a packed block (no copy); 0 if the message is inconsistent. */
+static int ring_view(const unsigned char *buf, size_t bytes, lsv_data *v,
+		     size_t *grow0)
+{
+	ring_head h;
+	if (bytes < sizeof h)
+		return 0;
+	memcpy(&h, buf, sizeof h);
+	if (ring_bytes(h.n, h.nnz) != bytes)
+		return 0;
+	memset(v, 0, sizeof *v);
+	v->n = h.n;
+	v->nnz = h.nnz;
+	v->rowptr = (size_t *)(buf + sizeof h);
+	v->val = (double *)(v->rowptr + h.n + 1);
+	v->col = (int *)(v->val + h.nnz);
+	*grow0 = h.row0;
+	return 1;
+}
+
+/* The working set of one ring step: rows of Q (local 0..nq) then, for a
+ * visiting block, its rows (nq..nq+nc); s.x points at it. */
+typedef struct {
+	knn s;
+	lsv_comm *comm;
+	lsv_data qc;        /* Q or Q followed by C */
+	size_t nq, row0;    /* query rows and their first global row */
+	size_t crow0;       /* first global row of the visiting block */
+	int own;            /* the step of the own block (C = Q) */
+	pick_buf *bufs;     /* epsilon pairs, one list per thread */
+	double sqmax;       /* over all n rows (the margin) */
+} ring;
+
+static int ring_global(const ring *r, size_t c)
+{
+	return (int)(c < r->nq ? r->row0 + c : r->crow0 + (c - r->nq));
+}
+
+/* Row a of Q considers local row c, product g (see the comment above). */
+static void ring_offer(ring *r, size_t a, size_t c, double g, double snap,
+		       pick_buf *buf)
+{
+	knn *s = &r->s;
+	lsv_pair pk;
+	double key;
+
+	if (s->skip[a] || s->skip[c])
+		return;
+	key = key_of(s, a, c, g, snap);
+	if (s->p->epsilon > 0.0) {
+		if (!maybe_close(s, a, c, key))
+			return;
+		pk.i = (int)(r->row0 + a);
+		pk.j = ring_global(r, c);
+		exact_key(s, a, c, &pk);
+		if (pk.d < s->p->epsilon)
+			buf_add(buf, &pk);
+		return;
+	}
+	if (!(key <= s->thr[a] + s->margin[a]))
+		return;
+	if (!s->exact)
+		key = exact_key(s, a, c, &pk);
+	if (key <= s->thr[a]) {
+		cand *h = s->heap + a * (size_t)s->kc;
+		heap_offer(h, &s->hsize[a], s->kc, key, ring_global(r, c));
+		s->thr[a] = s->hsize[a] < s->kc ? INFINITY : h[0].key;
+	}
+}
+
+/* Local rows [i0, i0 + bi) against [j0, j0 + bj): G = X' A (bj x bi,
+ * column a the products of row i0 + a); rows of I choose, and with both
+ * (own block, I != J) the rows of J too. */
+static void ring_tile(ring *r, size_t i0, size_t bi, size_t j0, size_t bj,
+		      int both)
+{
+	knn *s = &r->s;
+	int M = (int)bj, N = (int)bi, K = (int)s->dc, T = s->threads;
+	double snap = s->single ? SNAPF : SNAP, t0 = now_seconds();
+	long aa;
+
+	densify_any(s, i0, bi, s->A, s->Af);
+	densify_any(s, j0, bj, s->X, s->Xf);
+	if (K == 0) {
+		if (s->single)
+			memset(s->Gf, 0, bi * bj * sizeof *s->Gf);
+		else
+			memset(s->G, 0, bi * bj * sizeof *s->G);
+	} else if (s->single) {
+		const float one = 1.0f, zero = 0.0f;
+		sgemm_("T", "N", &M, &N, &K, &one, s->Xf, &K, s->Af, &K, &zero,
+		       s->Gf, &M, 1, 1);
+	} else {
+		const double one = 1.0, zero = 0.0;
+		dgemm_("T", "N", &M, &N, &K, &one, s->X, &K, s->A, &K, &zero,
+		       s->G, &M, 1, 1);
+	}
+	s->gemm_seconds += now_seconds() - t0;
+	/* each thread owns the heaps of its rows */
+#pragma omp parallel for num_threads(T) schedule(static)
+	for (aa = 0; aa < (long)bi; aa++) {
+		size_t a = (size_t)aa, b, at = a * bj;
+		int t = 0;
+#ifdef _OPENMP
+		t = omp_get_thread_num();
+#endif
+		for (b = 0; b < bj; b++) {
+			size_t c = j0 + b;
+			if (c == i0 + a)
+				continue;
+			ring_offer(r, i0 + a, c,
+				   s->single ? (double)s->Gf[at + b] : s->G[at + b],
+				   snap, &r->bufs[t]);
+		}
+	}
+	if (!both)
+		return;
+#pragma omp parallel for num_threads(T) schedule(static)
+	for (aa = 0; aa < (long)bj; aa++) {
+		size_t b = (size_t)aa, a;
+		int t = 0;
+#ifdef _OPENMP
+		t = omp_get_thread_num();
+#endif
+		for (a = 0; a < bi; a++) {
+			size_t at = a * bj + b;
+			ring_offer(r, j0 + b, i0 + a,
+				   s->single ? (double)s->Gf[at] : s->G[at], snap,
+				   &r->bufs[t]);
+		}
+	}
+}
+
+/* The rows' norms (local rows [from, to) of s.x). */
+static void ring_norms(ring *r, size_t from, size_t to)
+{
+	knn *s = &r->s;
+	size_t i, q;
+	for (i = from; i < to; i++) {
+		double v = 0.0;
+		for (q = s->x->rowptr[i]; q < s->x->rowptr[i + 1]; q++)
+			v += s->x->val[q] * s->x->val[q];
+		s->nrm[i] = sqrt(v);
+		s->sq[i] = s->p->distance == LSV_DIST_COSINE ? (v > 0.0 ? 1.0 : 0.0) : v;
+		s->skip[i] = s->p->distance == LSV_DIST_COSINE && v == 0.0;
+	}
+}
+
+/* One step: Q against the block C (NULL: the own block). */
+static lsv_status ring_step(ring *r, const lsv_data *C, size_t crow0)
+{
+	knn *s = &r->s;
+	size_t B = s->B, nc = C ? C->n : r->nq, nq = r->nq, I, J, i;
+	size_t total = nq + (C ? nc : 0), nnzq = r->qc.rowptr[nq];
+	size_t nnz = nnzq + (C ? C->nnz : 0);
+
+	r->crow0 = crow0;
+	/* Q followed by C in one data set (Q's part stays in place) */
+	if (C != NULL) {
+		size_t *rp = realloc(r->qc.rowptr, (total + 1) * sizeof *rp);
+		if (rp != NULL)
+			r->qc.rowptr = rp;
+		int *col = rp ? realloc(r->qc.col, (nnz + 1) * sizeof *col) : NULL;
+		if (col != NULL)
+			r->qc.col = col;
+		double *val = col ? realloc(r->qc.val, (nnz + 1) * sizeof *val) : NULL;
+		if (val != NULL)
+			r->qc.val = val;
+		double *sq = val ? realloc(s->sq, (total + 1) * sizeof *sq) : NULL;
+		if (sq != NULL)
+			s->sq = sq;
+		double *nrm = sq ? realloc(s->nrm, (total + 1) * sizeof *nrm) : NULL;
+		if (nrm != NULL)
+			s->nrm = nrm;
+		unsigned char *sk = nrm ? realloc(s->skip, total + 1) : NULL;
+		if (sk == NULL)
+			return nomem(s, "a visiting block", ring_bytes(nc, C->nnz));
+		s->skip = sk;
+		for (i = 0; i <= nc; i++)
+			r->qc.rowptr[nq + i] = nnzq + C->rowptr[i];
+		memcpy(r->qc.col + nnzq, C->col, C->nnz * sizeof *C->col);
+		memcpy(r->qc.val + nnzq, C->val, C->nnz * sizeof *C->val);
+		r->qc.n = total;
+		r->qc.nnz = nnz;
+		s->ccol = r->qc.col;  /* the columns are compact already */
+		ring_norms(r, nq, total);
+	}
+	if (B == 0)
+		return LSV_OK;  /* no rows anywhere near: nothing to do */
+	for (I = 0; I < nq; I += B) {
+		size_t bi = nq - I < B ? nq - I : B;
+		if (C == NULL) {
+			for (J = I; J < nq; J += B)
+				ring_tile(r, I, bi, J, nq - J < B ? nq - J : B, J != I);
+		} else {
+			for (J = 0; J < nc; J += B)
+				ring_tile(r, I, bi, nq + J, nc - J < B ? nc - J : B, 0);
+		}
+	}
+	return LSV_OK;
+}
+
+/* This rank's chosen pairs, in row order (kNN: by exact key, then index;
+ * epsilon: by column). */
+static lsv_status ring_picks(ring *r, lsv_pair **out, size_t *nout)
+{
+	knn *s = &r->s;
+	size_t a, total = 0, np = 0;
+	int t, m;
+	lsv_pair *v;
+
+	if (s->p->epsilon > 0.0) {
+		for (t = 0; t < s->threads; t++)
+			total += r->bufs[t].n;
+	} else {
+		total = r->nq * (size_t)s->kk;
+	}
+	v = malloc((total + 1) * sizeof *v);
+	if (v == NULL)
+		return nomem(s, "the chosen pairs", total * sizeof *v);
+	if (s->p->epsilon > 0.0) {
+		for (t = 0; t < s->threads; t++) {
+			if (r->bufs[t].n > 0)
+				memcpy(v + np, r->bufs[t].v, r->bufs[t].n * sizeof *v);
+			np += r->bufs[t].n;
+		}
+		qsort(v, np, sizeof *v, pick_cmp);
+	} else {
+		for (a = 0; a < r->nq; a++) {
+			cand *h = s->heap + a * (size_t)s->kc;
+			qsort(h, (size_t)s->hsize[a], sizeof *h, cand_cmp);
+			for (m = 0; m < s->hsize[a] && m < s->kk; m++) {
+				lsv_pair *pk = &v[np++];
+				pk->i = (int)(r->row0 + a);
+				pk->j = h[m].j;
+				if (s->p->distance == LSV_DIST_COSINE) {
+					pk->d = h[m].key;
+					pk->d2 = h[m].key * h[m].key;
+				} else {
+					pk->d2 = h[m].key;
+					pk->d = sqrt(h[m].key);
+				}
+			}
+		}
+	}
+	*out = v;
+	*nout = np;
+	return LSV_OK;
+}
+
+/* Global facts every rank needs, by allreduce: rows without non-zero
+ * values, the largest squared norm, whether every value is an integer. */
+static lsv_status ring_globals(ring *r, double *integral, lsv_error *err)
+{
+	knn *s = &r->s;
+	double v[3] = {0.0, 0.0, 0.0};  /* zero rows, sqmax, non-integer */
+	size_t i, q;
+	lsv_status st;
+
+	for (i = 0; i < r->nq; i++) {
+		double w = 0.0;
+		for (q = s->x->rowptr[i]; q < s->x->rowptr[i + 1]; q++)
+			w += s->x->val[q] * s->x->val[q];
+		v[0] += w == 0.0;
+		v[1] = fmax(v[1], w);
+	}
+	for (q = 0; q < s->x->nnz; q++)
+		if (s->x->val[q] != nearbyint(s->x->val[q]))
+			v[2] = 1.0;
+	if ((st = lsv_comm_allreduce_double(r->comm, v, 1, LSV_COMM_SUM, err)) ||
+	    (st = lsv_comm_allreduce_double(r->comm, v + 1, 2, LSV_COMM_MAX, err)))
+		return st;
+	r->sqmax = v[1];
+	*integral = s->p->distance == LSV_DIST_EUCLIDEAN && v[2] == 0.0 ? v[1] : -1.0;
+	return LSV_OK;
+	(void)err;
+}
+
+static void ring_free(ring *r)
+{
+	int t;
+	if (r->bufs != NULL)
+		for (t = 0; t < r->s.threads; t++)
+			free(r->bufs[t].v);
+	free(r->bufs);
+	free(r->qc.rowptr);
+	free(r->qc.col);
+	free(r->qc.val);
+	r->s.ccol = NULL;
+	r->s.x = NULL;
+	knn_done(&r->s);
+}
+
+/* Everything local before the ring: heaps, norms, blocks. */
+static lsv_status ring_setup(ring *r, const lsv_data *q, size_t n,
+			     size_t dc, lsv_graph_info *info, lsv_error *err)
+{
+	knn *s = &r->s;
+	size_t nq = q->n, i, avail, zero;
+	double integral;
+	lsv_status st = LSV_OK;
+
+	r->qc.n = nq;
+	r->qc.nnz = q->nnz;
+	r->qc.rowptr = malloc((nq + 1) * sizeof *r->qc.rowptr);
+	r->qc.col = malloc((q->nnz + 1) * sizeof *r->qc.col);
+	r->qc.val = malloc((q->nnz + 1) * sizeof *r->qc.val);
+	s->sq = malloc((nq + 1) * sizeof *s->sq);
+	s->nrm = malloc((nq + 1) * sizeof *s->nrm);
+	s->skip = calloc(nq + 1, 1);
+	s->threads = 1;
+#ifdef _OPENMP
+	s->threads = omp_get_max_threads() > 0 ? omp_get_max_threads() : 1;
+#endif
+	r->bufs = calloc((size_t)s->threads, sizeof *r->bufs);
+	if (!r->qc.rowptr || !r->qc.col || !r->qc.val || !s->sq || !s->nrm ||
+	    !s->skip || !r->bufs)
+		st = nomem(s, "the row block", ring_bytes(nq, q->nnz));
+	if ((st = lsv_comm_agree(r->comm, st, err)) != LSV_OK)
+		return st;
+	memcpy(r->qc.rowptr, q->rowptr, (nq + 1) * sizeof *q->rowptr);
+	memcpy(r->qc.col, q->col, q->nnz * sizeof *q->col);
+	memcpy(r->qc.val, q->val, q->nnz * sizeof *q->val);
+	s->x = &r->qc;
+	s->ccol = r->qc.col;
+	s->dc = dc;
+	s->n = n;
+	ring_norms(r, 0, nq);
+	if ((st = ring_globals(r, &integral, err)) != LSV_OK)
+		return st;
+	/* as build_picks: the zero rows counted over every rank */
+	for (i = 0, zero = 0; i < nq; i++)
+		zero += s->nrm[i] == 0.0;
+	if ((st = lsv_comm_allreduce_size(r->comm, &zero, 1, LSV_COMM_SUM, err)))
+		return st;
+	info->zero_rows = zero;
+	avail = n - 1;
+	if (s->p->distance == LSV_DIST_COSINE)
+		avail = zero < n ? n - zero - 1 : 0;
+	if (s->p->epsilon == 0.0) {
+		s->kk = (int)((size_t)s->p->k < avail ? (size_t)s->p->k : avail);
+		s->kc = s->kk;  /* the heaps hold exact keys: k are enough */
+	}
+	info->k = s->kk;
+	info->threads = s->threads;
+	s->single = integral >= 0.0 && integral <= EXACT_SINGLE;
+	s->exact = integral >= 0.0 &&
+		   integral <= (s->single ? EXACT_SINGLE : EXACT_DOUBLE);
+	s->rel = fmax(s->single ? SNAPF : SNAP,
+		      1.01 * (double)(s->dc + 2) * (s->single ? 0x1p-24 : 0x1p-53));
+	st = alloc_blocks(s, 0);
+	if (st == LSV_OK && s->p->epsilon == 0.0) {
+		s->heap = malloc((nq * (size_t)s->kc + 1) * sizeof *s->heap);
+		s->hsize = calloc(nq + 1, sizeof *s->hsize);
+		s->thr = malloc((nq + 1) * sizeof *s->thr);
+		s->margin = malloc((nq + 1) * sizeof *s->margin);
+		if (!s->heap || !s->hsize || !s->thr || !s->margin)
+			st = nomem(s, "candidate heaps", nq * (size_t)s->kc * sizeof(cand));
+		else
+			for (i = 0; i < nq; i++) {
+				s->thr[i] = s->kc > 0 ? INFINITY : -INFINITY;
+				s->margin[i] = s->exact ? 0.0
+					: s->p->distance == LSV_DIST_COSINE
+						? 2.0 * s->rel
+						: s->rel * (s->sq[i] + r->sqmax);
+			}
+	}
+	info->single = s->single;
+	return lsv_comm_agree(r->comm, st, err);
+}
+
+/* The ring itself: the own block, then P - 1 visiting ones. */
+static lsv_status ring_run(ring *r, const lsv_data *q, lsv_error *err)
+{
+	int P = lsv_comm_size(r->comm), step;
+	size_t bytes = ring_bytes(q->n, q->nnz), nb = 0;
+	unsigned char *mine = malloc(bytes), *held = NULL;
+	void *got = NULL;
+	lsv_comm_req *req = NULL;
+	lsv_status st = LSV_OK;
+
+	if (mine == NULL)
+		st = nomem(&r->s, "the block message", bytes);
+	else
+		ring_pack(q, 0, q->n, r->row0, mine);
+	if ((st = lsv_comm_agree(r->comm, st, err)) != LSV_OK)
+		goto done;
+	held = mine;
+	nb = bytes;
+	mine = NULL;
+	for (step = 0; step < P; step++) {
+		lsv_data C;
+		size_t crow0 = 0;
+		/* pass the block in hand on while computing with it */
+		if (step + 1 < P &&
+		    (st = lsv_comm_shift_start(r->comm, held, nb, &req, err)) != LSV_OK)
+			goto done;
+		if (step == 0)
+			st = ring_step(r, NULL, r->row0);
+		else if (!ring_view(held, nb, &C, &crow0))
+			st = lsv_fail(err, LSV_EIO, "a malformed block message "
+				      "(%zu bytes) at ring step %d", nb, step);
+		else
+			st = ring_step(r, &C, crow0);
+		if (req != NULL) {
+			lsv_status s2 = lsv_comm_shift_finish(r->comm, req, &got, &nb, err);
+			req = NULL;
+			if (st == LSV_OK)
+				st = s2;
+			free(held);
+			held = got;
+			got = NULL;
+		}
+		if ((st = lsv_comm_agree(r->comm, st, err)) != LSV_OK)
+			goto done;
+		if (r->s.p->progress)
+			r->s.p->progress(r->s.p->progress_ctx,
+					 (size_t)((double)r->s.n * (step + 1) / P), r->s.n);
+	}
+done:
+	free(mine);
+	free(held);
+	free(got);
+	return st;
+}
+
+lsv_status lsv_knn_pairs_ring(lsv_comm *comm, const lsv_data *q, size_t row0,
+			      size_t n, size_t dc, const lsv_graph_param *p,
+			      lsv_pair **pairs, size_t *npairs,
+			      lsv_graph_info *info, lsv_error *err)
+{
+	ring r;
+	lsv_status st;
+	double t0 = now_seconds();
+
+	*pairs = NULL;
+	*npairs = 0;
+	memset(info, 0, sizeof *info);
+	memset(&r, 0, sizeof r);
+	r.comm = comm;
+	r.nq = q->n;
+	r.row0 = row0;
+	r.s.p = p;
+	r.s.err = err;
+	st = ring_setup(&r, q, n, dc, info, err);
+	if (st == LSV_OK)
+		st = ring_run(&r, q, err);
+	if (st == LSV_OK)
+		st = ring_picks(&r, pairs, npairs);
+	if (st == LSV_OK && p->epsilon > 0.0) {
+		int t, failed = 0;
+		for (t = 0; t < r.s.threads; t++)
+			failed |= r.bufs[t].failed;
+		if (failed)
+			st = nomem(&r.s, "the epsilon pairs", 0);
+	}
+	st = lsv_comm_agree(comm, st, err);
+	if (st != LSV_OK) {
+		free(*pairs);
+		*pairs = NULL;
+		*npairs = 0;
+	}
+	info->scan_seconds = now_seconds() - t0;
+	info->gemm_seconds = r.s.gemm_seconds;
+	ring_free(&r);
+	return st;
+}
+
+lsv_status lsv_graph_build_dist(lsv_comm *comm, const lsv_data *x,
+				const lsv_graph_param *p, lsv_graph **out,
+				lsv_graph_info *info, lsv_error *err)
+{
+	int P = lsv_comm_size(comm), me = lsv_comm_rank(comm), r;
+	unsigned long long dims[2] = {0, 0};  /* n, distinct features */
+	unsigned char *all = NULL;
+	void *part = NULL, *gathered = NULL;
+	size_t *counts = NULL, bytes = 0, np = 0, n, row0;
+	lsv_pair *pairs = NULL;
+	lsv_graph_info dummy;
+	lsv_data q, cx;
+	lsv_status st;
+
+	*out = NULL;
+	if (info == NULL)
+		info = &dummy;
+	memset(info, 0, sizeof *info);
+	memset(&cx, 0, sizeof cx);
+	st = lsv_graph_param_check(p, err);
+	if (st == LSV_OK && (p->distance == LSV_DIST_TANGENT ||
+			     p->distance == LSV_DIST_ROTATION))
+		st = lsv_fail(err, LSV_EINVAL, "the image distances are not "
+			      "distributed: run them on one process");
+	counts = calloc((size_t)P, sizeof *counts);
+	if (st == LSV_OK && counts == NULL)
+		st = lsv_fail(err, LSV_ENOMEM, "out of memory for %d ranks", P);
+	/* rank 0 holds the data: the checks of build_picks, then the blocks
+	 * with compact columns, packed one after the other */
+	if (st == LSV_OK && me == 0) {
+		lsv_fmap f;
+		size_t k, off = 0;
+		if (x->n == 0)
+			st = lsv_fail(err, LSV_EINVAL, "no data rows");
+		else if (x->n > INT_MAX)
+			st = lsv_fail(err, LSV_ETOOBIG, "%zu rows: at most %d are "
+				      "supported", x->n, INT_MAX);
+		else
+			st = check_magnitude(x, err);
+		if (st == LSV_OK && (st = lsv_fmap_build(x, NULL, 0, &f, err)) == LSV_OK) {
+			cx = *x;
+			cx.col = malloc((x->nnz + 1) * sizeof *cx.col);
+			if (cx.col == NULL)
+				st = lsv_fail(err, LSV_ENOMEM, "out of memory for the "
+					      "feature map");
+			else
+				for (k = 0; k < x->nnz; k++)
+					cx.col[k] = lsv_fmap_get(&f, x->col[k]);
+			dims[0] = x->n;
+			dims[1] = f.m;
+			lsv_fmap_free(&f);
+		}
+		for (r = 0; st == LSV_OK && r < P; r++) {
+			size_t a = x->n * (size_t)r / (size_t)P;
+			size_t b = x->n * (size_t)(r + 1) / (size_t)P;
+			counts[r] = ring_bytes(b - a, x->rowptr[b] - x->rowptr[a]);
+			bytes += counts[r];
+		}
+		if (st == LSV_OK && (all = malloc(bytes + 1)) == NULL)
+			st = lsv_fail(err, LSV_ENOMEM, "out of memory for the row "
+				      "blocks (%zu bytes)", bytes);
+		for (r = 0; st == LSV_OK && r < P; r++) {
+			size_t a = x->n * (size_t)r / (size_t)P;
+			size_t b = x->n * (size_t)(r + 1) / (size_t)P;
+			ring_pack(&cx, a, b - a, a, all + off);
+			off += counts[r];
+		}
+	}
+	if ((st = lsv_comm_agree(comm, st, err)) != LSV_OK)
+		goto done;
+	if ((st = lsv_comm_bcast(comm, 0, dims, sizeof dims, err)) != LSV_OK)
+		goto done;
+	n = (size_t)dims[0];
+	if ((st = lsv_comm_scatterv(comm, 0, all, counts, &part, &bytes, err)))
+		goto done;
+	free(all);
+	all = NULL;
+	st = ring_view(part, bytes, &q, &row0)
+		? LSV_OK : lsv_fail(err, LSV_EIO, "a malformed row block message");
+	if ((st = lsv_comm_agree(comm, st, err)) != LSV_OK)
+		goto done;
+	st = lsv_knn_pairs_ring(comm, &q, row0, n, (size_t)dims[1], p, &pairs,
+				&np, info, err);
+	if (st != LSV_OK)
+		goto done;
+	free(part);
+	part = NULL;
+	/* the pairs of every rank, in rank order = row order, on rank 0 */
+	st = lsv_comm_gatherv(comm, 0, pairs, np * sizeof *pairs, &gathered,
+			      counts, err);
+	free(pairs);
+	pairs = NULL;
+	if (st != LSV_OK)
+		goto done;
+	if (me == 0) {
+		size_t total = 0;
+		for (r = 0; r < P; r++)
+			total += counts[r];
+		st = lsv_graph_assemble(n, gathered, total / sizeof(lsv_pair), p,
+					out, info, err);
+	}
+	st = lsv_comm_agree(comm, st, err);
+done:
+	if (st != LSV_OK && *out != NULL) {
+		lsv_graph_free(*out);
+		*out = NULL;
+	}
+	free(cx.col);
+	free(all);
+	free(part);
+	free(pairs);
+	free(gathered);
+	free(counts);
+	return st;
+}

@@ -1257,6 +1257,22 @@ lsv_status lsv_comm_shift_start(lsv_comm *c, const void *send, size_t bytes,
 lsv_status lsv_comm_shift_finish(lsv_comm *c, lsv_comm_req *req,
 				 void **recv, size_t *bytes, lsv_error *err);
 
+/*
+ * lsv_graph_build over the ranks of comm (common/knn.c): the rows in 1-D
+ * blocks, rank r holding rows [n r / P, n (r + 1) / P) (rank 0 reads the
+ * data, x, and scatters; x is ignored elsewhere), the blocks passed around
+ * the ring, and the chosen pairs gathered on rank 0, which assembles the
+ * graph (*out only there).  The graph is byte for byte that of
+ * lsv_graph_build for every P (exact distances, ties by global row index).
+ * Euclidean and cosine, kNN (union or mutual) and epsilon; the image
+ * distances are refused (LSV_EINVAL).  Every rank calls it and gets the
+ * same status and message.  info: k, zero_rows, threads, single, the
+ * scan's times on this rank, and on rank 0 the assembly's fields.
+ */
+lsv_status lsv_graph_build_dist(lsv_comm *comm, const lsv_data *x,
+				const lsv_graph_param *p, lsv_graph **out,
+				lsv_graph_info *info, lsv_error *err);
+
 /* ------------------------------------------------------------------ */
 /* Seeded randomness and synthetic data (common/rng.c, common/synth.c)  */
 /* ------------------------------------------------------------------ */
