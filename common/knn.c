@@ -1629,9 +1629,11 @@ lsv_status lsv_knn_lists(const lsv_data *x, const lsv_graph_param *p,
  * symmetrized by lsv_graph_assemble on rank 0, give the serial graph byte
  * for byte.  Only the dense path is distributed: the column indices are
  * the compact features (a monotone renumbering: exact_sqdist adds the
- * same terms in the same order), the products in single precision when
- * the data are integers exact there, else in double (no column centring:
- * it would need the global means; it only narrows the margin).
+ * same terms in the same order); the products in single precision when
+ * the data are integers exact there or the data are not integers and -p
+ * single (the default) is asked, else in double (integers exact there).
+ * No column centring (it would need the global means; it only narrows
+ * the margin).
  */
 
 /* A block as one message: header (rows, nnz, first global row), rowptr,
@@ -1761,37 +1763,48 @@ static void ring_tile(ring *r, size_t i0, size_t bi, size_t j0, size_t bj,
 		       s->G, &M, 1, 1);
 	}
 	s->gemm_seconds += now_seconds() - t0;
-	/* each thread owns the heaps of its rows */
+	/* Each thread owns the heaps of its rows.  The inner loops test the
+	 * raw product key against thr + margin (the margin covers snapping:
+	 * it is at least SNAP of |a|^2 + |c|^2), and only the keys that pass
+	 * go to ring_offer.  Cosine: key = 1 - g, i.e. sq = 1/2, factor 1. */
 #pragma omp parallel for num_threads(T) schedule(static)
 	for (aa = 0; aa < (long)bi; aa++) {
-		size_t a = (size_t)aa, b, at = a * bj;
-		int t = 0;
+		size_t a = (size_t)aa, b, at = a * bj, q = i0 + a;
+		int t = 0, cosine = s->p->distance == LSV_DIST_COSINE;
+		double two = cosine ? 1.0 : 2.0, base = cosine ? 1.0 : s->sq[q];
+		double lim = s->p->epsilon > 0.0 ? INFINITY : s->thr[q] + s->margin[q];
 #ifdef _OPENMP
 		t = omp_get_thread_num();
 #endif
 		for (b = 0; b < bj; b++) {
 			size_t c = j0 + b;
-			if (c == i0 + a)
+			double g = s->single ? (double)s->Gf[at + b] : s->G[at + b];
+			if (base + (cosine ? 0.0 : s->sq[c]) - two * g > lim || c == q)
 				continue;
-			ring_offer(r, i0 + a, c,
-				   s->single ? (double)s->Gf[at + b] : s->G[at + b],
-				   snap, &r->bufs[t]);
+			ring_offer(r, q, c, g, snap, &r->bufs[t]);
+			if (s->p->epsilon == 0.0)
+				lim = s->thr[q] + s->margin[q];
 		}
 	}
 	if (!both)
 		return;
 #pragma omp parallel for num_threads(T) schedule(static)
 	for (aa = 0; aa < (long)bj; aa++) {
-		size_t b = (size_t)aa, a;
-		int t = 0;
+		size_t b = (size_t)aa, a, q = j0 + b;
+		int t = 0, cosine = s->p->distance == LSV_DIST_COSINE;
+		double two = cosine ? 1.0 : 2.0, base = cosine ? 1.0 : s->sq[q];
+		double lim = s->p->epsilon > 0.0 ? INFINITY : s->thr[q] + s->margin[q];
 #ifdef _OPENMP
 		t = omp_get_thread_num();
 #endif
 		for (a = 0; a < bi; a++) {
-			size_t at = a * bj + b;
-			ring_offer(r, j0 + b, i0 + a,
-				   s->single ? (double)s->Gf[at] : s->G[at], snap,
-				   &r->bufs[t]);
+			size_t at = a * bj + b, c = i0 + a;
+			double g = s->single ? (double)s->Gf[at] : s->G[at];
+			if (base + (cosine ? 0.0 : s->sq[c]) - two * g > lim)
+				continue;
+			ring_offer(r, q, c, g, snap, &r->bufs[t]);
+			if (s->p->epsilon == 0.0)
+				lim = s->thr[q] + s->margin[q];
 		}
 	}
 }
@@ -2008,7 +2021,12 @@ static lsv_status ring_setup(ring *r, const lsv_data *q, size_t n,
 	}
 	info->k = s->kk;
 	info->threads = s->threads;
-	s->single = integral >= 0.0 && integral <= EXACT_SINGLE;
+	/* single precision when exact there, or as asked (-p single) while
+	 * the squared norms stay far inside a float's range; the filter's
+	 * margin covers its rounding */
+	s->single = (integral >= 0.0 && integral <= EXACT_SINGLE) ||
+		    (s->p->single && r->sqmax < 1e30 &&
+		     !(integral >= 0.0 && integral <= EXACT_DOUBLE));
 	s->exact = integral >= 0.0 &&
 		   integral <= (s->single ? EXACT_SINGLE : EXACT_DOUBLE);
 	s->rel = fmax(s->single ? SNAPF : SNAP,
