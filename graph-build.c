@@ -261,19 +261,21 @@ static void rank0_done(void)
 static void report_ranks(const lsv_graph_info *info)
 {
 	int P = lsv_comm_size(comm), me = lsv_comm_rank(comm), r;
-	double *v = calloc(2 * (size_t)P, sizeof *v);
+	double *v = calloc(3 * (size_t)P, sizeof *v);
 	lsv_error err;
 
 	if (v == NULL)
 		tool_die(1, "out of memory");
-	v[2 * me] = (double)lsv_comm_sent(comm);
-	v[2 * me + 1] = info->scan_seconds;
-	if (lsv_comm_allreduce_double(comm, v, 2 * (size_t)P, LSV_COMM_SUM,
+	v[3 * me] = (double)lsv_comm_sent(comm);
+	v[3 * me + 1] = info->scan_seconds;
+	v[3 * me + 2] = info->gemm_seconds;
+	if (lsv_comm_allreduce_double(comm, v, 3 * (size_t)P, LSV_COMM_SUM,
 				      &err) != LSV_OK)
 		tool_die_err(&err);
 	for (r = 0; r < P; r++)
-		tool_info("rank %d of %d: scan %.2f s, sent %.0f bytes", r, P,
-			  v[2 * r + 1], v[2 * r]);
+		tool_info("rank %d of %d: scan %.2f s (%s block products %.2f s), "
+			  "sent %.0f bytes", r, P, v[3 * r + 1],
+			  info->single ? "sgemm" : "dgemm", v[3 * r + 2], v[3 * r]);
 	free(v);
 }
 

@@ -129,8 +129,8 @@ integer_moons() {
 	moons m.libsvm -S 3
 	run --separate-stderr mpi 2 -k 6 m.libsvm m.graph
 	assert_status 0
-	[[ "$stderr" =~ "rank 0 of 2: scan "[0-9.]+" s, sent "[0-9]+" bytes" ]]
-	[[ "$stderr" =~ "rank 1 of 2: scan "[0-9.]+" s, sent "[0-9]+" bytes" ]]
+	[[ "$stderr" =~ "rank 0 of 2: scan "[0-9.]+" s ("[sd]"gemm block products "[0-9.]+" s), sent "[0-9]+" bytes" ]]
+	[[ "$stderr" =~ "rank 1 of 2: scan "[0-9.]+" s ("[sd]"gemm block products "[0-9.]+" s), sent "[0-9]+" bytes" ]]
 	# rank 1 sends its block (about 200/2 rows x 2 values x 12 bytes)
 	# and its 100 x 6 pairs (24 bytes each): more than 14000 bytes
 	sent=$(sed -n 's/.*rank 1 of 2: scan .* s, sent \([0-9]*\) bytes/\1/p' <<< "$stderr")
