@@ -1696,6 +1696,9 @@ typedef struct {
 	int own;            /* the step of the own block (C = Q) */
 	pick_buf *bufs;     /* epsilon pairs, one list per thread */
 	double sqmax;       /* over all n rows (the margin) */
+	double *cap;        /* per local row: a bound on its final k-th key
+			       (the owner's after its own block; +inf for Q) */
+	size_t rows_cap;    /* rows the per-row arrays can hold */
 } ring;
 
 static int ring_global(const ring *r, size_t c)
@@ -1717,7 +1720,7 @@ static void ring_offer(ring *r, size_t a, size_t c, double g, double snap,
 	if (s->p->epsilon > 0.0) {
 		if (!maybe_close(s, a, c, key))
 			return;
-		pk.i = (int)(r->row0 + a);
+		pk.i = ring_global(r, a);
 		pk.j = ring_global(r, c);
 		exact_key(s, a, c, &pk);
 		if (pk.d < s->p->epsilon)
@@ -1731,7 +1734,7 @@ static void ring_offer(ring *r, size_t a, size_t c, double g, double snap,
 	if (key <= s->thr[a]) {
 		cand *h = s->heap + a * (size_t)s->kc;
 		heap_offer(h, &s->hsize[a], s->kc, key, ring_global(r, c));
-		s->thr[a] = s->hsize[a] < s->kc ? INFINITY : h[0].key;
+		s->thr[a] = fmin(r->cap[a], s->hsize[a] < s->kc ? INFINITY : h[0].key);
 	}
 }
 
@@ -1824,15 +1827,89 @@ static void ring_norms(ring *r, size_t from, size_t to)
 	}
 }
 
-/* One step: Q against the block C (NULL: the own block). */
-static lsv_status ring_step(ring *r, const lsv_data *C, size_t crow0)
+/* Room for rows local rows in the per-row arrays (Q then C). */
+static lsv_status ring_room(ring *r, size_t rows)
+{
+	knn *s = &r->s;
+	size_t kc = (size_t)s->kc;
+	if (rows <= r->rows_cap)
+		return LSV_OK;
+#define GROW(p, n) do { void *g_ = realloc((p), (n) + 1); \
+		if (g_ == NULL) return nomem(s, "the row arrays", (n)); \
+		(p) = g_; } while (0)
+	GROW(s->sq, rows * sizeof *s->sq);
+	GROW(s->nrm, rows * sizeof *s->nrm);
+	GROW(s->skip, rows);
+	GROW(r->cap, rows * sizeof *r->cap);
+	if (s->p->epsilon == 0.0) {
+		GROW(s->heap, rows * kc * sizeof *s->heap);
+		GROW(s->hsize, rows * sizeof *s->hsize);
+		GROW(s->thr, rows * sizeof *s->thr);
+		GROW(s->margin, rows * sizeof *s->margin);
+	}
+#undef GROW
+	r->rows_cap = rows;
+	return LSV_OK;
+}
+
+/* The heaps of a travelling block's rows, as one message: header (rows,
+ * k, first global row), cap (per row), the heaps (k candidates per row),
+ * their sizes. */
+typedef struct {
+	unsigned long long n, kk, row0;
+} heap_head;
+
+static size_t heap_bytes(size_t n, size_t kk)
+{
+	return sizeof(heap_head) + n * sizeof(double) + n * kk * sizeof(cand) +
+	       n * sizeof(int);
+}
+
+typedef struct {
+	size_t n, kk, row0;
+	double *cap;
+	cand *h;
+	int *hsize;
+} heap_msg;
+
+static int heap_view(unsigned char *buf, size_t bytes, heap_msg *m)
+{
+	heap_head hd;
+	if (bytes < sizeof hd)
+		return 0;
+	memcpy(&hd, buf, sizeof hd);
+	if (heap_bytes(hd.n, hd.kk) != bytes)
+		return 0;
+	m->n = hd.n;
+	m->kk = hd.kk;
+	m->row0 = hd.row0;
+	m->cap = (double *)(buf + sizeof hd);
+	m->h = (cand *)(m->cap + hd.n);
+	m->hsize = (int *)(m->h + hd.n * hd.kk);
+	return 1;
+}
+
+/*
+ * One step: Q rows [q0, q1) against the block C rows [c0, c1) (C NULL:
+ * the own block, all of it, J >= I).  For a visiting block both
+ * directions are taken: Q's rows choose among C's into their heaps, and
+ * C's rows among Q's into the travelling heaps of hm (kNN; epsilon mode
+ * keeps C's pairs here, with their global rows), so each pair of rows is
+ * multiplied once over the whole ring.
+ */
+static lsv_status ring_step(ring *r, const lsv_data *C, size_t crow0,
+			    heap_msg *hm, size_t q0, size_t q1, size_t c0,
+			    size_t c1)
 {
 	knn *s = &r->s;
 	size_t B = s->B, nc = C ? C->n : r->nq, nq = r->nq, I, J, i;
 	size_t total = nq + (C ? nc : 0), nnzq = r->qc.rowptr[nq];
-	size_t nnz = nnzq + (C ? C->nnz : 0);
+	size_t nnz = nnzq + (C ? C->nnz : 0), kc = (size_t)s->kc;
+	lsv_status st;
 
 	r->crow0 = crow0;
+	if ((st = ring_room(r, total)) != LSV_OK)
+		return st;
 	/* Q followed by C in one data set (Q's part stays in place) */
 	if (C != NULL) {
 		size_t *rp = realloc(r->qc.rowptr, (total + 1) * sizeof *rp);
@@ -1842,18 +1919,9 @@ static lsv_status ring_step(ring *r, const lsv_data *C, size_t crow0)
 		if (col != NULL)
 			r->qc.col = col;
 		double *val = col ? realloc(r->qc.val, (nnz + 1) * sizeof *val) : NULL;
-		if (val != NULL)
-			r->qc.val = val;
-		double *sq = val ? realloc(s->sq, (total + 1) * sizeof *sq) : NULL;
-		if (sq != NULL)
-			s->sq = sq;
-		double *nrm = sq ? realloc(s->nrm, (total + 1) * sizeof *nrm) : NULL;
-		if (nrm != NULL)
-			s->nrm = nrm;
-		unsigned char *sk = nrm ? realloc(s->skip, total + 1) : NULL;
-		if (sk == NULL)
+		if (val == NULL)
 			return nomem(s, "a visiting block", ring_bytes(nc, C->nnz));
-		s->skip = sk;
+		r->qc.val = val;
 		for (i = 0; i <= nc; i++)
 			r->qc.rowptr[nq + i] = nnzq + C->rowptr[i];
 		memcpy(r->qc.col + nnzq, C->col, C->nnz * sizeof *C->col);
@@ -1862,19 +1930,39 @@ static lsv_status ring_step(ring *r, const lsv_data *C, size_t crow0)
 		r->qc.nnz = nnz;
 		s->ccol = r->qc.col;  /* the columns are compact already */
 		ring_norms(r, nq, total);
+		/* the travelling heaps in place of rows nq.. */
+		for (i = 0; i < nc; i++) {
+			size_t a = nq + i;
+			r->cap[a] = INFINITY;
+			if (hm == NULL)
+				continue;
+			r->cap[a] = hm->cap[i];
+			s->hsize[a] = hm->hsize[i];
+			memcpy(s->heap + a * kc, hm->h + i * kc, kc * sizeof *s->heap);
+			s->thr[a] = fmin(hm->cap[i], s->hsize[a] < s->kc ? INFINITY
+						: s->heap[a * kc].key);
+			s->margin[a] = s->exact ? 0.0
+				: s->p->distance == LSV_DIST_COSINE
+					? 2.0 * s->rel : s->rel * (s->sq[a] + r->sqmax);
+		}
 	}
 	if (B == 0)
-		return LSV_OK;  /* no rows anywhere near: nothing to do */
-	for (I = 0; I < nq; I += B) {
-		size_t bi = nq - I < B ? nq - I : B;
+		return LSV_OK;  /* no rows anywhere: nothing to do */
+	for (I = q0; I < q1; I += B) {
+		size_t bi = q1 - I < B ? q1 - I : B;
 		if (C == NULL) {
 			for (J = I; J < nq; J += B)
 				ring_tile(r, I, bi, J, nq - J < B ? nq - J : B, J != I);
 		} else {
-			for (J = 0; J < nc; J += B)
-				ring_tile(r, I, bi, nq + J, nc - J < B ? nc - J : B, 0);
+			for (J = c0; J < c1; J += B)
+				ring_tile(r, I, bi, nq + J, c1 - J < B ? c1 - J : B, 1);
 		}
 	}
+	if (C != NULL && hm != NULL)
+		for (i = 0; i < nc; i++) {
+			hm->hsize[i] = s->hsize[nq + i];
+			memcpy(hm->h + i * kc, s->heap + (nq + i) * kc, kc * sizeof *s->heap);
+		}
 	return LSV_OK;
 }
 
@@ -2052,57 +2140,141 @@ static lsv_status ring_setup(ring *r, const lsv_data *q, size_t n,
 	return lsv_comm_agree(r->comm, st, err);
 }
 
-/* The ring itself: the own block, then P - 1 visiting ones. */
+/*
+ * The ring itself.  Step 0: the own block.  Then the blocks travel: at
+ * step t (1 <= t <= P/2) rank r holds the block of rank o = r - t and
+ * multiplies it with its own, both directions, so that each pair of
+ * blocks is multiplied once: for t < P/2 whole; for t = P/2 (P even)
+ * the two ranks share the pair, the lower rank taking the first half of
+ * the higher one's rows, the higher rank its other half.  A block's data
+ * goes P/2 hops (each shift started before the products, so the transfer
+ * overlaps them); its travelling heaps (kNN) go P hops and come home,
+ * where they are merged into the owner's heaps: exact keys and global
+ * indices, so the merge is the union.
+ */
 static lsv_status ring_run(ring *r, const lsv_data *q, lsv_error *err)
 {
-	int P = lsv_comm_size(r->comm), step;
-	size_t bytes = ring_bytes(q->n, q->nnz), nb = 0;
-	unsigned char *mine = malloc(bytes), *held = NULL;
+	knn *s = &r->s;
+	int P = lsv_comm_size(r->comm), me = lsv_comm_rank(r->comm), t;
+	int S = P / 2, knn_mode = s->p->epsilon == 0.0;
+	size_t bytes = ring_bytes(q->n, q->nnz), nd = 0, nh = 0, i;
+	size_t kc = (size_t)s->kc, hb = heap_bytes(r->nq, kc);
+	unsigned char *data = NULL, *heaps = NULL;  /* in hand */
 	void *got = NULL;
-	lsv_comm_req *req = NULL;
-	lsv_status st = LSV_OK;
+	lsv_comm_req *dreq = NULL, *hreq = NULL;  /* the shifts in flight */
+	lsv_status st = LSV_OK, s2;
 
-	if (mine == NULL)
-		st = nomem(&r->s, "the block message", bytes);
-	else
-		ring_pack(q, 0, q->n, r->row0, mine);
+	/* the own block, then the caps its heaps give */
+	st = ring_room(r, r->nq);
+	if (st == LSV_OK) {
+		for (i = 0; i < r->nq; i++)
+			r->cap[i] = INFINITY;
+		st = ring_step(r, NULL, r->row0, NULL, 0, r->nq, 0, 0);
+	}
+	if (st == LSV_OK && (data = malloc(bytes)) == NULL)
+		st = nomem(s, "the block message", bytes);
+	if (st == LSV_OK && knn_mode && (heaps = malloc(hb)) == NULL)
+		st = nomem(s, "the heap message", hb);
+	if (st == LSV_OK) {
+		ring_pack(q, 0, q->n, r->row0, data);
+		nd = bytes;
+		if (knn_mode) {
+			heap_head hd = {r->nq, kc, r->row0};
+			heap_msg m;
+			memcpy(heaps, &hd, sizeof hd);
+			heap_view(heaps, hb, &m);
+			for (i = 0; i < r->nq; i++) {
+				m.cap[i] = s->thr[i];
+				m.hsize[i] = 0;
+			}
+			memset(m.h, 0, r->nq * kc * sizeof *m.h);
+			nh = hb;
+		}
+	}
 	if ((st = lsv_comm_agree(r->comm, st, err)) != LSV_OK)
 		goto done;
-	held = mine;
-	nb = bytes;
-	mine = NULL;
-	for (step = 0; step < P; step++) {
+	if (S >= 1 && (st = lsv_comm_shift_start(r->comm, data, nd, &dreq, err)))
+		goto done;
+	for (t = 1; t <= (knn_mode ? P : S); t++) {
 		lsv_data C;
+		heap_msg hm;
 		size_t crow0 = 0;
-		/* pass the block in hand on while computing with it */
-		if (step + 1 < P &&
-		    (st = lsv_comm_shift_start(r->comm, held, nb, &req, err)) != LSV_OK)
-			goto done;
-		if (step == 0)
-			st = ring_step(r, NULL, r->row0);
-		else if (!ring_view(held, nb, &C, &crow0))
-			st = lsv_fail(err, LSV_EIO, "a malformed block message "
-				      "(%zu bytes) at ring step %d", nb, step);
-		else
-			st = ring_step(r, &C, crow0);
-		if (req != NULL) {
-			lsv_status s2 = lsv_comm_shift_finish(r->comm, req, &got, &nb, err);
-			req = NULL;
-			if (st == LSV_OK)
-				st = s2;
-			free(held);
-			held = got;
+		int o = (me - t + P) % P;
+		/* this step's block: its data (t <= S) and heaps arrive */
+		if (t <= S) {
+			s2 = lsv_comm_shift_finish(r->comm, dreq, &got, &nd, err);
+			dreq = NULL;
+			free(data);  /* sent */
+			data = got;
 			got = NULL;
+			if ((st = lsv_comm_agree(r->comm, s2, err)) != LSV_OK)
+				goto done;
+			/* passed on while the products below run (read only) */
+			if (t < S &&
+			    (st = lsv_comm_shift_start(r->comm, data, nd, &dreq, err)))
+				goto done;
 		}
+		if (knn_mode) {
+			if ((st = lsv_comm_shift_start(r->comm, heaps, nh, &hreq, err)))
+				goto done;
+			s2 = lsv_comm_shift_finish(r->comm, hreq, &got, &nh, err);
+			hreq = NULL;
+			free(heaps);
+			heaps = got;
+			got = NULL;
+			if ((st = lsv_comm_agree(r->comm, s2, err)) != LSV_OK)
+				goto done;
+		}
+		if (t == P) {
+			/* home: the heaps of the own rows from the other ranks */
+			if (!heap_view(heaps, nh, &hm) || hm.n != r->nq || hm.kk != kc)
+				st = lsv_fail(err, LSV_EIO, "a malformed heap message");
+			for (i = 0; st == LSV_OK && i < r->nq; i++) {
+				int m;
+				cand *h = s->heap + i * kc;
+				for (m = 0; m < hm.hsize[i]; m++) {
+					const cand *c = &hm.h[i * kc + (size_t)m];
+					heap_offer(h, &s->hsize[i], s->kc, c->key, c->j);
+				}
+			}
+		} else if (t <= S) {
+			size_t q0 = 0, q1 = r->nq, c0 = 0, c1;
+			if (!ring_view(data, nd, &C, &crow0) ||
+			    (knn_mode && (!heap_view(heaps, nh, &hm) || hm.n != C.n))) {
+				st = lsv_fail(err, LSV_EIO, "a malformed block message "
+					      "(%zu bytes) at ring step %d", nd, t);
+			} else {
+				c1 = C.n;
+				if (2 * t == P) {
+					/* the pair shared: the first half of the
+					 * higher rank's rows on the lower rank */
+					if (me < o)
+						c1 = C.n / 2;
+					else
+						q0 = r->nq / 2;
+				}
+				st = ring_step(r, &C, crow0, knn_mode ? &hm : NULL, q0,
+					       q1, c0, c1);
+			}
+		}
+		/* t > S: the heaps only pass through, back to their owner */
 		if ((st = lsv_comm_agree(r->comm, st, err)) != LSV_OK)
 			goto done;
-		if (r->s.p->progress)
-			r->s.p->progress(r->s.p->progress_ctx,
-					 (size_t)((double)r->s.n * (step + 1) / P), r->s.n);
+		if (s->p->progress && t <= S)
+			s->p->progress(s->p->progress_ctx,
+				       (size_t)((double)s->n * (t + 1) / (S + 1)), s->n);
 	}
 done:
-	free(mine);
-	free(held);
+	if (dreq != NULL) {
+		/* a failure agreed with a shift in flight: every rank posted
+		 * it, so it completes; then its buffers go */
+		lsv_error scratch;
+		if (lsv_comm_shift_finish(r->comm, dreq, &got, &nd, &scratch) == LSV_OK)
+			free(got);
+		got = NULL;
+	}
+	free(data);
+	free(heaps);
 	free(got);
 	return st;
 }
@@ -2247,6 +2419,11 @@ lsv_status lsv_graph_build_dist(lsv_comm *comm, const lsv_data *x,
 		size_t total = 0;
 		for (r = 0; r < P; r++)
 			total += counts[r];
+		/* epsilon pairs come from whichever rank multiplied their
+		 * blocks: in (row, column) order, as the serial build has them */
+		if (p->epsilon > 0.0)
+			qsort(gathered, total / sizeof(lsv_pair), sizeof(lsv_pair),
+			      pick_cmp);
 		st = lsv_graph_assemble(n, gathered, total / sizeof(lsv_pair), p,
 					out, info, err);
 	}
