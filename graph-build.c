@@ -71,6 +71,9 @@ static void usage(void)
 "-q          : quiet: no progress, summary or warnings\n"
 "Threads: OMP_NUM_THREADS (default: all cores).  A threaded BLAS (OpenBLAS)\n"
 "is called once per block product and keeps its own threads.\n"
+"Under mpirun (the MPI build, make MPI=1) the ranks share the neighbour\n"
+"search, the graph is the same byte for byte; -y, -N, -d tangent, -d rotation\n"
+"and -A sparse need one process.\n"
 "-h          : show this help\n"
 "\n"
 "Exit status: 0 success, 1 failure (bad input, I/O), 2 usage error.\n");

@@ -1629,9 +1629,8 @@ lsv_status lsv_knn_lists(const lsv_data *x, const lsv_graph_param *p,
  * symmetrized by lsv_graph_assemble on rank 0, give the serial graph byte
  * for byte.  Only the dense path is distributed: the column indices are
  * the compact features (a monotone renumbering: exact_sqdist adds the
- * same terms in the same order); the products in single precision when
- * the data are integers exact there or the data are not integers and -p
- * single (the default) is asked, else in double (integers exact there).
+ * same terms in the same order); the products in single precision (-p
+ * single, the default, or integers exact there), else in double.
  * No column centring (it would need the global means; it only narrows
  * the margin).
  */
@@ -2049,6 +2048,7 @@ static void ring_free(ring *r)
 		for (t = 0; t < r->s.threads; t++)
 			free(r->bufs[t].v);
 	free(r->bufs);
+	free(r->cap);
 	free(r->qc.rowptr);
 	free(r->qc.col);
 	free(r->qc.val);
@@ -2109,12 +2109,12 @@ static lsv_status ring_setup(ring *r, const lsv_data *q, size_t n,
 	}
 	info->k = s->kk;
 	info->threads = s->threads;
-	/* single precision when exact there, or as asked (-p single) while
-	 * the squared norms stay far inside a float's range; the filter's
-	 * margin covers its rounding */
+	/* single precision as asked (-p single, the default) while the
+	 * squared norms stay far inside a float's range, and always when
+	 * the data are integers exact there; the filter's margin covers the
+	 * rounding of inexact products, whose survivors are computed exactly */
 	s->single = (integral >= 0.0 && integral <= EXACT_SINGLE) ||
-		    (s->p->single && r->sqmax < 1e30 &&
-		     !(integral >= 0.0 && integral <= EXACT_DOUBLE));
+		    (s->p->single && r->sqmax < 1e30);
 	s->exact = integral >= 0.0 &&
 		   integral <= (s->single ? EXACT_SINGLE : EXACT_DOUBLE);
 	s->rel = fmax(s->single ? SNAPF : SNAP,
