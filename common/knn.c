@@ -1605,11 +1605,10 @@ lsv_status lsv_knn_lists(const lsv_data *x, const lsv_graph_param *p,
  * The same graph as lsv_graph_build, its rows in 1-D blocks over the P
  * ranks (rank r holds rows [n r / P, n (r + 1) / P)).  Ring all-pairs:
  * every rank keeps its block Q as the queries and the blocks travel
- * around the ring (P - 1 shifts, each started before the products with
- * the block in hand and finished after them, so the transfer overlaps the
- * products).  Each block pair is the BLAS product of densified tiles, as
- * in scan_dense; the own block is scanned once per tile pair (J >= I),
- * both directions, the others in the direction Q -> C only.
+ * around the ring (ring_run: each pair of blocks multiplied once, both
+ * directions, the transfers overlapping the products).  Each block pair
+ * is the BLAS product of densified tiles, as in scan_dense; the own block
+ * once per tile pair (J >= I).
  *
  * Exactness without a second pass.  Each query row keeps a heap of its k
  * best candidates by EXACT key (exact_key: the same function, hence the
@@ -2038,7 +2037,6 @@ static lsv_status ring_globals(ring *r, double *integral, lsv_error *err)
 	r->sqmax = v[1];
 	*integral = s->p->distance == LSV_DIST_EUCLIDEAN && v[2] == 0.0 ? v[1] : -1.0;
 	return LSV_OK;
-	(void)err;
 }
 
 static void ring_free(ring *r)
