@@ -71,6 +71,9 @@ static void usage(void)
 "-q          : quiet: no progress, summary or warnings\n"
 "Threads: OMP_NUM_THREADS (default: all cores).  A threaded BLAS (OpenBLAS)\n"
 "is called once per block product and keeps its own threads.\n"
+"Under mpirun (the MPI build, make MPI=1) the ranks share the neighbour\n"
+"search, the graph is the same byte for byte; -y, -N, -d tangent, -d rotation\n"
+"and -A sparse need one process.\n"
 "-h          : show this help\n"
 "\n"
 "Exit status: 0 success, 1 failure (bad input, I/O), 2 usage error.\n");
@@ -211,6 +214,74 @@ static void write_lists(const lsv_data *x, const char *in,
 	free(dist);
 }
 
+/*
+ * Under mpirun (P > 1 ranks of the MPI build): every rank parses the same
+ * options; rank 0 alone opens the output, reads the data and writes the
+ * graph (the same crash-safe temporary file and rename), while the other
+ * ranks wait at an agreement (lsv_comm_agree); the neighbour search is
+ * shared (lsv_graph_build_dist).  Every exit passes comm_exit (atexit):
+ * if rank 0 dies during a phase of its own, it first tells the waiting
+ * ranks (so none hangs), then every rank finalizes MPI.  Only rank 0
+ * prints (tool_silent elsewhere); the others exit with the same code.
+ */
+static lsv_comm *comm;
+static int solo;  /* rank 0 in a phase the other ranks wait at */
+
+static void comm_exit(void)
+{
+	lsv_error err;
+	if (comm == NULL)
+		return;
+	if (solo) {
+		/* rank 0 is dying (its message is out): the others must too */
+		solo = 0;
+		lsv_fail(&err, LSV_EIO, "rank 0 failed");
+		lsv_comm_agree(comm, LSV_EIO, &err);
+	}
+	lsv_comm_end(comm);
+	comm = NULL;
+}
+
+/* The other ranks: wait for rank 0's phase; exit 1 silently if it failed
+ * (rank 0 has said why). */
+static void wait_for_rank0(void)
+{
+	lsv_error err;
+	if (lsv_comm_agree(comm, LSV_OK, &err) != LSV_OK)
+		exit(EXIT_FAILURE);
+}
+
+/* Rank 0: its phase is over and went well. */
+static void rank0_done(void)
+{
+	lsv_error err;
+	solo = 0;
+	if (lsv_comm_agree(comm, LSV_OK, &err) != LSV_OK)
+		tool_die_err(&err);
+}
+
+/* The bytes each rank sent and its scan time, on rank 0's stderr. */
+static void report_ranks(const lsv_graph_info *info)
+{
+	int P = lsv_comm_size(comm), me = lsv_comm_rank(comm), r;
+	double *v = calloc(3 * (size_t)P, sizeof *v);
+	lsv_error err;
+
+	if (v == NULL)
+		tool_die(1, "out of memory");
+	v[3 * me] = (double)lsv_comm_sent(comm);
+	v[3 * me + 1] = info->scan_seconds;
+	v[3 * me + 2] = info->gemm_seconds;
+	if (lsv_comm_allreduce_double(comm, v, 3 * (size_t)P, LSV_COMM_SUM,
+				      &err) != LSV_OK)
+		tool_die_err(&err);
+	for (r = 0; r < P; r++)
+		tool_info("rank %d of %d: scan %.2f s (%s block products %.2f s), "
+			  "sent %.0f bytes", r, P, v[3 * r + 1],
+			  info->single ? "sgemm" : "dgemm", v[3 * r + 2], v[3 * r]);
+	free(v);
+}
+
 int main(int argc, char **argv)
 {
 	static const char *const dists[] = {"euclidean", "cosine", "tangent",
@@ -228,9 +299,19 @@ int main(int argc, char **argv)
 	int c, k_given = 0, t_given = 0, lists = 0, classes = 0, u_given = 0;
 	int D_given = 0, tangent_opt = 0, rotation_opt = 0;  /* -C or -s; -r */
 	double marker = LSV_UNLABELED_DEFAULT;
-	FILE *fp;
+	FILE *fp = NULL;
+
+	int P = 1, me = 0;
 
 	tool_init(argv[0]);
+	if (lsv_comm_mpi()) {
+		if (lsv_comm_init(&argc, &argv, &comm, &err) != LSV_OK)
+			tool_die_err(&err);
+		atexit(comm_exit);
+		P = lsv_comm_size(comm);
+		me = lsv_comm_rank(comm);
+		tool_silent = me != 0;
+	}
 	lsv_graph_param_default(&p);
 	opterr = 0;
 	while ((c = getopt(argc, argv, ":k:e:md:w:t:B:fp:A:Nyu:D:C:s:r:qh")) != -1) {
@@ -348,6 +429,16 @@ int main(int argc, char **argv)
 				 tangent_opt ? tangent_opt : rotation_opt,
 				 tangent_opt ? "tangent" : "rotation");
 	}
+	if (P > 1) {
+		const char *what = classes ? "-y (graphs within each class)"
+			: lists ? "-N (neighbour lists)"
+			: p.distance == LSV_DIST_TANGENT ? "-d tangent"
+			: p.distance == LSV_DIST_ROTATION ? "-d rotation"
+			: p.sparse > 0 ? "-A sparse" : NULL;
+		if (what != NULL)
+			tool_usage_error("%s is not distributed: run it on one process "
+					 "(without mpirun, or -np 1)", what);
+	}
 	if (lsv_graph_param_check(&p, &err) != LSV_OK)
 		tool_usage_error("%s", err.msg);
 	if (p.distance == LSV_DIST_COSINE && p.epsilon > 2.0)
@@ -366,12 +457,40 @@ int main(int argc, char **argv)
 		sprintf(deflt, "%s.graph", in);
 		outpath = deflt;
 	}
-	/* Before the data are read: a bad destination fails at once. */
-	fp = tool_output_open(outpath);
-	tool_check_input(in);
+	if (P > 1) {
+		/* rank 0 reads, the others wait; then the search is shared */
+		if (me == 0) {
+			solo = 1;
+			fp = tool_output_open(outpath);
+			tool_check_input(in);
+			if (lsv_data_read_path(in, marker, &x, &err) != LSV_OK)
+				tool_die_err(&err);
+			rank0_done();
+			p.progress = tool_quiet ? NULL : tool_progress;
+			p.progress_ctx = NULL;
+		} else {
+			wait_for_rank0();
+		}
+		if (lsv_graph_build_dist(comm, x, &p, &g, &info, &err) != LSV_OK)
+			tool_die_graph_err(in, &err);
+		if (!tool_quiet)
+			report_ranks(&info);
+		if (me != 0) {
+			wait_for_rank0();
+			free(deflt);
+			return 0;
+		}
+		solo = 1;
+	} else {
+		/* Before the data are read: a bad destination fails at once. */
+		fp = tool_output_open(outpath);
+		tool_check_input(in);
 
-	if (lsv_data_read_path(in, marker, &x, &err) != LSV_OK)
-		tool_die_err(&err);
+		if (lsv_data_read_path(in, marker, &x, &err) != LSV_OK)
+			tool_die_err(&err);
+	}
+	if (P > 1)
+		goto report;
 	if (classes)
 		check_labeled(x, in);
 	if (!tool_quiet) {
@@ -387,6 +506,7 @@ int main(int argc, char **argv)
 	if ((classes ? lsv_graph_build_classes(x, &p, &g, &info, &err)
 		     : lsv_graph_build(x, &p, &g, &info, &err)) != LSV_OK)
 		tool_die_graph_err(in, &err);
+report:
 
 	if (p.epsilon == 0.0 && info.k < p.k && classes)
 		tool_info("warning: k = %d but the smallest class offers only %d "
@@ -425,10 +545,13 @@ int main(int argc, char **argv)
 	if (p.weight == LSV_WEIGHT_HEAT)
 		tool_info("heat weights exp(-d^2/(4t)) with t = %.6g", info.t);
 	report_image(&p, &info);
-	report_scan(&info);
+	if (P == 1)
+		report_scan(&info);
 
 	lsv_graph_free(g);
 	lsv_data_free(x);
 	free(deflt);
+	if (P > 1)
+		rank0_done();
 	return tool_done();
 }

@@ -29,6 +29,7 @@ int tool_quiet = 0;
 int tool_uses_blas = 1;
 
 static struct timespec t0;
+int tool_silent;
 #ifdef _OPENMP
 static volatile int started;  /* threads of the pool started up front */
 #endif
@@ -273,6 +274,9 @@ static void vline(int named, const char *fmt, va_list ap)
 	size_t head = named ? strlen(tool_name) + 2 : 0, need;
 	va_list aq;
 	int len;
+
+	if (tool_silent)
+		return;
 
 	va_copy(aq, ap);
 	len = vsnprintf(NULL, 0, fmt, aq);

@@ -21,6 +21,10 @@ extern int tool_quiet;         /* -q: no progress, summaries or warnings */
  * tool_init): no memory is set aside for them under ulimit -v. */
 extern int tool_uses_blas;
 
+/* 1 on the ranks other than 0 of an MPI run: they print nothing (rank 0
+ * speaks for all; their failures reach it by lsv_comm_agree). */
+extern int tool_silent;
+
 /* Program name, signal handlers (not for signals ignored at start: nohup,
  * background jobs); under an address-space limit, sets the threads and
  * BLAS buffers up front (exit 1 with a message if no room). */

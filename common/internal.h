@@ -128,6 +128,17 @@ lsv_status lsv_knn_pairs(const lsv_data *x, const lsv_graph_param *p,
 			 lsv_pair **pairs, size_t *npairs,
 			 lsv_graph_info *info, lsv_error *err);
 
+/* The distributed neighbour search (common/knn.c): this rank's rows q
+ * (columns numbered 0..dc-1 over the whole data), global rows [row0,
+ * row0 + q->n) of n, against every rank's rows by the ring; *pairs as
+ * lsv_knn_pairs gives for those rows (global indices, row order).  Every
+ * rank of comm calls it; a failure anywhere is every rank's (same status
+ * and message). */
+lsv_status lsv_knn_pairs_ring(lsv_comm *comm, const lsv_data *q, size_t row0,
+			      size_t n, size_t dc, const lsv_graph_param *p,
+			      lsv_pair **pairs, size_t *npairs,
+			      lsv_graph_info *info, lsv_error *err);
+
 /* The graph of n rows from the chosen pairs (common/weights.c): weights
  * (p->weight, p->t) and symmetrization (union or p->mutual in kNN mode,
  * as given in epsilon mode, p->epsilon > 0); sets info->t, edges,

@@ -1596,3 +1596,846 @@ lsv_status lsv_knn_lists(const lsv_data *x, const lsv_graph_param *p,
 	knn_done(&s);
 	return st;
 }
+
+/* ------------------------------------------------------------------ */
+/* Distributed: row blocks on the ranks of a communicator (comm.c)     */
+/* ------------------------------------------------------------------ */
+
+/*
+ * The same graph as lsv_graph_build, its rows in 1-D blocks over the P
+ * ranks (rank r holds rows [n r / P, n (r + 1) / P)).  Ring all-pairs:
+ * every rank keeps its block Q as the queries and the blocks travel
+ * around the ring (ring_run: each pair of blocks multiplied once, both
+ * directions, the transfers overlapping the products).  Each block pair
+ * is the BLAS product of densified tiles, as in scan_dense; the own block
+ * once per tile pair (J >= I).
+ *
+ * Exactness without a second pass.  Each query row keeps a heap of its k
+ * best candidates by EXACT key (exact_key: the same function, hence the
+ * same bits, as the serial re-ranking), ties by the global row index.  A
+ * product key ~k with |~k - k| <= m (the rounding margin of scan()) is
+ * only a filter: a candidate is computed exactly when ~k <= thr + m, thr
+ * being the row's k-th exact key so far.  One turned away has
+ * k > ~k - m > thr >= the final k-th key, so it cannot be among the k
+ * nearest, and the kept lists are the exact k smallest (distance, global
+ * index) pairs: those of the serial build (its certified rows keep the
+ * same, its uncertified ones are redone exactly to the same).  With
+ * integer data exact in the products (the serial "exact" case) the
+ * product key is the exact key, m = 0.  Epsilon mode keeps, for each
+ * query row, every c with exact distance below epsilon: the serial build
+ * gives both directions of each such pair, from the same symmetric
+ * distance.  So the chosen pairs gathered in row order, weighed and
+ * symmetrized by lsv_graph_assemble on rank 0, give the serial graph byte
+ * for byte.  Only the dense path is distributed: the column indices are
+ * the compact features (a monotone renumbering: exact_sqdist adds the
+ * same terms in the same order); the products in single precision (-p
+ * single, the default, or integers exact there), else in double.
+ * No column centring (it would need the global means; it only narrows
+ * the margin).
+ */
+
+/* A block as one message: header (rows, nnz, first global row), rowptr,
+ * val, col; every array 8-aligned but col, which is last. */
+typedef struct {
+	unsigned long long n, nnz, row0;
+} ring_head;
+
+static size_t ring_bytes(size_t n, size_t nnz)
+{
+	return sizeof(ring_head) + (n + 1) * sizeof(size_t) + nnz * sizeof(double) +
+	       nnz * sizeof(int);
+}
+
+/* Rows [r0, r0 + m) of x (columns already compact) packed at buf. */
+static void ring_pack(const lsv_data *x, size_t r0, size_t m, size_t grow0,
+		      unsigned char *buf)
+{
+	size_t base = x->rowptr[r0], nnz = x->rowptr[r0 + m] - base, i;
+	ring_head h = {m, nnz, grow0};
+	size_t *rp = (size_t *)(buf + sizeof h);
+	double *val = (double *)(rp + m + 1);
+	int *col = (int *)(val + nnz);
+
+	memcpy(buf, &h, sizeof h);
+	for (i = 0; i <= m; i++)
+		rp[i] = x->rowptr[r0 + i] - base;
+	memcpy(val, x->val + base, nnz * sizeof *val);
+	memcpy(col, x->col + base, nnz * sizeof *col);
+}
+
+/* A view of a packed block (no copy); 0 if the message is inconsistent. */
+static int ring_view(const unsigned char *buf, size_t bytes, lsv_data *v,
+		     size_t *grow0)
+{
+	ring_head h;
+	if (bytes < sizeof h)
+		return 0;
+	memcpy(&h, buf, sizeof h);
+	if (ring_bytes(h.n, h.nnz) != bytes)
+		return 0;
+	memset(v, 0, sizeof *v);
+	v->n = h.n;
+	v->nnz = h.nnz;
+	v->rowptr = (size_t *)(buf + sizeof h);
+	v->val = (double *)(v->rowptr + h.n + 1);
+	v->col = (int *)(v->val + h.nnz);
+	*grow0 = h.row0;
+	return 1;
+}
+
+/* The working set of one ring step: rows of Q (local 0..nq) then, for a
+ * visiting block, its rows (nq..nq+nc); s.x points at it. */
+typedef struct {
+	knn s;
+	lsv_comm *comm;
+	lsv_data qc;        /* Q or Q followed by C */
+	size_t nq, row0;    /* query rows and their first global row */
+	size_t crow0;       /* first global row of the visiting block */
+	int own;            /* the step of the own block (C = Q) */
+	pick_buf *bufs;     /* epsilon pairs, one list per thread */
+	double sqmax;       /* over all n rows (the margin) */
+	double *cap;        /* per local row: a bound on its final k-th key
+			       (the owner's after its own block; +inf for Q) */
+	size_t rows_cap;    /* rows the per-row arrays can hold */
+} ring;
+
+static int ring_global(const ring *r, size_t c)
+{
+	return (int)(c < r->nq ? r->row0 + c : r->crow0 + (c - r->nq));
+}
+
+/* Row a of Q considers local row c, product g (see the comment above). */
+static void ring_offer(ring *r, size_t a, size_t c, double g, double snap,
+		       pick_buf *buf)
+{
+	knn *s = &r->s;
+	lsv_pair pk;
+	double key;
+
+	if (s->skip[a] || s->skip[c])
+		return;
+	key = key_of(s, a, c, g, snap);
+	if (s->p->epsilon > 0.0) {
+		if (!maybe_close(s, a, c, key))
+			return;
+		pk.i = ring_global(r, a);
+		pk.j = ring_global(r, c);
+		exact_key(s, a, c, &pk);
+		if (pk.d < s->p->epsilon)
+			buf_add(buf, &pk);
+		return;
+	}
+	if (!(key <= s->thr[a] + s->margin[a]))
+		return;
+	if (!s->exact)
+		key = exact_key(s, a, c, &pk);
+	if (key <= s->thr[a]) {
+		cand *h = s->heap + a * (size_t)s->kc;
+		heap_offer(h, &s->hsize[a], s->kc, key, ring_global(r, c));
+		s->thr[a] = fmin(r->cap[a], s->hsize[a] < s->kc ? INFINITY : h[0].key);
+	}
+}
+
+/* Local rows [i0, i0 + bi) against [j0, j0 + bj): G = X' A (bj x bi,
+ * column a the products of row i0 + a); rows of I choose, and with both
+ * (own block, I != J) the rows of J too. */
+static void ring_tile(ring *r, size_t i0, size_t bi, size_t j0, size_t bj,
+		      int both)
+{
+	knn *s = &r->s;
+	int M = (int)bj, N = (int)bi, K = (int)s->dc, T = s->threads;
+	double snap = s->single ? SNAPF : SNAP, t0 = now_seconds();
+	long aa;
+
+	densify_any(s, i0, bi, s->A, s->Af);
+	densify_any(s, j0, bj, s->X, s->Xf);
+	if (K == 0) {
+		if (s->single)
+			memset(s->Gf, 0, bi * bj * sizeof *s->Gf);
+		else
+			memset(s->G, 0, bi * bj * sizeof *s->G);
+	} else if (s->single) {
+		const float one = 1.0f, zero = 0.0f;
+		sgemm_("T", "N", &M, &N, &K, &one, s->Xf, &K, s->Af, &K, &zero,
+		       s->Gf, &M, 1, 1);
+	} else {
+		const double one = 1.0, zero = 0.0;
+		dgemm_("T", "N", &M, &N, &K, &one, s->X, &K, s->A, &K, &zero,
+		       s->G, &M, 1, 1);
+	}
+	s->gemm_seconds += now_seconds() - t0;
+	/* Each thread owns the heaps of its rows.  The inner loops test the
+	 * raw product key against thr + margin (the margin covers snapping:
+	 * it is at least SNAP of |a|^2 + |c|^2), and only the keys that pass
+	 * go to ring_offer.  Cosine: key = 1 - g, i.e. sq = 1/2, factor 1. */
+#pragma omp parallel for num_threads(T) schedule(static)
+	for (aa = 0; aa < (long)bi; aa++) {
+		size_t a = (size_t)aa, b, at = a * bj, q = i0 + a;
+		int t = 0, cosine = s->p->distance == LSV_DIST_COSINE;
+		double two = cosine ? 1.0 : 2.0, base = cosine ? 1.0 : s->sq[q];
+		double lim = s->p->epsilon > 0.0 ? INFINITY : s->thr[q] + s->margin[q];
+#ifdef _OPENMP
+		t = omp_get_thread_num();
+#endif
+		for (b = 0; b < bj; b++) {
+			size_t c = j0 + b;
+			double g = s->single ? (double)s->Gf[at + b] : s->G[at + b];
+			if (base + (cosine ? 0.0 : s->sq[c]) - two * g > lim || c == q)
+				continue;
+			ring_offer(r, q, c, g, snap, &r->bufs[t]);
+			if (s->p->epsilon == 0.0)
+				lim = s->thr[q] + s->margin[q];
+		}
+	}
+	if (!both)
+		return;
+#pragma omp parallel for num_threads(T) schedule(static)
+	for (aa = 0; aa < (long)bj; aa++) {
+		size_t b = (size_t)aa, a, q = j0 + b;
+		int t = 0, cosine = s->p->distance == LSV_DIST_COSINE;
+		double two = cosine ? 1.0 : 2.0, base = cosine ? 1.0 : s->sq[q];
+		double lim = s->p->epsilon > 0.0 ? INFINITY : s->thr[q] + s->margin[q];
+#ifdef _OPENMP
+		t = omp_get_thread_num();
+#endif
+		for (a = 0; a < bi; a++) {
+			size_t at = a * bj + b, c = i0 + a;
+			double g = s->single ? (double)s->Gf[at] : s->G[at];
+			if (base + (cosine ? 0.0 : s->sq[c]) - two * g > lim)
+				continue;
+			ring_offer(r, q, c, g, snap, &r->bufs[t]);
+			if (s->p->epsilon == 0.0)
+				lim = s->thr[q] + s->margin[q];
+		}
+	}
+}
+
+/* The rows' norms (local rows [from, to) of s.x). */
+static void ring_norms(ring *r, size_t from, size_t to)
+{
+	knn *s = &r->s;
+	size_t i, q;
+	for (i = from; i < to; i++) {
+		double v = 0.0;
+		for (q = s->x->rowptr[i]; q < s->x->rowptr[i + 1]; q++)
+			v += s->x->val[q] * s->x->val[q];
+		s->nrm[i] = sqrt(v);
+		s->sq[i] = s->p->distance == LSV_DIST_COSINE ? (v > 0.0 ? 1.0 : 0.0) : v;
+		s->skip[i] = s->p->distance == LSV_DIST_COSINE && v == 0.0;
+	}
+}
+
+/* Room for rows local rows in the per-row arrays (Q then C). */
+static lsv_status ring_room(ring *r, size_t rows)
+{
+	knn *s = &r->s;
+	size_t kc = (size_t)s->kc;
+	if (rows <= r->rows_cap)
+		return LSV_OK;
+#define GROW(p, n) do { void *g_ = realloc((p), (n) + 1); \
+		if (g_ == NULL) return nomem(s, "the row arrays", (n)); \
+		(p) = g_; } while (0)
+	GROW(s->sq, rows * sizeof *s->sq);
+	GROW(s->nrm, rows * sizeof *s->nrm);
+	GROW(s->skip, rows);
+	GROW(r->cap, rows * sizeof *r->cap);
+	if (s->p->epsilon == 0.0) {
+		GROW(s->heap, rows * kc * sizeof *s->heap);
+		GROW(s->hsize, rows * sizeof *s->hsize);
+		GROW(s->thr, rows * sizeof *s->thr);
+		GROW(s->margin, rows * sizeof *s->margin);
+	}
+#undef GROW
+	r->rows_cap = rows;
+	return LSV_OK;
+}
+
+/* The heaps of a travelling block's rows, as one message: header (rows,
+ * k, first global row), cap (per row), the heaps (k candidates per row),
+ * their sizes. */
+typedef struct {
+	unsigned long long n, kk, row0;
+} heap_head;
+
+static size_t heap_bytes(size_t n, size_t kk)
+{
+	return sizeof(heap_head) + n * sizeof(double) + n * kk * sizeof(cand) +
+	       n * sizeof(int);
+}
+
+typedef struct {
+	size_t n, kk, row0;
+	double *cap;
+	cand *h;
+	int *hsize;
+} heap_msg;
+
+static int heap_view(unsigned char *buf, size_t bytes, heap_msg *m)
+{
+	heap_head hd;
+	if (bytes < sizeof hd)
+		return 0;
+	memcpy(&hd, buf, sizeof hd);
+	if (heap_bytes(hd.n, hd.kk) != bytes)
+		return 0;
+	m->n = hd.n;
+	m->kk = hd.kk;
+	m->row0 = hd.row0;
+	m->cap = (double *)(buf + sizeof hd);
+	m->h = (cand *)(m->cap + hd.n);
+	m->hsize = (int *)(m->h + hd.n * hd.kk);
+	return 1;
+}
+
+/*
+ * One step: Q rows [q0, q1) against the block C rows [c0, c1) (C NULL:
+ * the own block, all of it, J >= I).  For a visiting block both
+ * directions are taken: Q's rows choose among C's into their heaps, and
+ * C's rows among Q's into the travelling heaps of hm (kNN; epsilon mode
+ * keeps C's pairs here, with their global rows), so each pair of rows is
+ * multiplied once over the whole ring.
+ */
+static lsv_status ring_step(ring *r, const lsv_data *C, size_t crow0,
+			    heap_msg *hm, size_t q0, size_t q1, size_t c0,
+			    size_t c1)
+{
+	knn *s = &r->s;
+	size_t B = s->B, nc = C ? C->n : r->nq, nq = r->nq, I, J, i;
+	size_t total = nq + (C ? nc : 0), nnzq = r->qc.rowptr[nq];
+	size_t nnz = nnzq + (C ? C->nnz : 0), kc = (size_t)s->kc;
+	lsv_status st;
+
+	r->crow0 = crow0;
+	if ((st = ring_room(r, total)) != LSV_OK)
+		return st;
+	/* Q followed by C in one data set (Q's part stays in place) */
+	if (C != NULL) {
+		size_t *rp = realloc(r->qc.rowptr, (total + 1) * sizeof *rp);
+		if (rp != NULL)
+			r->qc.rowptr = rp;
+		int *col = rp ? realloc(r->qc.col, (nnz + 1) * sizeof *col) : NULL;
+		if (col != NULL)
+			r->qc.col = col;
+		double *val = col ? realloc(r->qc.val, (nnz + 1) * sizeof *val) : NULL;
+		if (val == NULL)
+			return nomem(s, "a visiting block", ring_bytes(nc, C->nnz));
+		r->qc.val = val;
+		for (i = 0; i <= nc; i++)
+			r->qc.rowptr[nq + i] = nnzq + C->rowptr[i];
+		memcpy(r->qc.col + nnzq, C->col, C->nnz * sizeof *C->col);
+		memcpy(r->qc.val + nnzq, C->val, C->nnz * sizeof *C->val);
+		r->qc.n = total;
+		r->qc.nnz = nnz;
+		s->ccol = r->qc.col;  /* the columns are compact already */
+		ring_norms(r, nq, total);
+		/* the travelling heaps in place of rows nq.. */
+		for (i = 0; i < nc; i++) {
+			size_t a = nq + i;
+			r->cap[a] = INFINITY;
+			if (hm == NULL)
+				continue;
+			r->cap[a] = hm->cap[i];
+			s->hsize[a] = hm->hsize[i];
+			memcpy(s->heap + a * kc, hm->h + i * kc, kc * sizeof *s->heap);
+			s->thr[a] = fmin(hm->cap[i], s->hsize[a] < s->kc ? INFINITY
+						: s->heap[a * kc].key);
+			s->margin[a] = s->exact ? 0.0
+				: s->p->distance == LSV_DIST_COSINE
+					? 2.0 * s->rel : s->rel * (s->sq[a] + r->sqmax);
+		}
+	}
+	if (B == 0)
+		return LSV_OK;  /* no rows anywhere: nothing to do */
+	for (I = q0; I < q1; I += B) {
+		size_t bi = q1 - I < B ? q1 - I : B;
+		if (C == NULL) {
+			for (J = I; J < nq; J += B)
+				ring_tile(r, I, bi, J, nq - J < B ? nq - J : B, J != I);
+		} else {
+			for (J = c0; J < c1; J += B)
+				ring_tile(r, I, bi, nq + J, c1 - J < B ? c1 - J : B, 1);
+		}
+	}
+	if (C != NULL && hm != NULL)
+		for (i = 0; i < nc; i++) {
+			hm->hsize[i] = s->hsize[nq + i];
+			memcpy(hm->h + i * kc, s->heap + (nq + i) * kc, kc * sizeof *s->heap);
+		}
+	return LSV_OK;
+}
+
+/* This rank's chosen pairs, in row order (kNN: by exact key, then index;
+ * epsilon: by column). */
+static lsv_status ring_picks(ring *r, lsv_pair **out, size_t *nout)
+{
+	knn *s = &r->s;
+	size_t a, total = 0, np = 0;
+	int t, m;
+	lsv_pair *v;
+
+	if (s->p->epsilon > 0.0) {
+		for (t = 0; t < s->threads; t++)
+			total += r->bufs[t].n;
+	} else {
+		total = r->nq * (size_t)s->kk;
+	}
+	v = malloc((total + 1) * sizeof *v);
+	if (v == NULL)
+		return nomem(s, "the chosen pairs", total * sizeof *v);
+	if (s->p->epsilon > 0.0) {
+		for (t = 0; t < s->threads; t++) {
+			if (r->bufs[t].n > 0)
+				memcpy(v + np, r->bufs[t].v, r->bufs[t].n * sizeof *v);
+			np += r->bufs[t].n;
+		}
+		qsort(v, np, sizeof *v, pick_cmp);
+	} else {
+		for (a = 0; a < r->nq; a++) {
+			cand *h = s->heap + a * (size_t)s->kc;
+			qsort(h, (size_t)s->hsize[a], sizeof *h, cand_cmp);
+			for (m = 0; m < s->hsize[a] && m < s->kk; m++) {
+				lsv_pair *pk = &v[np++];
+				pk->i = (int)(r->row0 + a);
+				pk->j = h[m].j;
+				if (s->p->distance == LSV_DIST_COSINE) {
+					pk->d = h[m].key;
+					pk->d2 = h[m].key * h[m].key;
+				} else {
+					pk->d2 = h[m].key;
+					pk->d = sqrt(h[m].key);
+				}
+			}
+		}
+	}
+	*out = v;
+	*nout = np;
+	return LSV_OK;
+}
+
+/* Global facts every rank needs, by allreduce: rows without non-zero
+ * values, the largest squared norm, whether every value is an integer. */
+static lsv_status ring_globals(ring *r, double *integral, lsv_error *err)
+{
+	knn *s = &r->s;
+	double v[3] = {0.0, 0.0, 0.0};  /* zero rows, sqmax, non-integer */
+	size_t i, q;
+	lsv_status st;
+
+	for (i = 0; i < r->nq; i++) {
+		double w = 0.0;
+		for (q = s->x->rowptr[i]; q < s->x->rowptr[i + 1]; q++)
+			w += s->x->val[q] * s->x->val[q];
+		v[0] += w == 0.0;
+		v[1] = fmax(v[1], w);
+	}
+	for (q = 0; q < s->x->nnz; q++)
+		if (s->x->val[q] != nearbyint(s->x->val[q]))
+			v[2] = 1.0;
+	if ((st = lsv_comm_allreduce_double(r->comm, v, 1, LSV_COMM_SUM, err)) ||
+	    (st = lsv_comm_allreduce_double(r->comm, v + 1, 2, LSV_COMM_MAX, err)))
+		return st;
+	r->sqmax = v[1];
+	*integral = s->p->distance == LSV_DIST_EUCLIDEAN && v[2] == 0.0 ? v[1] : -1.0;
+	return LSV_OK;
+}
+
+static void ring_free(ring *r)
+{
+	int t;
+	if (r->bufs != NULL)
+		for (t = 0; t < r->s.threads; t++)
+			free(r->bufs[t].v);
+	free(r->bufs);
+	free(r->cap);
+	free(r->qc.rowptr);
+	free(r->qc.col);
+	free(r->qc.val);
+	r->s.ccol = NULL;
+	r->s.x = NULL;
+	knn_done(&r->s);
+}
+
+/* Everything local before the ring: heaps, norms, blocks. */
+static lsv_status ring_setup(ring *r, const lsv_data *q, size_t n,
+			     size_t dc, lsv_graph_info *info, lsv_error *err)
+{
+	knn *s = &r->s;
+	size_t nq = q->n, i, avail, zero;
+	double integral;
+	lsv_status st = LSV_OK;
+
+	r->qc.n = nq;
+	r->qc.nnz = q->nnz;
+	r->qc.rowptr = malloc((nq + 1) * sizeof *r->qc.rowptr);
+	r->qc.col = malloc((q->nnz + 1) * sizeof *r->qc.col);
+	r->qc.val = malloc((q->nnz + 1) * sizeof *r->qc.val);
+	s->sq = malloc((nq + 1) * sizeof *s->sq);
+	s->nrm = malloc((nq + 1) * sizeof *s->nrm);
+	s->skip = calloc(nq + 1, 1);
+	s->threads = 1;
+#ifdef _OPENMP
+	s->threads = omp_get_max_threads() > 0 ? omp_get_max_threads() : 1;
+#endif
+	r->bufs = calloc((size_t)s->threads, sizeof *r->bufs);
+	if (!r->qc.rowptr || !r->qc.col || !r->qc.val || !s->sq || !s->nrm ||
+	    !s->skip || !r->bufs)
+		st = nomem(s, "the row block", ring_bytes(nq, q->nnz));
+	if ((st = lsv_comm_agree(r->comm, st, err)) != LSV_OK)
+		return st;
+	memcpy(r->qc.rowptr, q->rowptr, (nq + 1) * sizeof *q->rowptr);
+	memcpy(r->qc.col, q->col, q->nnz * sizeof *q->col);
+	memcpy(r->qc.val, q->val, q->nnz * sizeof *q->val);
+	s->x = &r->qc;
+	s->ccol = r->qc.col;
+	s->dc = dc;
+	s->n = n;
+	ring_norms(r, 0, nq);
+	if ((st = ring_globals(r, &integral, err)) != LSV_OK)
+		return st;
+	/* as build_picks: the zero rows counted over every rank */
+	for (i = 0, zero = 0; i < nq; i++)
+		zero += s->nrm[i] == 0.0;
+	if ((st = lsv_comm_allreduce_size(r->comm, &zero, 1, LSV_COMM_SUM, err)))
+		return st;
+	info->zero_rows = zero;
+	avail = n - 1;
+	if (s->p->distance == LSV_DIST_COSINE)
+		avail = zero < n ? n - zero - 1 : 0;
+	if (s->p->epsilon == 0.0) {
+		s->kk = (int)((size_t)s->p->k < avail ? (size_t)s->p->k : avail);
+		s->kc = s->kk;  /* the heaps hold exact keys: k are enough */
+	}
+	info->k = s->kk;
+	info->threads = s->threads;
+	/* single precision as asked (-p single, the default) while the
+	 * squared norms stay far inside a float's range, and always when
+	 * the data are integers exact there; the filter's margin covers the
+	 * rounding of inexact products, whose survivors are computed exactly */
+	s->single = (integral >= 0.0 && integral <= EXACT_SINGLE) ||
+		    (s->p->single && r->sqmax < 1e30);
+	s->exact = integral >= 0.0 &&
+		   integral <= (s->single ? EXACT_SINGLE : EXACT_DOUBLE);
+	s->rel = fmax(s->single ? SNAPF : SNAP,
+		      1.01 * (double)(s->dc + 2) * (s->single ? 0x1p-24 : 0x1p-53));
+	st = alloc_blocks(s, 0);
+	if (st == LSV_OK && s->p->epsilon == 0.0) {
+		s->heap = malloc((nq * (size_t)s->kc + 1) * sizeof *s->heap);
+		s->hsize = calloc(nq + 1, sizeof *s->hsize);
+		s->thr = malloc((nq + 1) * sizeof *s->thr);
+		s->margin = malloc((nq + 1) * sizeof *s->margin);
+		if (!s->heap || !s->hsize || !s->thr || !s->margin)
+			st = nomem(s, "candidate heaps", nq * (size_t)s->kc * sizeof(cand));
+		else
+			for (i = 0; i < nq; i++) {
+				s->thr[i] = s->kc > 0 ? INFINITY : -INFINITY;
+				s->margin[i] = s->exact ? 0.0
+					: s->p->distance == LSV_DIST_COSINE
+						? 2.0 * s->rel
+						: s->rel * (s->sq[i] + r->sqmax);
+			}
+	}
+	info->single = s->single;
+	return lsv_comm_agree(r->comm, st, err);
+}
+
+/*
+ * The ring itself.  Step 0: the own block.  Then the blocks travel: at
+ * step t (1 <= t <= P/2) rank r holds the block of rank o = r - t and
+ * multiplies it with its own, both directions, so that each pair of
+ * blocks is multiplied once: for t < P/2 whole; for t = P/2 (P even)
+ * the two ranks share the pair, the lower rank taking the first half of
+ * the higher one's rows, the higher rank its other half.  A block's data
+ * goes P/2 hops (each shift started before the products, so the transfer
+ * overlaps them); its travelling heaps (kNN) go P hops and come home,
+ * where they are merged into the owner's heaps: exact keys and global
+ * indices, so the merge is the union.
+ */
+static lsv_status ring_run(ring *r, const lsv_data *q, lsv_error *err)
+{
+	knn *s = &r->s;
+	int P = lsv_comm_size(r->comm), me = lsv_comm_rank(r->comm), t;
+	int S = P / 2, knn_mode = s->p->epsilon == 0.0;
+	size_t bytes = ring_bytes(q->n, q->nnz), nd = 0, nh = 0, i;
+	size_t kc = (size_t)s->kc, hb = heap_bytes(r->nq, kc);
+	unsigned char *data = NULL, *heaps = NULL;  /* in hand */
+	void *got = NULL;
+	lsv_comm_req *dreq = NULL, *hreq = NULL;  /* the shifts in flight */
+	lsv_status st = LSV_OK, s2;
+
+	/* the own block, then the caps its heaps give */
+	st = ring_room(r, r->nq);
+	if (st == LSV_OK) {
+		for (i = 0; i < r->nq; i++)
+			r->cap[i] = INFINITY;
+		st = ring_step(r, NULL, r->row0, NULL, 0, r->nq, 0, 0);
+	}
+	if (st == LSV_OK && (data = malloc(bytes)) == NULL)
+		st = nomem(s, "the block message", bytes);
+	if (st == LSV_OK && knn_mode && (heaps = malloc(hb)) == NULL)
+		st = nomem(s, "the heap message", hb);
+	if (st == LSV_OK) {
+		ring_pack(q, 0, q->n, r->row0, data);
+		nd = bytes;
+		if (knn_mode) {
+			heap_head hd = {r->nq, kc, r->row0};
+			heap_msg m;
+			memcpy(heaps, &hd, sizeof hd);
+			heap_view(heaps, hb, &m);
+			for (i = 0; i < r->nq; i++) {
+				m.cap[i] = s->thr[i];
+				m.hsize[i] = 0;
+			}
+			memset(m.h, 0, r->nq * kc * sizeof *m.h);
+			nh = hb;
+		}
+	}
+	if ((st = lsv_comm_agree(r->comm, st, err)) != LSV_OK)
+		goto done;
+	if (S >= 1 && (st = lsv_comm_shift_start(r->comm, data, nd, &dreq, err)))
+		goto done;
+	for (t = 1; t <= (knn_mode ? P : S); t++) {
+		lsv_data C;
+		heap_msg hm;
+		size_t crow0 = 0;
+		int o = (me - t + P) % P;
+		/* this step's block: its data (t <= S) and heaps arrive */
+		if (t <= S) {
+			s2 = lsv_comm_shift_finish(r->comm, dreq, &got, &nd, err);
+			dreq = NULL;
+			free(data);  /* sent */
+			data = got;
+			got = NULL;
+			if ((st = lsv_comm_agree(r->comm, s2, err)) != LSV_OK)
+				goto done;
+			/* passed on while the products below run (read only) */
+			if (t < S &&
+			    (st = lsv_comm_shift_start(r->comm, data, nd, &dreq, err)))
+				goto done;
+		}
+		if (knn_mode) {
+			if ((st = lsv_comm_shift_start(r->comm, heaps, nh, &hreq, err)))
+				goto done;
+			s2 = lsv_comm_shift_finish(r->comm, hreq, &got, &nh, err);
+			hreq = NULL;
+			free(heaps);
+			heaps = got;
+			got = NULL;
+			if ((st = lsv_comm_agree(r->comm, s2, err)) != LSV_OK)
+				goto done;
+		}
+		if (t == P) {
+			/* home: the heaps of the own rows from the other ranks */
+			if (!heap_view(heaps, nh, &hm) || hm.n != r->nq || hm.kk != kc)
+				st = lsv_fail(err, LSV_EIO, "a malformed heap message");
+			for (i = 0; st == LSV_OK && i < r->nq; i++) {
+				int m;
+				cand *h = s->heap + i * kc;
+				for (m = 0; m < hm.hsize[i]; m++) {
+					const cand *c = &hm.h[i * kc + (size_t)m];
+					heap_offer(h, &s->hsize[i], s->kc, c->key, c->j);
+				}
+			}
+		} else if (t <= S) {
+			size_t q0 = 0, q1 = r->nq, c0 = 0, c1;
+			if (!ring_view(data, nd, &C, &crow0) ||
+			    (knn_mode && (!heap_view(heaps, nh, &hm) || hm.n != C.n))) {
+				st = lsv_fail(err, LSV_EIO, "a malformed block message "
+					      "(%zu bytes) at ring step %d", nd, t);
+			} else {
+				c1 = C.n;
+				if (2 * t == P) {
+					/* the pair shared: the first half of the
+					 * higher rank's rows on the lower rank */
+					if (me < o)
+						c1 = C.n / 2;
+					else
+						q0 = r->nq / 2;
+				}
+				st = ring_step(r, &C, crow0, knn_mode ? &hm : NULL, q0,
+					       q1, c0, c1);
+			}
+		}
+		/* t > S: the heaps only pass through, back to their owner */
+		if ((st = lsv_comm_agree(r->comm, st, err)) != LSV_OK)
+			goto done;
+		if (s->p->progress && t <= S)
+			s->p->progress(s->p->progress_ctx,
+				       (size_t)((double)s->n * (t + 1) / (S + 1)), s->n);
+	}
+done:
+	if (dreq != NULL) {
+		/* a failure agreed with a shift in flight: every rank posted
+		 * it, so it completes; then its buffers go */
+		lsv_error scratch;
+		if (lsv_comm_shift_finish(r->comm, dreq, &got, &nd, &scratch) == LSV_OK)
+			free(got);
+		got = NULL;
+	}
+	free(data);
+	free(heaps);
+	free(got);
+	return st;
+}
+
+lsv_status lsv_knn_pairs_ring(lsv_comm *comm, const lsv_data *q, size_t row0,
+			      size_t n, size_t dc, const lsv_graph_param *p,
+			      lsv_pair **pairs, size_t *npairs,
+			      lsv_graph_info *info, lsv_error *err)
+{
+	ring r;
+	lsv_status st;
+	double t0 = now_seconds();
+
+	*pairs = NULL;
+	*npairs = 0;
+	memset(info, 0, sizeof *info);
+	memset(&r, 0, sizeof r);
+	r.comm = comm;
+	r.nq = q->n;
+	r.row0 = row0;
+	r.s.p = p;
+	r.s.err = err;
+	st = ring_setup(&r, q, n, dc, info, err);
+	if (st == LSV_OK)
+		st = ring_run(&r, q, err);
+	if (st == LSV_OK)
+		st = ring_picks(&r, pairs, npairs);
+	if (st == LSV_OK && p->epsilon > 0.0) {
+		int t, failed = 0;
+		for (t = 0; t < r.s.threads; t++)
+			failed |= r.bufs[t].failed;
+		if (failed)
+			st = nomem(&r.s, "the epsilon pairs", 0);
+	}
+	st = lsv_comm_agree(comm, st, err);
+	if (st != LSV_OK) {
+		free(*pairs);
+		*pairs = NULL;
+		*npairs = 0;
+	}
+	info->scan_seconds = now_seconds() - t0;
+	info->gemm_seconds = r.s.gemm_seconds;
+	ring_free(&r);
+	return st;
+}
+
+lsv_status lsv_graph_build_dist(lsv_comm *comm, const lsv_data *x,
+				const lsv_graph_param *p, lsv_graph **out,
+				lsv_graph_info *info, lsv_error *err)
+{
+	int P = lsv_comm_size(comm), me = lsv_comm_rank(comm), r;
+	unsigned long long dims[2] = {0, 0};  /* n, distinct features */
+	unsigned char *all = NULL;
+	void *part = NULL, *gathered = NULL;
+	size_t *counts = NULL, bytes = 0, np = 0, n, row0;
+	lsv_pair *pairs = NULL;
+	lsv_graph_info dummy;
+	lsv_data q, cx;
+	lsv_status st;
+
+	*out = NULL;
+	if (info == NULL)
+		info = &dummy;
+	memset(info, 0, sizeof *info);
+	memset(&cx, 0, sizeof cx);
+	st = lsv_graph_param_check(p, err);
+	if (st == LSV_OK && (p->distance == LSV_DIST_TANGENT ||
+			     p->distance == LSV_DIST_ROTATION))
+		st = lsv_fail(err, LSV_EINVAL, "the image distances are not "
+			      "distributed: run them on one process");
+	counts = calloc((size_t)P, sizeof *counts);
+	if (st == LSV_OK && counts == NULL)
+		st = lsv_fail(err, LSV_ENOMEM, "out of memory for %d ranks", P);
+	/* rank 0 holds the data: the checks of build_picks, then the blocks
+	 * with compact columns, packed one after the other */
+	if (st == LSV_OK && me == 0) {
+		lsv_fmap f;
+		size_t k, off = 0;
+		if (x->n == 0)
+			st = lsv_fail(err, LSV_EINVAL, "no data rows");
+		else if (x->n > INT_MAX)
+			st = lsv_fail(err, LSV_ETOOBIG, "%zu rows: at most %d are "
+				      "supported", x->n, INT_MAX);
+		else
+			st = check_magnitude(x, err);
+		if (st == LSV_OK && (st = lsv_fmap_build(x, NULL, 0, &f, err)) == LSV_OK) {
+			cx = *x;
+			cx.col = malloc((x->nnz + 1) * sizeof *cx.col);
+			if (cx.col == NULL)
+				st = lsv_fail(err, LSV_ENOMEM, "out of memory for the "
+					      "feature map");
+			else
+				for (k = 0; k < x->nnz; k++)
+					cx.col[k] = lsv_fmap_get(&f, x->col[k]);
+			dims[0] = x->n;
+			dims[1] = f.m;
+			lsv_fmap_free(&f);
+		}
+		for (r = 0; st == LSV_OK && r < P; r++) {
+			size_t a = x->n * (size_t)r / (size_t)P;
+			size_t b = x->n * (size_t)(r + 1) / (size_t)P;
+			counts[r] = ring_bytes(b - a, x->rowptr[b] - x->rowptr[a]);
+			bytes += counts[r];
+		}
+		if (st == LSV_OK && (all = malloc(bytes + 1)) == NULL)
+			st = lsv_fail(err, LSV_ENOMEM, "out of memory for the row "
+				      "blocks (%zu bytes)", bytes);
+		for (r = 0; st == LSV_OK && r < P; r++) {
+			size_t a = x->n * (size_t)r / (size_t)P;
+			size_t b = x->n * (size_t)(r + 1) / (size_t)P;
+			ring_pack(&cx, a, b - a, a, all + off);
+			off += counts[r];
+		}
+	}
+	if ((st = lsv_comm_agree(comm, st, err)) != LSV_OK)
+		goto done;
+	if ((st = lsv_comm_bcast(comm, 0, dims, sizeof dims, err)) != LSV_OK)
+		goto done;
+	n = (size_t)dims[0];
+	if ((st = lsv_comm_scatterv(comm, 0, all, counts, &part, &bytes, err)))
+		goto done;
+	free(all);
+	all = NULL;
+	st = ring_view(part, bytes, &q, &row0)
+		? LSV_OK : lsv_fail(err, LSV_EIO, "a malformed row block message");
+	if ((st = lsv_comm_agree(comm, st, err)) != LSV_OK)
+		goto done;
+	st = lsv_knn_pairs_ring(comm, &q, row0, n, (size_t)dims[1], p, &pairs,
+				&np, info, err);
+	if (st != LSV_OK)
+		goto done;
+	free(part);
+	part = NULL;
+	/* the pairs of every rank, in rank order = row order, on rank 0 */
+	st = lsv_comm_gatherv(comm, 0, pairs, np * sizeof *pairs, &gathered,
+			      counts, err);
+	free(pairs);
+	pairs = NULL;
+	if (st != LSV_OK)
+		goto done;
+	if (me == 0) {
+		size_t total = 0;
+		for (r = 0; r < P; r++)
+			total += counts[r];
+		/* epsilon pairs come from whichever rank multiplied their
+		 * blocks: in (row, column) order, as the serial build has them */
+		if (p->epsilon > 0.0)
+			qsort(gathered, total / sizeof(lsv_pair), sizeof(lsv_pair),
+			      pick_cmp);
+		st = lsv_graph_assemble(n, gathered, total / sizeof(lsv_pair), p,
+					out, info, err);
+	}
+	st = lsv_comm_agree(comm, st, err);
+done:
+	if (st != LSV_OK && *out != NULL) {
+		lsv_graph_free(*out);
+		*out = NULL;
+	}
+	free(cx.col);
+	free(all);
+	free(part);
+	free(pairs);
+	free(gathered);
+	free(counts);
+	return st;
+}

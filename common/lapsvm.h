@@ -1254,6 +1254,98 @@ int lsv_out_same(const lsv_out *a, const lsv_out *b);
 int lsv_out_replaces(const lsv_out *o, const char *path);
 
 /* ------------------------------------------------------------------ */
+/* Communication between processes (common/comm.c)                     */
+/* ------------------------------------------------------------------ */
+
+/*
+ * The few collective operations the distributed algorithms use, written
+ * once against this interface: built with -DLSV_MPI (make MPI=1, mpicc)
+ * they are MPI calls on a duplicate of MPI_COMM_WORLD; otherwise a serial
+ * implementation of size 1 (every operation a copy).  Every rank calls
+ * each collective in the same order.  Buffers are bytes; a message over
+ * INT_MAX bytes (MPI's int count) is refused (LSV_ETOOBIG).  An MPI error
+ * becomes a status and message (MPI_ERRORS_RETURN): nothing here prints,
+ * exits or aborts.
+ *
+ * Received buffers (*recv) are allocated here (malloc, at least 1 byte)
+ * and owned by the caller.  counts arrays have one entry per rank.
+ * lsv_comm_sent counts the bytes this rank handed to MPI for other ranks
+ * (payload only), for scaling measurements.
+ */
+typedef struct lsv_comm lsv_comm;
+typedef enum { LSV_COMM_SUM = 0, LSV_COMM_MAX } lsv_comm_op;
+
+/* 1 if built with MPI. */
+int lsv_comm_mpi(void);
+/* MPI_Init (funneled threads: only the main thread communicates) and the
+ * communicator; serial: a communicator of one.  *out is owned: release it
+ * with lsv_comm_end, which calls MPI_Finalize. */
+lsv_status lsv_comm_init(int *argc, char ***argv, lsv_comm **out,
+			 lsv_error *err);
+void lsv_comm_end(lsv_comm *c);
+int lsv_comm_rank(const lsv_comm *c);
+int lsv_comm_size(const lsv_comm *c);
+size_t lsv_comm_sent(const lsv_comm *c);
+
+/* v[0..n) reduced elementwise over the ranks, the result on every rank. */
+lsv_status lsv_comm_allreduce_double(lsv_comm *c, double *v, size_t n,
+				     lsv_comm_op op, lsv_error *err);
+lsv_status lsv_comm_allreduce_size(lsv_comm *c, size_t *v, size_t n,
+				   lsv_comm_op op, lsv_error *err);
+/* The error-flag agreement that ends a phase: st is this rank's outcome
+ * (its message in *err if not LSV_OK).  Returns LSV_OK if every rank
+ * succeeded; otherwise, on every rank, the status and message of the
+ * lowest failing rank, so all ranks stop together with one message. */
+lsv_status lsv_comm_agree(lsv_comm *c, lsv_status st, lsv_error *err);
+/* bytes of buf at root copied to every rank's buf. */
+lsv_status lsv_comm_bcast(lsv_comm *c, int root, void *buf, size_t bytes,
+			  lsv_error *err);
+/* Rank r's send (bytes) concatenated in rank order into *recv at root
+ * (counts[r] its size; both only at root, NULL elsewhere). */
+lsv_status lsv_comm_gatherv(lsv_comm *c, int root, const void *send,
+			    size_t bytes, void **recv, size_t *counts,
+			    lsv_error *err);
+/* The same on every rank. */
+lsv_status lsv_comm_allgatherv(lsv_comm *c, const void *send, size_t bytes,
+			       void **recv, size_t *counts, lsv_error *err);
+/* Root's send, counts[r] bytes for rank r in rank order (counts and send
+ * read at root only), each rank's part into *recv (*bytes). */
+lsv_status lsv_comm_scatterv(lsv_comm *c, int root, const void *send,
+			     const size_t *counts, void **recv, size_t *bytes,
+			     lsv_error *err);
+/* scounts[r] bytes of send (in rank order) to rank r; what each rank sent
+ * here concatenated in rank order into *recv, rcounts[r] from rank r. */
+lsv_status lsv_comm_alltoallv(lsv_comm *c, const void *send,
+			      const size_t *scounts, void **recv,
+			      size_t *rcounts, lsv_error *err);
+/* Ring shift: send (bytes) to rank + 1, receive from rank - 1 (cyclic).
+ * Started and finished apart, so the transfer overlaps the caller's work
+ * in between: lsv_comm_shift_start returns a request (owned until
+ * lsv_comm_shift_finish, which frees it and gives the received buffer);
+ * send must stay untouched until then.  One shift at a time. */
+typedef struct lsv_comm_req lsv_comm_req;
+lsv_status lsv_comm_shift_start(lsv_comm *c, const void *send, size_t bytes,
+				lsv_comm_req **req, lsv_error *err);
+lsv_status lsv_comm_shift_finish(lsv_comm *c, lsv_comm_req *req,
+				 void **recv, size_t *bytes, lsv_error *err);
+
+/*
+ * lsv_graph_build over the ranks of comm (common/knn.c): the rows in 1-D
+ * blocks, rank r holding rows [n r / P, n (r + 1) / P) (rank 0 reads the
+ * data, x, and scatters; x is ignored elsewhere), the blocks passed around
+ * the ring, and the chosen pairs gathered on rank 0, which assembles the
+ * graph (*out only there).  The graph is byte for byte that of
+ * lsv_graph_build for every P (exact distances, ties by global row index).
+ * Euclidean and cosine, kNN (union or mutual) and epsilon; the image
+ * distances are refused (LSV_EINVAL).  Every rank calls it and gets the
+ * same status and message.  info: k, zero_rows, threads, single, the
+ * scan's times on this rank, and on rank 0 the assembly's fields.
+ */
+lsv_status lsv_graph_build_dist(lsv_comm *comm, const lsv_data *x,
+				const lsv_graph_param *p, lsv_graph **out,
+				lsv_graph_info *info, lsv_error *err);
+
+/* ------------------------------------------------------------------ */
 /* Seeded randomness and synthetic data (common/rng.c, common/synth.c)  */
 /* ------------------------------------------------------------------ */
 

@@ -1,0 +1,203 @@
+#!/usr/bin/env bats
+# The MPI build (make MPI=1, in LAPSVM_MPIBIN, default build/mpi) under
+# mpirun: graphs byte for byte those of the serial build for P = 1..4
+# ranks, and failures on any rank ending every rank with one message.
+# Skipped when the MPI build or mpirun is absent.
+#
+# Every run: timeout 60 mpirun -q --oversubscribe --bind-to none -np P,
+# one OpenMP thread per rank, and as root in a container the two
+# variables OpenMPI asks for (README, "MPI").
+
+load helpers
+
+MPIBIN="${LAPSVM_MPIBIN:-$BATS_TEST_DIRNAME/../../build/mpi}"
+MGB="$MPIBIN/graph-build"
+
+setup() {
+	need_tools "$GB" "$DG"
+	[ -x "$MGB" ] || skip "the MPI build is absent ($MGB; make MPI=1)"
+	command -v mpirun > /dev/null || skip "mpirun not installed (openmpi-bin)"
+	if [ "$(id -u)" = 0 ]; then
+		export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+	fi
+	export OMP_NUM_THREADS=1
+	enter_work
+}
+
+# mpi P ARGS...: graph-build of the MPI build on P ranks.
+mpi() {
+	local P=$1
+	shift
+	timeout 60 mpirun -q --oversubscribe --bind-to none -np "$P" "$MGB" "$@"
+}
+
+# same_graphs DATA OPTIONS...: the serial graph, then P = 1..4 ranks, each
+# compared byte for byte.
+same_graphs() {
+	local data=$1 P
+	shift
+	"$GB" -q "$@" "$data" serial.graph
+	for P in 1 2 3 4; do
+		rm -f "p$P.graph"
+		mpi "$P" -q "$@" "$data" "p$P.graph" || { echo "P = $P failed"; return 1; }
+		cmp serial.graph "p$P.graph" || { echo "P = $P differs ($*)"; return 1; }
+	done
+}
+
+# integer_moons FILE: two moons rounded to integers (x 10): exact
+# distances with many ties at the k-th neighbour.
+integer_moons() {
+	"$DG" -S 5 moons raw.libsvm
+	awk '{ printf "%s", $1; for (i = 2; i <= NF; i++) { split($i, a, ":");
+	       printf " %s:%d", a[1], int(a[2] * 10 + (a[2] < 0 ? -0.5 : 0.5)) }
+	       print "" }' raw.libsvm > "$1"
+}
+
+# ------------------------------------------------------------ equivalence
+
+@test "mpi: kNN graph of 200 moons: byte-identical for P = 1..4" {
+	moons m.libsvm -S 3
+	same_graphs m.libsvm -k 6
+	[ -s serial.graph ]
+}
+
+@test "mpi: epsilon graph, binary and distance weights: byte-identical" {
+	moons m.libsvm -S 4
+	same_graphs m.libsvm -e 0.3
+	same_graphs m.libsvm -e 0.2 -w binary
+	same_graphs m.libsvm -k 5 -w distance
+}
+
+@test "mpi: mutual kNN and a given heat width: byte-identical" {
+	moons m.libsvm -S 6
+	same_graphs m.libsvm -k 7 -m
+	same_graphs m.libsvm -k 3 -t 0.5
+}
+
+@test "mpi: cosine with a zero row (isolated): byte-identical" {
+	moons m.libsvm -S 7
+	echo '1 3:0' >> m.libsvm
+	same_graphs m.libsvm -k 6 -d cosine
+	same_graphs m.libsvm -e 0.01 -d cosine
+	# the zero row (201) has no edge
+	[ "$(grep -c '^201 [0-9]' serial.graph)" -eq 0 ]
+	grep -q '^200 [0-9]' serial.graph
+}
+
+@test "mpi: integer data, exact ties at the k-th distance, broken by index" {
+	integer_moons i.libsvm
+	same_graphs i.libsvm -k 10
+	same_graphs i.libsvm -k 4 -m
+}
+
+@test "mpi: duplicate points, uneven blocks, k >= rows per block" {
+	printf '%s\n' '1 1:1 2:1' '1 1:1 2:1' '-1 1:2 2:0.5' '1 1:1 2:1' \
+		'0 1:0.5 2:3' '0 1:2 2:0.5' '0 1:-1 2:1' > d.libsvm
+	same_graphs d.libsvm -k 5
+	same_graphs d.libsvm -k 2 -w distance
+	same_graphs d.libsvm -e 1.5
+}
+
+@test "mpi: 3 rows on 4 ranks (a rank with no rows), k capped at 2" {
+	small_data s.txt
+	sed -i 4d s.txt
+	same_graphs s.txt -k 6
+	run --separate-stderr mpi 4 -k 6 s.txt p.graph
+	assert_status 0
+	assert_stderr_has "using k = 2"
+}
+
+@test "mpi: one row: an empty graph, as serial" {
+	echo '1 1:2' > one.txt
+	same_graphs one.txt -k 3
+}
+
+@test "mpi: USPS test set (2007 rows, 256 real features): byte-identical" {
+	[ -n "$DATA" ] && [ -f "$DATA/lds_uspst.libsvm.gz" ] || skip "LAPSVM_DATA has no lds_uspst.libsvm.gz"
+	gzip -dc "$DATA/lds_uspst.libsvm.gz" > u.libsvm
+	"$GB" -q -k 10 u.libsvm serial.graph
+	for P in 2 3; do
+		mpi "$P" -q -k 10 u.libsvm "p$P.graph"
+		cmp serial.graph "p$P.graph"
+	done
+	"$GB" -q -k 10 -d cosine u.libsvm serial.graph
+	mpi 2 -q -k 10 -d cosine u.libsvm p2.graph
+	cmp serial.graph p2.graph
+}
+
+@test "mpi: each rank's scan time and bytes sent are reported" {
+	moons m.libsvm -S 3
+	run --separate-stderr mpi 2 -k 6 m.libsvm m.graph
+	assert_status 0
+	[[ "$stderr" =~ "rank 0 of 2: scan "[0-9.]+" s ("[sd]"gemm block products "[0-9.]+" s), sent "[0-9]+" bytes" ]]
+	[[ "$stderr" =~ "rank 1 of 2: scan "[0-9.]+" s ("[sd]"gemm block products "[0-9.]+" s), sent "[0-9]+" bytes" ]]
+	# rank 1 sends at least its 100 x 6 pairs to rank 0 (24 bytes each)
+	# and the travelling heaps of 100 rows (6 candidates of 16 bytes)
+	sent=$(sed -n 's/.*rank 1 of 2: .*, sent \([0-9]*\) bytes/\1/p' <<< "$stderr")
+	[ "$sent" -gt 24000 ]
+}
+
+# ------------------------------------------------------------------ faults
+
+# one_message: the run failed with status $1 and exactly one line on
+# stderr, holding $2; no file left in the directory but the inputs ($3...).
+one_message() {
+	local code=$1 text=$2
+	shift 2
+	assert_status "$code"
+	assert_stderr_has "$text"
+	[ "$(printf '%s\n' "$stderr" | wc -l)" -eq 1 ] ||
+		{ echo "stderr has more than one line: $stderr"; return 1; }
+	[ "$(ls -A | sort | tr '\n' ' ')" = "$(printf '%s\n' "$@" | grep . | sort | tr '\n' ' ')" ] ||
+		{ echo "files left: $(ls -A)"; return 1; }
+}
+
+@test "mpi fault: a malformed line in the rows of rank 2: file:line, exit 1, no stray file" {
+	moons m.libsvm -S 3
+	# 200 rows on 3 ranks: rank 2 holds rows 134..200
+	sed -i '180s/.*/1 1:0.5 2:oops/' m.libsvm
+	run --separate-stderr mpi 3 -k 6 m.libsvm m.graph
+	one_message 1 "graph-build: m.libsvm:180:" m.libsvm
+}
+
+@test "mpi fault: a missing data file: exit 1, one message" {
+	run --separate-stderr mpi 3 -k 6 nothere.libsvm out.graph
+	one_message 1 "nothere.libsvm"
+}
+
+@test "mpi fault: an output directory that does not exist: exit 1, one message" {
+	moons m.libsvm -S 3
+	run --separate-stderr mpi 4 -k 6 m.libsvm no/such/dir/m.graph
+	one_message 1 "no/such/dir/m.graph" m.libsvm
+}
+
+@test "mpi fault: data refused by the distance checks: exit 1, one message naming the row" {
+	printf '%s\n' '1 1:1' '1 1:1e200' '-1 1:3' '1 1:4' > big.txt
+	run --separate-stderr mpi 2 -k 2 big.txt big.graph
+	one_message 1 "big.txt: row 2: feature values too large" big.txt
+}
+
+@test "mpi: options that are not distributed are usage errors (exit 2, once)" {
+	moons m.libsvm -S 3
+	run --separate-stderr mpi 2 -y -k 3 m.libsvm m.graph
+	assert_status 2
+	assert_stderr_has "-y (graphs within each class) is not distributed"
+	[ "$(grep -c 'not distributed' <<< "$stderr")" -eq 1 ]
+	run --separate-stderr mpi 3 -N -k 3 m.libsvm m.lists
+	assert_status 2
+	assert_stderr_has "-N (neighbour lists) is not distributed"
+	[ ! -e m.graph ]
+	[ ! -e m.lists ]
+	# one rank: the serial code, everything allowed
+	run --separate-stderr mpi 1 -q -N -k 3 m.libsvm m.lists
+	assert_status 0
+	"$GB" -q -N -k 3 m.libsvm s.lists
+	cmp s.lists m.lists
+}
+
+@test "mpi: a usage error on every rank: exit 2, one message" {
+	moons m.libsvm -S 3
+	run --separate-stderr mpi 3 -k 0 m.libsvm m.graph
+	assert_status 2
+	[ "$(grep -c 'graph-build: option -k' <<< "$stderr")" -eq 1 ]
+}

@@ -1,0 +1,177 @@
+/* The serial communication module (common/comm.c without LSV_MPI) and the
+ * ring neighbour search on one rank (lsv_graph_build_dist) against the
+ * serial builder and the brute-force reference.  The same code runs on P
+ * ranks in tests/bats/mpi.bats. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lapsvm.h"
+#include "ref.h"
+#include "unit.h"
+
+static void serial_comm_is_one_rank_of_copies(void)
+{
+	lsv_comm *c = NULL;
+	lsv_error e;
+	double v[2] = {1.5, -2.0};
+	size_t z[1] = {7}, counts[1], bytes = 0;
+	const char msg[] = "hello";
+	void *got = NULL;
+	lsv_comm_req *req = NULL;
+
+	if (lsv_comm_mpi())
+		return;  /* the MPI build is tested under mpirun */
+	CHECK(lsv_comm_init(NULL, NULL, &c, &e) == LSV_OK);
+	if (c == NULL)
+		return;
+	CHECK(lsv_comm_rank(c) == 0 && lsv_comm_size(c) == 1);
+	CHECK(lsv_comm_allreduce_double(c, v, 2, LSV_COMM_SUM, &e) == LSV_OK);
+	CHECK(v[0] == 1.5 && v[1] == -2.0);
+	CHECK(lsv_comm_allreduce_size(c, z, 1, LSV_COMM_MAX, &e) == LSV_OK);
+	CHECK(z[0] == 7);
+	CHECK(lsv_comm_gatherv(c, 0, msg, sizeof msg, &got, counts, &e) == LSV_OK);
+	CHECK(counts[0] == sizeof msg && got && memcmp(got, msg, sizeof msg) == 0);
+	free(got);
+	CHECK(lsv_comm_allgatherv(c, msg, 3, &got, counts, &e) == LSV_OK);
+	CHECK(counts[0] == 3 && got && memcmp(got, "hel", 3) == 0);
+	free(got);
+	counts[0] = 4;
+	CHECK(lsv_comm_scatterv(c, 0, msg, counts, &got, &bytes, &e) == LSV_OK);
+	CHECK(bytes == 4 && got && memcmp(got, "hell", 4) == 0);
+	free(got);
+	counts[0] = 2;
+	CHECK(lsv_comm_alltoallv(c, msg, counts, &got, z, &e) == LSV_OK);
+	CHECK(z[0] == 2 && got && memcmp(got, "he", 2) == 0);
+	free(got);
+	/* the ring of one: what is sent comes back */
+	CHECK(lsv_comm_shift_start(c, msg, sizeof msg, &req, &e) == LSV_OK);
+	CHECK(lsv_comm_shift_finish(c, req, &got, &bytes, &e) == LSV_OK);
+	CHECK(bytes == sizeof msg && got && strcmp(got, msg) == 0);
+	free(got);
+	/* agreement: this rank's outcome and message */
+	CHECK(lsv_comm_agree(c, LSV_OK, &e) == LSV_OK);
+	lsv_fail(&e, LSV_EFORMAT, "f.txt:3: bad");
+	CHECK(lsv_comm_agree(c, LSV_EFORMAT, &e) == LSV_EFORMAT);
+	CHECK_STR(e.msg, "f.txt:3: bad");
+	CHECK(lsv_comm_sent(c) == 0);
+	lsv_comm_end(c);
+}
+
+/* n x d rows: values from the seed, integers in [0, levels) if levels >
+ * 0 (ties, duplicates), else uniform in [-1, 1); zeros not stored. */
+static lsv_data *random_data(size_t n, size_t d, int levels, unsigned seed)
+{
+	lsv_data *x = calloc(1, sizeof *x);
+	lsv_rng r;
+	size_t i, f;
+
+	lsv_rng_seed(&r, seed);
+	x->n = x->l = n;
+	x->rowptr = malloc((n + 1) * sizeof *x->rowptr);
+	x->col = malloc((n * d + 1) * sizeof *x->col);
+	x->val = malloc((n * d + 1) * sizeof *x->val);
+	x->y = calloc(n, sizeof *x->y);
+	for (i = 0; i < n; i++) {
+		x->rowptr[i] = x->nnz;
+		for (f = 0; f < d; f++) {
+			double v = levels > 0
+				? floor(lsv_rng_uniform(&r) * levels)
+				: 2.0 * lsv_rng_uniform(&r) - 1.0;
+			if (v == 0.0)
+				continue;
+			x->col[x->nnz] = (int)(3 * f);  /* gaps: compact numbering */
+			x->val[x->nnz++] = v;
+			if (3 * f + 1 > x->dim)
+				x->dim = 3 * f + 1;
+		}
+	}
+	x->rowptr[n] = x->nnz;
+	return x;
+}
+
+/* lsv_graph_build_dist on one rank gives lsv_graph_build's graph bit for
+ * bit, and the brute-force reference's. */
+static int ring_same(const lsv_data *x, const lsv_graph_param *p)
+{
+	lsv_comm *c = NULL;
+	lsv_graph *g = NULL, *h = NULL, *r = ref_graph(x, p);
+	lsv_graph_info gi, hi;
+	lsv_error e;
+	int ok;
+
+	if (lsv_comm_init(NULL, NULL, &c, &e) != LSV_OK)
+		return 0;
+	ok = lsv_graph_build(x, p, &g, &gi, &e) == LSV_OK;
+	ok = ok && lsv_graph_build_dist(c, x, p, &h, &hi, &e) == LSV_OK;
+	if (!ok)
+		fprintf(stderr, "  failed: %s\n", e.msg);
+	ok = ok && r != NULL && ref_graph_equal(g, h) && ref_graph_equal(h, r) &&
+	     gi.k == hi.k && gi.t == hi.t && gi.edges == hi.edges;
+	if (!ok)
+		fprintf(stderr, "  differs: k=%d eps=%g mutual=%d dist=%d block=%zu "
+			"single=%d\n", p->k, p->epsilon, p->mutual, (int)p->distance,
+			p->block, p->single);
+	lsv_graph_free(g);
+	lsv_graph_free(h);
+	lsv_graph_free(r);
+	lsv_comm_end(c);
+	return ok;
+}
+
+static void ring_on_one_rank_equals_serial(void)
+{
+	lsv_graph_param p;
+	lsv_data *x;
+	size_t block;
+
+	if (lsv_comm_mpi())
+		return;
+	/* real values: products within the rounding margin, exact keys */
+	x = random_data(61, 7, 0, 11);
+	lsv_graph_param_default(&p);
+	for (block = 0; block <= 8; block += 8) {  /* 8: many tiles */
+		p.block = block;
+		p.k = 5;
+		p.single = 1;
+		CHECK(ring_same(x, &p));
+		p.single = 0;
+		CHECK(ring_same(x, &p));
+		p.mutual = 1;
+		CHECK(ring_same(x, &p));
+		p.mutual = 0;
+		p.distance = LSV_DIST_COSINE;
+		CHECK(ring_same(x, &p));
+		p.distance = LSV_DIST_EUCLIDEAN;
+		p.k = 0;
+		p.epsilon = 1.1;
+		CHECK(ring_same(x, &p));
+		p.epsilon = 0.0;
+	}
+	lsv_data_free(x);
+	/* integers in {0, 1, 2}: exact products, ties at the k-th distance
+	 * and duplicate rows, broken by index */
+	x = random_data(73, 4, 3, 12);
+	lsv_graph_param_default(&p);
+	p.k = 9;
+	p.block = 16;
+	CHECK(ring_same(x, &p));
+	p.weight = LSV_WEIGHT_BINARY;
+	p.k = 3;
+	CHECK(ring_same(x, &p));
+	p.distance = LSV_DIST_COSINE;  /* zero rows are isolated */
+	CHECK(ring_same(x, &p));
+	lsv_data_free(x);
+	/* k above the rows: capped */
+	x = random_data(4, 2, 0, 13);
+	lsv_graph_param_default(&p);
+	p.k = 10;
+	CHECK(ring_same(x, &p));
+	lsv_data_free(x);
+}
+
+const unit_case comm_cases[] = {
+	{"serial_comm_is_one_rank_of_copies", serial_comm_is_one_rank_of_copies},
+	{"ring_on_one_rank_equals_serial", ring_on_one_rank_equals_serial},
+	{NULL, NULL}
+};
