@@ -132,7 +132,7 @@ demo: all
 # k-means peer; the data from datasets/fetch fashion).
 EXPERIMENTS = moons moons-figures uspst usps-pairs usps-curve isolet webkb webkb-curve ssl-book \
               cluster-figures cluster-digits argyriou-table1 argyriou-fig3 argyriou-fig4 \
-              manifoldboost
+              manifoldboost manifoldboost-uci manifoldboost-digit1
 experiments: all
 	@mkdir -p build/experiments
 	@for e in $(EXPERIMENTS); do \
