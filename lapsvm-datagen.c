@@ -1,9 +1,9 @@
 /*
- * lapsvm-datagen -- the two-class toy data sets of the paper's Figures 2-3
- * (two moons, two spirals), generated from a seed so demos and tests need
- * no download.
+ * lapsvm-datagen -- the toy data sets of the JMLR paper's Figures 2-3 (two
+ * moons, two spirals) and of ManifoldBoost's Figure 3 (three rings),
+ * generated from a seed so demos and tests need no download.
  *
- *     lapsvm-datagen [options] moons|spirals [output_file]
+ *     lapsvm-datagen [options] moons|spirals|rings [output_file]
  */
 #include <limits.h>
 #include <stdio.h>
@@ -17,17 +17,22 @@
 static void usage(void)
 {
 	printf(
-"Usage: lapsvm-datagen [options] moons|spirals [output_file]\n"
-"Write a two-class toy data set in LIBSVM format (labels +1 and -1, two\n"
-"features) to output_file, or standard output if it is absent or '-'.\n"
+"Usage: lapsvm-datagen [options] moons|spirals|rings [output_file]\n"
+"Write a toy data set in LIBSVM format (two features; labels +1 and -1,\n"
+"or 1, 2, 3 for the rings) to output_file, or standard output if it is\n"
+"absent or '-'.\n"
 "  moons   : upper arc (cos t, sin t) is +1, lower arc (1 - cos t,\n"
 "            1/2 - sin t) is -1, t evenly spaced in [0, pi]\n"
 "  spirals : Lang & Witbrock's two spirals (n = 194 gives the original)\n"
+"  rings   : three concentric circles, class c of radius c (c = 1, 2, 3),\n"
+"            n/3 points each evenly spaced in angle (Loeff et al. 2008,\n"
+"            Figure 3)\n"
 "\n"
 "options:\n"
-"-n n     : number of points, half per class (default 200)\n"
+"-n n     : number of points, shared equally by the classes (default 200;\n"
+"           the first classes get one more when it does not divide)\n"
 "-e noise : standard deviation of Gaussian noise per coordinate\n"
-"           (default 0.1 for moons, 0 for spirals)\n"
+"           (default 0.1 for moons and rings, 0 for spirals)\n"
 "-S seed  : random seed (default 1); the same seed gives the same data\n"
 "-l m     : keep the labels of only m points per class (the first m of\n"
 "           each class in a seeded random order); write 0 for the rest\n"
@@ -73,20 +78,22 @@ int main(int argc, char **argv)
 		}
 	}
 	if (optind >= argc)
-		tool_usage_error("missing data set name (moons or spirals)");
+		tool_usage_error("missing data set name (moons, spirals or rings)");
 	if (strcmp(argv[optind], "moons") == 0)
 		kind = LSV_SYNTH_MOONS;
 	else if (strcmp(argv[optind], "spirals") == 0)
 		kind = LSV_SYNTH_SPIRALS;
+	else if (strcmp(argv[optind], "rings") == 0)
+		kind = LSV_SYNTH_RINGS;
 	else
-		tool_usage_error("unknown data set '%s' (expected moons or spirals)",
-				 argv[optind]);
+		tool_usage_error("unknown data set '%s' (expected moons, spirals or "
+				 "rings)", argv[optind]);
 	if (argc - optind > 2)
 		tool_usage_error("too many arguments");
 	if (optind + 1 < argc)
 		outpath = argv[optind + 1];
 	if (noise < 0.0)
-		noise = kind == LSV_SYNTH_MOONS ? 0.1 : 0.0;
+		noise = kind == LSV_SYNTH_SPIRALS ? 0.0 : 0.1;
 
 	fp = tool_output_open(outpath);  /* a bad destination fails at once */
 	if (lsv_synth(kind, (size_t)n, noise, seed, &x, &err) != LSV_OK)
@@ -94,16 +101,17 @@ int main(int argc, char **argv)
 	if (keep >= 0) {
 		/* Seeded shuffle of each class; unlabel all but the first keep. */
 		lsv_rng r;
-		size_t i, lo[2] = {0, (x->n + 1) / 2}, hi[2] = {(x->n + 1) / 2, x->n};
+		/* the classes are consecutive blocks of lsv_synth's sizes */
+		size_t i, lo = 0, K = (size_t)lsv_synth_classes(kind);
 		size_t *idx = malloc(x->n * sizeof *idx);
-		int cl;
+		size_t cl;
 		if (idx == NULL)
 			tool_die(1, "out of memory");
 		lsv_rng_seed(&r, seed ^ 0x6c6162656c73ULL);
-		for (cl = 0; cl < 2; cl++) {
-			size_t m = hi[cl] - lo[cl];
+		for (cl = 0; cl < K; cl++) {
+			size_t m = x->n / K + (cl < x->n % K);
 			for (i = 0; i < m; i++)
-				idx[i] = lo[cl] + i;
+				idx[i] = lo + i;
 			for (i = m; i > 1; i--) {
 				size_t j = (size_t)(lsv_rng_next(&r) % i), t = idx[i - 1];
 				idx[i - 1] = idx[j];
@@ -111,6 +119,7 @@ int main(int argc, char **argv)
 			}
 			for (i = (size_t)keep; i < m; i++)
 				x->y[idx[i]] = 0.0;
+			lo += m;
 		}
 		free(idx);
 	}

@@ -34,7 +34,8 @@ static void usage(void)
 "prints the accuracy over them, and for a two-class model the\n"
 "precision-recall break-even point, with the rows of the model's first\n"
 "class as positives, ranked by f(x).  For a cluster model (lapsvm-train -s\n"
-"cluster) the labels are classes, not clusters: it prints the clustering\n"
+"cluster, or -s boost -K) the labels are classes, not clusters: it prints\n"
+"the clustering\n"
 "accuracy under the best matching of clusters to classes, and the\n"
 "normalized mutual information.  These go to standard output, or to\n"
 "standard error when the predictions do.\n"
@@ -47,10 +48,14 @@ static void usage(void)
 "            line is 'clusters 1 ... c' and its columns the embedding\n"
 "            f1 ... f(c-1)\n"
 "-b        : boosted models (lapsvm-train -s boost): write probabilities\n"
-"            instead, LIBSVM's -b 1 format: a first line 'labels L1 L2',\n"
-"            then 'label p1 p2' per row, p1 = p(y = L1 | x) =\n"
-"            1/(1 + exp(-2 f(x))) (the loss inverted, Loeff et al.) and\n"
-"            p2 = 1 - p1\n"
+"            instead, LIBSVM's -b 1 format: a first line 'labels L1 L2 ...',\n"
+"            then 'label p1 p2 ...' per row; two classes: p1 = p(y = L1 | x)\n"
+"            = 1/(1 + exp(-2 f(x))) (the loss inverted, Loeff et al.) and\n"
+"            p2 = 1 - p1; more: p_c = exp(f_c) / sum_k exp(f_k)\n"
+"-k a:b    : two-class boosted models: the cost-matrix rule (Loeff et al.\n"
+"            eq. 9): predict L1 when p1 a > (1 - p1) b, a the cost of\n"
+"            predicting L2 when the truth is L1, b that of predicting L1\n"
+"            when it is L2 (a, b > 0; 1:1 is f(x) > 0, the default)\n"
 "-u marker : label of the unlabeled rows of test_file (default: the\n"
 "            model's unlabeled_marker)\n"
 "-q        : quiet: no accuracy, PRBEP or warnings\n"
@@ -73,6 +78,39 @@ static int looks_like_model(const char *path)
 	got = fread(buf, 1, sizeof magic - 1, fp);
 	fclose(fp);
 	return got == sizeof magic - 1 && memcmp(buf, magic, got) == 0;
+}
+
+/* p(y = L1 | x) = 1/(1 + exp(-2f)) without overflow */
+static double p_first(double f)
+{
+	return f >= 0.0 ? 1.0 / (1.0 + exp(-2.0 * f))
+			: exp(2.0 * f) / (1.0 + exp(2.0 * f));
+}
+
+/* -k a:b, two costs > 0 */
+static void parse_costs(const char *arg, double *a, double *b)
+{
+	const char *colon = strchr(arg, ':');
+	char first[64];
+	size_t len;
+
+	if (colon == NULL || (len = (size_t)(colon - arg)) >= sizeof first)
+		tool_usage_error("option -k: '%s' is not a:b (two costs > 0, "
+				 "e.g. 1:4)", arg);
+	memcpy(first, arg, len);
+	first[len] = '\0';
+	*a = tool_opt_double('k', first, 0.0, 1e300);
+	*b = tool_opt_double('k', colon + 1, 0.0, 1e300);
+	if (!(*a > 0.0) || !(*b > 0.0))
+		tool_usage_error("option -k: '%s': both costs must be > 0", arg);
+}
+
+/* Eq. 9 of Loeff et al.: L1 when p1 k(L2 chosen, L1 true) > (1 - p1)
+ * k(L1 chosen, L2 true), i.e. p1 > b / (a + b); a = b is f > 0. */
+static double cost_label(const lsv_model *m, double f, double a, double b)
+{
+	double p1 = p_first(f);
+	return p1 * a > (1.0 - p1) * b ? m->labels[0] : m->labels[1];
 }
 
 /* A cluster model: the agreement of its clusters with the classes of
@@ -112,7 +150,8 @@ static void report(const lsv_model *m, const lsv_data *x, const double *pred,
 	double *f = NULL, err_rate, bep;
 	int *pos = NULL, c;
 
-	if (m->param.solver == LSV_SOLVER_CLUSTER) {
+	if (m->param.solver == LSV_SOLVER_CLUSTER ||
+	    m->param.boost_clusters > 0) {
 		cluster_report(m, x, pred, to);
 		return;
 	}
@@ -161,14 +200,19 @@ int main(int argc, char **argv)
 	lsv_error err;
 	const char *testpath, *modelpath, *outpath;
 	double marker = 0.0, *scores = NULL, *pred = NULL;
-	int c, marker_given = 0, decision = 0, prob = 0;
+	int c, marker_given = 0, decision = 0, prob = 0, costs = 0;
+	double cost_a = 1.0, cost_b = 1.0;
 	size_t i, nf;
 	FILE *fp;
 
 	tool_init(argv[0]);
 	opterr = 0;
-	while ((c = getopt(argc, argv, ":bdu:qh")) != -1) {
+	while ((c = getopt(argc, argv, ":bdk:u:qh")) != -1) {
 		switch (c) {
+		case 'k':
+			parse_costs(optarg, &cost_a, &cost_b);
+			costs = 1;
+			break;
 		case 'b':
 			prob = 1;
 			break;
@@ -214,10 +258,18 @@ int main(int argc, char **argv)
 	/* The model first: its unlabeled marker is the test data's default. */
 	if (lsv_model_read_path(modelpath, &m, &err) != LSV_OK)
 		tool_die_err(&err);
-	if (prob && m->param.solver != LSV_SOLVER_BOOST)
-		tool_die(EXIT_FAILURE, "%s: -b needs a boosted model (solver "
+	if ((prob || costs) && m->param.solver != LSV_SOLVER_BOOST)
+		tool_die(EXIT_FAILURE, "%s: -%c needs a boosted model (solver "
 			 "boost, whose f is half the log-odds); this one is %s",
-			 modelpath, lsv_solver_name(m->param.solver));
+			 modelpath, prob ? 'b' : 'k',
+			 lsv_solver_name(m->param.solver));
+	if ((prob || costs) && m->param.boost_clusters > 0)
+		tool_die(EXIT_FAILURE, "%s: -%c needs a classifier; this boosted "
+			 "model clusters (its f are an embedding, not log-odds)",
+			 modelpath, prob ? 'b' : 'k');
+	if (costs && m->nr_fn != 1)
+		tool_die(EXIT_FAILURE, "%s: -k is the two-class rule of eq. 9; this "
+			 "model has %d classes", modelpath, m->nr_class);
 	if (!marker_given)
 		marker = m->unlabeled;
 	if ((m->param.kernel.type == LSV_KERNEL_PRECOMPUTED
@@ -246,15 +298,20 @@ int main(int argc, char **argv)
 		tool_die_err(&err);
 	}
 	for (i = 0; i < x->n; i++)
-		pred[i] = lsv_model_label(m, scores + i * nf);
+		pred[i] = costs ? cost_label(m, scores[i], cost_a, cost_b)
+				: lsv_model_label(m, scores + i * nf);
 
-	if (decision && m->param.solver == LSV_SOLVER_CLUSTER) {
+	if (decision && (m->param.solver == LSV_SOLVER_CLUSTER ||
+			 m->param.boost_clusters > 0)) {
 		fputs("clusters", fp);
 		for (i = 0; i < (size_t)m->nr_class; i++)
 			fprintf(fp, " %.17g", m->labels[i]);
 		putc('\n', fp);
 	} else if (prob) {
-		fprintf(fp, "labels %.17g %.17g\n", m->labels[0], m->labels[1]);
+		fputs("labels", fp);
+		for (i = 0; i < (size_t)m->nr_class; i++)
+			fprintf(fp, " %.17g", m->labels[i]);
+		putc('\n', fp);
 	} else if (decision) {
 		fputs("labels", fp);
 		for (i = 0; i < nf; i++)
@@ -267,11 +324,18 @@ int main(int argc, char **argv)
 		if (decision)
 			for (j = 0; j < nf; j++)
 				fprintf(fp, " %.17g", scores[i * nf + j]);
-		if (prob) {  /* 1/(1 + exp(-2f)) without overflow */
-			double f = scores[i * nf], p1 = f >= 0.0
-				? 1.0 / (1.0 + exp(-2.0 * f))
-				: exp(2.0 * f) / (1.0 + exp(2.0 * f));
+		if (prob && nf == 1) {
+			double p1 = p_first(scores[i]);
 			fprintf(fp, " %.17g %.17g", p1, 1.0 - p1);
+		} else if (prob) {  /* softmax, its largest term first divided out */
+			const double *f = scores + i * nf;
+			double mx = f[0], z = 0.0;
+			for (j = 1; j < nf; j++)
+				mx = fmax(mx, f[j]);
+			for (j = 0; j < nf; j++)
+				z += exp(f[j] - mx);
+			for (j = 0; j < nf; j++)
+				fprintf(fp, " %.17g", exp(f[j] - mx) / z);
 		}
 		putc('\n', fp);
 	}

@@ -100,14 +100,26 @@ static void usage(void)
 "-L type   : normalized (default) I - D^-1/2 W D^-1/2, or unnormalized D - W\n"
 "-P p      : iterated Laplacian L^p (default 1)\n"
 "ManifoldBoost (-s boost, Loeff et al. 2008): an additive model of\n"
-"regression trees minimizing 1/l sum log(1 + exp(-2 y F)) + gamma_M/(l+u)^2\n"
-"F'L^pF, gamma_M given by -I, or by -i as gamma_M l/(l+u)^2 (-I 0: plain\n"
-"logistic boosting, no graph); no kernel, -A/-a/-c play no part:\n"
+"regression trees or RBFs minimizing 1/l sum log(1 + exp(-2 y F)) +\n"
+"gamma_M/(l+u)^2 F'L^pF, gamma_M given by -I, or by -i as gamma_M l/(l+u)^2\n"
+"(-I 0: plain logistic boosting, no graph); more than two classes: one\n"
+"learner per class and round, the multiple logistic -log p_y, p = softmax\n"
+"of F (sum_c F_c = 0), and gamma_M/(C (l+u)^2) sum_c F_c'L^pF_c; -A/-a/-c\n"
+"play no part:\n"
+"-H learner: tree (default): regression trees; rbf: -Q greedy RBFs\n"
+"            exp(-g |x - c|^2) centred on training rows (-g as the RBF\n"
+"            kernel's, default 1/the mean squared distance)\n"
+"-Q R      : RBFs per function and round (1..1000, default 15)\n"
 "-B M      : at most M rounds (1..100000, default 100)\n"
 "-D depth  : depth of each tree (1..10, default 3; 1: stumps)\n"
-"-j nu     : shrinkage of each tree (0 < nu <= 1, default 0.1)\n"
+"-j nu     : shrinkage of each learner (0 < nu <= 1, default 0.1)\n"
 "-z tol    : stop when the cost changes by less than tol relative in a\n"
 "            round (default 1e-6; 0: run all M rounds)\n"
+"-K c      : cluster the rows into c instead, labels unused (Section 4):\n"
+"            c - 1 functions minimizing 1/n sum F'L^pF under mean F = 0,\n"
+"            mean F^2 = 1 (and mean F_j F_k = 0) by the augmented\n"
+"            Lagrangian, F_0 random (-S); all -B rounds run; for c > 2\n"
+"            k-means on the functions' rows as -s cluster (-E, -R)\n"
 "TSVM (labeled cost C = 1/(2 gamma_A l), as the SVM):\n"
 "-C cost   : cost C* of the unlabeled points (default C)\n"
 "-w n      : at most n label switches per binary problem (default: no cap)\n"
@@ -181,6 +193,14 @@ static void usage(void)
 }
 
 /* Where gamma_A and gamma_I came from, resolved once l and u are known. */
+/* Clusters, not classes: -s cluster, or -s boost with -K (the
+ * unsupervised ManifoldBoost). */
+static int clustering(const lsv_train_param *p)
+{
+	return p->solver == LSV_SOLVER_CLUSTER ||
+	       (p->solver == LSV_SOLVER_BOOST && p->boost_clusters > 0);
+}
+
 typedef struct {
 	char a_kind, i_kind;  /* 'A' raw, 'a' paper product, 'c' cost; 'I', 'i' */
 	double a_val, i_val;
@@ -190,7 +210,7 @@ static void resolve_reg(const reg_spec *r, size_t l, size_t n,
 			lsv_train_param *p)
 {
 	double dl = (double)l, dn = (double)n;
-	if (p->solver == LSV_SOLVER_CLUSTER) {
+	if (clustering(p)) {
 		/* no loss to scale against: the values as given */
 		p->gamma_A = r->a_val;
 		p->gamma_I = r->i_val;
@@ -215,7 +235,7 @@ static void write_predictions(FILE *fp, const lsv_model *md,
 	size_t r;
 	int c;
 
-	if (md->param.solver == LSV_SOLVER_CLUSTER) {
+	if (clustering(&md->param)) {
 		/* the columns are the embedding, not one function per label */
 		fputs("clusters", fp);
 		for (c = 0; c < md->nr_class; c++)
@@ -291,7 +311,7 @@ typedef struct {
 	long folds;
 	unsigned long long seed;
 	int k_given, tsvm_opt, graph_opt;
-	int a_given, i_given, K_given, ER_given, n_given;
+	int a_given, i_given, K_given, ER_given, n_given, Q_given;
 	int boost_opt;          /* the last of -B, -D, -j, -z given, or 0 */
 	double *wlabel, *weight;  /* -W class:weight, in the order given */
 	int nweight;
@@ -463,7 +483,7 @@ static void parse_options(int argc, char **argv, options *o)
 	o->marker = LSV_UNLABELED_DEFAULT;
 	o->seed = 1;
 	opterr = 0;
-	while ((c = getopt(argc, argv, ":s:t:d:g:r:A:a:c:I:i:G:F:k:L:P:u:e:o:x:v:S:C:p:w:M:N:m:K:E:R:yW:U:T:l:X:Y:O:n:B:D:j:z:qh")) != -1) {
+	while ((c = getopt(argc, argv, ":s:t:d:g:r:A:a:c:I:i:G:F:k:L:P:u:e:o:x:v:S:C:p:w:M:N:m:K:E:R:yW:U:T:l:X:Y:O:n:B:D:j:z:H:Q:qh")) != -1) {
 		if (c != ':' && c != '?' && strchr("stdrkuevSCpwMNmKERUTX", c) != NULL &&
 		    strpbrk(optarg, ",:") != NULL)
 			tool_usage_error("option -%c takes one value, not a list "
@@ -661,6 +681,18 @@ static void parse_options(int argc, char **argv, options *o)
 			o->p.boost_tol = tool_opt_double(c, optarg, 0.0, 1.0);
 			o->boost_opt = c;
 			break;
+		case 'H':
+			o->p.boost_learner = opt_name(c, optarg,
+						      lsv_boost_learner_names,
+						      "base learner");
+			o->boost_opt = c;
+			break;
+		case 'Q':
+			o->p.boost_rbfs = (int)tool_opt_long(c, optarg, 1,
+							     LSV_BOOST_MAX_RBFS);
+			o->boost_opt = c;
+			o->Q_given = 1;
+			break;
 		case 'W':
 			opt_weight(optarg, o);
 			break;
@@ -725,17 +757,30 @@ static void parse_options(int argc, char **argv, options *o)
 	if (o->boost_opt && o->p.solver != LSV_SOLVER_BOOST)
 		tool_usage_error("-%c applies to boosting (-s boost)",
 				 o->boost_opt);
+	if (o->p.solver == LSV_SOLVER_BOOST && o->folds > 0 && o->K_given)
+		tool_usage_error("-v scores held-out labels; clustering (-s boost "
+				 "-K) uses none");
 	if (o->p.solver == LSV_SOLVER_BOOST && o->folds > 0 &&
-	    (o->al.n > 1 || o->gl.n > 1))
+	    (o->al.n > 1 || (o->gl.n > 1 && o->p.boost_learner != LSV_BOOST_RBF)))
 		tool_usage_error("-v with -s boost: only gamma_M (-I/-i), the "
-				 "graph (-G), -P and -L are searched; -%c plays "
-				 "no part in boosting", o->al.n > 1 ? o->al.opt : 'g');
-	if (o->K_given && o->p.solver != LSV_SOLVER_CLUSTER)
-		tool_usage_error("-K is the number of clusters of -s cluster");
-	if (o->ER_given && o->p.solver != LSV_SOLVER_CLUSTER)
+				 "graph (-G), -P and -L (and -H rbf's width -g) are "
+				 "searched; -%c plays no part here",
+				 o->al.n > 1 ? o->al.opt : 'g');
+	if (o->K_given && o->p.solver != LSV_SOLVER_CLUSTER &&
+	    o->p.solver != LSV_SOLVER_BOOST)
+		tool_usage_error("-K is the number of clusters of -s cluster (or "
+				 "-s boost)");
+	if (o->Q_given && o->p.boost_learner != LSV_BOOST_RBF)
+		tool_usage_error("-Q is the number of RBFs per round of -H rbf");
+	if (o->K_given && o->p.solver == LSV_SOLVER_BOOST)
+		o->p.boost_clusters = o->p.clusters;
+	/* -E and -R shape k-means on an embedding: -s cluster's, or the
+	 * boosted one of more than two clusters */
+	if (o->ER_given && o->p.solver != LSV_SOLVER_CLUSTER &&
+	    !(o->p.solver == LSV_SOLVER_BOOST && o->p.boost_clusters > 2))
 		tool_usage_error("-%c is for -s cluster (how its embedding "
 				 "becomes clusters)", o->ER_given);
-	if (o->p.solver == LSV_SOLVER_CLUSTER) {
+	if (clustering(&o->p)) {
 		if (o->folds > 0)
 			tool_usage_error("-v scores held-out labels; -s cluster uses "
 					 "none (compare settings by their agreement "
@@ -765,7 +810,7 @@ static void parse_options(int argc, char **argv, options *o)
 	if (o->p.kernel.type == LSV_KERNEL_PRECOMPUTED &&
 	    o->graph_files == NULL && !graphless(o->p.solver)) {
 		size_t j;
-		int needs = o->p.class_graph || o->p.solver == LSV_SOLVER_CLUSTER;
+		int needs = o->p.class_graph || clustering(&o->p);
 		for (j = 0; j < o->il.n; j++)
 			needs |= o->il.v[j] > 0.0;
 		if (needs)
@@ -926,7 +971,7 @@ static lsv_data *read_data(const options *o)
 	     ? lsv_precomputed_read_path(o->in, o->marker, 0, &x, &err)
 	     : lsv_data_read_path(o->in, o->marker, &x, &err)) != LSV_OK)
 		tool_die_err(&err);
-	if (o->p.solver == LSV_SOLVER_CLUSTER)
+	if (clustering(&o->p))
 		return x;  /* labels only measure agreement */
 	if (x->l == 0)
 		tool_die(1, "%s: no labeled rows (every label is the unlabeled "
@@ -1202,14 +1247,15 @@ static void report(const lsv_train_param *p, const lsv_model *m,
 		  : p->solver == LSV_SOLVER_TSVM ? "TSVM"
 		  : p->solver == LSV_SOLVER_LABELAWARE ? "label-aware kernel SVM"
 		  : p->solver == LSV_SOLVER_BOOST
-			  ? (p->gamma_I == 0.0 ? "logistic boosting"
-					       : "ManifoldBoost")
+			  ? (p->boost_clusters > 0 ? "ManifoldBoost clustering"
+			     : p->gamma_I == 0.0 ? "logistic boosting"
+			     : "ManifoldBoost")
 		  : p->solver == LSV_SOLVER_CLUSTER ? "clustering"
 		  : p->solver == LSV_SOLVER_LAPRLS
 			  ? (p->gamma_I == 0.0 ? "RLS" : "LapRLS")
 			  : (p->gamma_I == 0.0 ? "SVM" : "LapSVM"),
 		  m->l, m->u, m->nr_class,
-		  p->solver == LSV_SOLVER_CLUSTER ? "clusters" : "classes",
+		  clustering(p) ? "clusters" : "classes",
 		  p->gamma_A, p->gamma_I, m->sv->n, tool_elapsed());
 	if (m->class_weight != NULL) {
 		char list[256];
@@ -1242,12 +1288,20 @@ static void report(const lsv_train_param *p, const lsv_model *m,
 			  r->la_eig_seconds, r->la_align_seconds,
 			  r->la_svm_seconds);
 	}
-	if (p->solver == LSV_SOLVER_BOOST)
+	if (p->solver == LSV_SOLVER_BOOST && p->boost_learner == LSV_BOOST_TREE)
 		tool_info("boosting: %ld rounds (%s), %zu trees of depth at most "
 			  "%d, cost %.6g -> %.6g", r->boost_rounds,
 			  r->boost_converged ? "the relative cost change fell "
-			  "below -z" : "the round cap -n", m->ntrees,
+			  "below -z" : "the round cap -B", m->ntrees,
 			  p->boost_depth, r->boost_cost0, r->boost_cost);
+	if (p->solver == LSV_SOLVER_BOOST && p->boost_learner == LSV_BOOST_RBF)
+		tool_info("boosting: %ld rounds (%s), up to %d RBFs per function "
+			  "and round of width gamma = %g on %zu distinct centres, "
+			  "cost %.6g -> %.6g", r->boost_rounds,
+			  r->boost_converged ? "the relative cost change fell "
+			  "below -z" : "the round cap -B", p->boost_rbfs,
+			  m->param.kernel.gamma, m->sv->n, r->boost_cost0,
+			  r->boost_cost);
 	if (p->method == LSV_METHOD_PCG || p->method == LSV_METHOD_PCG_EARLY)
 		tool_info("PCG: %ld iterations", r->pcg_iterations);
 	if (r->kernel_seconds > 0.0 || r->solve_seconds > 0.0)
@@ -1276,7 +1330,12 @@ static void cluster_report(const lsv_data *x, const lsv_model *m,
 
 	if (cl == NULL || size == NULL || y == NULL || cll == NULL)
 		tool_die(1, "out of memory");
-	if (isfinite(r->cluster_gap))
+	if (m->param.solver == LSV_SOLVER_BOOST)
+		tool_info("clustering by boosting: largest constraint violation "
+			  "at the end %.2g (mean f, mean f^2 - 1%s)",
+			  r->boost_violation, m->nr_fn > 1
+			  ? ", mean f_j f_k" : "");
+	else if (isfinite(r->cluster_gap))
 		tool_info("clustering: gamma_A/gamma_I = %g, kernel rank %zu kept, "
 			  "eigenvalue %.6g, relative gap to the next %.3g",
 			  m->param.gamma_A / m->param.gamma_I, r->cluster_rank,
@@ -1285,9 +1344,11 @@ static void cluster_report(const lsv_data *x, const lsv_model *m,
 		tool_info("clustering: gamma_A/gamma_I = %g, kernel rank %zu kept, "
 			  "eigenvalue %.6g (the last there is)", m->param.gamma_A /
 			  m->param.gamma_I, r->cluster_rank, r->cluster_lambda);
-	tool_info("clustering: constraints checked on the solution (f'f = I, "
-		  "%s = 0): largest violation %.2g", m->param.normalized
-		  ? "sum_i sqrt(d_i) f(x_i)" : "sum_i f(x_i)", r->cluster_check);
+	if (m->param.solver == LSV_SOLVER_CLUSTER)
+		tool_info("clustering: constraints checked on the solution (f'f = "
+			  "I, %s = 0): largest violation %.2g",
+			  m->param.normalized ? "sum_i sqrt(d_i) f(x_i)"
+					      : "sum_i f(x_i)", r->cluster_check);
 	if (m->nr_class > 2)
 		tool_info("clusters: k-means++ on the %s rows of the %d-dimensional "
 			  "embedding, the best of %d restarts (seed %llu)",
@@ -1348,7 +1409,7 @@ static void write_transductive(FILE *fp, const lsv_data *x,
 		tool_die_err(&err);
 	for (i = 0; i < x->n; i++)
 		if (!lsv_data_is_labeled(x, i) ||
-		    m->param.solver == LSV_SOLVER_CLUSTER)
+		    clustering(&m->param))
 			rows[u++] = i;
 	write_predictions(fp, m, scores, rows, u);
 	free(scores);
@@ -1840,7 +1901,7 @@ int main(int argc, char **argv)
 	free(K);
 	describe_rows(&o, x);
 	report(&o.p, m, &rep);
-	if (o.p.solver == LSV_SOLVER_CLUSTER && !tool_quiet)
+	if (clustering(&o.p) && !tool_quiet)
 		cluster_report(x, m, &rep);
 	if (o.p.solver == LSV_SOLVER_COMBINE)
 		report_combination(&o, m, &rep);

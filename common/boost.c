@@ -1,61 +1,111 @@
 /*
- * boost.c -- ManifoldBoost with regression trees (Loeff, Forsyth &
- * Ramachandran, "ManifoldBoost: stagewise function approximation for
- * fully-, semi- and un-supervised learning", ICML 2008, Algorithm 1),
- * lapsvm-train -s boost.
+ * boost.c -- ManifoldBoost (Loeff, Forsyth & Ramachandran, "ManifoldBoost:
+ * stagewise function approximation for fully-, semi- and un-supervised
+ * learning", ICML 2008), lapsvm-train -s boost: Algorithm 1 (trees),
+ * Algorithm 2 (RBFs), Algorithm 4 (K-tree multiclass) and Algorithm 3
+ * (unsupervised, Section 4).
  *
- * Objective (the paper's eq. 6 with the (l+u)^2 of its eq. 7, so that
- * gamma_M is the gamma_I of JMLR 2006 eq. 4 and -I / -i mean what they
- * mean for every other solver; the paper's extra 1/K is dropped):
+ * Objective.  F is the C-column matrix of the functions' values at the
+ * n = l + u training rows, L^p the (iterated) graph Laplacian.
  *
- *     V[F] = 1/l sum_{i labeled} phi(y_i, F(x_i)) + gamma_M/(l+u)^2 F'L^p F,
- *     phi(y, F) = log(1 + exp(-2 y F))          (binomial deviance),
+ *   two classes (C = 1; the paper's eq. 6 with the (l+u)^2 of its eq. 7,
+ *   so that gamma_M is the gamma_I of JMLR 2006 eq. 4; the extra 1/K is
+ *   dropped):
+ *     V[F] = 1/l sum_{i labeled} log(1 + exp(-2 y_i F_i))
+ *            + gamma_M/n^2 F'L^pF,
+ *     y_i = +1 for the first class (labels[0]) and -1 for the other;
  *
- * F the vector of F(x_i) over all n = l + u training rows, y_i = +1 for
- * the first class (labels[0]) and -1 for the other, L^p the (iterated)
- * graph Laplacian.  The minimizer is sought among additive models
- * F_M(x) = F_0 + sum_m f_m(x), f_m a regression tree.
+ *   C > 2 classes (Section 5, eqs. 12-14, Friedman's multiple logistic):
+ *     V[F] = 1/l sum_{i labeled} -log p_{y_i}(x_i)
+ *            + gamma_M/(C n^2) sum_c F_c'L^pF_c,
+ *     p_c = exp(F_c) / sum_k exp(F_k), with sum_c F_c = 0 (the symmetric
+ *     transform: every update is centred over the classes, row by row,
+ *     so the model's functions are its raw sums minus their mean);
  *
- * Update.  F_0 = 1/2 log((1 + ybar)/(1 - ybar)), ybar the mean labeled y
- * (Algorithm 1, line 1: the constant minimizing the loss).  Round m:
- *   1. the functional gradient at every row (eq. 8),
- *        g_i = [i labeled] 1/l (-2 y_i / (1 + exp(2 y_i F_i)))
- *              + 2 gamma_M/n^2 (L^p F)_i,
+ *   clustering into c (Section 4, eqs. 10-11; no labels; C = c - 1):
+ *     V[F] = 1/n sum_j F_j'L^pF_j + sum_a (lambda_a h_a + mu/2 h_a^2),
+ *     h = (mean F_j, mean F_j^2 - 1 for each j; mean F_j F_k, j < k):
+ *     the constraints sum F = 0 and sum F^2 = n of eq. 10 (divided by n,
+ *     so the terms are O(1) whatever n), and for c > 2 the orthogonality
+ *     of the c - 1 functions, the augmented Lagrangian of Bertsekas 1996
+ *     (gamma_M only needs to be > 0: the graph is all there is).
+ *     Schedule: lambda_a = 0 and mu = AL_MU0 at the start; after each
+ *     round lambda_a += mu h_a (the multipliers updated by the constraint
+ *     violations, Section 4) and mu *= AL_GROW, up to AL_MU_MAX.  No early
+ *     stop (the cost moves with the multipliers): all M rounds run.  For
+ *     c > 2 the rows of the embedding F go to k-means (c - 1 functions and
+ *     k-means as -s cluster: the paper does not say how its 3-cluster
+ *     figure labels the rows), seeded by -S.
+ *
+ * The minimizer is sought among additive models F_M = F_0 + sum_m f_m.
+ *
+ * Update.  F_0: two classes 1/2 log((1 + ybar)/(1 - ybar)), ybar the mean
+ * labeled y (Algorithm 1, line 1); C classes F_0c = log q_c - 1/C
+ * sum_k log q_k, q the labeled class frequencies (Algorithm 4, line 1);
+ * clustering a base learner fitted by least squares to values drawn from
+ * N(0, BOOST_INIT_SCALE^2) (seeded by -S), minus its mean over the rows
+ * (Algorithm 3, line 1: random, zero mean, low variance; a learner so
+ * that F_0 is a function of x).  Round m:
+ *   1. the functional gradient g = dV/dF at every row (eq. 8 / eq. 14):
+ *        two classes  g_i = [i labeled] 1/l (-2 y_i / (1 + exp(2 y_i F_i)))
+ *                          + 2 gamma_M/n^2 (L^p F)_i,
+ *        C classes    g_ic = [i labeled] 1/l (p_c(x_i) - [y_i = c])
+ *                          + 2 gamma_M/(C n^2) (L^p F_c)_i,
+ *        clustering   g_ij = 2/n (L^p F_j)_i + sum_a (lambda_a + mu h_a)
+ *                          dh_a/dF_ij,
  *      the Laplacian part by the sparse operator (O(p nnz(W)));
- *   2. a regression tree of depth D fitted by least squares to -g over all
- *      n rows (CART's variance reduction: the split maximizing
- *      S_L^2/n_L + S_R^2/n_R - S^2/n), the split search on histograms of
- *      at most LSV_BOOST_BINS bins per feature fixed once from the
- *      training values' quantiles, so a level costs O(n d);
- *   3. its leaf values beta_s refitted on the true cost V(F + sum_s beta_s
- *      I[x in R_s]) by BOOST_STEPS quasi-Newton (BFGS) steps from beta = 0
- *      (Algorithm 1, line 5; a few steps, as the paper, to keep a round
- *      from overfitting): the gradient dV/dbeta_s = sum_{i in R_s} g_i,
- *      the inverse Hessian started at the inverse of its diagonal
- *      estimate (1/l sum phi'' over the labeled rows of the leaf plus
- *      2 gamma_M/n^2 sum (L)_ii), and an exact line search along each step
- *      (V is a convex function of the step length t: the loss of the l
- *      labeled rows plus a quadratic whose coefficients take one sparse
- *      product, so it is minimized by safeguarded Newton in O(l) per
- *      probe; a step moves no F_i by more than BOOST_MAX_MOVE, as the
- *      loss alone has no minimizer on separable labeled rows);
- *   4. F += nu sum_s beta_s I[x in R_s] (shrinkage nu, Friedman 1999), the
- *      tree stored with its leaves nu beta_s.
- * Stop after M rounds, or when |V_{m-1} - V_m| < tol V_{m-1}.
+ *   2. per function, a base learner fitted by least squares to -g over all
+ *      n rows:
+ *      - a regression tree of depth D (CART's variance reduction: the
+ *        split maximizing S_L^2/n_L + S_R^2/n_R - S^2/n), the split search
+ *        on histograms of at most LSV_BOOST_BINS bins per feature fixed
+ *        once from the training values' quantiles, so a level costs
+ *        O(n d);
+ *      - or R RBFs exp(-gamma |x - x_r|^2) centred on training rows,
+ *        chosen greedily (Algorithm 2, line 4; matching pursuit): the
+ *        centre whose RBF b best fits the residual r by least squares
+ *        (largest (b'r)^2 / b'b), then r -= (b'r / b'b) b and the next.
+ *        The candidates are min(n, BOOST_CANDIDATES) rows drawn anew each
+ *        round (seeded by -S): all n would cost O(n^2 d) per round, these
+ *        O(n BOOST_CANDIDATES d), one n x BOOST_CANDIDATES kernel block;
+ *   3. the learners' coefficients (leaf values, RBF weights: all the
+ *      functions' together, as Algorithm 4, line 9) refitted on the true
+ *      cost V(F + sum_s w_s b_s) by BOOST_STEPS quasi-Newton (BFGS) steps
+ *      from w = 0 (Algorithm 1, line 5; a few steps, as the paper, to keep
+ *      a round from overfitting): the gradient dV/dw_s = b_s'g, the
+ *      inverse Hessian started at the inverse of its diagonal estimate
+ *      (sum_i b_s(x_i)^2 times the cost's second derivative at row i,
+ *      the graph's taken as 2 c diag L), and an exact line search along
+ *      each step (along a direction the cost is the loss plus polynomials
+ *      in the step length t whose coefficients take one sparse product,
+ *      so it is minimized by safeguarded Newton on its derivative, O(l C)
+ *      or O(#constraints) per probe; a step moves no F_i by more than
+ *      BOOST_MAX_MOVE, as the loss alone has no minimizer on separable
+ *      labeled rows);
+ *   4. F += nu sum_s w_s b_s (shrinkage nu, Friedman 1999), the learner
+ *      stored with its coefficients nu w_s.
+ * Stop after M rounds, or (with labels) when |V_{m-1} - V_m| < tol V_{m-1}.
  *
- * Nothing is random: the result depends on the data, graph and settings
- * only.  Memory: the n x d bins (bytes), a few arrays of n, the S x S BFGS
- * matrix (S <= 2^D leaves), the graph.
+ * Randomness only from -S (the RBF candidates, the clustering's F_0 and
+ * k-means).  Memory: the n x d bins (bytes, trees), an n x
+ * BOOST_CANDIDATES block (RBFs), a few arrays of n C, the BFGS matrix
+ * (the coefficients of a round squared), the graph.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "blas.h"
 #include "solver.h"
 
 #define LSV_BOOST_BINS 256     /* histogram bins per feature (bytes) */
 #define BOOST_STEPS 3          /* BFGS steps per round */
 #define BOOST_MAX_MOVE 10.0    /* largest change of an F_i in one step */
+#define BOOST_CANDIDATES 256   /* RBF centres tried per function and round */
+#define BOOST_INIT_SCALE 0.1   /* clustering: the spread of F_0 */
+#define AL_MU0 1.0             /* clustering: the first penalty ... */
+#define AL_GROW 1.05           /* ... its growth per round ... */
+#define AL_MU_MAX 1e4          /* ... and its cap */
 
 /* softplus(z) = log(1 + exp(z)), without overflow */
 static double softplus(double z)
@@ -86,29 +136,217 @@ static double d2phi(double y, double f)
 	return 4.0 * s * (1.0 - s);
 }
 
-/* The cost's parts at F given LF = L^p F (NULL when c = 0), and, when g
- * is not NULL, the gradient g (n values). */
-static void cost_from(size_t n, const size_t *lab, const double *y, size_t l,
-		      double c, const double *F, const double *LF, double *g,
-		      double *loss, double *reg)
-{
-	double s = 0.0, q = 0.0;
-	size_t i, r;
+/* ------------------------------------------------------------------ */
+/* The cost                                                            */
+/* ------------------------------------------------------------------ */
 
-	for (r = 0; r < l; r++)
-		s += phi(y[r], F[lab[r]]);
-	s /= (double)l;
-	if (c > 0.0)
-		for (i = 0; i < n; i++)
+typedef enum { COST_BINOMIAL, COST_MULTINOMIAL, COST_AUGLAG } cost_kind;
+
+typedef struct {
+	cost_kind kind;
+	size_t n, l;
+	int C;                 /* functions: the columns of F (n x C) */
+	const size_t *lab;     /* the l labeled rows */
+	const double *y;       /* binomial: l targets +-1 */
+	const int *cls;        /* multinomial: l classes 0..C-1 */
+	double c;              /* the graph term's weight */
+	const lsv_lapop *L;    /* L^p; NULL when c = 0 */
+	size_t m;              /* auglag: constraints, 2C + C(C-1)/2 */
+	const double *lam;     /* auglag: m multipliers */
+	double mu;             /* auglag: the penalty */
+	double *h;             /* auglag: m scratch */
+} prob;
+
+static size_t al_count(int C)
+{
+	return 2 * (size_t)C + (size_t)C * (size_t)(C - 1) / 2;
+}
+
+/* h(F): mean F_j and mean F_j^2 - 1 for each j, then mean F_j F_k, j < k */
+static void al_values(const prob *P, const double *F, double *h)
+{
+	size_t n = P->n, i, a = 0;
+	int j, k;
+
+	for (j = 0; j < P->C; j++) {
+		const double *f = F + (size_t)j * n;
+		double s = 0.0, q = 0.0;
+		for (i = 0; i < n; i++) {
+			s += f[i];
+			q += f[i] * f[i];
+		}
+		h[a++] = s / (double)n;
+		h[a++] = q / (double)n - 1.0;
+	}
+	for (j = 0; j < P->C; j++)
+		for (k = j + 1; k < P->C; k++) {
+			const double *f = F + (size_t)j * n, *e = F + (size_t)k * n;
+			double s = 0.0;
+			for (i = 0; i < n; i++)
+				s += f[i] * e[i];
+			h[a++] = s / (double)n;
+		}
+}
+
+/* log sum_k exp(z_k), z_k = z[k stride] */
+static double logsumexp(const double *z, size_t stride, int C)
+{
+	double mx = z[0], s = 0.0;
+	int k;
+
+	for (k = 1; k < C; k++)
+		mx = fmax(mx, z[(size_t)k * stride]);
+	for (k = 0; k < C; k++)
+		s += exp(z[(size_t)k * stride] - mx);
+	return mx + log(s);
+}
+
+/* The cost's parts at F (n x C) given LF = L^p F (NULL when c = 0): *loss
+ * the loss (clustering: the augmented Lagrangian's terms), *reg the graph
+ * term, and when g is not NULL the gradient g = dV/dF (n x C). */
+static void cost_from(const prob *P, const double *F, const double *LF,
+		      double *g, double *loss, double *reg)
+{
+	size_t n = P->n, nC = n * (size_t)P->C, i, r, a;
+	double s = 0.0, q = 0.0;
+	int j, k;
+
+	if (P->c > 0.0)
+		for (i = 0; i < nC; i++)
 			q += F[i] * LF[i];
+	*reg = P->c * q;
+	if (g != NULL)
+		for (i = 0; i < nC; i++)
+			g[i] = P->c > 0.0 ? 2.0 * P->c * LF[i] : 0.0;
+	switch (P->kind) {
+	case COST_BINOMIAL:
+		for (r = 0; r < P->l; r++) {
+			s += phi(P->y[r], F[P->lab[r]]);
+			if (g != NULL)
+				g[P->lab[r]] += dphi(P->y[r], F[P->lab[r]]) /
+						(double)P->l;
+		}
+		s /= (double)P->l;
+		break;
+	case COST_MULTINOMIAL:
+		for (r = 0; r < P->l; r++) {
+			size_t i0 = P->lab[r];
+			double lse = logsumexp(F + i0, n, P->C);
+			s += lse - F[i0 + (size_t)P->cls[r] * n];
+			if (g == NULL)
+				continue;
+			for (k = 0; k < P->C; k++)
+				g[i0 + (size_t)k * n] +=
+					(exp(F[i0 + (size_t)k * n] - lse) -
+					 (k == P->cls[r])) / (double)P->l;
+		}
+		s /= (double)P->l;
+		break;
+	case COST_AUGLAG:
+		al_values(P, F, P->h);
+		for (a = 0; a < P->m; a++)
+			s += P->lam[a] * P->h[a] + 0.5 * P->mu * P->h[a] * P->h[a];
+		if (g == NULL)
+			break;
+		a = 0;
+		for (j = 0; j < P->C; j++) {
+			double w1 = (P->lam[a] + P->mu * P->h[a]) / (double)n;
+			double w2 = 2.0 * (P->lam[a + 1] + P->mu * P->h[a + 1]) /
+				    (double)n;
+			double *gj = g + (size_t)j * n;
+			const double *f = F + (size_t)j * n;
+			for (i = 0; i < n; i++)
+				gj[i] += w1 + w2 * f[i];
+			a += 2;
+		}
+		for (j = 0; j < P->C; j++)
+			for (k = j + 1; k < P->C; k++) {
+				double w = (P->lam[a] + P->mu * P->h[a]) / (double)n;
+				for (i = 0; i < n; i++) {
+					g[i + (size_t)j * n] += w * F[i + (size_t)k * n];
+					g[i + (size_t)k * n] += w * F[i + (size_t)j * n];
+				}
+				a++;
+			}
+		break;
+	}
 	*loss = s;
-	*reg = c * q;
-	if (g == NULL)
-		return;
-	for (i = 0; i < n; i++)
-		g[i] = c > 0.0 ? 2.0 * c * LF[i] : 0.0;
+}
+
+lsv_status lsv_boost_mcost(const lsv_lapop *L, double c, size_t n, int C,
+			   const size_t *lab, const int *cls, size_t l,
+			   const double *F, double *g, double *loss,
+			   double *reg, lsv_error *err)
+{
+	prob P;
+	double *LF = NULL;
+	size_t r;
+	lsv_status st;
+
+	if (l == 0)
+		return lsv_fail(err, LSV_EINVAL, "no labeled rows");
+	if (C < 2)
+		return lsv_fail(err, LSV_EINVAL, "%d classes (expected >= 2)", C);
 	for (r = 0; r < l; r++)
-		g[lab[r]] += dphi(y[r], F[lab[r]]) / (double)l;
+		if (cls[r] < 0 || cls[r] >= C)
+			return lsv_fail(err, LSV_EINVAL, "class %d out of range",
+					cls[r]);
+	if (c > 0.0 && L == NULL)
+		return lsv_fail(err, LSV_EINVAL, "gamma_M > 0 needs a graph");
+	memset(&P, 0, sizeof P);
+	P.kind = COST_MULTINOMIAL;
+	P.n = n;
+	P.l = l;
+	P.C = C;
+	P.lab = lab;
+	P.cls = cls;
+	P.c = c;
+	P.L = L;
+	if (c > 0.0) {
+		if ((LF = lsv_alloc(n * (size_t)C, sizeof *LF)) == NULL)
+			return lsv_fail(err, LSV_ENOMEM, "out of memory");
+		if ((st = lsv_lapop_apply(L, F, LF, (size_t)C, 1.0, err)) !=
+		    LSV_OK) {
+			free(LF);
+			return st;
+		}
+	}
+	cost_from(&P, F, LF, g, loss, reg);
+	free(LF);
+	return LSV_OK;
+}
+
+lsv_status lsv_boost_alcost(const lsv_lapop *L, size_t n, int C,
+			    const double *lam, double mu, const double *F,
+			    double *g, double *pen, double *reg, double *h,
+			    lsv_error *err)
+{
+	prob P;
+	double *LF;
+	lsv_status st;
+
+	if (L == NULL || C < 1)
+		return lsv_fail(err, LSV_EINVAL, "clustering needs a graph and "
+				"a function");
+	memset(&P, 0, sizeof P);
+	P.kind = COST_AUGLAG;
+	P.n = n;
+	P.C = C;
+	P.c = 1.0 / (double)n;
+	P.L = L;
+	P.m = al_count(C);
+	P.lam = lam;
+	P.mu = mu;
+	P.h = h;
+	if ((LF = lsv_alloc(n * (size_t)C, sizeof *LF)) == NULL)
+		return lsv_fail(err, LSV_ENOMEM, "out of memory");
+	if ((st = lsv_lapop_apply(L, F, LF, (size_t)C, 1.0, err)) != LSV_OK) {
+		free(LF);
+		return st;
+	}
+	cost_from(&P, F, LF, g, pen, reg);
+	free(LF);
+	return LSV_OK;
 }
 
 lsv_status lsv_boost_cost(const lsv_lapop *L, double c, size_t n,
@@ -116,6 +354,7 @@ lsv_status lsv_boost_cost(const lsv_lapop *L, double c, size_t n,
 			  const double *F, double *g, double *loss,
 			  double *reg, lsv_error *err)
 {
+	prob P;
 	double *LF = NULL;
 	lsv_status st;
 
@@ -132,7 +371,16 @@ lsv_status lsv_boost_cost(const lsv_lapop *L, double c, size_t n,
 			return st;
 		}
 	}
-	cost_from(n, lab, y, l, c, F, LF, g, loss, reg);
+	memset(&P, 0, sizeof P);
+	P.kind = COST_BINOMIAL;
+	P.n = n;
+	P.l = l;
+	P.C = 1;
+	P.lab = lab;
+	P.y = y;
+	P.c = c;
+	P.L = L;
+	cost_from(&P, F, LF, g, loss, reg);
 	free(LF);
 	return LSV_OK;
 }
@@ -390,38 +638,276 @@ static lsv_status grow_tree(const bins *B, const double *r, int D,
 	return LSV_OK;
 }
 
+
 /* ------------------------------------------------------------------ */
-/* The leaf values: BFGS on the true cost                              */
+/* Greedy RBFs fitted by least squares to r                            */
 /* ------------------------------------------------------------------ */
 
 typedef struct {
-	size_t n, l;
-	const size_t *lab;
-	const double *y;   /* l targets +-1 */
-	double c;          /* gamma_M / n^2 */
-	const lsv_lapop *L;
-} prob;
+	size_t M;          /* candidates */
+	size_t *perm;      /* n: the shuffle */
+	size_t *cand;      /* M candidate rows */
+	double *Kc;        /* n x M: their RBFs at every row */
+	double *kk;        /* M: |b_j|^2, 0 once taken */
+	double *score;     /* M: b_j'r */
+} rbf_work;
 
 /*
- * min over t in [0, tmax] of phi(t) = 1/l sum phi(y, Fb + t q) + c (Fb'L Fb
- * + 2 t a1 + t^2 a2), a1 = q'L Fb, a2 = q'L q: phi is convex, so
- * bracketing on the sign of phi' and Newton steps inside the bracket.
+ * Up to R centres for the residual r (n values, overwritten by what is
+ * left): M candidates, the first M of a seeded partial shuffle (every row
+ * when M = n), then R matching-pursuit picks.  Phi (n x R, column-major)
+ * gets the chosen RBFs' values, rows[] their rows, wls[] their least
+ * squares weights; *S the number chosen (fewer than R when the residual
+ * is orthogonal to every candidate left).
  */
-static double line_search(const prob *P, const double *Fb, const double *q,
-			  double a1, double a2, double tmax)
+static lsv_status rbf_select(const lsv_data *x, const lsv_kernel *k, int R,
+			     lsv_rng *rng, rbf_work *W, double *r, double *Phi,
+			     size_t *rows, double *wls, int *S, lsv_error *err)
+{
+	size_t n = x->n, M = W->M, a, j, i;
+	int N = (int)n, MM = (int)M, one = 1, q;
+	const double d1 = 1.0, d0 = 0.0;
+	lsv_status st;
+
+	if (M < n) {
+		for (i = 0; i < n; i++)
+			W->perm[i] = i;
+		for (a = 0; a < M; a++) {
+			size_t b = a + (size_t)(lsv_rng_uniform(rng) *
+						(double)(n - a));
+			size_t t;
+			if (b >= n)
+				b = n - 1;
+			t = W->perm[a];
+			W->perm[a] = W->perm[b];
+			W->perm[b] = t;
+			W->cand[a] = W->perm[a];
+		}
+	} else {
+		for (a = 0; a < M; a++)
+			W->cand[a] = a;
+	}
+	if ((st = lsv_kernel_matrix(k, x, NULL, n, x, W->cand, M, W->Kc, err)) !=
+	    LSV_OK)
+		return st;
+	for (j = 0; j < M; j++) {
+		const double *b = W->Kc + j * n;
+		double s = 0.0;
+		for (i = 0; i < n; i++)
+			s += b[i] * b[i];
+		W->kk[j] = s;
+	}
+	*S = 0;
+	for (q = 0; q < R; q++) {
+		double best = 0.0, w;
+		size_t bj = M;
+		const double *b;
+		/* score = Kc' r */
+		dgemv_("T", &N, &MM, &d1, W->Kc, &N, r, &one, &d0, W->score, &one,
+		       1);
+		for (j = 0; j < M; j++) {
+			double v;
+			if (!(W->kk[j] > 0.0))
+				continue;
+			v = W->score[j] * W->score[j] / W->kk[j];
+			if (v > best) {
+				best = v;
+				bj = j;
+			}
+		}
+		if (bj == M)
+			break;
+		b = W->Kc + bj * n;
+		w = W->score[bj] / W->kk[bj];
+		for (i = 0; i < n; i++)
+			r[i] -= w * b[i];
+		memcpy(Phi + (size_t)q * n, b, n * sizeof *Phi);
+		rows[q] = W->cand[bj];
+		wls[q] = w;
+		W->kk[bj] = 0.0;
+		(*S)++;
+	}
+	return LSV_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* The coefficients: BFGS on the true cost                             */
+/* ------------------------------------------------------------------ */
+
+/* One function's base learner: S coefficients w, its values B w at the
+ * rows, B the leaf indicator (leaf[i] the leaf of row i) or Phi. */
+typedef struct {
+	int S;
+	const int *leaf;      /* tree: n leaf numbers, or NULL */
+	const double *Phi;    /* RBFs: n x S, column-major, or NULL */
+} basis;
+
+/* q = B w (n values) */
+static void basis_apply(const basis *b, size_t n, const double *w, double *q)
+{
+	size_t i;
+
+	if (b->S == 0) {
+		memset(q, 0, n * sizeof *q);
+	} else if (b->leaf != NULL) {
+		for (i = 0; i < n; i++)
+			q[i] = w[b->leaf[i]];
+	} else {
+		int N = (int)n, S = b->S, one = 1;
+		const double d1 = 1.0, d0 = 0.0;
+		dgemv_("N", &N, &S, &d1, b->Phi, &N, w, &one, &d0, q, &one, 1);
+	}
+}
+
+/* out = B'g (S values) */
+static void basis_adjoint(const basis *b, size_t n, const double *g,
+			  double *out)
+{
+	size_t i;
+
+	if (b->S == 0)
+		return;
+	if (b->leaf != NULL) {
+		memset(out, 0, (size_t)b->S * sizeof *out);
+		for (i = 0; i < n; i++)
+			out[b->leaf[i]] += g[i];
+	} else {
+		int N = (int)n, S = b->S, one = 1;
+		const double d1 = 1.0, d0 = 0.0;
+		dgemv_("T", &N, &S, &d1, b->Phi, &N, g, &one, &d0, out, &one, 1);
+	}
+}
+
+/* Subtract each row's mean over the C columns (the symmetric multiple
+ * logistic keeps sum_c F_c = 0). */
+static void center_rows(double *A, size_t n, int C)
+{
+	size_t i;
+	int k;
+
+	for (i = 0; i < n; i++) {
+		double s = 0.0;
+		for (k = 0; k < C; k++)
+			s += A[i + (size_t)k * n];
+		s /= (double)C;
+		for (k = 0; k < C; k++)
+			A[i + (size_t)k * n] -= s;
+	}
+}
+
+/* The cost along Fb + t Q: graph a0 + 2 a1 t + a2 t^2 (times c), and for
+ * clustering each constraint h_a(t) = h0 + h1 t + h2 t^2. */
+typedef struct {
+	double a1, a2;
+	double *h0, *h1, *h2;
+} along;
+
+static void al_poly(const prob *P, const double *Fb, const double *Q,
+		    along *D)
+{
+	size_t n = P->n, i, a = 0;
+	int j, k;
+
+	for (j = 0; j < P->C; j++) {
+		const double *f = Fb + (size_t)j * n, *q = Q + (size_t)j * n;
+		double s = 0.0, t = 0.0, A = 0.0, B = 0.0, Cq = 0.0;
+		for (i = 0; i < n; i++) {
+			s += f[i];
+			t += q[i];
+			A += f[i] * f[i];
+			B += f[i] * q[i];
+			Cq += q[i] * q[i];
+		}
+		D->h0[a] = s / (double)n;
+		D->h1[a] = t / (double)n;
+		D->h2[a++] = 0.0;
+		D->h0[a] = A / (double)n - 1.0;
+		D->h1[a] = 2.0 * B / (double)n;
+		D->h2[a++] = Cq / (double)n;
+	}
+	for (j = 0; j < P->C; j++)
+		for (k = j + 1; k < P->C; k++) {
+			const double *f = Fb + (size_t)j * n, *e = Fb + (size_t)k * n;
+			const double *q = Q + (size_t)j * n, *o = Q + (size_t)k * n;
+			double A = 0.0, B = 0.0, Cq = 0.0;
+			for (i = 0; i < n; i++) {
+				A += f[i] * e[i];
+				B += f[i] * o[i] + q[i] * e[i];
+				Cq += q[i] * o[i];
+			}
+			D->h0[a] = A / (double)n;
+			D->h1[a] = B / (double)n;
+			D->h2[a++] = Cq / (double)n;
+		}
+}
+
+/* The first and second derivatives in t of V(Fb + t Q). */
+static void derivs(const prob *P, const double *Fb, const double *Q,
+		   const along *D, double t, double *d1, double *d2)
+{
+	size_t n = P->n, r, a;
+	double s1 = 2.0 * P->c * (D->a1 + t * D->a2), s2 = 2.0 * P->c * D->a2;
+	int k;
+
+	switch (P->kind) {
+	case COST_BINOMIAL:
+		for (r = 0; r < P->l; r++) {
+			size_t i = P->lab[r];
+			double f = Fb[i] + t * Q[i];
+			s1 += dphi(P->y[r], f) * Q[i] / (double)P->l;
+			s2 += d2phi(P->y[r], f) * Q[i] * Q[i] / (double)P->l;
+		}
+		break;
+	case COST_MULTINOMIAL:
+		for (r = 0; r < P->l; r++) {
+			size_t i = P->lab[r];
+			double mx = -HUGE_VAL, z = 0.0, pq = 0.0, pqq = 0.0;
+			for (k = 0; k < P->C; k++)
+				mx = fmax(mx, Fb[i + (size_t)k * n] +
+					      t * Q[i + (size_t)k * n]);
+			for (k = 0; k < P->C; k++) {
+				double qk = Q[i + (size_t)k * n];
+				double e = exp(Fb[i + (size_t)k * n] + t * qk - mx);
+				z += e;
+				pq += e * qk;
+				pqq += e * qk * qk;
+			}
+			pq /= z;
+			pqq /= z;
+			s1 += (pq - Q[i + (size_t)P->cls[r] * n]) / (double)P->l;
+			s2 += (pqq - pq * pq) / (double)P->l;
+		}
+		break;
+	case COST_AUGLAG:
+		for (a = 0; a < P->m; a++) {
+			double h = D->h0[a] + t * (D->h1[a] + t * D->h2[a]);
+			double dh = D->h1[a] + 2.0 * t * D->h2[a];
+			double w = P->lam[a] + P->mu * h;
+			s1 += w * dh;
+			s2 += P->mu * dh * dh + 2.0 * w * D->h2[a];
+		}
+		break;
+	}
+	*d1 = s1;
+	*d2 = s2;
+}
+
+/*
+ * A minimizer over t in [0, tmax] of V(Fb + t Q): bracketing on the sign
+ * of the derivative (negative at 0: Q is a descent direction) and Newton
+ * steps inside the bracket, bisection when Newton leaves it.  With labels
+ * V is convex in t; the clustering's quartic need not be, and this finds a
+ * point where the derivative changes sign.
+ */
+static double line_search(const prob *P, const double *Fb, const double *Q,
+			  const along *D, double tmax)
 {
 	double lo = 0.0, hi = tmax, t = tmax < 1.0 ? tmax : 1.0, d0 = 0.0;
 	int it;
-	size_t r;
 
 	for (it = 0; it < 60; it++) {
-		double d1 = 2.0 * P->c * (a1 + t * a2), d2 = 2.0 * P->c * a2, tn;
-		for (r = 0; r < P->l; r++) {
-			size_t i = P->lab[r];
-			double f = Fb[i] + t * q[i];
-			d1 += dphi(P->y[r], f) * q[i] / (double)P->l;
-			d2 += d2phi(P->y[r], f) * q[i] * q[i] / (double)P->l;
-		}
+		double d1, d2, tn;
+		derivs(P, Fb, Q, D, t, &d1, &d2);
 		if (it == 0)
 			d0 = fabs(d1);
 		if (d1 == 0.0 || fabs(d1) <= 1e-13 * d0)
@@ -442,124 +928,257 @@ static double line_search(const prob *P, const double *Fb, const double *q,
 	return t;
 }
 
-/*
- * BOOST_STEPS BFGS steps on beta (S leaf values) from 0 for V(F + B beta),
- * B the n x S leaf indicator (leaf[i]); LF = L^p F.  Scratch: Fb, LFb, g,
- * q, Lq (n each); the result in beta.
- */
-static lsv_status fit_leaves(const prob *P, const double *F, const double *LF,
-			     const int *leaf, int S, const double *Ldiag,
-			     double *beta, double *H, double *G, double *Gn,
-			     double *dir, double *sv, double *Fb, double *LFb,
-			     double *g, double *q, double *Lq, lsv_error *err)
+/* The cost's second derivative estimate at every row and function (n x
+ * C): the loss's (or the constraints' Gauss-Newton part) plus 2 c diag L. */
+static void curvature(const prob *P, const double *F, const double *Ldiag,
+		      double *cur)
 {
-	size_t n = P->n, i, r, s, u;
-	size_t SS = (size_t)S;
-	int step;
-	lsv_status st;
-	double loss, reg;
+	size_t n = P->n, i, r;
+	int j, k;
 
-	memcpy(Fb, F, n * sizeof *Fb);
-	if (P->c > 0.0)
-		memcpy(LFb, LF, n * sizeof *LFb);
-	memset(beta, 0, SS * sizeof *beta);
-	/* H_0 = diag(1/h_s), h_s the diagonal of the Hessian's estimate */
-	memset(H, 0, SS * SS * sizeof *H);
-	memset(G, 0, SS * sizeof *G);
-	for (r = 0; r < P->l; r++) {
-		size_t i2 = P->lab[r];
-		G[leaf[i2]] += d2phi(P->y[r], F[i2]) / (double)P->l;
-	}
-	if (P->c > 0.0)
+	for (j = 0; j < P->C; j++)
 		for (i = 0; i < n; i++)
-			G[leaf[i]] += 2.0 * P->c * Ldiag[i];
-	for (s = 0; s < SS; s++)
-		H[s * SS + s] = G[s] > 0.0 ? 1.0 / G[s] : 0.0;
-	cost_from(n, P->lab, P->y, P->l, P->c, Fb, P->c > 0.0 ? LFb : NULL, g,
-		  &loss, &reg);
-	memset(G, 0, SS * sizeof *G);
-	for (i = 0; i < n; i++)
-		G[leaf[i]] += g[i];
+			cur[i + (size_t)j * n] = P->c > 0.0 ? 2.0 * P->c * Ldiag[i]
+							    : 0.0;
+	switch (P->kind) {
+	case COST_BINOMIAL:
+		for (r = 0; r < P->l; r++)
+			cur[P->lab[r]] += d2phi(P->y[r], F[P->lab[r]]) /
+					  (double)P->l;
+		break;
+	case COST_MULTINOMIAL:
+		for (r = 0; r < P->l; r++) {
+			size_t i0 = P->lab[r];
+			double lse = logsumexp(F + i0, n, P->C);
+			for (k = 0; k < P->C; k++) {
+				double p = exp(F[i0 + (size_t)k * n] - lse);
+				cur[i0 + (size_t)k * n] += p * (1.0 - p) /
+							   (double)P->l;
+			}
+		}
+		break;
+	case COST_AUGLAG:
+		al_values(P, F, P->h);
+		for (j = 0; j < P->C; j++) {
+			double w2 = 2.0 * (P->lam[2 * j + 1] +
+					   P->mu * P->h[2 * j + 1]) / (double)n;
+			for (i = 0; i < n; i++) {
+				double f = F[i + (size_t)j * n];
+				cur[i + (size_t)j * n] +=
+					P->mu * (1.0 + 4.0 * f * f) /
+						((double)n * (double)n) +
+					(w2 > 0.0 ? w2 : 0.0);
+			}
+		}
+		break;
+	}
+}
+
+/* dV/dw of every function's learner at gradient g (centred first for
+ * the multiple logistic: the update is centred, so its gradient is). */
+static void coef_gradient(const prob *P, const basis *B, const size_t *off,
+			  double *g, double *G)
+{
+	int j;
+
+	if (P->kind == COST_MULTINOMIAL)
+		center_rows(g, P->n, P->C);
+	for (j = 0; j < P->C; j++)
+		basis_adjoint(&B[j], P->n, g + (size_t)j * P->n, G + off[j]);
+}
+
+/*
+ * BOOST_STEPS BFGS steps on w (all the learners' coefficients, off[j]..
+ * off[j+1] those of function j) from 0 for V(F + Q(w)), Q(w)_j = B_j w_j
+ * (centred over the functions for the multiple logistic); LF = L^p F.
+ * The result in w.
+ */
+static lsv_status fit_coef(const prob *P, const double *F, const double *LF,
+			   const basis *B, const size_t *off,
+			   const double *Ldiag, double *w, lsv_error *err)
+{
+	size_t n = P->n, C = (size_t)P->C, nC = n * C, N = off[C], i, s, u;
+	size_t m = P->kind == COST_AUGLAG ? P->m : 0;
+	double *H = NULL, *G = NULL, *Gn = NULL, *dir = NULL, *sv = NULL,
+	       *Fb = NULL, *LFb = NULL, *g = NULL, *Q = NULL, *LQ = NULL,
+	       *hbuf = NULL;
+	double loss, reg;
+	lsv_status st = LSV_OK;
+	along D;
+	int step, j;
+
+	memset(w, 0, (N ? N : 1) * sizeof *w);
+	if (N == 0)
+		return LSV_OK;
+	H = lsv_alloc(N * N, sizeof *H);
+	G = lsv_alloc(N, sizeof *G);
+	Gn = lsv_alloc(N, sizeof *Gn);
+	dir = lsv_alloc(N, sizeof *dir);
+	sv = lsv_alloc(N, sizeof *sv);
+	Fb = lsv_alloc(nC, sizeof *Fb);
+	LFb = calloc(nC, sizeof *LFb);
+	g = lsv_alloc(nC, sizeof *g);
+	Q = lsv_alloc(nC, sizeof *Q);
+	LQ = calloc(nC, sizeof *LQ);
+	hbuf = lsv_alloc(3 * m, sizeof *hbuf);
+	if (!H || !G || !Gn || !dir || !sv || !Fb || !LFb || !g || !Q || !LQ ||
+	    !hbuf) {
+		st = lsv_fail(err, LSV_ENOMEM, "out of memory for the BFGS "
+			      "steps (%zu coefficients)", N);
+		goto done;
+	}
+	D.h0 = hbuf;
+	D.h1 = hbuf + m;
+	D.h2 = hbuf + 2 * m;
+	memcpy(Fb, F, nC * sizeof *Fb);
+	if (P->c > 0.0)
+		memcpy(LFb, LF, nC * sizeof *LFb);
+	/* H_0 = diag(1/h_s), h_s = sum_i b_s(x_i)^2 cur_i (Q as scratch) */
+	curvature(P, F, Ldiag, Q);
+	memset(H, 0, N * N * sizeof *H);
+	for (j = 0; j < P->C; j++) {
+		const basis *b = &B[j];
+		const double *cj = Q + (size_t)j * n;
+		for (s = 0; s < (size_t)b->S; s++)
+			G[off[j] + s] = 0.0;
+		if (b->leaf != NULL) {
+			for (i = 0; i < n; i++)
+				G[off[j] + (size_t)b->leaf[i]] += cj[i];
+		} else {
+			for (s = 0; s < (size_t)b->S; s++) {
+				const double *ph = b->Phi + s * n;
+				double v = 0.0;
+				for (i = 0; i < n; i++)
+					v += ph[i] * ph[i] * cj[i];
+				G[off[j] + s] = v;
+			}
+		}
+	}
+	for (s = 0; s < N; s++)
+		H[s * N + s] = G[s] > 0.0 ? 1.0 / G[s] : 0.0;
+	cost_from(P, Fb, P->c > 0.0 ? LFb : NULL, g, &loss, &reg);
+	coef_gradient(P, B, off, g, G);
 	for (step = 0; step < BOOST_STEPS; step++) {
-		double a1 = 0.0, a2 = 0.0, qmax = 0.0, t, sy = 0.0, gd = 0.0;
-		for (s = 0; s < SS; s++) {
+		double qmax = 0.0, t, sy = 0.0, gd = 0.0;
+		for (s = 0; s < N; s++) {
 			double v = 0.0;
-			for (u = 0; u < SS; u++)
-				v -= H[s * SS + u] * G[u];
+			for (u = 0; u < N; u++)
+				v -= H[s * N + u] * G[u];
 			dir[s] = v;
 			gd += v * G[s];
 		}
 		if (!(gd < 0.0))  /* no descent left (or G = 0) */
 			break;
-		for (i = 0; i < n; i++) {
-			q[i] = dir[leaf[i]];
-			qmax = fmax(qmax, fabs(q[i]));
-		}
+		for (j = 0; j < P->C; j++)
+			basis_apply(&B[j], n, dir + off[j], Q + (size_t)j * n);
+		if (P->kind == COST_MULTINOMIAL)
+			center_rows(Q, n, P->C);
+		for (i = 0; i < nC; i++)
+			qmax = fmax(qmax, fabs(Q[i]));
 		if (!(qmax > 0.0))
 			break;
+		D.a1 = D.a2 = 0.0;
 		if (P->c > 0.0) {
-			if ((st = lsv_lapop_apply(P->L, q, Lq, 1, 1.0, err)) !=
+			if ((st = lsv_lapop_apply(P->L, Q, LQ, C, 1.0, err)) !=
 			    LSV_OK)
-				return st;
-			for (i = 0; i < n; i++) {
-				a1 += q[i] * LFb[i];
-				a2 += q[i] * Lq[i];
+				goto done;
+			for (i = 0; i < nC; i++) {
+				D.a1 += Q[i] * LFb[i];
+				D.a2 += Q[i] * LQ[i];
 			}
 		}
-		t = line_search(P, Fb, q, a1, a2, BOOST_MAX_MOVE / qmax);
+		if (P->kind == COST_AUGLAG)
+			al_poly(P, Fb, Q, &D);
+		t = line_search(P, Fb, Q, &D, BOOST_MAX_MOVE / qmax);
 		if (!(t > 0.0))
 			break;
-		for (s = 0; s < SS; s++) {
+		for (s = 0; s < N; s++) {
 			sv[s] = t * dir[s];
-			beta[s] += sv[s];
+			w[s] += sv[s];
 		}
-		for (i = 0; i < n; i++) {
-			Fb[i] += t * q[i];
+		for (i = 0; i < nC; i++) {
+			Fb[i] += t * Q[i];
 			if (P->c > 0.0)
-				LFb[i] += t * Lq[i];
+				LFb[i] += t * LQ[i];
 		}
-		cost_from(n, P->lab, P->y, P->l, P->c, Fb,
-			  P->c > 0.0 ? LFb : NULL, g, &loss, &reg);
-		memset(Gn, 0, SS * sizeof *Gn);
-		for (i = 0; i < n; i++)
-			Gn[leaf[i]] += g[i];
+		cost_from(P, Fb, P->c > 0.0 ? LFb : NULL, g, &loss, &reg);
+		coef_gradient(P, B, off, g, Gn);
 		/* BFGS: H = (I - rho s y') H (I - rho y s') + rho s s',
 		 * y = Gn - G, rho = 1/(y's), when y's > 0 */
-		for (s = 0; s < SS; s++) {
+		for (s = 0; s < N; s++) {
 			G[s] = Gn[s] - G[s];  /* y */
 			sy += G[s] * sv[s];
 		}
 		if (sy > 1e-300) {
 			double rho = 1.0 / sy, yHy = 0.0;
-			/* Hy into dir */
-			for (s = 0; s < SS; s++) {
+			for (s = 0; s < N; s++) {  /* Hy into dir */
 				double v = 0.0;
-				for (u = 0; u < SS; u++)
-					v += H[s * SS + u] * G[u];
+				for (u = 0; u < N; u++)
+					v += H[s * N + u] * G[u];
 				dir[s] = v;
 				yHy += G[s] * v;
 			}
-			for (s = 0; s < SS; s++)
-				for (u = 0; u < SS; u++)
-					H[s * SS + u] += -rho * (dir[s] * sv[u] +
-								 sv[s] * dir[u]) +
-							 (rho * rho * yHy + rho) *
-								 sv[s] * sv[u];
+			for (s = 0; s < N; s++)
+				for (u = 0; u < N; u++)
+					H[s * N + u] += -rho * (dir[s] * sv[u] +
+								sv[s] * dir[u]) +
+							(rho * rho * yHy + rho) *
+								sv[s] * sv[u];
 		}
-		memcpy(G, Gn, SS * sizeof *G);
+		memcpy(G, Gn, N * sizeof *G);
 	}
-	return LSV_OK;
+done:
+	free(H);
+	free(G);
+	free(Gn);
+	free(dir);
+	free(sv);
+	free(Fb);
+	free(LFb);
+	free(g);
+	free(Q);
+	free(LQ);
+	free(hbuf);
+	return st;
 }
 
 /* ------------------------------------------------------------------ */
 /* The model                                                           */
 /* ------------------------------------------------------------------ */
 
-static lsv_status boost_model(const lsv_fit *F, double F0, lsv_tree *trees,
-			      size_t ntrees, lsv_model **out)
+/* The RBF centres met so far: slot[i] the expansion point of row i (or
+ * -1), rows[k] the row of point k, coef (k x C, row-major) its weights. */
+typedef struct {
+	long *slot;
+	size_t *rows;
+	double *coef;
+	size_t k, cap_rows, cap_coef;
+} centres;
+
+static int centre_add(centres *Z, size_t row, int C, int fn, double w)
 {
+	if (Z->slot[row] < 0) {
+		if (lsv_grow((void **)&Z->rows, &Z->cap_rows, Z->k + 1,
+			     sizeof *Z->rows) ||
+		    lsv_grow((void **)&Z->coef, &Z->cap_coef,
+			     (Z->k + 1) * (size_t)C, sizeof *Z->coef))
+			return -1;
+		memset(Z->coef + Z->k * (size_t)C, 0, (size_t)C * sizeof *Z->coef);
+		Z->rows[Z->k] = row;
+		Z->slot[row] = (long)Z->k++;
+	}
+	Z->coef[(size_t)Z->slot[row] * (size_t)C + (size_t)fn] += w;
+	return 0;
+}
+
+static lsv_status boost_model(const lsv_fit *F, const double *bias,
+			      lsv_tree *trees, size_t ntrees,
+			      const centres *Z, lsv_model **out)
+{
+	const lsv_data *x = F->x;
 	lsv_model *m = calloc(1, sizeof *m);
 	lsv_data *sv = calloc(1, sizeof *sv);
+	size_t k = Z != NULL ? Z->k : 0, nnz = 0, a, q, C = (size_t)F->nr_fn;
 
 	if (m == NULL || sv == NULL)
 		goto nomem;
@@ -572,14 +1191,32 @@ static lsv_status boost_model(const lsv_fit *F, double F0, lsv_tree *trees,
 	m->sv = sv;
 	sv->unlabeled = F->x->unlabeled;
 	sv->dim = F->x->dim;
+	for (a = 0; a < k; a++)
+		nnz += x->rowptr[Z->rows[a] + 1] - x->rowptr[Z->rows[a]];
 	m->labels = lsv_alloc((size_t)F->nr_class, sizeof *m->labels);
-	m->bias = lsv_alloc(1, sizeof *m->bias);
-	sv->rowptr = calloc(1, sizeof *sv->rowptr);
-	sv->y = calloc(1, sizeof *sv->y);
-	if (!m->labels || !m->bias || !sv->rowptr || !sv->y)
+	m->bias = lsv_alloc(C, sizeof *m->bias);
+	sv->rowptr = calloc(k + 1, sizeof *sv->rowptr);
+	sv->y = calloc(k ? k : 1, sizeof *sv->y);
+	sv->col = lsv_alloc(nnz, sizeof *sv->col);
+	sv->val = lsv_alloc(nnz, sizeof *sv->val);
+	m->coef = lsv_alloc(k * C, sizeof *m->coef);
+	if (!m->labels || !m->bias || !sv->rowptr || !sv->y || !sv->col ||
+	    !sv->val || !m->coef)
 		goto nomem;
 	memcpy(m->labels, F->labels, (size_t)F->nr_class * sizeof *m->labels);
-	m->bias[0] = F0;
+	memcpy(m->bias, bias, C * sizeof *m->bias);
+	for (a = 0; a < k; a++) {  /* the centres, as the data's rows */
+		size_t i = Z->rows[a];
+		sv->rowptr[a] = sv->nnz;
+		for (q = x->rowptr[i]; q < x->rowptr[i + 1]; q++) {
+			sv->col[sv->nnz] = x->col[q];
+			sv->val[sv->nnz++] = x->val[q];
+		}
+	}
+	sv->rowptr[k] = sv->nnz;
+	sv->n = k;
+	if (k > 0)
+		memcpy(m->coef, Z->coef, k * C * sizeof *m->coef);
 	m->trees = trees;
 	m->ntrees = ntrees;
 	*out = m;
@@ -594,164 +1231,416 @@ nomem:
 }
 
 /* ------------------------------------------------------------------ */
-/* Algorithm 1                                                         */
+/* Algorithms 1-4                                                      */
 /* ------------------------------------------------------------------ */
 
-lsv_status lsv_fit_boost(lsv_fit *F, lsv_model **out)
+/* Everything one run holds, freed by run_free. */
+typedef struct {
+	bins B;
+	int have_bins;
+	double *Fv, *LF, *g, *res, *Ldiag, *w, *Phi, *wls, *lam, *h, *bias;
+	size_t *idx, *tmp, *hc, *off, *rows;
+	int *leaf, *leafnode, *cls;
+	span *sp;
+	double *hs;
+	lsv_tree *trees;
+	size_t ntrees;
+	basis *bs;
+	rbf_work R;
+	centres Z;
+} run;
+
+static void run_free(run *r)
+{
+	size_t t;
+
+	if (r->trees != NULL) {
+		for (t = 0; t < r->ntrees; t++)
+			free(r->trees[t].node);
+		free(r->trees);
+	}
+	if (r->have_bins)
+		bins_free(&r->B);
+	free(r->Fv);
+	free(r->LF);
+	free(r->g);
+	free(r->res);
+	free(r->Ldiag);
+	free(r->w);
+	free(r->Phi);
+	free(r->wls);
+	free(r->lam);
+	free(r->h);
+	free(r->bias);
+	free(r->idx);
+	free(r->tmp);
+	free(r->hc);
+	free(r->off);
+	free(r->rows);
+	free(r->leaf);
+	free(r->leafnode);
+	free(r->cls);
+	free(r->sp);
+	free(r->hs);
+	free(r->bs);
+	free(r->R.perm);
+	free(r->R.cand);
+	free(r->R.Kc);
+	free(r->R.kk);
+	free(r->R.score);
+	free(r->Z.slot);
+	free(r->Z.rows);
+	free(r->Z.coef);
+}
+
+/*
+ * Round m's learner of function j fitted to res (n values, changed): a
+ * tree into trees[ntrees] (its leaves in leaf + j n, leafnode + j
+ * maxleaves), or RBFs (Phi + j n R, rows + j R, wls + j R); the basis
+ * into bs[j].
+ */
+static lsv_status learn(lsv_fit *F, run *r, lsv_rng *rng, int j, long m)
 {
 	const lsv_train_param *p = F->p;
-	size_t n = F->n, l = F->l, i, r, useful, ntrees = 0;
-	int D = p->boost_depth, maxnodes = (1 << (D + 1)) - 1, S, k;
-	size_t maxleaves = (size_t)1 << D;
-	double c = F->L != NULL ? lsv_fit_intrinsic(F, 1.0) : 0.0;
-	double nu = p->boost_shrinkage, ybar = 0.0, F0, loss, reg, V, V0;
-	bins B;
-	prob P;
-	lsv_status st;
-	lsv_tree *trees = NULL;
-	long m;
-	/* arrays of n */
-	double *Fv = NULL, *LF = NULL, *g = NULL, *res = NULL, *Fb = NULL,
-	       *LFb = NULL, *gb = NULL, *q = NULL, *Lq = NULL, *Ldiag = NULL;
-	size_t *idx = NULL, *tmp = NULL, *hc = NULL;
-	int *leaf = NULL, *leafnode = NULL;
-	span *sp = NULL;
-	double *hs = NULL, *H = NULL, *beta = NULL, *G = NULL, *Gn = NULL,
-	       *dir = NULL, *svec = NULL;
+	size_t n = F->n, maxleaves = (size_t)1 << p->boost_depth;
+	int maxnodes = (1 << (p->boost_depth + 1)) - 1, S = 0;
+	basis *b = &r->bs[j];
 
-	*out = NULL;
-	if (F->nr_fn != 1)
-		return lsv_fail(F->err, LSV_EINVAL,
-				"boosting is binary here: the labeled rows have %d "
-				"classes (expected 2; the paper's K-tree "
-				"multiclass algorithm is not implemented)",
-				F->nr_class);
-	if (l == 0)
-		return lsv_fail(F->err, LSV_EINVAL, "no labeled rows");
-	if ((st = bins_build(F->x, p, &B, &useful, F->err)) != LSV_OK)
-		return st;
-	if (useful == 0) {
-		bins_free(&B);
-		return lsv_fail(F->err, LSV_EINVAL,
-				"every feature is constant over the %zu rows (or "
-				"there are none): a tree has nothing to split", n);
-	}
-	if ((st = lsv_check_bytes(p, 12.0 * (double)n +
-				  (double)maxleaves * (double)maxleaves +
-				  2.0 * (double)B.d * LSV_BOOST_BINS +
-				  (double)p->boost_rounds * maxnodes * 3.0,
-				  "the boosting arrays and the trees",
-				  "use fewer rounds (-n) or shallower trees (-D)",
-				  F->err)) != LSV_OK) {
-		bins_free(&B);
-		return st;
-	}
-	Fv = lsv_alloc(n, sizeof *Fv);
-	LF = calloc(n ? n : 1, sizeof *LF);
-	g = lsv_alloc(n, sizeof *g);
-	res = lsv_alloc(n, sizeof *res);
-	Fb = lsv_alloc(n, sizeof *Fb);
-	LFb = calloc(n ? n : 1, sizeof *LFb);
-	gb = lsv_alloc(n, sizeof *gb);
-	q = lsv_alloc(n, sizeof *q);
-	Lq = lsv_alloc(n, sizeof *Lq);
-	Ldiag = calloc(n ? n : 1, sizeof *Ldiag);
-	idx = lsv_alloc(n, sizeof *idx);
-	tmp = lsv_alloc(n, sizeof *tmp);
-	leaf = lsv_alloc(n, sizeof *leaf);
-	leafnode = lsv_alloc(maxleaves, sizeof *leafnode);
-	sp = lsv_alloc((size_t)maxnodes, sizeof *sp);
-	hs = lsv_alloc(B.d * LSV_BOOST_BINS, sizeof *hs);
-	hc = lsv_alloc(B.d * LSV_BOOST_BINS, sizeof *hc);
-	H = lsv_alloc(maxleaves * maxleaves, sizeof *H);
-	beta = lsv_alloc(maxleaves, sizeof *beta);
-	G = lsv_alloc(maxleaves, sizeof *G);
-	Gn = lsv_alloc(maxleaves, sizeof *Gn);
-	dir = lsv_alloc(maxleaves, sizeof *dir);
-	svec = lsv_alloc(maxleaves, sizeof *svec);
-	trees = calloc((size_t)p->boost_rounds, sizeof *trees);
-	if (!Fv || !LF || !g || !res || !Fb || !LFb || !gb || !q || !Lq ||
-	    !Ldiag || !idx || !tmp || !leaf || !leafnode || !sp || !hs || !hc ||
-	    !H || !beta || !G || !Gn || !dir || !svec || !trees) {
-		st = lsv_fail(F->err, LSV_ENOMEM, "out of memory for boosting");
-		goto done;
-	}
-	/* the diagonal of L (p = 1) for the BFGS start; with p > 1 only an
-	 * estimate, which is all the start needs */
-	if (c > 0.0)
-		for (i = 0; i < n; i++)
-			Ldiag[i] = F->L->deg[i] > 0.0
-				? (F->L->normalized ? 1.0 : F->L->deg[i]) : 0.0;
-	P.n = n;
-	P.l = l;
-	P.lab = F->lab;
-	P.y = F->Y;
-	P.c = c;
-	P.L = F->L;
-	/* F_0 = 1/2 log((1 + ybar)/(1 - ybar)) */
-	for (r = 0; r < l; r++)
-		ybar += F->Y[r];
-	ybar /= (double)l;
-	F0 = 0.5 * log((1.0 + ybar) / (1.0 - ybar));
-	for (i = 0; i < n; i++)
-		Fv[i] = F0;
-	/* L 1 is 0 for the unnormalized Laplacian, not the normalized */
-	if (c > 0.0 &&
-	    (st = lsv_lapop_apply(F->L, Fv, LF, 1, 1.0, F->err)) != LSV_OK)
-		goto done;
-	cost_from(n, F->lab, F->Y, l, c, Fv, c > 0.0 ? LF : NULL, g, &loss,
-		  &reg);
-	V0 = V = loss + reg;
-	F->report->boost_cost0 = V0;
-	for (m = 1; m <= p->boost_rounds; m++) {
-		lsv_tree *t = &trees[ntrees];
-		double Vn;
-		/* 1-2: the tree fitted to -g */
-		for (i = 0; i < n; i++)
-			res[i] = -g[i];
-		t->fn = 0;
+	if (p->boost_learner == LSV_BOOST_TREE) {
+		lsv_tree *t = &r->trees[r->ntrees];
+		int *leaf = r->leaf + (size_t)j * n;
+		t->fn = j;
 		t->node = lsv_alloc((size_t)maxnodes, sizeof *t->node);
-		if (t->node == NULL) {
-			st = lsv_fail(F->err, LSV_ENOMEM, "out of memory for a "
-				      "tree");
-			goto done;
-		}
-		ntrees++;
-		grow_tree(&B, res, D, t, leaf, leafnode, &S, idx, tmp, sp, hs,
-			  hc);
+		if (t->node == NULL)
+			return lsv_fail(F->err, LSV_ENOMEM, "out of memory for a "
+					"tree");
+		r->ntrees++;
+		grow_tree(&r->B, r->res, p->boost_depth, t, leaf,
+			  r->leafnode + (size_t)j * maxleaves, &S, r->idx, r->tmp,
+			  r->sp, r->hs, r->hc);
 		{  /* keep only the nodes used */
 			lsv_tree_node *fit = realloc(t->node, (size_t)t->nnodes *
 						     sizeof *fit);
 			if (fit != NULL)
 				t->node = fit;
 		}
-		/* 3: its leaf values by BFGS on V */
-		if ((st = fit_leaves(&P, Fv, LF, leaf, S, Ldiag, beta, H, G, Gn,
-				     dir, svec, Fb, LFb, gb, q, Lq, F->err)) !=
-		    LSV_OK)
-			goto done;
-		/* 4: with shrinkage */
-		for (k = 0; k < S; k++) {
-			lsv_tree_node *nd = &t->node[leafnode[k]];
-			nd->value = nu * beta[k];
-			if (!isfinite(nd->value)) {
-				st = lsv_fail(F->err, LSV_ENUMERIC, "round %ld: a "
-					      "leaf value is not finite", m);
-				goto done;
-			}
-		}
+		b->S = S;
+		b->leaf = leaf;
+		b->Phi = NULL;
+		return LSV_OK;
+	}
+	{
+		int R = p->boost_rbfs;
+		lsv_status st = rbf_select(F->x, &p->kernel, R, rng, &r->R, r->res,
+					   r->Phi + (size_t)j * n * (size_t)R,
+					   r->rows + (size_t)j * (size_t)R,
+					   r->wls + (size_t)j * (size_t)R, &S,
+					   F->err);
+		(void)m;
+		b->S = S;
+		b->leaf = NULL;
+		b->Phi = r->Phi + (size_t)j * n * (size_t)R;
+		return st;
+	}
+}
+
+/* Add nu w (the coefficients of function j's learner of this round) to
+ * the model being built and nu B w to column j of q. */
+static lsv_status keep(lsv_fit *F, run *r, int j, const double *w, double nu,
+		       size_t tree, double *q)
+{
+	const lsv_train_param *p = F->p;
+	size_t n = F->n, maxleaves = (size_t)1 << p->boost_depth;
+	const basis *b = &r->bs[j];
+	int s;
+
+	basis_apply(b, n, w, q);
+	for (s = 0; s < b->S; s++)
+		if (!isfinite(nu * w[s]))
+			return lsv_fail(F->err, LSV_ENUMERIC, "a coefficient of a "
+					"base learner is not finite");
+	if (p->boost_learner == LSV_BOOST_TREE) {
+		lsv_tree *t = &r->trees[tree];
+		for (s = 0; s < b->S; s++)
+			t->node[r->leafnode[(size_t)j * maxleaves + (size_t)s]]
+				.value = nu * w[s];
+	} else {
+		for (s = 0; s < b->S; s++)
+			if (centre_add(&r->Z, r->rows[(size_t)j *
+						      (size_t)p->boost_rbfs +
+						      (size_t)s],
+				       F->nr_fn, j, nu * w[s]))
+				return lsv_fail(F->err, LSV_ENOMEM, "out of memory "
+						"for the RBF centres");
+	}
+	{
+		size_t i;
 		for (i = 0; i < n; i++)
-			Fv[i] += nu * beta[leaf[i]];
-		if (c > 0.0 && (st = lsv_lapop_apply(F->L, Fv, LF, 1, 1.0,
-						     F->err)) != LSV_OK)
+			q[i] *= nu;
+	}
+	return LSV_OK;
+}
+
+/* Clustering into c > 2: k-means on the rows of the embedding (n x C,
+ * column-major), unit length first when param.cluster_unit; the
+ * centroids (c x C, row-major) into the model. */
+static lsv_status embed_centroids(lsv_fit *F, const double *Fv,
+				  lsv_model *m)
+{
+	size_t n = F->n, i, C = (size_t)F->nr_fn, j;
+	double *E = lsv_alloc(n * C, sizeof *E);
+	lsv_status st;
+
+	m->centroids = lsv_alloc((size_t)F->nr_class * C, sizeof *m->centroids);
+	if (E == NULL || m->centroids == NULL) {
+		free(E);
+		return lsv_fail(F->err, LSV_ENOMEM, "out of memory for k-means");
+	}
+	for (i = 0; i < n; i++) {
+		double nz;
+		for (j = 0; j < C; j++)
+			E[i * C + j] = Fv[i + j * n];
+		nz = F->p->cluster_unit ? lsv_unit_norm(E + i * C, (int)C) : 0.0;
+		if (nz > 0.0)
+			for (j = 0; j < C; j++)
+				E[i * C + j] /= nz;
+	}
+	st = lsv_kmeans(E, n, (int)C, F->nr_class, F->p->seed,
+			F->p->cluster_restarts, m->centroids, F->err);
+	free(E);
+	return st;
+}
+
+lsv_status lsv_fit_boost(lsv_fit *F, lsv_model **out)
+{
+	const lsv_train_param *p = F->p;
+	size_t n = F->n, l = F->l, i, r0, useful = 0, nC, a;
+	int D = p->boost_depth, maxnodes = (1 << (D + 1)) - 1, C = F->nr_fn, j;
+	size_t maxleaves = (size_t)1 << D, R = (size_t)p->boost_rbfs;
+	size_t per = p->boost_learner == LSV_BOOST_TREE ? maxleaves : R;
+	int tree = p->boost_learner == LSV_BOOST_TREE;
+	double nu = p->boost_shrinkage, loss, reg, V;
+	cost_kind kind = p->boost_clusters > 0 ? COST_AUGLAG
+			 : C == 1 ? COST_BINOMIAL : COST_MULTINOMIAL;
+	double c = kind == COST_AUGLAG ? 1.0 / (double)n
+		   : F->L == NULL ? 0.0
+		   : lsv_fit_intrinsic(F, kind == COST_MULTINOMIAL
+					  ? 1.0 / (double)C : 1.0);
+	prob P;
+	run rr;
+	lsv_rng rng;
+	lsv_status st = LSV_OK;
+	long m, nrounds = p->boost_rounds + (kind == COST_AUGLAG);
+
+	*out = NULL;
+	memset(&rr, 0, sizeof rr);
+	nC = n * (size_t)C;
+	if (l == 0 && kind != COST_AUGLAG)
+		return lsv_fail(F->err, LSV_EINVAL, "no labeled rows");
+	if (kind == COST_AUGLAG && F->L == NULL)
+		return lsv_fail(F->err, LSV_EINVAL, "clustering by boosting "
+				"needs a graph (gamma_I > 0)");
+	if (tree) {
+		if ((st = bins_build(F->x, p, &rr.B, &useful, F->err)) != LSV_OK)
+			return st;
+		rr.have_bins = 1;
+		if (useful == 0) {
+			run_free(&rr);
+			return lsv_fail(F->err, LSV_EINVAL,
+					"every feature is constant over the %zu rows "
+					"(or there are none): a tree has nothing to "
+					"split (the RBF learner, -H rbf, needs no "
+					"split)", n);
+		}
+	}
+	rr.R.M = n < BOOST_CANDIDATES ? n : BOOST_CANDIDATES;
+	if ((st = lsv_check_bytes(p, 14.0 * (double)nC +
+				  (double)per * C * ((double)per * C + 6.0) +
+				  (tree ? 2.0 * (double)rr.B.d * LSV_BOOST_BINS +
+					  (double)nrounds * C * maxnodes * 3.0
+					: (double)n * (double)rr.R.M +
+					  (double)n * (double)R * C + 2.0 * n),
+				  "the boosting arrays and the learners",
+				  tree ? "use fewer rounds (-B) or shallower trees "
+					 "(-D)"
+				       : "use fewer RBFs per round (-Q)",
+				  F->err)) != LSV_OK) {
+		run_free(&rr);
+		return st;
+	}
+	rr.Fv = lsv_alloc(nC, sizeof *rr.Fv);
+	rr.LF = calloc(nC, sizeof *rr.LF);
+	rr.g = lsv_alloc(nC, sizeof *rr.g);
+	rr.res = lsv_alloc(nC, sizeof *rr.res);
+	rr.Ldiag = calloc(n ? n : 1, sizeof *rr.Ldiag);
+	rr.w = lsv_alloc(per * (size_t)C, sizeof *rr.w);
+	rr.bias = calloc((size_t)C, sizeof *rr.bias);
+	rr.off = lsv_alloc((size_t)C + 1, sizeof *rr.off);
+	rr.bs = calloc((size_t)C, sizeof *rr.bs);
+	rr.cls = lsv_alloc(l, sizeof *rr.cls);
+	rr.lam = calloc(al_count(C), sizeof *rr.lam);
+	rr.h = lsv_alloc(al_count(C), sizeof *rr.h);
+	if (!rr.Fv || !rr.LF || !rr.g || !rr.res || !rr.Ldiag || !rr.w ||
+	    !rr.bias || !rr.off || !rr.bs || !rr.cls || !rr.lam || !rr.h)
+		goto nomem;
+	if (tree) {
+		rr.idx = lsv_alloc(n, sizeof *rr.idx);
+		rr.tmp = lsv_alloc(n, sizeof *rr.tmp);
+		rr.leaf = lsv_alloc(nC, sizeof *rr.leaf);
+		rr.leafnode = lsv_alloc(maxleaves * (size_t)C, sizeof *rr.leafnode);
+		rr.sp = lsv_alloc((size_t)maxnodes, sizeof *rr.sp);
+		rr.hs = lsv_alloc(rr.B.d * LSV_BOOST_BINS, sizeof *rr.hs);
+		rr.hc = lsv_alloc(rr.B.d * LSV_BOOST_BINS, sizeof *rr.hc);
+		rr.trees = calloc((size_t)nrounds * (size_t)C, sizeof *rr.trees);
+		if (!rr.idx || !rr.tmp || !rr.leaf || !rr.leafnode || !rr.sp ||
+		    !rr.hs || !rr.hc || !rr.trees)
+			goto nomem;
+	} else {
+		rr.Phi = lsv_alloc(nC * R, sizeof *rr.Phi);
+		rr.rows = lsv_alloc((size_t)C * R, sizeof *rr.rows);
+		rr.wls = lsv_alloc((size_t)C * R, sizeof *rr.wls);
+		rr.R.perm = lsv_alloc(n, sizeof *rr.R.perm);
+		rr.R.cand = lsv_alloc(rr.R.M, sizeof *rr.R.cand);
+		rr.R.Kc = lsv_alloc(n * rr.R.M, sizeof *rr.R.Kc);
+		rr.R.kk = lsv_alloc(rr.R.M, sizeof *rr.R.kk);
+		rr.R.score = lsv_alloc(rr.R.M, sizeof *rr.R.score);
+		rr.Z.slot = lsv_alloc(n, sizeof *rr.Z.slot);
+		if (!rr.Phi || !rr.rows || !rr.wls || !rr.R.perm || !rr.R.cand ||
+		    !rr.R.Kc || !rr.R.kk || !rr.R.score || !rr.Z.slot)
+			goto nomem;
+		for (i = 0; i < n; i++)
+			rr.Z.slot[i] = -1;
+	}
+	lsv_rng_seed(&rng, p->seed);
+	/* the diagonal of L (p = 1) for the BFGS start; with p > 1 only an
+	 * estimate, which is all the start needs */
+	if (F->L != NULL)
+		for (i = 0; i < n; i++)
+			rr.Ldiag[i] = F->L->deg[i] > 0.0
+				? (F->L->normalized ? 1.0 : F->L->deg[i]) : 0.0;
+	memset(&P, 0, sizeof P);
+	P.kind = kind;
+	P.n = n;
+	P.l = l;
+	P.C = C;
+	P.lab = F->lab;
+	P.y = F->Y;
+	P.cls = rr.cls;
+	P.c = c;
+	P.L = F->L;
+	P.m = al_count(C);
+	P.lam = rr.lam;
+	P.mu = AL_MU0;
+	P.h = rr.h;
+	/* F_0 */
+	if (kind == COST_BINOMIAL) {
+		double ybar = 0.0;
+		for (r0 = 0; r0 < l; r0++)
+			ybar += F->Y[r0];
+		ybar /= (double)l;
+		rr.bias[0] = 0.5 * log((1.0 + ybar) / (1.0 - ybar));
+	} else if (kind == COST_MULTINOMIAL) {
+		double mean = 0.0;
+		for (r0 = 0; r0 < l; r0++)
+			for (j = 0; j < C; j++)
+				if (F->Y[r0 + (size_t)j * l] > 0.0)
+					rr.cls[r0] = j;
+		for (j = 0; j < C; j++) {
+			size_t cnt = 0;
+			for (r0 = 0; r0 < l; r0++)
+				cnt += rr.cls[r0] == j;
+			/* every class has a labeled row: the classes are theirs */
+			rr.bias[j] = log((double)cnt / (double)l);
+			mean += rr.bias[j] / (double)C;
+		}
+		for (j = 0; j < C; j++)
+			rr.bias[j] -= mean;
+	}
+	for (j = 0; j < C; j++)
+		for (i = 0; i < n; i++)
+			rr.Fv[i + (size_t)j * n] = rr.bias[j];
+	if (kind == COST_AUGLAG) {
+		/* a learner fitted to N(0, BOOST_INIT_SCALE^2) values, centred */
+		for (j = 0; j < C; j++) {
+			double *fj = rr.Fv + (size_t)j * n, mean = 0.0;
+			size_t t0 = rr.ntrees;
+			int s;
+			for (i = 0; i < n; i++)
+				rr.res[i] = BOOST_INIT_SCALE * lsv_rng_normal(&rng);
+			if ((st = learn(F, &rr, &rng, j, 0)) != LSV_OK)
+				goto done;
+			if (tree) {  /* its leaves keep their least-squares values */
+				const lsv_tree *t = &rr.trees[t0];
+				for (s = 0; s < rr.bs[j].S; s++)
+					rr.w[s] = t->node[rr.leafnode[(size_t)j *
+								      maxleaves +
+								      (size_t)s]]
+							  .value;
+			} else {
+				memcpy(rr.w, rr.wls + (size_t)j * R,
+				       (size_t)rr.bs[j].S * sizeof *rr.w);
+			}
+			if ((st = keep(F, &rr, j, rr.w, 1.0, t0, fj)) != LSV_OK)
+				goto done;
+			for (i = 0; i < n; i++)
+				mean += fj[i] / (double)n;
+			for (i = 0; i < n; i++)
+				fj[i] -= mean;
+			rr.bias[j] = -mean;
+		}
+	}
+	if (F->L != NULL &&
+	    (st = lsv_lapop_apply(F->L, rr.Fv, rr.LF, (size_t)C, 1.0, F->err)) !=
+	    LSV_OK)
+		goto done;
+	cost_from(&P, rr.Fv, F->L != NULL ? rr.LF : NULL, rr.g, &loss, &reg);
+	V = loss + reg;
+	F->report->boost_cost0 = V;
+	for (m = 1; m <= p->boost_rounds; m++) {
+		size_t first = rr.ntrees;
+		double Vn;
+		/* 1-2: a learner per function fitted to -g */
+		rr.off[0] = 0;
+		for (j = 0; j < C; j++) {
+			for (i = 0; i < n; i++)
+				rr.res[i] = -rr.g[i + (size_t)j * n];
+			if ((st = learn(F, &rr, &rng, j, m)) != LSV_OK)
+				goto done;
+			rr.off[j + 1] = rr.off[j] + (size_t)rr.bs[j].S;
+		}
+		/* 3: their coefficients by BFGS on V */
+		if ((st = fit_coef(&P, rr.Fv, rr.LF, rr.bs, rr.off, rr.Ldiag, rr.w,
+				   F->err)) != LSV_OK)
 			goto done;
-		cost_from(n, F->lab, F->Y, l, c, Fv, c > 0.0 ? LF : NULL, g,
-			  &loss, &reg);
+		/* 4: with shrinkage (centred for the multiple logistic) */
+		for (j = 0; j < C; j++)
+			if ((st = keep(F, &rr, j, rr.w + rr.off[j], nu,
+				       first + (size_t)j, rr.res + (size_t)j * n)) !=
+			    LSV_OK)
+				goto done;
+		if (kind == COST_MULTINOMIAL)
+			center_rows(rr.res, n, C);
+		for (i = 0; i < nC; i++)
+			rr.Fv[i] += rr.res[i];
+		if (F->L != NULL &&
+		    (st = lsv_lapop_apply(F->L, rr.Fv, rr.LF, (size_t)C, 1.0,
+					  F->err)) != LSV_OK)
+			goto done;
+		if (kind == COST_AUGLAG) {
+			/* the multipliers by the violations, a larger penalty */
+			al_values(&P, rr.Fv, rr.h);
+			for (a = 0; a < P.m; a++)
+				rr.lam[a] += P.mu * rr.h[a];
+			P.mu = fmin(P.mu * AL_GROW, AL_MU_MAX);
+		}
+		cost_from(&P, rr.Fv, F->L != NULL ? rr.LF : NULL, rr.g, &loss,
+			  &reg);
 		Vn = loss + reg;
 		F->report->boost_rounds = m;
 		if (F->progress->boost != NULL)
 			F->progress->boost(F->progress->ctx, m, Vn, loss, reg);
-		if (p->boost_tol > 0.0 && fabs(V - Vn) < p->boost_tol * V) {
+		if (kind != COST_AUGLAG && p->boost_tol > 0.0 &&
+		    fabs(V - Vn) < p->boost_tol * V) {
 			V = Vn;
 			F->report->boost_converged = 1;
 			break;
@@ -759,47 +1648,40 @@ lsv_status lsv_fit_boost(lsv_fit *F, lsv_model **out)
 		V = Vn;
 	}
 	F->report->boost_cost = V;
-	if ((st = boost_model(F, F0, trees, ntrees, out)) != LSV_OK)
+	if (kind == COST_AUGLAG) {
+		double worst = 0.0;
+		al_values(&P, rr.Fv, rr.h);
+		for (a = 0; a < P.m; a++)
+			worst = fmax(worst, fabs(rr.h[a]));
+		F->report->boost_violation = worst;
+	}
+	if ((st = boost_model(F, rr.bias, tree ? rr.trees : NULL,
+			      tree ? rr.ntrees : 0, tree ? NULL : &rr.Z, out)) !=
+	    LSV_OK)
 		goto done;
-	trees = NULL;
-	/* the training rows' values: F itself (-o) */
-	if ((F->report->train_f = lsv_alloc(n, sizeof *F->report->train_f)) ==
+	if (tree)
+		rr.trees = NULL;
+	if (kind == COST_AUGLAG && F->nr_class > 2 &&
+	    (st = embed_centroids(F, rr.Fv, *out)) != LSV_OK)
+		goto done;
+	/* the training rows' values: F itself (-o), n x C row-major */
+	if ((F->report->train_f = lsv_alloc(nC, sizeof *F->report->train_f)) ==
 	    NULL) {
-		lsv_model_free(*out);
-		*out = NULL;
 		st = lsv_fail(F->err, LSV_ENOMEM, "out of memory");
 		goto done;
 	}
-	memcpy(F->report->train_f, Fv, n * sizeof *Fv);
+	for (i = 0; i < n; i++)
+		for (j = 0; j < C; j++)
+			F->report->train_f[i * (size_t)C + (size_t)j] =
+				rr.Fv[i + (size_t)j * n];
 done:
-	if (trees != NULL) {
-		for (i = 0; i < ntrees; i++)
-			free(trees[i].node);
-		free(trees);
+	if (st != LSV_OK && *out != NULL) {
+		lsv_model_free(*out);
+		*out = NULL;
 	}
-	bins_free(&B);
-	free(Fv);
-	free(LF);
-	free(g);
-	free(res);
-	free(Fb);
-	free(LFb);
-	free(gb);
-	free(q);
-	free(Lq);
-	free(Ldiag);
-	free(idx);
-	free(tmp);
-	free(leaf);
-	free(leafnode);
-	free(sp);
-	free(hs);
-	free(hc);
-	free(H);
-	free(beta);
-	free(G);
-	free(Gn);
-	free(dir);
-	free(svec);
+	run_free(&rr);
 	return st;
+nomem:
+	run_free(&rr);
+	return lsv_fail(F->err, LSV_ENOMEM, "out of memory for boosting");
 }

@@ -405,9 +405,9 @@ static double kmeans_once(const double *E, size_t n, int k, int c,
 /* The best of `restarts` k-means runs, its clusters renumbered in order
  * of their first row (so the numbering depends on the data, not on the
  * seeding). */
-static lsv_status kmeans(const double *E, size_t n, int k, int c,
-			 unsigned long long seed, int restarts, double *cent,
-			 lsv_error *err)
+lsv_status lsv_kmeans(const double *E, size_t n, int k, int c,
+		      unsigned long long seed, int restarts, double *cent,
+		      lsv_error *err)
 {
 	int *assign = lsv_alloc(n, sizeof *assign);
 	int *best = lsv_alloc(n, sizeof *best);
@@ -737,7 +737,7 @@ lsv_status lsv_fit_cluster(lsv_fit *F, lsv_model **out)
 								       : z[j];
 			}
 		}
-		if ((st = kmeans(E2 != NULL ? E2 : tf, n, k, c, p->seed,
+		if ((st = lsv_kmeans(E2 != NULL ? E2 : tf, n, k, c, p->seed,
 				 p->cluster_restarts, cent, F->err)) != LSV_OK)
 			goto done;
 	}

@@ -483,6 +483,7 @@ extern const lsv_name lsv_method_names[];     /* direct, pcg, pcg-early, newton 
 extern const lsv_name lsv_kernel_names[];     /* linear, polynomial, rbf */
 extern const lsv_name lsv_laplacian_names[];  /* normalized, unnormalized */
 extern const lsv_name lsv_cluster_rows_names[]; /* unit, raw */
+extern const lsv_name lsv_boost_learner_names[]; /* tree, rbf */
 
 /* The value named s in t, or -1. */
 int lsv_name_value(const lsv_name *t, const char *s);
@@ -666,10 +667,25 @@ typedef struct {
 	int boost_depth;
 	double boost_shrinkage;
 	double boost_tol;
+	/* boost: the base learner (LSV_BOOST_TREE, default, or
+	 * LSV_BOOST_RBF: boost_rbfs greedy RBFs exp(-kernel.gamma |x - c|^2)
+	 * centred on training rows per function and round, 1..
+	 * LSV_BOOST_MAX_RBFS, default 15; the kernel must then be the RBF) */
+	int boost_learner;
+	int boost_rbfs;
+	/* boost: 0 (default) learns from the labeled rows; c >= 2 clusters
+	 * all the rows into c instead (the paper's Section 4, labels unused):
+	 * c - 1 functions under the augmented Lagrangian of sum F = 0,
+	 * sum F^2 = n (and, for c > 2, sum F_j F_k = 0), then k-means. */
+	int boost_clusters;
 } lsv_train_param;
+
+/* The base learners of ManifoldBoost (lsv_train_param.boost_learner). */
+typedef enum { LSV_BOOST_TREE = 0, LSV_BOOST_RBF = 1 } lsv_boost_learner;
 
 #define LSV_BOOST_MAX_DEPTH 10
 #define LSV_BOOST_MAX_ROUNDS 100000
+#define LSV_BOOST_MAX_RBFS 1000
 /* nodes of a tree of the largest depth: 2^(depth+1) - 1 */
 #define LSV_BOOST_MAX_NODES ((1 << (LSV_BOOST_MAX_DEPTH + 1)) - 1)
 
@@ -749,9 +765,14 @@ typedef struct {
 	 * 0 where sum_i S_i(x) is not > 0.  NULL for other solvers. */
 	size_t *la_rows;        /* nr_class counts */
 	double *la_coef;        /* nr_fn x nr_class, row-major */
-	/* boost (param.solver LSV_SOLVER_BOOST): no expansion points (sv
-	 * empty); f_c(x) = bias[c] + the sum of the trees with fn = c
-	 * (model lines "boost_tree"). */
+	/* boost (param.solver LSV_SOLVER_BOOST): with trees
+	 * (param.boost_learner LSV_BOOST_TREE) no expansion points (sv
+	 * empty) and f_c(x) = bias[c] + the sum of the trees with fn = c
+	 * (model lines "boost_tree"); with RBFs the kernel expansion above
+	 * (kernel rbf, its gamma the RBFs' width, sv their centres) and no
+	 * trees.  With more than two classes (and no boost_clusters) the
+	 * functions are centred, f_c(x) - 1/nr_fn sum_k f_k(x) (the
+	 * symmetric multiple-logistic transform: they sum to 0). */
 	size_t ntrees;
 	lsv_tree *trees;
 } lsv_model;
@@ -834,6 +855,9 @@ typedef struct {
 	long boost_rounds;
 	int boost_converged;
 	double boost_cost0, boost_cost;
+	/* boost clustering: the largest constraint violation |h_a| at the
+	 * end (mean F_j, mean F_j^2 - 1, mean F_j F_k) */
+	double boost_violation;
 } lsv_train_report;
 
 void lsv_train_report_free(lsv_train_report *r);  /* its arrays, not r */
@@ -1198,7 +1222,11 @@ unsigned long long lsv_rng_next(lsv_rng *r);
 double lsv_rng_uniform(lsv_rng *r);   /* in [0, 1) */
 double lsv_rng_normal(lsv_rng *r);    /* standard normal */
 
-typedef enum { LSV_SYNTH_MOONS = 0, LSV_SYNTH_SPIRALS } lsv_synth_kind;
+typedef enum { LSV_SYNTH_MOONS = 0, LSV_SYNTH_SPIRALS, LSV_SYNTH_RINGS }
+	lsv_synth_kind;
+
+/* The classes of a toy set: 2, or 3 for the rings. */
+int lsv_synth_classes(lsv_synth_kind kind);
 
 /*
  * Two-class 2-D toy data: n rows (n/2 per class, the first class +1),

@@ -76,6 +76,15 @@ void lsv_model_free(lsv_model *m)
 /* Checks shared by the writer and the reader                          */
 /* ------------------------------------------------------------------ */
 
+/* A model of clusters, not classes: -s cluster, or boosting with
+ * boost_clusters (the paper's unsupervised ManifoldBoost). */
+static int is_clustering(const lsv_model *m)
+{
+	return m->param.solver == LSV_SOLVER_CLUSTER ||
+	       (m->param.solver == LSV_SOLVER_BOOST &&
+		m->param.boost_clusters > 0);
+}
+
 /* The functions a model of its classes has: one for two classes, else
  * one per class (one-vs-rest), or for c clusters the c - 1 coordinates of
  * the embedding. */
@@ -83,14 +92,13 @@ static int fns_of(const lsv_model *m)
 {
 	if (m->nr_class == 2)
 		return 1;
-	return m->param.solver == LSV_SOLVER_CLUSTER ? m->nr_class - 1
-						      : m->nr_class;
+	return is_clustering(m) ? m->nr_class - 1 : m->nr_class;
 }
 
 /* A cluster model with more than two clusters keeps its centroids. */
 static int has_centroids(const lsv_model *m)
 {
-	return m->param.solver == LSV_SOLVER_CLUSTER && m->nr_class > 2;
+	return is_clustering(m) && m->nr_class > 2;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -241,6 +249,24 @@ static int is_boost(const lsv_model *m)
 	return m->param.solver == LSV_SOLVER_BOOST;
 }
 
+static int boost_rbf(const lsv_model *m)
+{
+	return is_boost(m) && m->param.boost_learner == LSV_BOOST_RBF;
+}
+
+static int boost_unsup(const lsv_model *m)
+{
+	return is_boost(m) && m->param.boost_clusters > 0;
+}
+
+/* at most one tree per function and round (clustering: one more round,
+ * its random F_0) */
+static size_t boost_max_trees(const lsv_model *m)
+{
+	return ((size_t)m->param.boost_rounds + (boost_unsup(m) ? 1 : 0)) *
+	       (size_t)m->nr_fn;
+}
+
 /* The first header value the reader would refuse, or NULL. */
 static const char *bad_param(const lsv_model *m)
 {
@@ -278,6 +304,17 @@ static const char *bad_param(const lsv_model *m)
 			return "boost_shrinkage is not in (0, 1]";
 		if (!(p->boost_tol >= 0.0) || !isfinite(p->boost_tol))
 			return "boost_tol is not a finite number >= 0";
+		if (lsv_name_of(lsv_boost_learner_names, p->boost_learner) ==
+		    NULL)
+			return "boost_learner is not tree or rbf";
+		if (p->boost_learner == LSV_BOOST_RBF &&
+		    (p->boost_rbfs < 1 || p->boost_rbfs > LSV_BOOST_MAX_RBFS))
+			return "boost_rbfs is out of range";
+		if (p->boost_learner == LSV_BOOST_RBF &&
+		    p->kernel.type != LSV_KERNEL_RBF)
+			return "an RBF-boosted model's kernel is not rbf";
+		if (p->boost_clusters < 0 || p->boost_clusters == 1)
+			return "boost_clusters is out of range";
 	}
 	if (p->solver == LSV_SOLVER_TSVM) {  /* only the TSVM writes these */
 		if (!(p->tsvm_cstar >= 0.0) || !isfinite(p->tsvm_cstar))
@@ -404,12 +441,17 @@ static lsv_status check_model(const lsv_model *m, const char *name,
 	}
 	if (!is_boost(m) && m->ntrees > 0)
 		return REFUSE("trees in a model that is not boosted", name);
-	if (is_boost(m) && m->sv->n > 0)
-		return REFUSE("expansion points in a boosted model", name);
+	if (is_boost(m) && !boost_rbf(m) && m->sv->n > 0)
+		return REFUSE("expansion points in a tree-boosted model", name);
+	if (boost_rbf(m) && m->ntrees > 0)
+		return REFUSE("trees in an RBF-boosted model", name);
+	if (boost_rbf(m) && m->sv->n > m->l + m->u)
+		return REFUSE("%zu RBF centres, more than the l + u training "
+			      "rows", name, m->sv->n);
 	if (is_boost(m)) {
 		size_t t;
 		int at;
-		if (m->ntrees > (size_t)m->param.boost_rounds * (size_t)m->nr_fn)
+		if (m->ntrees > boost_max_trees(m))
 			return REFUSE("%zu trees, more than boost_rounds x nr_fn",
 				      name, m->ntrees);
 		for (t = 0; t < m->ntrees; t++) {
@@ -492,7 +534,8 @@ static int is_combine(const lsv_model *m)
 static int has_seed(const lsv_model *m)
 {
 	return has_landmarks(m) ||
-	       (is_combine(m) && m->param.method == LSV_METHOD_RANDOM);
+	       (is_combine(m) && m->param.method == LSV_METHOD_RANDOM) ||
+	       boost_rbf(m) || boost_unsup(m);
 }
 static int has_graphs(const lsv_model *m) { return m->ngraphs > 0; }
 static int is_tsvm(const lsv_model *m)
@@ -596,6 +639,16 @@ static const key keys[] = {
 	{"boost_shrinkage", .when = is_boost, .kind = KEY_POSITIVE,
 	 .off = P(boost_shrinkage)},
 	{"boost_tol", .when = is_boost, .kind = KEY_NONNEG, .off = P(boost_tol)},
+	/* The base learner (absent in models written before it: tree); RBF
+	 * models hold their centres as expansion points, the kernel rbf with
+	 * their width as its gamma, and boost_rbfs, R per round (a record).
+	 * boost_clusters: the number of clusters of an unsupervised model. */
+	{"boost_learner", .when = is_boost, .kind = KEY_NAME,
+	 .off = P(boost_learner), .names = lsv_boost_learner_names},
+	{"boost_rbfs", .when = boost_rbf, .kind = KEY_INT, .off = P(boost_rbfs),
+	 .min = 1, .max = LSV_BOOST_MAX_RBFS},
+	{"boost_clusters", .when = boost_unsup, .kind = KEY_INT,
+	 .off = P(boost_clusters), .min = 2, .max = INT_MAX},
 	{"nr_class", .kind = KEY_INT, .off = M(nr_class), .min = 2,
 	 .max = INT_MAX},
 	{"labels", .kind = KEY_OWN, .read = read_labels, .write = write_labels},
@@ -1471,18 +1524,33 @@ static lsv_status check_header(reader *r)
 					"(expected 0 < nu <= 1)", r->name,
 					line_of(r, "boost_shrinkage"),
 					m->param.boost_shrinkage);
-		if (r->nr_sv != 0)
+		if (!boost_rbf(m) && r->nr_sv != 0)
 			return lsv_fail(r->err, LSV_EFORMAT,
-					"%s:%zu: nr_sv %ld in a boosted model "
+					"%s:%zu: nr_sv %ld in a tree-boosted model "
 					"(expected 0: its functions are trees)",
 					r->name, line_of(r, "nr_sv"), r->nr_sv);
-		if (m->ntrees > (size_t)m->param.boost_rounds * (size_t)m->nr_fn)
+		if (boost_rbf(m) && m->ntrees > 0)
+			return lsv_fail(r->err, LSV_EFORMAT,
+					"%s:%zu: boost_tree lines in an RBF-boosted "
+					"model (expected boost_learner tree)", r->name,
+					line_of(r, "boost_tree"));
+		if (boost_rbf(m) && m->param.kernel.type != LSV_KERNEL_RBF)
+			return lsv_fail(r->err, LSV_EFORMAT,
+					"%s:%zu: kernel %s in an RBF-boosted model "
+					"(expected rbf: its gamma is the RBFs' width)",
+					r->name, line_of(r, "kernel"),
+					lsv_kernel_name(m->param.kernel.type));
+		if (boost_rbf(m) && (size_t)r->nr_sv > m->l + m->u)
+			return lsv_fail(r->err, LSV_EFORMAT,
+					"%s:%zu: nr_sv %ld RBF centres, more than the "
+					"l + u = %zu training rows they are", r->name,
+					line_of(r, "nr_sv"), r->nr_sv, m->l + m->u);
+		if (m->ntrees > boost_max_trees(m))
 			return lsv_fail(r->err, LSV_EFORMAT,
 					"%s:%zu: %zu boost_tree lines, more than "
 					"boost_rounds x nr_fn = %zu", r->name,
 					line_of(r, "boost_tree"), m->ntrees,
-					(size_t)m->param.boost_rounds *
-						(size_t)m->nr_fn);
+					boost_max_trees(m));
 		{
 			size_t t;
 			for (t = 0; t < m->ntrees; t++)
@@ -1842,6 +1910,26 @@ static lsv_status tree_decision(const lsv_model *m, const lsv_data *x,
 	return LSV_OK;
 }
 
+/* A boosted model of more than two classes: the symmetric multiple
+ * logistic's functions, each row's raw sums minus their mean (so they sum
+ * to 0), when st is LSV_OK; st itself returned. */
+static lsv_status boost_centre(const lsv_model *m, size_t n, double *scores,
+			       lsv_status st)
+{
+	size_t nf = (size_t)m->nr_fn, i, c;
+
+	if (st != LSV_OK || !is_boost(m) || boost_unsup(m) || nf < 2)
+		return st;
+	for (i = 0; i < n; i++) {
+		double *S = scores + i * nf, mean = 0.0;
+		for (c = 0; c < nf; c++)
+			mean += S[c] / (double)nf;
+		for (c = 0; c < nf; c++)
+			S[c] -= mean;
+	}
+	return st;
+}
+
 lsv_status lsv_model_decision(const lsv_model *m, const lsv_data *x,
 			      double *scores, lsv_error *err)
 {
@@ -1857,8 +1945,9 @@ lsv_status lsv_model_decision(const lsv_model *m, const lsv_data *x,
 				m->nr_fn);
 	if (x->n == 0)
 		return LSV_OK;
-	if (m->ntrees > 0 || m->param.solver == LSV_SOLVER_BOOST)
-		return tree_decision(m, x, scores, err);
+	if (m->ntrees > 0 || (is_boost(m) && !boost_rbf(m)))
+		return boost_centre(m, x->n, scores,
+				    tree_decision(m, x, scores, err));
 	if (nsv > INT_MAX)
 		return lsv_fail(err, LSV_ETOOBIG,
 				"model has %zu expansion points (at most %d)", nsv,
@@ -1916,7 +2005,7 @@ lsv_status lsv_model_decision(const lsv_model *m, const lsv_data *x,
 done:
 	free(idx);
 	free(K);
-	return st;
+	return boost_centre(m, x->n, scores, st);
 }
 
 double lsv_model_label(const lsv_model *m, const double *scores)

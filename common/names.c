@@ -50,6 +50,12 @@ const lsv_name lsv_cluster_rows_names[] = {
 	{NULL, -1}
 };
 
+const lsv_name lsv_boost_learner_names[] = {
+	{"tree", LSV_BOOST_TREE},
+	{"rbf", LSV_BOOST_RBF},
+	{NULL, -1}
+};
+
 int lsv_name_value(const lsv_name *t, const char *s)
 {
 	for (; t->name != NULL; t++)

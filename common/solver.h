@@ -171,6 +171,31 @@ lsv_status lsv_boost_cost(const lsv_lapop *L, double c, size_t n,
 			  const double *F, double *g, double *loss,
 			  double *reg, lsv_error *err);
 
+/* The same for C >= 2 classes (the multiple logistic, eq. 12-14):
+ * *loss = 1/l sum_r -log p_{cls[r]}(x_{lab[r]}), p the softmax of the
+ * row of F (n x C, column-major), *reg = c sum_k F_k'L^pF_k, g = dV/dF
+ * (n x C) when not NULL. */
+lsv_status lsv_boost_mcost(const lsv_lapop *L, double c, size_t n, int C,
+			   const size_t *lab, const int *cls, size_t l,
+			   const double *F, double *g, double *loss,
+			   double *reg, lsv_error *err);
+
+/* The clustering's augmented Lagrangian (Section 4) at F (n x C):
+ * *reg = 1/n sum_j F_j'L^pF_j, *pen = sum_a lam_a h_a + mu/2 h_a^2, h (the
+ * caller's 2C + C(C-1)/2 values) = mean F_j, mean F_j^2 - 1 for each j,
+ * then mean F_j F_k for j < k; g = dV/dF (n x C) when not NULL. */
+lsv_status lsv_boost_alcost(const lsv_lapop *L, size_t n, int C,
+			    const double *lam, double mu, const double *F,
+			    double *g, double *pen, double *reg, double *h,
+			    lsv_error *err);
+
+/* k-means on the n rows of E (n x k, row-major) into c clusters: the best
+ * of restarts k-means++ runs seeded by seed, its centres (c x k,
+ * row-major) numbered by their first row (common/cluster.c). */
+lsv_status lsv_kmeans(const double *E, size_t n, int k, int c,
+		      unsigned long long seed, int restarts, double *cent,
+		      lsv_error *err);
+
 /* ------------------------------------------------------------------ */
 /* Alignment weights (common/alignf.c)                                 */
 /* ------------------------------------------------------------------ */

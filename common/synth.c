@@ -9,19 +9,27 @@
  * i * 6 pi / (m - 1) and radius 6.5 (104 - 96 i / (m - 1)) / 104; class +1 is
  * (r sin a, r cos a), class -1 its negation.  m = 97 gives the original 194
  * points exactly.
+ * Three rings (Loeff et al. 2008, Figure 3): class c = 1, 2, 3 on the circle
+ * of radius c, point j of m at angle 2 pi j / m, m = n/3 (the first n mod 3
+ * classes one more).
  */
 #include <math.h>
 #include <stdlib.h>
 
 #include "lapsvm.h"
 
+int lsv_synth_classes(lsv_synth_kind kind)
+{
+	return kind == LSV_SYNTH_RINGS ? 3 : 2;
+}
+
 lsv_status lsv_synth(lsv_synth_kind kind, size_t n, double noise,
 		     unsigned long long seed, lsv_data **out, lsv_error *err)
 {
 	lsv_data *x;
 	lsv_rng rng;
-	size_t i, m[2];
-	int c;
+	size_t i, m[3];
+	int c, K = lsv_synth_classes(kind);
 
 	*out = NULL;
 	if (n < 2 || n > 100000000)
@@ -46,10 +54,10 @@ lsv_status lsv_synth(lsv_synth_kind kind, size_t n, double noise,
 		return lsv_fail(err, LSV_ENOMEM, "out of memory for %zu points", n);
 	}
 	lsv_rng_seed(&rng, seed);
-	m[0] = (n + 1) / 2;
-	m[1] = n / 2;
+	for (c = 0; c < K; c++)
+		m[c] = n / (size_t)K + ((size_t)c < n % (size_t)K);
 	i = 0;
-	for (c = 0; c < 2; c++) {
+	for (c = 0; c < K; c++) {
 		size_t j;
 		for (j = 0; j < m[c]; j++, i++) {
 			double a = m[c] > 1 ? (double)j / (double)(m[c] - 1) : 0.0;
@@ -58,6 +66,10 @@ lsv_status lsv_synth(lsv_synth_kind kind, size_t n, double noise,
 				double t = M_PI * a;
 				u = c == 0 ? cos(t) : 1.0 - cos(t);
 				v = c == 0 ? sin(t) : 0.5 - sin(t);
+			} else if (kind == LSV_SYNTH_RINGS) {
+				double t = 2.0 * M_PI * (double)j / (double)m[c];
+				u = (c + 1) * cos(t);
+				v = (c + 1) * sin(t);
 			} else {
 				double ang = 6.0 * M_PI * a;
 				double r = 6.5 * (104.0 - 96.0 * a) / 104.0;
@@ -71,7 +83,8 @@ lsv_status lsv_synth(lsv_synth_kind kind, size_t n, double noise,
 			x->col[2 * i + 1] = 1;
 			x->val[2 * i] = u;
 			x->val[2 * i + 1] = v;
-			x->y[i] = c == 0 ? 1.0 : -1.0;
+			x->y[i] = kind == LSV_SYNTH_RINGS ? c + 1.0
+				  : c == 0 ? 1.0 : -1.0;
 		}
 	}
 	x->rowptr[n] = 2 * n;

@@ -275,6 +275,9 @@ void lsv_train_param_default(lsv_train_param *p)
 	p->boost_depth = 3;
 	p->boost_shrinkage = 0.1;
 	p->boost_tol = 1e-6;
+	p->boost_learner = LSV_BOOST_TREE;
+	p->boost_rbfs = 15;
+	p->boost_clusters = 0;
 }
 
 lsv_status lsv_train_param_check(const lsv_train_param *p, lsv_error *err)
@@ -423,6 +426,30 @@ lsv_status lsv_train_param_check(const lsv_train_param *p, lsv_error *err)
 		if (p->class_graph)
 			return lsv_fail(err, LSV_EINVAL, "class-dependent "
 					"Laplacians with boosting (not implemented)");
+		if (lsv_name_of(lsv_boost_learner_names, p->boost_learner) ==
+		    NULL)
+			return lsv_fail(err, LSV_EINVAL, "unknown base learner %d",
+					p->boost_learner);
+		if (p->boost_rbfs < 1 || p->boost_rbfs > LSV_BOOST_MAX_RBFS)
+			return lsv_fail(err, LSV_EINVAL, "%d RBFs per round out of "
+					"range (expected 1..%d)", p->boost_rbfs,
+					LSV_BOOST_MAX_RBFS);
+		if (p->boost_learner == LSV_BOOST_RBF &&
+		    p->kernel.type != LSV_KERNEL_RBF)
+			return lsv_fail(err, LSV_EINVAL, "the RBF base learner "
+					"needs the RBF kernel (its width is -g)");
+		if (p->boost_clusters == 1 || p->boost_clusters < 0)
+			return lsv_fail(err, LSV_EINVAL, "%d clusters out of range "
+					"(expected at least 2)", p->boost_clusters);
+		if (p->boost_clusters > 0 && !(p->gamma_I > 0.0))
+			return lsv_fail(err, LSV_EINVAL, "clustering by boosting "
+					"needs gamma_I > 0 (the graph is all it has)");
+		if (p->boost_clusters > 0 && p->balance != LSV_BALANCE_NONE)
+			return lsv_fail(err, LSV_EINVAL, "a positive fraction is "
+					"for classifiers, not for clustering");
+	} else if (p->boost_clusters != 0) {
+		return lsv_fail(err, LSV_EINVAL, "a number of boosting clusters "
+				"is for -s boost");
 	}
 	if (p->solver == LSV_SOLVER_CLUSTER) {
 		if (p->clusters < 2)
@@ -982,7 +1009,8 @@ static lsv_status train(const lsv_data *x, const lsv_graph *const *gs,
 	if (prm.kernel.gamma == 0.0 &&
 	    (st = default_gamma(x, &prm.kernel, report, err)) != LSV_OK)
 		return st;
-	if (x->l == 0 && prm.solver != LSV_SOLVER_CLUSTER)
+	if (x->l == 0 && prm.solver != LSV_SOLVER_CLUSTER &&
+	    prm.boost_clusters == 0)
 		return lsv_fail(err, LSV_EINVAL,
 				"no labeled rows (every label is the unlabeled "
 				"marker %g)", x->unlabeled);
@@ -1043,7 +1071,9 @@ static lsv_status train(const lsv_data *x, const lsv_graph *const *gs,
 	F.progress = progress;
 	F.report = report;
 	F.err = err;
-	if (prm.solver == LSV_SOLVER_CLUSTER) {
+	if (prm.solver == LSV_SOLVER_CLUSTER || prm.boost_clusters > 0) {
+		if (prm.boost_clusters > 0)
+			prm.clusters = prm.boost_clusters;
 		if ((st = cluster_labels(x, &prm, &labels, err)) != LSV_OK)
 			return st;
 		F.nr_class = prm.clusters;
@@ -1087,7 +1117,8 @@ static lsv_status train(const lsv_data *x, const lsv_graph *const *gs,
 		goto done;
 	}
 	F.nr_fn = F.nr_class == 2 ? 1
-		: prm.solver == LSV_SOLVER_CLUSTER ? F.nr_class - 1 : F.nr_class;
+		: prm.solver == LSV_SOLVER_CLUSTER || prm.boost_clusters > 0
+		? F.nr_class - 1 : F.nr_class;
 	if (prm.solver == LSV_SOLVER_TSVM && F.nr_fn == 1 && prm.tsvm_r == 0.0) {
 		/* record the r used: the labeled ratio of the first class */
 		size_t pos = 0;
@@ -1108,7 +1139,8 @@ static lsv_status train(const lsv_data *x, const lsv_graph *const *gs,
 		goto done;
 	}
 	for (i = 0; i < n; i++)  /* clustering: every row counts as unlabeled */
-		if (lsv_data_is_labeled(x, i) && prm.solver != LSV_SOLVER_CLUSTER)
+		if (lsv_data_is_labeled(x, i) && prm.solver != LSV_SOLVER_CLUSTER &&
+		    prm.boost_clusters == 0)
 			lab[F.l++] = i;
 	for (c = 0; c < F.nr_fn; c++)  /* one-vs-rest targets */
 		for (i = 0; i < F.l; i++)

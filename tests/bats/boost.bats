@@ -25,7 +25,7 @@ moons_boost() {
 	assert_stderr_has "lapsvm-train: boosting round 1: cost "
 	assert_stderr_has "lapsvm-train: boosting round 1000: cost "
 	assert_stderr_regex "ManifoldBoost: l = 2, u = 198, 2 classes"
-	assert_stderr_regex "boosting: 1000 rounds \(the round cap -n\), 1000 trees of depth at most 4, cost 0.693147 -> "
+	assert_stderr_regex "boosting: 1000 rounds \(the round cap -B\), 1000 trees of depth at most 4, cost 0.693147 -> "
 	[ "$(key b.model solver)" = boost ]
 	[ "$(key b.model boost_depth)" = 4 ]
 	[ "$(key b.model nr_sv)" = 0 ]
@@ -121,9 +121,11 @@ moons_boost() {
 	run --separate-stderr "$TRAIN" -B 10 m.txt
 	assert_train_usage "-B applies to boosting (-s boost)"
 	run --separate-stderr "$TRAIN" -s boost -v 2 -a 1,2 -i 1,2 m.txt
-	assert_train_usage "-v with -s boost: only gamma_M (-I/-i), the graph (-G), -P and -L are searched; -a plays no part in boosting"
+	assert_train_usage "-v with -s boost: only gamma_M (-I/-i), the graph (-G), -P and -L (and -H rbf's width -g) are searched; -a plays no part here"
 	run --separate-stderr "$TRAIN" -s boost -v 2 -g 1,2 m.txt
-	assert_train_usage "-v with -s boost: only gamma_M (-I/-i), the graph (-G), -P and -L are searched; -g plays no part in boosting"
+	assert_train_usage "-v with -s boost: only gamma_M (-I/-i), the graph (-G), -P and -L (and -H rbf's width -g) are searched; -g plays no part here"
+	run --separate-stderr "$TRAIN" -s boost -K 2 -v 2 -i 0,1 m.txt
+	assert_train_usage "-v scores held-out labels; clustering (-s boost -K) uses none"
 	run --separate-stderr "$TRAIN" -s boost -v 3 -i 0,1 m.txt
 	assert_train_usage "-v 3: "
 }
@@ -159,7 +161,7 @@ moons_boost() {
 	[ "${#lines[@]}" = 2 ]
 }
 
-@test "no labeled rows, one class, three classes: clear errors" {
+@test "no labeled rows, one class: clear errors" {
 	"$DG" -S 1 moons all.txt
 	awk '{ $1 = 0; print }' all.txt >none.txt
 	run --separate-stderr "$TRAIN" -s boost -I 0 none.txt
@@ -170,19 +172,30 @@ moons_boost() {
 	run --separate-stderr "$TRAIN" -s boost -I 0 one.txt
 	assert_status 1
 	assert_stderr_has "only one class"
-	awk '{ if (NR % 3 == 0) $1 = 2; print }' all.txt >three.txt
-	run --separate-stderr "$TRAIN" -s boost -I 0 three.txt
+	# the RBF learner and the multiclass cost need labels all the same
+	run --separate-stderr "$TRAIN" -s boost -H rbf -I 0 none.txt
 	assert_status 1
-	assert_stderr_has "boosting is binary here: the labeled rows have 3 classes"
-	[ ! -e three.txt.model ]
+	assert_stderr_has "no labeled rows"
+	"$DG" -n 30 -l 0 rings r0.txt
+	run --separate-stderr "$TRAIN" -s boost -I 0 r0.txt
+	assert_status 1
+	assert_stderr_has "no labeled rows"
 }
 
-@test "constant features: nothing to split is an error" {
+@test "constant features: nothing to split is an error; RBFs fit the constant" {
 	printf '1 1:2 2:5\n-1 1:2 2:5\n0 1:2 2:5\n1 1:2 2:5\n' >c.txt
 	run --separate-stderr "$TRAIN" -s boost -I 0 c.txt
 	assert_status 1
 	assert_stderr_has "every feature is constant over the 4 rows (or there are none): a tree has nothing to split"
 	[ ! -e c.txt.model ]
+	# every RBF is 1 at every row: f is one constant, the labeled
+	# majority's side (2 of +1, 1 of -1)
+	run --separate-stderr "$TRAIN" -s boost -H rbf -g 1 -I 0 -B 20 c.txt
+	assert_status 0
+	run --separate-stderr "$PRED" -d c.txt c.txt.model out.txt
+	assert_status 0
+	[ "$(tail -n +2 out.txt | cut -d' ' -f1 | sort -u)" = 1 ]
+	[ "$(tail -n +2 out.txt | cut -d' ' -f2 | sort -u | wc -l)" = 1 ]
 }
 
 @test "a model with a corrupted tree is refused with its line" {
@@ -204,4 +217,197 @@ moons_boost() {
 	run --separate-stderr "$PRED" all.txt bad.model out.txt
 	assert_status 1
 	assert_stderr_has "bad.model:$line: bad boost_tree feature"
+}
+
+# r.txt: 300 three rings, 4 labels per class (every 24th row of each ring
+# first); rall.txt the same rows labeled; r.g its 6-NN graph.
+rings_boost() {
+	"$DG" -S 3 -n 300 -e 0.05 rings rall.txt
+	awk '{ c = $1; i = NR - 1; if (i % 24 != 0 || k[c] == 4) $1 = 0; else k[c]++; print }' \
+		rall.txt >r.txt
+	"$GB" -q -k 6 rall.txt r.g
+}
+
+@test "-H rbf: two moons, one label per class, at least 98%; the model's centres are training rows" {
+	moons_boost
+	run --separate-stderr "$TRAIN" -s boost -H rbf -g 10 -B 300 -i 100 -G m.g -o u.pred m.txt b.model
+	assert_status 0
+	assert_stderr_regex "boosting: 300 rounds \(the round cap -B\), up to 15 RBFs per function and round of width gamma = 10 on [0-9]+ distinct centres, cost 0.693147 -> "
+	[ "$(key b.model boost_learner)" = rbf ]
+	[ "$(key b.model boost_rbfs)" = 15 ]
+	[ "$(key b.model kernel)" = rbf ]
+	[ "$(key b.model gamma)" = 10 ]
+	[ -n "$(key b.model seed)" ]
+	[ "$(grep -c '^boost_tree' b.model)" = 0 ]
+	nsv=$(key b.model nr_sv)
+	[ "$nsv" -ge 1 ] && [ "$nsv" -le 200 ]
+	# each centre is one of the rows (its features as written by datagen)
+	sv_lines b.model | cut -d' ' -f2- | sort -u >centres
+	cut -d' ' -f2- all.txt | sort -u >rows
+	[ "$(comm -23 centres rows | wc -l)" = 0 ]
+	run --separate-stderr "$PRED" all.txt b.model out.txt
+	assert_status 0
+	acc=$(printf '%s\n' "$output" | sed -n 's/^Accuracy = \([0-9.]*\)%.*/\1/p')
+	awk -v a="$acc" 'BEGIN { exit !(a >= 98) }' || { echo "$output"; false; }
+	# -o: the transductive values are the model's own on those rows
+	"$PRED" -d m.txt b.model d.txt >/dev/null
+	paste -d' ' <(cut -d' ' -f1 m.txt) <(tail -n +2 d.txt) | awk '$1 == 0 { print $2, $3 }' >mine
+	paste -d' ' <(tail -n +2 u.pred) mine | awk '{ d = $2 - $4; if (d < 0) d = -d; if ($1 != $3 || d > 1e-12 * (1 + ($2 < 0 ? -$2 : $2))) bad++ } END { exit bad > 0 }'
+	# the same seed, the same model; another seed, other candidates
+	"$TRAIN" -q -s boost -H rbf -g 10 -B 300 -i 100 -G m.g m.txt again.model
+	assert_same b.model again.model
+	"$TRAIN" -q -s boost -H rbf -g 10 -B 300 -i 100 -S 2 -G m.g m.txt other.model
+	! cmp -s b.model other.model
+}
+
+@test "-H and -Q: bad values and misplaced options are usage errors" {
+	moons_boost
+	run --separate-stderr "$TRAIN" -s boost -H forest m.txt
+	assert_train_usage "option -H: unknown base learner 'forest' (expected tree or rbf)"
+	run --separate-stderr "$TRAIN" -s boost -H rbf -Q 0 m.txt
+	assert_train_usage "option -Q: '0' out of range (expected an integer in 1..1000)"
+	run --separate-stderr "$TRAIN" -s boost -H rbf -Q 1001 m.txt
+	assert_train_usage "option -Q: '1001' out of range"
+	run --separate-stderr "$TRAIN" -s boost -Q 5 m.txt
+	assert_train_usage "-Q is the number of RBFs per round of -H rbf"
+	run --separate-stderr "$TRAIN" -H rbf m.txt
+	assert_train_usage "-H applies to boosting (-s boost)"
+	run --separate-stderr "$TRAIN" -s boost -H rbf -t 0 -I 0 m.txt
+	assert_train_usage "the RBF base learner needs the RBF kernel (its width is -g)"
+	run --separate-stderr "$TRAIN" -s boost -B 0 m.txt
+	assert_train_usage "option -B: '0' out of range (expected an integer in 1..100000)"
+	run --separate-stderr "$TRAIN" -s boost -D 11 m.txt
+	assert_train_usage "option -D: '11' out of range (expected an integer in 1..10)"
+}
+
+@test "three rings, four labels per class: trees and RBFs, one learner per class and round" {
+	rings_boost
+	for h in tree rbf; do
+		run --separate-stderr "$TRAIN" -s boost -H "$h" -g 3 -D 4 -j 0.5 -B 150 -z 0 -i 10 -G r.g -o u.pred r.txt b.model
+		assert_status 0
+		assert_stderr_regex "ManifoldBoost: l = 12, u = 288, 3 classes"
+		assert_stderr_regex "cost 1.09861[0-9]* -> "
+		[ "$(key b.model nr_fn)" = 3 ]
+		if [ "$h" = tree ]; then
+			# 150 rounds x 3 classes, each tree adding to its class
+			[ "$(grep -c '^boost_tree' b.model)" = 450 ]
+			[ "$(grep -c '^boost_tree 3 ' b.model)" = 150 ]
+		fi
+		run --separate-stderr "$PRED" rall.txt b.model out.txt
+		assert_status 0
+		[[ "$output" == "Accuracy = 100% (300/300) (classification)"* ]]
+		# -d: the functions sum to 0 on every row; -o agrees
+		"$PRED" -d r.txt b.model d.txt >/dev/null
+		[ "$(head -n 1 d.txt)" = "labels 1 2 3" ]
+		tail -n +2 d.txt | awk '{ s = $2 + $3 + $4; if (s < 0) s = -s; if (s > 1e-12) bad++ } END { exit bad > 0 }'
+		paste -d' ' <(cut -d' ' -f1 r.txt) <(tail -n +2 d.txt) | awk '$1 == 0 { $1 = ""; print substr($0, 2) }' >mine
+		paste -d' ' <(tail -n +2 u.pred) mine | awk '{ for (k = 2; k <= 4; k++) { d = $k - $(k + 4); if (d < 0) d = -d; if (d > 1e-12 * (1 + ($k < 0 ? -$k : $k))) bad++ } if ($1 != $5) bad++ } END { exit bad > 0 }'
+		# -b: the softmax of the functions, summing to 1, its argmax the label
+		"$PRED" -b rall.txt b.model p.txt >/dev/null
+		[ "$(head -n 1 p.txt)" = "labels 1 2 3" ]
+		paste -d' ' <(tail -n +2 p.txt) <(tail -n +2 d.txt) | awk '{
+			z = exp($6) + exp($7) + exp($8)
+			for (k = 2; k <= 4; k++) { d = $k - exp($(k + 4)) / z; if (d < 0) d = -d; if (d > 1e-12) bad++ }
+			s = $2 + $3 + $4 - 1; if (s < 0) s = -s; if (s > 1e-12) bad++
+			b = 1; if ($3 > $(b + 1)) b = 2; if ($4 > $(b + 1)) b = 3; if (b != $1) bad++
+		} END { exit bad > 0 }'
+	done
+}
+
+@test "-k a:b: the cost-matrix rule of eq. 9 moves the threshold of p(y = L1 | x)" {
+	moons_boost
+	"$TRAIN" -q -s boost -B 100 -i 1 -G m.g m.txt b.model
+	"$PRED" -q -b all.txt b.model p.txt
+	"$PRED" -q all.txt b.model plain.txt
+	"$PRED" -q -k 1:1 all.txt b.model k11.txt
+	assert_same plain.txt k11.txt
+	for k in 1:3 3:1 1:100 7:2; do
+		"$PRED" -q -k "$k" all.txt b.model k.txt
+		a=${k%:*}; b=${k#*:}
+		# L1 (+1) exactly where p1 > b / (a + b)
+		paste -d' ' k.txt <(tail -n +2 p.txt) | awk -v a="$a" -v b="$b" '{
+			want = ($3 * a > (1 - $3) * b) ? 1 : -1; if ($1 != want) bad++ } END { exit bad > 0 }'
+	done
+	# 1:100 makes +1 dearer than 1:1 does: fewer +1 predictions
+	"$PRED" -q -k 1:100 all.txt b.model k.txt
+	[ "$(grep -c '^1$' k.txt)" -lt "$(grep -c '^1$' plain.txt)" ]
+	run --separate-stderr "$PRED" -k 1 all.txt b.model k.txt
+	assert_status 2
+	assert_stderr_has "option -k: '1' is not a:b"
+	run --separate-stderr "$PRED" -k 0:1 all.txt b.model k.txt
+	assert_status 2
+	assert_stderr_has "both costs must be > 0"
+	"$TRAIN" -q -s laprls -G m.g m.txt l.model
+	run --separate-stderr "$PRED" -k 1:2 all.txt l.model k.txt
+	assert_status 1
+	assert_stderr_has "-k needs a boosted model"
+	rings_boost
+	"$TRAIN" -q -s boost -B 5 -G r.g r.txt r.model
+	run --separate-stderr "$PRED" -k 1:2 rall.txt r.model k.txt
+	assert_status 1
+	assert_stderr_has "-k is the two-class rule of eq. 9; this model has 3 classes"
+}
+
+@test "-K: clustering by boosting, two moons into two (no labels used)" {
+	cp "$LAPSVM_DATA/twomoons.libsvm" all.txt 2>/dev/null || "$DG" -S 1 moons all.txt
+	"$GB" -q -e 0.25 all.txt a.g
+	for h in tree rbf; do
+		run --separate-stderr "$TRAIN" -s boost -K 2 -H "$h" -g 30 -D 5 -j 0.5 -B 300 -G a.g -o u.pred all.txt b.model
+		assert_status 0
+		assert_stderr_has "ManifoldBoost clustering: l = 0, u = 200, 2 clusters"
+		assert_stderr_regex "clustering by boosting: largest constraint violation at the end [0-9.e-]+ \(mean f, mean f\^2 - 1\)"
+		[ "$(key b.model boost_clusters)" = 2 ]
+		[ "$(key b.model labels)" = "1 2" ]
+		run --separate-stderr "$PRED" all.txt b.model out.txt
+		assert_status 0
+		acc=$(printf '%s\n' "$output" | sed -n 's/^Clustering accuracy = \([0-9.]*\)%.*/\1/p')
+		awk -v a="$acc" 'BEGIN { exit !(a >= 95) }' || { echo "$output"; false; }
+		# -o: every row, as the model predicts it
+		"$PRED" -d all.txt b.model d.txt >/dev/null
+		[ "$(head -n 1 d.txt)" = "clusters 1 2" ]
+		paste -d' ' <(tail -n +2 u.pred) <(tail -n +2 d.txt) | awk '{ d = $2 - $4; if (d < 0) d = -d; if ($1 != $3 || d > 1e-12 * (1 + ($2 < 0 ? -$2 : $2))) bad++ } END { exit bad > 0 }'
+	done
+	run --separate-stderr "$PRED" -b all.txt b.model p.txt
+	assert_status 1
+	assert_stderr_has "-b needs a classifier; this boosted model clusters"
+	run --separate-stderr "$TRAIN" -s boost -K 2 -I 0 all.txt
+	assert_usage_error "clustering by boosting needs gamma_I > 0" lapsvm-train
+	run --separate-stderr "$TRAIN" -s boost -K 1 all.txt
+	assert_usage_error "option -K: '1' out of range" lapsvm-train
+}
+
+@test "an RBF model with a corrupted centre or weight is refused with its line" {
+	moons_boost
+	"$TRAIN" -q -s boost -H rbf -g 10 -B 3 -G m.g m.txt b.model
+	sv=$(grep -n '^SV$' b.model | cut -d: -f1)
+	line=$((sv + 1))
+	awk -v L="$line" 'NR == L { $1 = "nan" } { print }' b.model >bad.model
+	run --separate-stderr "$PRED" all.txt bad.model out.txt
+	assert_status 1
+	assert_stderr_has "bad.model:$line:"
+	# more centres than training rows
+	awk '$1 == "nr_sv" { $2 = 201 } { print }' b.model >bad.model
+	run --separate-stderr "$PRED" all.txt bad.model out.txt
+	assert_status 1
+	assert_stderr_has "RBF centres, more than the l + u = 200 training rows"
+	# a tree in an RBF model
+	awk '$1 == "nr_sv" { print "boost_tree 1 1 0 0 0 0 1" } { print }' b.model >bad.model
+	run --separate-stderr "$PRED" all.txt bad.model out.txt
+	assert_status 1
+	assert_stderr_has "boost_tree lines in an RBF-boosted model"
+	awk '$1 == "boost_learner" { $2 = "forest" } { print }' b.model >bad.model
+	run --separate-stderr "$PRED" all.txt bad.model out.txt
+	assert_status 1
+	assert_stderr_has "unknown boost_learner"
+}
+
+@test "-v with -H rbf searches the RBF width -g beside gamma_M" {
+	"$DG" -S 1 moons all.txt
+	"$GB" -q -k 8 -w binary all.txt all.g
+	run --separate-stderr "$TRAIN" -s boost -H rbf -Q 2 -B 10 -z 0 -v 3 -g 1,4 -I 0,1 -G all.g all.txt b.model
+	assert_status 0
+	[[ "${lines[1]}" =~ ^\ +-g\ +-I\ +error\ +deviance\ +accuracy$ ]]
+	[ "${#lines[@]}" = 7 ]
+	best=$(printf '%s\n' "${lines[@]}" | sed -n 's/^best: -g \([^ ]*\) -I .*/\1/p')
+	[ -n "$best" ]
 }

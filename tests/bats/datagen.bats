@@ -11,7 +11,7 @@ label_counts() {
 @test "datagen: -h prints usage on stdout and exits 0" {
 	run --separate-stderr "$DG" -h
 	assert_status 0
-	[[ "$output" == "Usage: lapsvm-datagen [options] moons|spirals [output_file]"* ]]
+	[[ "$output" == "Usage: lapsvm-datagen [options] moons|spirals|rings [output_file]"* ]]
 	assert_stderr_empty
 }
 
@@ -199,7 +199,7 @@ arm_gaps() {
 
 @test "datagen: unknown data set name exits 2" {
 	run --separate-stderr "$DG" circles
-	assert_usage_error "unknown data set 'circles' (expected moons or spirals)" lapsvm-datagen
+	assert_usage_error "unknown data set 'circles' (expected moons, spirals or rings)" lapsvm-datagen
 	[ "$(ls -A)" = "" ]
 }
 
@@ -226,4 +226,24 @@ arm_gaps() {
 	run --separate-stderr bash -c '"$1" moons >/dev/full' _ "$DG"
 	assert_status 1
 	assert_stderr_has "write error"
+}
+
+@test "datagen: rings: three circles of radius 1, 2, 3, n/3 rows each, seeded; -l per class" {
+	run --separate-stderr "$DG" -n 301 -e 0 rings
+	assert_status 0
+	printf '%s\n' "$output" >r.txt
+	[ "$(label_counts r.txt)" = "$(printf '%s\n' '101 1' '100 2' '100 3')" ]
+	# without noise every row lies on its circle
+	awk '{ split($2, a, ":"); split($3, b, ":"); r = sqrt(a[2] ^ 2 + b[2] ^ 2)
+		d = r - $1; if (d < 0) d = -d; if (d > 1e-12) bad++ } END { exit bad > 0 }' r.txt
+	# the default noise 0.1, the same seed the same rows, another seed others
+	"$DG" -S 4 rings a.txt
+	"$DG" -S 4 rings b.txt
+	"$DG" -S 5 rings c.txt
+	assert_same a.txt b.txt
+	! cmp -s a.txt c.txt
+	[ "$(wc -l <a.txt)" -eq 200 ]
+	"$DG" -S 4 -l 2 rings l.txt
+	[ "$(label_counts l.txt)" = "$(printf '%s\n' '194 0' '2 1' '2 2' '2 3')" ]
+	cmp <(cut -d' ' -f2- a.txt) <(cut -d' ' -f2- l.txt)
 }

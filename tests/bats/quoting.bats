@@ -205,7 +205,7 @@ every_data_reader() {
 	assert_usage_error "option -n: '$q' is not an integer" lapsvm-datagen
 	assert_stderr_safe
 	run --separate-stderr "$DG" "moons$e"
-	assert_usage_error "unknown data set 'moons$q' (expected moons or spirals)" lapsvm-datagen
+	assert_usage_error "unknown data set 'moons$q' (expected moons, spirals or rings)" lapsvm-datagen
 	assert_stderr_safe
 	[ ! -e out.txt ] && [ ! -e small.txt.model ]
 }

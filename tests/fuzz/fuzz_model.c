@@ -30,7 +30,12 @@ static void check_model(const lsv_model *m)
 	int c;
 
 	FUZZ_CHECK(m->nr_class >= 2);
-	FUZZ_CHECK(m->nr_fn == (m->nr_class == 2 ? 1 : m->nr_class));
+	/* clusters (-s cluster, -s boost -K): c - 1 embedding functions */
+	FUZZ_CHECK(m->nr_fn == (m->nr_class == 2 ? 1
+		   : m->param.solver == LSV_SOLVER_CLUSTER ||
+		     (m->param.solver == LSV_SOLVER_BOOST &&
+		      m->param.boost_clusters > 0)
+		   ? m->nr_class - 1 : m->nr_class));
 	FUZZ_CHECK(lsv_solver_name(m->param.solver) != NULL);
 	FUZZ_CHECK(lsv_kernel_check(&m->param.kernel, &err) == LSV_OK);
 	FUZZ_CHECK(m->labels != NULL && m->bias != NULL && x != NULL);
@@ -62,8 +67,16 @@ static void check_model(const lsv_model *m)
 	}
 	/* a boosted model's trees: each one tree (children after their
 	 * parent, one parent each), finite, its function in range */
-	FUZZ_CHECK(m->ntrees == 0 || m->param.solver == LSV_SOLVER_BOOST);
-	FUZZ_CHECK(m->param.solver != LSV_SOLVER_BOOST || x->n == 0);
+	FUZZ_CHECK(m->ntrees == 0 || (m->param.solver == LSV_SOLVER_BOOST &&
+				      m->param.boost_learner == LSV_BOOST_TREE));
+	/* a tree model has no expansion points; an RBF one's are its
+	 * centres, training rows, on the RBF kernel */
+	FUZZ_CHECK(m->param.solver != LSV_SOLVER_BOOST ||
+		   m->param.boost_learner == LSV_BOOST_RBF || x->n == 0);
+	if (m->param.solver == LSV_SOLVER_BOOST &&
+	    m->param.boost_learner == LSV_BOOST_RBF)
+		FUZZ_CHECK(m->param.kernel.type == LSV_KERNEL_RBF &&
+			   x->n <= m->l + m->u && m->param.boost_rbfs >= 1);
 	for (i = 0; i < m->ntrees; i++) {
 		const lsv_tree *t = &m->trees[i];
 		int v;

@@ -217,6 +217,7 @@ static void boost_refuses_what_it_cannot_do(void)
 {
 	lsv_data *same = data_of("1 1:1 2:3\n-1 1:1 2:3\n0 1:1 2:3\n");
 	lsv_data *three = data_of("1 1:1\n2 1:2\n3 1:3\n");
+	lsv_data *flat = data_of("1 1:1\n-1 1:1\n");
 	lsv_data *none = data_of("0 1:1\n0 1:2\n");
 	lsv_train_param p;
 	lsv_model *m = NULL;
@@ -230,10 +231,42 @@ static void boost_refuses_what_it_cannot_do(void)
 		goto out;
 	CHECK(lsv_train(same, NULL, &p, NULL, &m, NULL, &e) == LSV_EINVAL);
 	CHECK(strstr(e.msg, "every feature is constant") != NULL);
-	CHECK(lsv_train(three, NULL, &p, NULL, &m, NULL, &e) == LSV_EINVAL);
-	CHECK(strstr(e.msg, "binary") != NULL);
+	/* three classes train (the multiple logistic), one row each */
+	CHECK(lsv_train(three, NULL, &p, NULL, &m, NULL, &e) == LSV_OK);
+	CHECK(m != NULL && m->nr_fn == 3);
+	lsv_model_free(m);
+	m = NULL;
 	CHECK(lsv_train(none, NULL, &p, NULL, &m, NULL, &e) == LSV_EINVAL);
 	CHECK(strstr(e.msg, "no labeled rows") != NULL);
+	/* constant features: no tree, but RBFs of one value (f = F_0) */
+	CHECK(lsv_train(flat, NULL, &p, NULL, &m, NULL, &e) == LSV_EINVAL);
+	CHECK(strstr(e.msg, "every feature is constant") != NULL);
+	p.boost_learner = LSV_BOOST_RBF;
+	p.kernel.gamma = 1.0;
+	CHECK(flat != NULL && lsv_train(flat, NULL, &p, NULL, &m, NULL, &e) ==
+	      LSV_OK);
+	lsv_model_free(m);
+	m = NULL;
+	p.boost_rbfs = 0;
+	CHECK(lsv_train_param_check(&p, &e) == LSV_EINVAL);
+	CHECK(strstr(e.msg, "0 RBFs per round") != NULL);
+	p.boost_rbfs = LSV_BOOST_MAX_RBFS + 1;
+	CHECK(lsv_train_param_check(&p, &e) == LSV_EINVAL);
+	p.boost_rbfs = 15;
+	p.kernel.type = LSV_KERNEL_LINEAR;
+	CHECK(lsv_train_param_check(&p, &e) == LSV_EINVAL);
+	CHECK(strstr(e.msg, "needs the RBF kernel") != NULL);
+	p.kernel.type = LSV_KERNEL_RBF;
+	p.boost_learner = 7;
+	CHECK(lsv_train_param_check(&p, &e) == LSV_EINVAL);
+	CHECK(strstr(e.msg, "unknown base learner") != NULL);
+	p.boost_learner = LSV_BOOST_TREE;
+	p.boost_clusters = 1;
+	CHECK(lsv_train_param_check(&p, &e) == LSV_EINVAL);
+	p.boost_clusters = 2;  /* gamma_I = 0 here: no graph to cluster on */
+	CHECK(lsv_train_param_check(&p, &e) == LSV_EINVAL);
+	CHECK(strstr(e.msg, "needs gamma_I > 0") != NULL);
+	p.boost_clusters = 0;
 	p.boost_depth = 0;
 	CHECK(lsv_train_param_check(&p, &e) == LSV_EINVAL);
 	CHECK(strstr(e.msg, "tree depth 0") != NULL);
@@ -253,6 +286,7 @@ out:
 	lsv_data_free(same);
 	lsv_data_free(three);
 	lsv_data_free(none);
+	lsv_data_free(flat);
 }
 
 /* ------------------------------------------------------------------ */
@@ -394,8 +428,414 @@ static void boost_model_refuses_corrupted_trees(void)
 		CHECK(strstr(e.msg, "not boosted") != NULL);
 		snprintf(buf, sizeof buf, "%snr_sv 1\nSV\n1 1:1\n", boost_head);
 		CHECK(read_text(buf, &m, &e) == LSV_EFORMAT);
-		CHECK(strstr(e.msg, "nr_sv 1 in a boosted model") != NULL);
+		CHECK(strstr(e.msg, "nr_sv 1 in a tree-boosted model") != NULL);
 		CHECK(m == NULL);
+	}
+}
+
+
+/* ------------------------------------------------------------------ */
+/* Multiclass, clustering and RBF learners                             */
+/* ------------------------------------------------------------------ */
+
+/* The multiple logistic's dV/dF (n x 3) against central differences,
+ * both Laplacians, at a point where no row sums to 0 (the cost is defined
+ * for any F; training keeps it centred). */
+static void boost_multiclass_gradient_matches_finite_differences(void)
+{
+	lsv_graph *g = graph_of(chain6, 6);
+	size_t lab[4] = {0, 2, 3, 5}, i;
+	int cls[4] = {0, 2, 1, 1};
+	double F[18], grad[18], lo, ro, lm, rm;
+	int normalized;
+	lsv_error e;
+
+	CHECK(g != NULL);
+	if (g == NULL)
+		return;
+	for (i = 0; i < 18; i++)
+		F[i] = sin(1.7 * (double)i + 0.3);
+	for (normalized = 0; normalized <= 1; normalized++) {
+		lsv_lapop L;
+		double c = 0.29, worst = 0.0;
+		CHECK(lsv_lapop_init(&L, g, normalized, 1, &e) == LSV_OK);
+		CHECK(lsv_boost_mcost(&L, c, 6, 3, lab, cls, 4, F, grad, &lo, &ro,
+				      &e) == LSV_OK);
+		for (i = 0; i < 18; i++) {
+			double h = 1e-5, Fp[18], Fm[18], fd;
+			memcpy(Fp, F, sizeof F);
+			memcpy(Fm, F, sizeof F);
+			Fp[i] += h;
+			Fm[i] -= h;
+			lsv_boost_mcost(&L, c, 6, 3, lab, cls, 4, Fp, NULL, &lm, &rm,
+					&e);
+			fd = lm + rm;
+			lsv_boost_mcost(&L, c, 6, 3, lab, cls, 4, Fm, NULL, &lm, &rm,
+					&e);
+			fd = (fd - (lm + rm)) / (2 * h);
+			worst = fmax(worst, fabs(fd - grad[i]));
+		}
+		CHECK(worst < 1e-8);
+		lsv_lapop_free(&L);
+	}
+	/* the loss by hand at F = 0: log 3 for every labeled row */
+	memset(F, 0, sizeof F);
+	CHECK(lsv_boost_mcost(NULL, 0.0, 6, 3, lab, cls, 4, F, grad, &lo, &ro,
+			      &e) == LSV_OK);
+	CHECK(fabs(lo - log(3.0)) < 1e-15 && ro == 0.0);
+	CHECK(fabs(grad[0] - (1.0 / 3 - 1) / 4) < 1e-15);  /* row 1, class 1 */
+	CHECK(fabs(grad[6] - 1.0 / 3 / 4) < 1e-15);        /* row 1, class 2 */
+	lsv_graph_free(g);
+}
+
+/* The clustering's augmented Lagrangian: dV/dF against central
+ * differences with two functions, nonzero multipliers, and its h by
+ * hand. */
+static void boost_auglag_gradient_matches_finite_differences(void)
+{
+	lsv_graph *g = graph_of(chain6, 6);
+	double F[12], grad[12], h[5], lam[5] = {0.3, -0.7, 0.2, 0.5, -0.4};
+	double pe, re, pm, rm, worst = 0.0;
+	size_t i;
+	lsv_lapop L;
+	lsv_error e;
+
+	CHECK(g != NULL);
+	if (g == NULL)
+		return;
+	for (i = 0; i < 12; i++)
+		F[i] = cos(0.9 * (double)i) + 0.1;
+	CHECK(lsv_lapop_init(&L, g, 0, 1, &e) == LSV_OK);
+	CHECK(lsv_boost_alcost(&L, 6, 2, lam, 3.0, F, grad, &pe, &re, h, &e) ==
+	      LSV_OK);
+	{  /* h by hand */
+		double s0 = 0, s1 = 0, q0 = 0, q1 = 0, x = 0, pen = 0;
+		for (i = 0; i < 6; i++) {
+			s0 += F[i];
+			s1 += F[6 + i];
+			q0 += F[i] * F[i];
+			q1 += F[6 + i] * F[6 + i];
+			x += F[i] * F[6 + i];
+		}
+		CHECK(fabs(h[0] - s0 / 6) < 1e-15 && fabs(h[1] - (q0 / 6 - 1)) < 1e-15);
+		CHECK(fabs(h[2] - s1 / 6) < 1e-15 && fabs(h[3] - (q1 / 6 - 1)) < 1e-15);
+		CHECK(fabs(h[4] - x / 6) < 1e-15);
+		for (i = 0; i < 5; i++)
+			pen += lam[i] * h[i] + 1.5 * h[i] * h[i];
+		CHECK(fabs(pen - pe) < 1e-14);
+	}
+	for (i = 0; i < 12; i++) {
+		double hh = 1e-5, Fp[12], Fm[12], fd;
+		memcpy(Fp, F, sizeof F);
+		memcpy(Fm, F, sizeof F);
+		Fp[i] += hh;
+		Fm[i] -= hh;
+		lsv_boost_alcost(&L, 6, 2, lam, 3.0, Fp, NULL, &pm, &rm, h, &e);
+		fd = pm + rm;
+		lsv_boost_alcost(&L, 6, 2, lam, 3.0, Fm, NULL, &pm, &rm, h, &e);
+		fd = (fd - (pm + rm)) / (2 * hh);
+		worst = fmax(worst, fabs(fd - grad[i]));
+	}
+	CHECK(worst < 1e-8);
+	lsv_lapop_free(&L);
+	lsv_graph_free(g);
+}
+
+/* f(x) = bias + sum_s coef_s exp(-gamma |x - c_s|^2), computed here from
+ * the model's centres, for a row of x (dense, d features). */
+static double rbf_by_hand(const lsv_model *m, const lsv_data *x, size_t i,
+			  int fn)
+{
+	double f = m->bias[fn], xi[8] = {0}, cs[8];
+	size_t s, q, j;
+
+	for (q = x->rowptr[i]; q < x->rowptr[i + 1]; q++)
+		xi[x->col[q]] = x->val[q];
+	for (s = 0; s < m->sv->n; s++) {
+		double d2 = 0.0;
+		memset(cs, 0, sizeof cs);
+		for (q = m->sv->rowptr[s]; q < m->sv->rowptr[s + 1]; q++)
+			cs[m->sv->col[q]] = m->sv->val[q];
+		for (j = 0; j < 8; j++)
+			d2 += (xi[j] - cs[j]) * (xi[j] - cs[j]);
+		f += m->coef[s * (size_t)m->nr_fn + (size_t)fn] *
+		     exp(-m->param.kernel.gamma * d2);
+	}
+	return f;
+}
+
+/* RBF learners on the XOR rows: the cost falls every round, the model's
+ * centres are training rows, its values are the RBF sums computed by
+ * hand and the training outputs, it reads back the same, and a run is
+ * repeatable under its seed. */
+static void rbf_boosting_predicts_its_training_rows(void)
+{
+	lsv_data *x = data_of(xor_rows);
+	lsv_train_param p;
+	lsv_train_report r, r2;
+	lsv_train_progress pr = {NULL, NULL, costs};
+	lsv_model *m = NULL, *m2 = NULL, *m3 = NULL;
+	lsv_error e;
+	double seen[64], f[12], f2[12];
+	char *buf = NULL;
+	size_t len = 0, i, wrong = 0;
+	FILE *fp;
+	long k;
+
+	CHECK(x != NULL);
+	if (x == NULL)
+		return;
+	pr.ctx = seen;
+	lsv_train_param_default(&p);
+	p.solver = LSV_SOLVER_BOOST;
+	p.boost_learner = LSV_BOOST_RBF;
+	p.boost_rbfs = 3;
+	p.kernel.gamma = 8.0;
+	p.gamma_I = 0.0;
+	p.boost_rounds = 40;
+	p.boost_tol = 0.0;
+	p.boost_shrinkage = 0.5;
+	CHECK(lsv_train(x, NULL, &p, &pr, &m, &r, &e) == LSV_OK);
+	if (m == NULL)
+		goto out;
+	CHECK(m->ntrees == 0 && m->sv->n >= 1 && m->sv->n <= 12);
+	CHECK(fabs(r.boost_cost0 - log(2.0)) < 1e-15);
+	for (k = 2; k <= 40; k++)
+		CHECK(seen[k] <= seen[k - 1] + 1e-15);
+	CHECK(lsv_model_decision(m, x, f, &e) == LSV_OK);
+	for (i = 0; i < 12; i++) {
+		CHECK(fabs(f[i] - r.train_f[i]) <= 1e-12 * (1 + fabs(f[i])));
+		CHECK(fabs(f[i] - rbf_by_hand(m, x, i, 0)) <= 1e-12 *
+		      (1 + fabs(f[i])));
+		wrong += lsv_model_label(m, f + i) != x->y[i];
+	}
+	CHECK(wrong == 0);
+	fp = open_memstream(&buf, &len);
+	CHECK(fp != NULL && lsv_model_write(fp, "w", m, &e) == LSV_OK);
+	if (fp != NULL)
+		fclose(fp);
+	CHECK(buf != NULL && strstr(buf, "boost_learner rbf\nboost_rbfs 3\n") !=
+	      NULL);
+	CHECK(buf != NULL && read_text(buf, &m2, &e) == LSV_OK);
+	if (m2 != NULL) {
+		CHECK(lsv_model_decision(m2, x, f2, &e) == LSV_OK);
+		for (i = 0; i < 12; i++)
+			CHECK(fabs(f2[i] - f[i]) <= 1e-14 * (1 + fabs(f[i])));
+	}
+	CHECK(lsv_train(x, NULL, &p, NULL, &m3, &r2, &e) == LSV_OK);
+	if (m3 != NULL) {
+		CHECK(m3->sv->n == m->sv->n &&
+		      memcmp(m3->coef, m->coef, m->sv->n * sizeof *m->coef) == 0);
+		lsv_train_report_free(&r2);
+	}
+	lsv_train_report_free(&r);
+out:
+	free(buf);
+	lsv_model_free(m);
+	lsv_model_free(m2);
+	lsv_model_free(m3);
+	lsv_data_free(x);
+}
+
+/* Three rings (300 points: the outer ring's 6 nearest neighbours stay
+ * on it), four labels per class, a 6-NN graph: trees and RBFs.  F_0
+ * is the class frequencies' (4, 4, 4: 0, so the first cost is log 3), the
+ * training rows' functions sum to 0 and are what the model predicts, every
+ * labeled row is right, and the unlabeled rows mostly. */
+static void multiclass_boosting_on_three_rings(void)
+{
+	lsv_data *x = NULL;
+	lsv_graph *g = NULL;
+	lsv_train_param p;
+	lsv_graph_param kp;
+	lsv_error e;
+	size_t i, keep[3] = {0, 0, 0};
+	int learner;
+
+	CHECK(lsv_synth(LSV_SYNTH_RINGS, 300, 0.05, 3, &x, &e) == LSV_OK);
+	if (x == NULL)
+		return;
+	for (i = 0; i < x->n; i++) {  /* every 24th row keeps its label */
+		int c = (int)x->y[i] - 1;
+		if (i % 24 != 0 || keep[c] == 4) {
+			x->y[i] = x->unlabeled;
+			x->l--;
+		} else {
+			keep[c]++;
+		}
+	}
+	CHECK(keep[0] == 4 && keep[1] == 4 && keep[2] == 4);
+	lsv_graph_param_default(&kp);
+	kp.k = 6;
+	CHECK(lsv_graph_build(x, &kp, &g, NULL, &e) == LSV_OK);
+	for (learner = 0; g != NULL && learner <= 1; learner++) {
+		lsv_train_report r;
+		lsv_model *m = NULL;
+		double *f = malloc(x->n * 3 * sizeof *f);
+		size_t right = 0, lab_wrong = 0;
+		lsv_data *truth = NULL;
+		lsv_train_param_default(&p);
+		p.solver = LSV_SOLVER_BOOST;
+		p.boost_learner = learner;
+		p.kernel.gamma = 3.0;
+		p.gamma_I = 10.0 * (double)x->n * (double)x->n / 12.0;
+		p.boost_rounds = 150;
+		p.boost_depth = 4;
+		p.boost_shrinkage = 0.5;
+		p.boost_tol = 0.0;
+		CHECK(lsv_train(x, g, &p, NULL, &m, &r, &e) == LSV_OK);
+		if (m == NULL || f == NULL) {
+			free(f);
+			continue;
+		}
+		CHECK(m->nr_fn == 3 && fabs(r.boost_cost0 - log(3.0)) < 1e-14);
+		CHECK(lsv_model_decision(m, x, f, &e) == LSV_OK);
+		CHECK(lsv_synth(LSV_SYNTH_RINGS, 300, 0.05, 3, &truth, &e) ==
+		      LSV_OK);
+		for (i = 0; truth != NULL && i < x->n; i++) {
+			double *fi = f + 3 * i, s = fi[0] + fi[1] + fi[2];
+			int c;
+			CHECK(fabs(s) < 1e-12);
+			for (c = 0; c < 3; c++)
+				CHECK(fabs(fi[c] - r.train_f[3 * i + (size_t)c]) <=
+				      1e-12 * (1 + fabs(fi[c])));
+			right += lsv_model_label(m, fi) == truth->y[i];
+			lab_wrong += lsv_data_is_labeled(x, i) &&
+				     lsv_model_label(m, fi) != x->y[i];
+		}
+		CHECK(lab_wrong == 0);
+		CHECK(right >= 290);  /* of 300 */
+		if (right < 290)
+			fprintf(stderr, "  learner %d: %zu of 300\n", learner, right);
+		lsv_data_free(truth);
+		free(f);
+		lsv_train_report_free(&r);
+		lsv_model_free(m);
+	}
+	lsv_graph_free(g);
+	lsv_data_free(x);
+}
+
+/* Clustering: two groups of three rows, a chain inside each and no edge
+ * between (two components): into 2 by boosting, the clusters are the
+ * groups, the constraints hold at the end, and the seed decides F_0. */
+static void boost_clusters_two_components(void)
+{
+	lsv_data *x = data_of("1 1:0\n1 1:0.1\n1 1:0.2\n2 1:1\n2 1:1.1\n"
+			      "2 1:1.2\n");
+	lsv_graph *g = graph_of("1 2:1\n2 1:1 3:1\n3 2:1\n4 5:1\n5 4:1 6:1\n"
+				"6 5:1\n", 6);
+	lsv_train_param p;
+	lsv_train_report r;
+	lsv_model *m = NULL;
+	lsv_error e;
+	int learner;
+
+	CHECK(x != NULL && g != NULL);
+	if (x == NULL || g == NULL)
+		goto out;
+	for (learner = 0; learner <= 1; learner++) {
+		double f[6];
+		size_t i;
+		lsv_train_param_default(&p);
+		p.solver = LSV_SOLVER_BOOST;
+		p.boost_learner = learner;
+		p.kernel.gamma = 10.0;
+		p.boost_clusters = 2;
+		p.gamma_I = 1.0;
+		p.normalized = 0;
+		p.boost_rounds = 200;
+		p.boost_shrinkage = 0.5;
+		CHECK(lsv_train(x, g, &p, NULL, &m, &r, &e) == LSV_OK);
+		if (m == NULL)
+			continue;
+		CHECK(m->nr_class == 2 && m->nr_fn == 1 && m->l == 0);
+		CHECK(r.boost_violation < 1e-3);
+		CHECK(lsv_model_decision(m, x, f, &e) == LSV_OK);
+		for (i = 0; i < 6; i++) {
+			CHECK(fabs(f[i] - r.train_f[i]) <= 1e-12 * (1 + fabs(f[i])));
+			/* the same cluster as row 1 iff the same group */
+			CHECK((lsv_model_label(m, f + i) ==
+			       lsv_model_label(m, f)) == (i < 3));
+			/* the constrained optimum: +-1 on the two groups */
+			CHECK(fabs(fabs(f[i]) - 1.0) < 0.05);
+		}
+		lsv_train_report_free(&r);
+		lsv_model_free(m);
+		m = NULL;
+	}
+out:
+	lsv_graph_free(g);
+	lsv_data_free(x);
+}
+
+/* RBF and clustering models the reader refuses. */
+static void boost_model_refuses_bad_rbf_and_cluster_sections(void)
+{
+	static const struct {
+		const char *text, *why;
+	} bad[] = {
+		{"boost_learner rbf\nboost_rbfs 3\nnr_sv 1\nSV\n0.5 1:1\n"
+		 "boost_tree 1 1 0 0 0 0 1\n", "SV"},
+		{"boost_learner rbf\nboost_rbfs 3\nboost_tree 1 1 0 0 0 0 1\n"
+		 "nr_sv 0\nSV\n", "boost_tree lines in an RBF-boosted"},
+		{"boost_learner rbf\nboost_rbfs 3\nnr_sv 5\nSV\n", "more than the "
+		 "l + u"},
+		{"boost_learner rbf\nboost_rbfs 0\nnr_sv 0\nSV\n", "boost_rbfs"},
+		{"boost_learner forest\nnr_sv 0\nSV\n", "boost_learner"},
+		{"boost_learner tree\nnr_sv 1\nSV\n0.5 1:1\n", "tree-boosted"},
+		{"boost_learner rbf\nboost_rbfs 3\nnr_sv 1\nSV\n0.5 1:nan\n",
+		 "found 'nan'"},
+		{"boost_learner rbf\nboost_rbfs 3\nnr_sv 1\nSV\ninf 1:1\n",
+		 "coefficient"},
+		{"boost_clusters 1\nnr_sv 0\nSV\n", "boost_clusters"},
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof bad / sizeof *bad; i++) {
+		char buf[4096];
+		lsv_model *m = NULL;
+		lsv_error e;
+		lsv_status st;
+		snprintf(buf, sizeof buf, "%s%s", boost_head, bad[i].text);
+		st = read_text(buf, &m, &e);
+		CHECK(st == LSV_EFORMAT && m == NULL);
+		if (st != LSV_EFORMAT || strstr(e.msg, bad[i].why) == NULL) {
+			fprintf(stderr, "  case %zu: %s\n", i,
+				st == LSV_OK ? "read" : e.msg);
+			CHECK(0);
+		}
+		lsv_model_free(m);
+	}
+	{  /* an RBF model on the linear kernel */
+		char buf[4096], *k;
+		lsv_model *m = NULL;
+		lsv_error e;
+		snprintf(buf, sizeof buf, "%sboost_learner rbf\nboost_rbfs 3\n"
+			 "nr_sv 0\nSV\n", boost_head);
+		k = strstr(buf, "kernel rbf");
+		memcpy(k, "kernel linear", 13);
+		memmove(k + 13, k + 10 + 3, strlen(k + 13) + 1);
+		CHECK(read_text(buf, &m, &e) == LSV_EFORMAT);
+		CHECK(m == NULL);
+	}
+	{  /* and a good RBF model: one centre, weight 0.5, gamma 1 */
+		char buf[4096];
+		lsv_model *m = NULL;
+		lsv_error e;
+		lsv_data *x = data_of("1 1:1\n1 1:2 2:1\n");
+		double f[2];
+		snprintf(buf, sizeof buf, "%sboost_learner rbf\nboost_rbfs 3\n"
+			 "nr_sv 1\nSV\n0.5 1:1\n", boost_head);
+		CHECK(read_text(buf, &m, &e) == LSV_OK);
+		CHECK(m != NULL && x != NULL &&
+		      lsv_model_decision(m, x, f, &e) == LSV_OK);
+		if (m != NULL && x != NULL) {
+			CHECK(fabs(f[0] - 0.75) < 1e-15);
+			CHECK(fabs(f[1] - (0.25 + 0.5 * exp(-2.0))) < 1e-15);
+		}
+		lsv_model_free(m);
+		lsv_data_free(x);
 	}
 }
 
@@ -411,5 +851,16 @@ const unit_case boost_cases[] = {
 	 boost_model_reads_predicts_and_writes_back},
 	{"boost_model_refuses_corrupted_trees",
 	 boost_model_refuses_corrupted_trees},
+	{"boost_multiclass_gradient_matches_finite_differences",
+	 boost_multiclass_gradient_matches_finite_differences},
+	{"boost_auglag_gradient_matches_finite_differences",
+	 boost_auglag_gradient_matches_finite_differences},
+	{"rbf_boosting_predicts_its_training_rows",
+	 rbf_boosting_predicts_its_training_rows},
+	{"multiclass_boosting_on_three_rings",
+	 multiclass_boosting_on_three_rings},
+	{"boost_clusters_two_components", boost_clusters_two_components},
+	{"boost_model_refuses_bad_rbf_and_cluster_sections",
+	 boost_model_refuses_bad_rbf_and_cluster_sections},
 	{NULL, NULL}
 };
