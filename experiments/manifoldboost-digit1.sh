@@ -20,13 +20,15 @@
 #     -j $SHRINK (0.1) -z 0 and the learner's options: "tree" is depth-
 #     $DEPTH regression trees (Algorithm 1, Tree-ManifoldBoost); "rbfR" is
 #     R greedy RBFs per round (Algorithm 2, RBF-ManifoldBoost; the paper's
-#     R in {15, 30}), $RBF_OPTS with R put for %R (default "-H rbf -R %R",
+#     R in {15, 30}), $RBF_OPTS with R put for %R (default "-H rbf -Q %R",
 #     the width from lapsvm-train's default), when lapsvm-train has the RBF
 #     learner;
 #   - gamma_M by lapsvm-train -v K over -i $GRID_M, K = $FOLDS or fewer
 #     when a class has fewer labeled rows (l = 10); the held-out error,
 #     ties by the deviance (lapsvm-train -h); with fewer than 2 rows in a
 #     class, no -v: -i $FALLBACK_M;
+#   - RBF_M (default empty): the RBF learners take -i $RBF_M instead of
+#     -v (an RBF training costs about 15 times a tree training here);
 #   - "logistic": the same trees with -I 0 (no graph), the supervised
 #     baseline;
 #   - the kernel methods: experiments/ssl-book.sh for digit1 on the same
@@ -38,8 +40,8 @@
 # Environment: DATA (../shared/data), BIN (.), SIZES ("10 100"), SPLITS
 # (all 12; e.g. "1 2"), LEARNERS (default "tree", and "tree rbf15 rbf30"
 # when lapsvm-train -h lists -H), ROUNDS (500), DEPTH (3), SHRINK (0.1),
-# GRID_M (0,1e-3:1:x10), FALLBACK_M (0.1), FOLDS (5), GRAPH_OPTS ("-k 10
-# -w binary"), LAP ("-L unnormalized"), RBF_OPTS ("-H rbf -R %R"), JOBS
+# GRID_M (0,1e-3:1:x10), FALLBACK_M (0.1), RBF_M (""), FOLDS (5), GRAPH_OPTS ("-k 10
+# -w binary"), LAP ("-L unnormalized"), RBF_OPTS ("-H rbf -Q %R"), JOBS
 # (2), KERNEL_METHODS ("rls svm laprls lapsvm"), LOG (a file for the per-split
 # errors and the settings chosen; default none).
 set -eu
@@ -53,10 +55,11 @@ DEPTH=${DEPTH:-3}
 SHRINK=${SHRINK:-0.1}
 GRID_M=${GRID_M:-0,1e-3:1:x10}
 FALLBACK_M=${FALLBACK_M:-0.1}
+RBF_M=${RBF_M:-}
 FOLDS=${FOLDS:-5}
 GRAPH_OPTS=${GRAPH_OPTS:--k 10 -w binary}
 LAP=${LAP:--L unnormalized}
-RBF_OPTS=${RBF_OPTS:--H rbf -R %R}
+RBF_OPTS=${RBF_OPTS:--H rbf -Q %R}
 JOBS=${JOBS:-2}
 KERNEL_METHODS=${KERNEL_METHODS-rls svm laprls lapsvm}
 LOG=${LOG:-}
@@ -106,6 +109,7 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 now() { date +%s; }
 start_all=$(now)
+[ -z "$LOG" ] || : >"$LOG"
 
 gzip -dc "$DATA/ssl_digit1.libsvm.gz" >"$tmp/full"
 cut -d' ' -f1 "$tmp/full" >"$tmp/labels"
@@ -133,6 +137,8 @@ one_split() {
 		esac
 		if [ "$b" = logistic ]; then
 			reg="-I 0"
+		elif [ -n "$RBF_M" ] && [ "$b" != tree ]; then
+			reg="-i $RBF_M $LAP -G $d/../graph"
 		elif [ "$k" -ge 2 ]; then
 			reg="-v $k -i $GRID_M $LAP -G $d/../graph"
 		else
@@ -146,6 +152,8 @@ one_split() {
 		best=$(chosen "$d/cv.out")
 		[ -n "$best" ] || best=$(printf '%s\n' "$reg" | grep -o -- '-[iI] [^ ]*')
 		echo "$1 $b $2 $err $(($(now) - t1)) $(printf '%s' "$best" | tr ' ' '_')" >>"$tmp/res.$1.$2"
+		# as each finishes, so an interrupted run leaves what it measured
+		[ -z "$LOG" ] || echo "l=$1 split $2 $b: $err% ($(($(now) - t1)) s; $best)" >>"$LOG"
 	done
 	rm -rf "$d"
 }
@@ -172,7 +180,6 @@ for p in $pids; do
 done
 boost_time=$(($(now) - start_all))
 cat "$tmp"/res.* | sort -k1,1n -k2,2 -k3,3n >"$tmp/results"
-[ -z "$LOG" ] || awk '{ gsub(/_/, " ", $6); printf "l=%s split %s %s: %s%% (%s s; %s)\n", $1, $3, $2, $4, $5, $6 }' "$tmp/results" >"$LOG"
 
 # the kernel methods, by ssl-book.sh on the same splits
 kernel_time=0
