@@ -148,12 +148,14 @@ demo: all
 # table beside the paper's; figures (PNG, gnuplot) and per-run results go to
 # build/.  About 20 minutes on 2 cores with OpenBLAS, plus about 8 for the
 # clustering ones (measured on a loaded machine; cluster-digits needs
-# Debian's python3-sklearn for its k-means peer).  Not here:
+# Debian's python3-sklearn for its k-means peer), plus about 45 each for
+# manifoldboost-uci and manifoldboost-digit1 (reference BLAS on a loaded
+# machine; the latter runs ssl-book.sh's Digit1 part too).  Not here:
 # experiments/cluster-fashion.sh (Fashion-MNIST, about 10 minutes with its
 # k-means peer; the data from datasets/fetch fashion).
 EXPERIMENTS = moons moons-figures uspst usps-pairs usps-curve isolet webkb webkb-curve ssl-book \
               cluster-figures cluster-digits argyriou-table1 argyriou-fig3 argyriou-fig4 \
-              manifoldboost manifoldboost-figures
+              manifoldboost manifoldboost-figures manifoldboost-uci manifoldboost-digit1
 experiments: all
 	@mkdir -p build/experiments
 	@for e in $(EXPERIMENTS); do \

@@ -168,7 +168,13 @@ static void usage(void)
 "            fold's training rows, averaged per class then over the\n"
 "            classes, wins (ties: larger gamma_A,\n"
 "            then smaller gamma_I) and the model is trained with it on all\n"
-"            the rows.  A list: 1e-4,1e-2,1 or a range 1e-6:1e2:x10\n"
+"            the rows.  -s boost: over -i/-I, -G, -P, -L (and -g with\n"
+"            -H rbf) only, each fold's held-out rows cut from the graph\n"
+"            (scored as new points); the held-out error (averaged per\n"
+"            class, then over the classes) in place of the hinge loss,\n"
+"            ties to the lower held-out deviance log(1 + exp(-2 y F)),\n"
+"            likewise averaged.\n"
+"            A list: 1e-4,1e-2,1 or a range 1e-6:1e2:x10\n"
 "            (start:stop:xFACTOR) or 1:4:+1 (start:stop:+STEP)\n"
 "-S seed   : random seed for -v, the Nystrom landmarks and -M random\n"
 "            (default 1)\n"
@@ -825,9 +831,15 @@ static void parse_options(int argc, char **argv, options *o)
 	if (o->boost_opt && o->p.solver != LSV_SOLVER_BOOST)
 		tool_usage_error("-%c applies to boosting (-s boost)",
 				 o->boost_opt);
-	if (o->p.solver == LSV_SOLVER_BOOST && o->folds > 0)
-		tool_usage_error("-v with -s boost: cross validation of boosting "
-				 "is not implemented (choose gamma_M by hand)");
+	if (o->p.solver == LSV_SOLVER_BOOST && o->folds > 0 && o->K_given)
+		tool_usage_error("-v scores held-out labels; clustering (-s boost "
+				 "-K) uses none");
+	if (o->p.solver == LSV_SOLVER_BOOST && o->folds > 0 &&
+	    (o->al.n > 1 || (o->gl.n > 1 && o->p.boost_learner != LSV_BOOST_RBF)))
+		tool_usage_error("-v with -s boost: only gamma_M (-I/-i), the "
+				 "graph (-G), -P and -L (and -H rbf's width -g) are "
+				 "searched; -%c plays no part here",
+				 o->al.n > 1 ? o->al.opt : 'g');
 	if (o->K_given && o->p.solver != LSV_SOLVER_CLUSTER &&
 	    o->p.solver != LSV_SOLVER_BOOST)
 		tool_usage_error("-K is the number of clusters of -s cluster (or "
@@ -1689,6 +1701,8 @@ static const char *dim_text(options *o, int d, const size_t *idx, char *buf,
  * unneeded K and lsv_train computes a missing one. */
 static int uses_kernel(const lsv_train_param *p, const lsv_data *x)
 {
+	if (p->solver == LSV_SOLVER_BOOST)  /* trees, no kernel */
+		return 0;
 	if (p->landmarks > 0 ||
 	    (p->method == LSV_METHOD_NEWTON && p->kernel.type == LSV_KERNEL_LINEAR))
 		return 0;
@@ -1701,6 +1715,8 @@ static int uses_kernel(const lsv_train_param *p, const lsv_data *x)
 typedef struct {
 	size_t done, total, base;  /* base: the block's first combination */
 	double start, lsize;       /* the search's start; l */
+	int boost;                 /* boosting: error, deviance to break ties */
+	const char *crit;          /* the held-out loss shown, in words */
 } grid_progress;
 
 static void grid_scored(void *ctx, size_t k, const lsv_cv_score *s)
@@ -1709,9 +1725,10 @@ static void grid_scored(void *ctx, size_t k, const lsv_cv_score *s)
 	double t = tool_elapsed() - gp->start;
 
 	gp->done++;
-	tool_info("combination %zu of %zu: scaled hinge loss %.6g, accuracy "
+	tool_info("combination %zu of %zu: %s %.6g, accuracy "
 		  "%.4g%%; "
-		  "%.1f s, about %.0f s left", gp->base + k + 1, gp->total, s->loss,
+		  "%.1f s, about %.0f s left", gp->base + k + 1, gp->total,
+		  gp->crit, gp->boost ? s->tie : s->loss,
 		  100.0 * (double)s->correct / gp->lsize, tool_elapsed(),
 		  t / (double)gp->done * (double)(gp->total - gp->done));
 }
@@ -1755,6 +1772,10 @@ static size_t grid_search(options *o, const lsv_data *x, lsv_graph **gs,
 	gp.total = N;
 	gp.start = tool_elapsed();
 	gp.lsize = (double)x->l;
+	/* boosting is scored by its error, then its deviance
+	 * (lsv_cv_settings); the accuracy shows the error */
+	gp.boost = o->p.solver == LSV_SOLVER_BOOST;
+	gp.crit = gp.boost ? "deviance" : "scaled hinge loss";
 	cvp.scored = grid_scored;
 	cvp.ctx = &gp;
 	cvp.train = progress;
@@ -1805,7 +1826,11 @@ static size_t grid_search(options *o, const lsv_data *x, lsv_graph **gs,
 		printf("Cross Validation Accuracy = %g%% (%zu/%zu)\n",
 		       100.0 * (double)sc[0].correct / (double)x->l, sc[0].correct,
 		       x->l);
-		printf("Cross Validation Scaled Hinge Loss = %.6g\n", sc[0].loss);
+		if (gp.boost)
+			printf("Cross Validation Deviance = %.6g\n", sc[0].tie);
+		else
+			printf("Cross Validation Scaled Hinge Loss = %.6g\n",
+			       sc[0].loss);
 	} else {
 		/* the table: one column per varied parameter */
 		size_t w[NDIM] = {0};
@@ -1823,15 +1848,20 @@ static size_t grid_search(options *o, const lsv_data *x, lsv_graph **gs,
 			}
 		}
 		printf("# %ld-fold stratified cross validation of %zu combinations: "
-		       "lowest class-balanced held-out scaled hinge loss is best, ties (1e-12 "
-		       "relative) to larger gamma_A, then smaller gamma_I\n",
-		       o->folds, N);
+		       "lowest class-balanced held-out %s is best, ties (1e-12 "
+		       "relative) to %slarger gamma_A, then smaller gamma_I\n",
+		       o->folds, N, gp.boost ? "error" : "scaled hinge loss",
+		       gp.boost ? "the lower class-balanced deviance, then " : "");
 		printf(" ");
 		for (d = 0; d < NDIM; d++)
 			if (varied & (1 << d))
 				printf(" %*s%c", (int)w[d] - 1, "-",
 				       dim_list(o, d)->opt);
-		printf(" %12s %9s\n", "scaled_hinge", "accuracy");
+		if (gp.boost)
+			printf(" %12s %12s %9s\n", "error", "deviance",
+			       "accuracy");
+		else
+			printf(" %12s %9s\n", "scaled_hinge", "accuracy");
 		for (k = 0; k < N; k++) {
 			combo_index(o, k, idx);
 			printf("%c", k == best ? '*' : ' ');
@@ -1839,8 +1869,14 @@ static size_t grid_search(options *o, const lsv_data *x, lsv_graph **gs,
 				if (varied & (1 << d))
 					printf(" %*s", (int)w[d],
 					       dim_text(o, d, idx, buf, sizeof buf));
-			printf(" %12.6g %8.4g%%\n", sc[k].loss,
-			       100.0 * (double)sc[k].correct / (double)x->l);
+			if (gp.boost)
+				printf(" %12.6g %12.6g %8.4g%%\n", sc[k].loss,
+				       sc[k].tie, 100.0 * (double)sc[k].correct /
+				       (double)x->l);
+			else
+				printf(" %12.6g %8.4g%%\n", sc[k].loss,
+				       100.0 * (double)sc[k].correct /
+				       (double)x->l);
 		}
 		printf("best:");
 		combo_index(o, best, idx);

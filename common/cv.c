@@ -106,6 +106,8 @@ typedef struct {
 	int nr;                 /* the classes of all labeled rows */
 	const double *classes;
 	double *sum;            /* per class: scaled hinge of its rows */
+	double *sum2;           /* per class: boosting's deviance (the tie
+				   breaker), else 0 */
 	size_t *count;          /* per class: its held-out rows */
 } class_loss;
 
@@ -114,51 +116,101 @@ static void class_loss_reset(class_loss *a)
 	int c;
 	for (c = 0; c < a->nr; c++) {
 		a->sum[c] = 0.0;
+		a->sum2[c] = 0.0;
 		a->count[c] = 0;
 	}
 }
 
-/* The balanced loss, per function. */
-static double class_loss_mean(const class_loss *a, int nr_fn)
+/* The balanced mean of sum (or sum2), per function. */
+static double class_loss_mean(const class_loss *a, const double *sum,
+			      int nr_fn)
 {
 	double total = 0.0;
 	int c, k = 0;
 
 	for (c = 0; c < a->nr; c++)
 		if (a->count[c] > 0) {
-			total += a->sum[c] / (double)a->count[c];
+			total += sum[c] / (double)a->count[c];
 			k++;
 		}
 	return k > 0 ? total / ((double)k * (double)nr_fn) : 0.0;
 }
 
+/*
+ * Boosting (LSV_SOLVER_BOOST) is scored by its held-out error instead
+ * (class-balanced as above), ties broken by its held-out deviance
+ * phi(y, F) = log(1 + exp(-2 y F)) of the fold model's F (the loss it was
+ * trained on; F is a log-odds, 1/2 log(p/(1 - p)), so its scale is not
+ * divided out), or with one function per class the multinomial deviance
+ * -log p_y, p_c = exp(F_c) / sum_c' exp(F_c') (Loeff et al. eq. 13).
+ * Why not the deviance alone: boosting run to many rounds without the
+ * graph term drives the training loss to 0 and F to large values, so a
+ * few held-out mistakes made with great confidence dominate its deviance
+ * and any gamma_M > 0, which keeps F small, wins even when it makes more
+ * mistakes (Ionosphere, 200 rounds: gamma_M = 0 had the lowest error and
+ * the largest deviance).  The error is what the paper reports; the
+ * deviance still ranks settings the few held-out rows of a small l tie.
+ */
+
+/* log(1 + exp(z)) without overflow */
+static double softplus(double z)
+{
+	return z > 0.0 ? z + log1p(exp(-z)) : log1p(exp(z));
+}
+
+/* The deviance of a held-out row of label y (above). */
+static double deviance(double y, const double *sc, const double *labels,
+		       int nr_fn)
+{
+	double mx, s = 0.0, fy = 0.0;
+	int c;
+
+	if (nr_fn == 1)
+		return softplus(-2.0 * (y == labels[0] ? 1.0 : -1.0) * sc[0]);
+	mx = sc[0];
+	for (c = 1; c < nr_fn; c++)
+		mx = fmax(mx, sc[c]);
+	for (c = 0; c < nr_fn; c++) {
+		s += exp(sc[c] - mx);
+		if (y == labels[c])
+			fy = sc[c];
+	}
+	return mx + log(s) - fy;
+}
+
 /* One held-out row of label y with scores sc (nr_fn) of a fold model
- * whose classes are labels and whose output scales are scale: its scaled
- * hinge loss summed over the functions (added to its class in acc) and
- * whether it is predicted right (lsv_model_label's rule, on the unscaled
- * scores). */
+ * whose classes are labels and whose output scales are scale: its loss
+ * (the scaled hinge loss summed over the functions, or with dev its
+ * deviance), added to its class in acc, and whether it is predicted right
+ * (lsv_model_label's rule, on the unscaled scores). */
 static void score_row(double y, const double *sc, const double *scale,
-		      const double *labels, int nr_class, int nr_fn,
+		      const double *labels, int nr_class, int nr_fn, int dev,
 		      class_loss *acc, size_t *correct)
 {
 	lsv_model m;
-	double hinge = 0.0;
-	int c;
+	double loss = 0.0, loss2 = 0.0;
+	int c, right;
 
 	memset(&m, 0, sizeof m);
 	m.nr_class = nr_class;
 	m.nr_fn = nr_fn;
 	m.labels = (double *)labels;
-	*correct += lsv_model_label(&m, sc) == y;
-	for (c = 0; c < nr_fn; c++) {
-		/* y_c = +1 for the row's class (the first label with one
-		 * function), else -1 */
-		double yc = y == labels[c] ? 1.0 : -1.0;
-		hinge += fmax(0.0, 1.0 - yc * sc[c] / scale[c]);
-	}
+	right = lsv_model_label(&m, sc) == y;
+	*correct += right;
+	if (dev) {  /* times nr_fn: class_loss_mean divides by it */
+		loss = right ? 0.0 : (double)nr_fn;
+		loss2 = deviance(y, sc, labels, nr_fn) * (double)nr_fn;
+	} else
+		for (c = 0; c < nr_fn; c++) {
+			/* y_c = +1 for the row's class (the first label with
+			 * one function), else -1 */
+			double yc = y == labels[c] ? 1.0 : -1.0;
+			loss += fmax(0.0, 1.0 - yc * sc[c] / scale[c]);
+		}
 	for (c = 0; c < acc->nr; c++)
 		if (acc->classes[c] == y) {
-			acc->sum[c] += hinge;
+			acc->sum[c] += loss;
+			acc->sum2[c] += loss2;
 			acc->count[c]++;
 		}
 }
@@ -190,7 +242,9 @@ static lsv_status score_fold(const lsv_data *x, const int *fold, long f,
 	for (i = 0; i < x->n; i++)
 		if (fold[i] == f)
 			score_row(x->y[i], scores + i * C, scale, m->labels,
-				  m->nr_class, m->nr_fn, acc, correct);
+				  m->nr_class, m->nr_fn,
+				  m->param.solver == LSV_SOLVER_BOOST, acc,
+				  correct);
 	free(tr);
 	free(scale);
 	return LSV_OK;
@@ -236,6 +290,55 @@ static lsv_status fold_graphs(const lsv_data *x, const lsv_graph *g,
 	}
 	free(y);
 	return st;
+}
+
+/*
+ * The graph of each fold for boosting: g without the edges at the fold's
+ * held-out rows.  Why: a boosted F is the sum of its trees at any x, on
+ * the graph or not, so a held-out row can be scored as the new point it
+ * is; left in the graph as an unlabeled row, its F would be pulled toward
+ * its neighbours' during training, which the rows it stands for (a test
+ * set, or with every row labeled the graph over the labeled rows only,
+ * Loeff et al.'s fully supervised case) never are.  gs (folds entries)
+ * gets them; the caller frees them.
+ */
+static lsv_status fold_graphs_isolated(const lsv_graph *g, const int *fold,
+				       long folds, lsv_graph **gs,
+				       lsv_error *err)
+{
+	size_t i, q;
+	long f;
+
+	for (f = 0; f < folds; f++) {
+		lsv_graph *h = calloc(1, sizeof *h);
+		size_t nnz = 0;
+
+		if (h != NULL) {
+			h->rowptr = malloc((g->n + 1) * sizeof *h->rowptr);
+			h->col = malloc((g->nnz ? g->nnz : 1) * sizeof *h->col);
+			h->w = malloc((g->nnz ? g->nnz : 1) * sizeof *h->w);
+		}
+		if (h == NULL || !h->rowptr || !h->col || !h->w) {
+			lsv_graph_free(h);
+			return lsv_fail(err, LSV_ENOMEM, "out of memory for a "
+					"graph of %zu entries", g->nnz);
+		}
+		h->n = g->n;
+		for (i = 0; i < g->n; i++) {
+			h->rowptr[i] = nnz;
+			if (fold[i] == f)
+				continue;
+			for (q = g->rowptr[i]; q < g->rowptr[i + 1]; q++)
+				if (fold[g->col[q]] != f) {
+					h->col[nnz] = g->col[q];
+					h->w[nnz++] = g->w[q];
+				}
+		}
+		h->rowptr[g->n] = nnz;
+		h->nnz = nnz;
+		gs[f] = h;
+	}
+	return LSV_OK;
 }
 
 /* Every fold of setting p trained; gs: the folds' own graphs (class-
@@ -289,7 +392,8 @@ static lsv_status retrain_one(const lsv_data *x, const lsv_graph *g,
 		lsv_train_report_free(&rep);
 		lsv_model_free(m);
 	}
-	s->loss = class_loss_mean(acc, nr_fn);
+	s->loss = class_loss_mean(acc, acc->sum, nr_fn);
+	s->tie = class_loss_mean(acc, acc->sum2, nr_fn);
 	free(scores);
 	free(y);
 	return st;
@@ -654,7 +758,7 @@ static lsv_status fold_fit(shared_cv *C, const double *Kt,
 			for (c = 0; c < NF; c++)
 				C->row[c] = C->f[i + (size_t)c * nh] + F.bias[c];
 			score_row(C->y[C->H[i]], C->row, C->scale, labels, nr_class,
-				  NF, acc, correct);
+				  NF, 0, acc, correct);
 		}
 	}
 	*nr_fn_out = F.nr_fn;
@@ -833,7 +937,8 @@ static lsv_status share_all(const lsv_data *x, const lsv_graph *g,
 		for (f = 0; f < folds && st == LSV_OK; f++)
 			st = fold_fit(&C, Kt, pk, fit, f, acc, &s->correct, &nr_fn,
 				      err);
-		s->loss = class_loss_mean(acc, nr_fn);
+		s->loss = class_loss_mean(acc, acc->sum, nr_fn);
+		s->tie = 0.0;  /* no tie breaker but the regularization */
 		if (st == LSV_OK && progress != NULL && progress->scored != NULL)
 			progress->scored(progress->ctx, order[t].k, s);
 	}
@@ -894,7 +999,7 @@ static lsv_status cv_settings(const lsv_data *x, const lsv_graph *g,
 	 * this call computes it once */
 	lsv_eig_cache eig;
 	size_t k, i, l = 0;
-	int class_graph = 0, every_class = 1, any_graph = 0;
+	int class_graph = 0, every_class = 1, any_graph = 0, boost_graph = 0;
 	long f;
 
 	memset(&acc, 0, sizeof acc);
@@ -927,8 +1032,9 @@ static lsv_status cv_settings(const lsv_data *x, const lsv_graph *g,
 		return st;
 	acc.classes = classes;
 	acc.sum = lsv_alloc((size_t)acc.nr, sizeof *acc.sum);
+	acc.sum2 = lsv_alloc((size_t)acc.nr, sizeof *acc.sum2);
 	acc.count = lsv_alloc((size_t)acc.nr, sizeof *acc.count);
-	if (acc.sum == NULL || acc.count == NULL)
+	if (acc.sum == NULL || acc.sum2 == NULL || acc.count == NULL)
 		st = lsv_fail(err, LSV_ENOMEM, "out of memory");
 	/* class-dependent Laplacians: each fold's graph from its training
 	 * labels alone, made once for every setting */
@@ -944,9 +1050,21 @@ static lsv_status cv_settings(const lsv_data *x, const lsv_graph *g,
 	if (st == LSV_OK && fit != NULL)
 		st = share_all(x, g, p, m, K, fold, folds, fit, progress, &acc,
 			       scores, err);
+	/* boosting: each fold's graph without its held-out rows' edges */
+	for (k = 0; k < m; k++)
+		boost_graph |= p[k].solver == LSV_SOLVER_BOOST &&
+			       p[k].gamma_I > 0.0;
+	if (st == LSV_OK && boost_graph && g != NULL && gs == NULL) {
+		if ((gs = calloc((size_t)folds, sizeof *gs)) == NULL)
+			st = lsv_fail(err, LSV_ENOMEM, "out of memory");
+		else
+			st = fold_graphs_isolated(g, fold, folds, gs, err);
+	}
 	for (k = 0; st == LSV_OK && fit == NULL && k < m; k++) {
-		st = retrain_one(x, g, p[k].class_graph ? gs : NULL, &p[k], K,
-				 &eig, train, fold, folds, &acc, &scores[k], err);
+		st = retrain_one(x, g, p[k].class_graph ||
+				 p[k].solver == LSV_SOLVER_BOOST ? gs : NULL,
+				 &p[k], K, &eig, train, fold, folds, &acc,
+				 &scores[k], err);
 		if (st == LSV_OK && progress != NULL && progress->scored != NULL)
 			progress->scored(progress->ctx, k, &scores[k]);
 	}
@@ -957,6 +1075,7 @@ static lsv_status cv_settings(const lsv_data *x, const lsv_graph *g,
 	free(own);
 	free(classes);
 	free(acc.sum);
+	free(acc.sum2);
 	free(acc.count);
 	return st;
 }
@@ -995,10 +1114,12 @@ size_t lsv_cv_best(const lsv_cv_score *s, const lsv_train_param *p, size_t m)
 
 	for (k = 1; k < m; k++) {
 		const lsv_train_param *a = &p[k], *b = &p[best];
-		if (same_loss(s[k].loss, s[best].loss)
-		    ? a->gamma_A > b->gamma_A ||
-		      (a->gamma_A == b->gamma_A && a->gamma_I < b->gamma_I)
-		    : s[k].loss < s[best].loss)
+		if (!same_loss(s[k].loss, s[best].loss)
+		    ? s[k].loss < s[best].loss
+		    : !same_loss(s[k].tie, s[best].tie)
+		    ? s[k].tie < s[best].tie
+		    : a->gamma_A > b->gamma_A ||
+		      (a->gamma_A == b->gamma_A && a->gamma_I < b->gamma_I))
 			best = k;
 	}
 	return best;

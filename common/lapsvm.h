@@ -1083,7 +1083,12 @@ lsv_status lsv_cv_folds(const lsv_data *x, long k, unsigned long long seed,
  * classes), s_c the root mean square of the fold model's f_c on its
  * training rows (so the score does not depend on f's scale); the loss is
  * the mean over the classes of each class's mean h_i (each class weighs
- * the same), with the held-out rows predicted right beside it.
+ * the same), with the held-out rows predicted right beside it.  Boosting
+ * (LSV_SOLVER_BOOST) is scored by its class-balanced held-out error
+ * instead (h_i = 1 for a mistake, else 0), and its class-balanced
+ * held-out deviance log(1 + exp(-2 y_i F(x_i))) of the fold model's F
+ * (-log p_y of the multiple logistic transform with one F per class) is
+ * the tie breaker (cv.c says why).
  *
  * Sharing: when the settings differ only in gamma_A and gamma_I and the
  * method solves eq. 4 exactly on the kernel (LapRLS direct or newton,
@@ -1098,8 +1103,11 @@ lsv_status lsv_cv_folds(const lsv_data *x, long k, unsigned long long seed,
  * NULL) says which way was taken.
  */
 typedef struct {
-	double loss;      /* class-balanced held-out scaled hinge loss */
+	double loss;      /* class-balanced held-out scaled hinge loss
+			     (boosting: error) */
 	size_t correct;   /* held-out rows predicted right */
+	double tie;       /* boosting: class-balanced held-out deviance,
+			     else 0 */
 } lsv_cv_score;
 
 typedef enum {
@@ -1140,8 +1148,9 @@ lsv_status lsv_cv_settings_rebuild(const lsv_data *x, const lsv_graph_param *gp,
 				   lsv_error *err);
 
 /* The best of m scored settings: the lowest loss; losses equal to 1e-12
- * relative are a tie, broken toward stronger regularization (larger
- * gamma_A, then smaller gamma_I), then the first. */
+ * relative are a tie, broken by the lower tie (likewise to 1e-12), then
+ * toward stronger regularization (larger gamma_A, then smaller gamma_I),
+ * then the first. */
 size_t lsv_cv_best(const lsv_cv_score *s, const lsv_train_param *p,
 		   size_t m);
 

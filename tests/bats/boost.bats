@@ -114,14 +114,51 @@ moons_boost() {
 	assert_bad_option z "out of range"
 }
 
-@test "the boosting options are refused with another solver, and -v with boosting" {
+@test "the boosting options are refused with another solver, and -v over -a or -g with boosting" {
 	"$DG" -S 1 -l 1 moons m.txt
 	run --separate-stderr "$TRAIN" -s laprls -D 3 m.txt
 	assert_train_usage "-D applies to boosting (-s boost)"
 	run --separate-stderr "$TRAIN" -B 10 m.txt
 	assert_train_usage "-B applies to boosting (-s boost)"
-	run --separate-stderr "$TRAIN" -s boost -v 2 -i 1,2 m.txt
-	assert_train_usage "-v with -s boost: cross validation of boosting is not implemented"
+	run --separate-stderr "$TRAIN" -s boost -v 2 -a 1,2 -i 1,2 m.txt
+	assert_train_usage "-v with -s boost: only gamma_M (-I/-i), the graph (-G), -P and -L (and -H rbf's width -g) are searched; -a plays no part here"
+	run --separate-stderr "$TRAIN" -s boost -v 2 -g 1,2 m.txt
+	assert_train_usage "-v with -s boost: only gamma_M (-I/-i), the graph (-G), -P and -L (and -H rbf's width -g) are searched; -g plays no part here"
+	run --separate-stderr "$TRAIN" -s boost -K 2 -v 2 -i 0,1 m.txt
+	assert_train_usage "-v scores held-out labels; clustering (-s boost -K) uses none"
+	run --separate-stderr "$TRAIN" -s boost -v 3 -i 0,1 m.txt
+	assert_train_usage "-v 3: "
+}
+
+# every row of the moons labeled, 8-NN graph: the fully supervised case
+@test "-v over -i: the held-out error decides, the deviance breaks ties, the model is trained with the best gamma_M" {
+	"$DG" -S 1 moons all.txt
+	"$GB" -q -k 8 -w binary all.txt all.g
+	run --separate-stderr "$TRAIN" -s boost -B 30 -z 0 -v 4 -I 0,0.5,50 -G all.g all.txt b.model
+	assert_status 0
+	assert_stderr_regex "combination 3 of 3: deviance [0-9.e-]+, accuracy"
+	[ "${lines[0]}" = "# 4-fold stratified cross validation of 3 combinations: lowest class-balanced held-out error is best, ties (1e-12 relative) to the lower class-balanced deviance, then larger gamma_A, then smaller gamma_I" ]
+	[[ "${lines[1]}" =~ ^\ +-I\ +error\ +deviance\ +accuracy$ ]]
+	[ "${#lines[@]}" = 6 ]
+	# the starred row: the lowest error, then the lowest deviance; it
+	# is the best: line and the model's gamma_I
+	printf '%s\n' "${lines[@]:2:3}" | tr -d '*' | awk '
+		{ e[NR] = $2; d[NR] = $3; v[NR] = $1 }
+		END { b = 1; for (i = 2; i <= NR; i++) if (e[i] < e[b] || (e[i] == e[b] && d[i] < d[b])) b = i; print v[b] }' >want
+	[ "$(printf '%s\n' "${lines[@]:2:3}" | grep '^\*' | awk '{ print $2 }')" = "$(cat want)" ]
+	[ "${lines[5]}" = "best: -I $(cat want)" ]
+	[ "$(key b.model gamma_I)" = "$(cat want)" ]
+	# the error column is 1 - accuracy on these balanced folds (100 + 100)
+	printf '%s\n' "${lines[@]:2:3}" | tr -d '*%' | awk '{ d = $2 - (1 - $4 / 100); if (d < 0) d = -d; if (d > 1e-9) bad++ } END { exit bad > 0 }'
+}
+
+@test "-v with one gamma_M: its cross validation accuracy and deviance, no table" {
+	"$DG" -S 1 moons all.txt
+	run --separate-stderr "$TRAIN" -s boost -B 20 -I 0 -v 5 all.txt b.model
+	assert_status 0
+	[[ "${lines[0]}" =~ ^Cross\ Validation\ Accuracy\ =\ [0-9.]+%\ \([0-9]+/200\)$ ]]
+	[[ "${lines[1]}" =~ ^Cross\ Validation\ Deviance\ =\ [0-9.e-]+$ ]]
+	[ "${#lines[@]}" = 2 ]
 }
 
 @test "no labeled rows, one class: clear errors" {
@@ -364,4 +401,15 @@ rings_boost() {
 	run --separate-stderr "$PRED" all.txt bad.model out.txt
 	assert_status 1
 	assert_stderr_has "unknown boost_learner"
+}
+
+@test "-v with -H rbf searches the RBF width -g beside gamma_M" {
+	"$DG" -S 1 moons all.txt
+	"$GB" -q -k 8 -w binary all.txt all.g
+	run --separate-stderr "$TRAIN" -s boost -H rbf -Q 2 -B 10 -z 0 -v 3 -g 1,4 -I 0,1 -G all.g all.txt b.model
+	assert_status 0
+	[[ "${lines[1]}" =~ ^\ +-g\ +-I\ +error\ +deviance\ +accuracy$ ]]
+	[ "${#lines[@]}" = 7 ]
+	best=$(printf '%s\n' "${lines[@]}" | sed -n 's/^best: -g \([^ ]*\) -I .*/\1/p')
+	[ -n "$best" ]
 }

@@ -15,7 +15,7 @@ setup() {
 	enter_work
 }
 
-# The 56 files fetch knows (PROVENANCE.md), in SHA256SUMS order.
+# The 59 files fetch knows (PROVENANCE.md), in SHA256SUMS order.
 ALL_FILES=(usps.train.libsvm.gz usps.test.libsvm.gz usps.train.first400perdigit.txt
 	isolet1.libsvm.gz isolet5.libsvm.gz isolet1.speakers.txt isolet5.speakers.txt
 	webkb_page.libsvm webkb_link.libsvm webkb_pagelink.libsvm
@@ -26,7 +26,8 @@ ALL_FILES=(usps.train.libsvm.gz usps.test.libsvm.gz usps.train.first400perdigit.
 	ssl_text.libsvm.gz ssl_text.splits.l10.txt ssl_text.splits.l100.txt
 	ssl_secstr.libsvm.gz ssl_secstr.splits.l100.txt ssl_secstr.splits.l1000.txt
 	ssl_secstr.splits.l10000.txt
-	argyriou.1v7.subset.txt argyriou.1v7.l4.txt argyriou.1v7.l8.txt argyriou.1v7.l12.txt argyriou.2v3.subset.txt argyriou.2v3.l4.txt argyriou.2v3.l8.txt argyriou.2v3.l12.txt argyriou.2v7.subset.txt argyriou.2v7.l4.txt argyriou.2v7.l8.txt argyriou.2v7.l12.txt argyriou.3v8.subset.txt argyriou.3v8.l4.txt argyriou.3v8.l8.txt argyriou.3v8.l12.txt argyriou.4v7.subset.txt argyriou.4v7.l4.txt argyriou.4v7.l8.txt argyriou.4v7.l12.txt argyriou.6v9.subset.txt argyriou.6v9.l4.txt argyriou.6v9.l8.txt argyriou.6v9.l12.txt argyriou.oddeven.subset.txt argyriou.oddeven.l10.txt argyriou.oddeven.l20.txt argyriou.oddeven.l30.txt)
+	argyriou.1v7.subset.txt argyriou.1v7.l4.txt argyriou.1v7.l8.txt argyriou.1v7.l12.txt argyriou.2v3.subset.txt argyriou.2v3.l4.txt argyriou.2v3.l8.txt argyriou.2v3.l12.txt argyriou.2v7.subset.txt argyriou.2v7.l4.txt argyriou.2v7.l8.txt argyriou.2v7.l12.txt argyriou.3v8.subset.txt argyriou.3v8.l4.txt argyriou.3v8.l8.txt argyriou.3v8.l12.txt argyriou.4v7.subset.txt argyriou.4v7.l4.txt argyriou.4v7.l8.txt argyriou.4v7.l12.txt argyriou.6v9.subset.txt argyriou.6v9.l4.txt argyriou.6v9.l8.txt argyriou.6v9.l12.txt argyriou.oddeven.subset.txt argyriou.oddeven.l10.txt argyriou.oddeven.l20.txt argyriou.oddeven.l30.txt
+	uci_ionosphere.libsvm uci_sonar.libsvm uci_pima.libsvm)
 
 sha() { sha256sum <"$1" | cut -c1-64; }
 
@@ -91,7 +92,7 @@ nodownload_path() {
 	assert_usage_error "option -m needs a value" fetch
 }
 
-@test "datasets: SHA256SUMS lists the 28 reference files, then fashion's; data/ is git-ignored" {
+@test "datasets: SHA256SUMS lists the 59 reference files, then fashion's; data/ is git-ignored" {
 	[ "$(awk '{ print $2 }' "$DS/SHA256SUMS")" = "$(printf '%s\n' "${ALL_FILES[@]}" fashion.libsvm.gz)" ]
 	[ "$(awk 'length($1) != 64 || $1 !~ /^[0-9a-f]+$/' "$DS/SHA256SUMS")" = "" ]
 	grep -qx 'data/' "$DS/.gitignore"
@@ -103,7 +104,7 @@ nodownload_path() {
 	need_mirror
 	# fashion (not in "all") is not in the project's mirror
 	grep -v ' fashion\.' "$DS/SHA256SUMS" >mirror.sums
-	[ "$(wc -l <mirror.sums)" -eq 56 ]
+	[ "$(wc -l <mirror.sums)" -eq 59 ]
 	(cd "$DATA" && sha256sum --quiet -c "$WORK/mirror.sums")
 	local name
 	while read -r sum name; do
@@ -129,7 +130,7 @@ nodownload_path() {
 	PATH="$WORK/fakebin:$PATH" run --separate-stderr "$FETCH" -q -m "$DATA" -o out
 	assert_status 0
 	assert_stderr_empty
-	[ "$(listing out | wc -l)" -eq 56 ]
+	[ "$(listing out | wc -l)" -eq 59 ]
 }
 
 @test "datasets: -m with data set names copies only their files" {
@@ -681,7 +682,7 @@ fashion_sources() {
 	PATH="$p" run --separate-stderr "$FETCH" -o out -d dl
 	assert_status 0
 	assert_stderr_has "fetch: uspst: already in out (sha256 verified)"
-	assert_stderr_has "fetch: done: 56 files in out, sha256 verified"
+	assert_stderr_has "fetch: done: 59 files in out, sha256 verified"
 	[ ! -e dl ]
 }
 
@@ -710,4 +711,67 @@ fashion_sources() {
 	[ "$status" -eq 143 ]
 	[ ! -e dl/zip.train.gz.part ]
 	[ -z "$(find out -name '.fetch.tmp.*')" ]
+}
+
+# raw_uci SET: the raw UCI text of the mirror's uci_SET.libsvm, the zeros
+# written as the source writes them (its sha256 is the pinned one)
+raw_uci() {
+	local d z lab
+	case $1 in
+	ionosphere) d=34 z='"0"' lab='$1 == 1 ? "g" : "b"' ;;
+	sonar) d=60 z='"0.0000"' lab='$1 == 1 ? "M" : "R"' ;;
+	pima) d=8 z='(j == 6 ? "0.0" : "0")' lab='$1 == 1 ? 1 : 0' ;;
+	esac
+	awk -v d="$d" '{ delete v; for (i = 2; i <= NF; i++) { split($i, a, ":"); v[a[1]] = a[2] }
+		s = ""; for (j = 1; j <= d; j++) s = s ((j in v) ? v[j] : '"$z"') ","; print s ('"$lab"') }' \
+		"$DATA/uci_$1.libsvm"
+}
+
+@test "datasets: -m uci copies the three UCI sets; download mode converts the raw UCI files to the same bytes" {
+	need_mirror
+	run --separate-stderr "$FETCH" -q -m "$DATA" -o out uci
+	assert_status 0
+	assert_stderr_empty
+	[ "$(listing out)" = "$(printf '%s\n' uci_ionosphere.libsvm uci_pima.libsvm uci_sonar.libsvm)" ]
+	mkdir src
+	raw_uci ionosphere >src/ionosphere.data
+	raw_uci sonar >src/sonar.all-data
+	raw_uci pima >src/pima.data
+	# the rebuilt raw files are the pinned sources, byte for byte
+	[ "$(sha src/ionosphere.data)" = 46d52186b84e20be52918adb93e8fb9926b34795ff7504c24350ae0616a04bbd ]
+	[ "$(sha src/sonar.all-data)" = e90434cdbf00fcf93ffa911fe447ae25606979658e60f1d32e155c3b5240234d ]
+	[ "$(sha src/pima.data)" = 06f5b7c2cd7bca686fda4f92eab5f61e7ff6426a9acefa2e3dda04fc54293cf5 ]
+	need_curl
+	FETCH_URL_UCI_IONOSPHERE="file://$WORK/src/ionosphere.data" FETCH_URL_UCI_SONAR="file://$WORK/src/sonar.all-data" \
+		FETCH_URL_UCI_PIMA="file://$WORK/src/pima.data" run --separate-stderr "$FETCH" -o out2 -d dl uci
+	assert_status 0
+	assert_stderr_has "uci_ionosphere.libsvm: ok (made here, sha256 verified)"
+	assert_stderr_has "uci_pima.libsvm: ok (made here, sha256 verified)"
+	local f
+	for f in uci_ionosphere.libsvm uci_sonar.libsvm uci_pima.libsvm; do
+		assert_same "$DATA/$f" "out2/$f"
+	done
+}
+
+@test "datasets: convert-uci refuses a wrong field count, a bad value, an unknown class, an unknown set" {
+	printf '1,0,0.5,b\n' >short.data
+	run --separate-stderr "$DS/convert-uci" ionosphere short.data
+	assert_status 1
+	assert_stderr_has "convert-uci: short.data:1: found 4 comma-separated fields, expected 35 (34 features and the class)"
+	printf '6,148,72,35,0,33.6,x,50,1\n' >bad.data
+	run --separate-stderr "$DS/convert-uci" pima bad.data
+	assert_status 1
+	assert_stderr_has "convert-uci: bad.data:1: feature 7 (\"x\") is not a plain decimal number"
+	printf '6,148,72,35,0,33.6,0.627,50,2\n' >cls.data
+	run --separate-stderr "$DS/convert-uci" pima cls.data
+	assert_status 1
+	assert_stderr_has "convert-uci: cls.data:1: class \"2\" is neither 1 nor 0"
+	run --separate-stderr "$DS/convert-uci" iris cls.data
+	assert_status 2
+	assert_stderr_has "convert-uci: unknown SET 'iris' (expected ionosphere, sonar or pima)"
+	# zeros dropped, other values as written, CR line ends accepted
+	printf '6,148,72,35,0,0.0,0.6270,50,1\r\n0,85,66,29,0,26.6,0.351,31,0\n' >ok.data
+	run --separate-stderr "$DS/convert-uci" pima ok.data
+	assert_status 0
+	[ "$output" = "$(printf '1 1:6 2:148 3:72 4:35 7:0.6270 8:50\n-1 2:85 3:66 4:29 6:26.6 7:0.351 8:31')" ]
 }

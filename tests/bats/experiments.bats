@@ -174,3 +174,64 @@ need() {
 	run "$TOP/experiments/cluster-fashion.sh" x
 	[ "$status" -eq 2 ]
 }
+
+@test "experiments/manifoldboost-uci.sh: two folds, few rounds: the table's shape, the paper beside it" {
+	need uci_ionosphere.libsvm
+	run env FOLDS=2 INNER=2 ROUNDS=10 RUNS=1 GRID_M=0,1e-2 GRID_A=1e-2,1 GRID_I=0,1 METHODS="rls laprls" \
+		LOG="$WORK/uci.log" "$TOP/experiments/manifoldboost-uci.sh" ionosphere ionosphere-semi
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"Fully supervised sets: 2-fold stratified cross validation (seed 1)"* ]]
+	# one row per set, 13 columns, the cells "mean (std)", the paper's beside
+	row=$(echo "$output" | grep '^| ionosphere |')
+	[ "$(echo "$row" | awk -F'|' '{ print NF - 2 }')" = 12 ]
+	[[ "$row" =~ ^\|\ ionosphere\ \|\ [0-9.]+\ \([0-9.]+\)\ \|\ [0-9.]+\ \([0-9.]+\)\ \|\ [0-9.]+\ \([0-9.]+\)\ \|\ [0-9.]+\ \([0-9.]+\)\ \|\ -\ \|\ [0-9.]+\ \([0-9.]+\)\ \|\ -\ \|\ 6.5\ \(4.8\)\ \|\ 9.2\ \(7.1\)\ \|\ 7.7\ \(6.0\)\ \| ]]
+	semi=$(echo "$output" | grep '^| ionosphere-semi |')
+	[[ "$semi" == *"| 10.4 (0.8) | - | 12 |"* ]]
+	# its error on the unlabeled rows is a number of the 251, in range
+	e=$(echo "$semi" | awk -F'|' '{ print $3 + 0 }')
+	awk -v e="$e" 'BEGIN { exit !(e > 0 && e < 50) }'
+	# the log: 2 folds x 4 methods, then 1 run x 4 methods
+	[ "$(wc -l <"$WORK/uci.log")" = 12 ]
+	[ "$(grep -c '^ionosphere fold [12] treemb: [0-9.]*% (-i ' "$WORK/uci.log")" = 2 ]
+	[[ "$output" == *"  ionosphere treemb: ["*"] x"* ]]
+}
+
+@test "experiments/manifoldboost-uci.sh: missing data, an unknown set, a bad number: clear messages" {
+	run env DATA="$WORK/nothing" "$TOP/experiments/manifoldboost-uci.sh" sonar
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"manifoldboost-uci.sh: $WORK/nothing/uci_sonar.libsvm not found (set DATA to the directory holding the data sets"* ]]
+	run "$TOP/experiments/manifoldboost-uci.sh" iris
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"unknown set 'iris' (expected ionosphere, pima, sonar, ionosphere-semi)"* ]]
+	run env FOLDS=ten "$TOP/experiments/manifoldboost-uci.sh"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"FOLDS=ten is not a whole number"* ]]
+}
+
+@test "experiments/manifoldboost-digit1.sh: one split of l = 100, few rounds: the table's shape, the paper and RLS beside it" {
+	need ssl_digit1.libsvm.gz
+	run env SIZES=100 SPLITS=1 ROUNDS=10 GRID_M=0,0.1 LEARNERS=tree KERNEL_METHODS=rls \
+		LOG="$WORK/d1.log" "$TOP/experiments/manifoldboost-digit1.sh"
+	[ "$status" -eq 0 ]
+	row=$(echo "$output" | grep '^| Tree-ManifoldBoost (depth 3) | 100 |')
+	[[ "$row" =~ ^\|\ Tree-ManifoldBoost\ \(depth\ 3\)\ \|\ 100\ \|\ [0-9.]+\ ±\ 0.00\ \|\ [0-9.]+\ \|\ [0-9.]+\ \|\ 4.29\ \|\ [^|]+\ \|$ ]]
+	[[ "$output" == *"| logistic boosting (depth 3, gamma_M = 0) | 100 |"* ]]
+	# the kernel methods' table of ssl-book.sh on the same split
+	rls=$(echo "$output" | grep '^| digit1 | 100 |')
+	[[ "$rls" =~ ^\|\ digit1\ \|\ 100\ \|\ [0-9.]+\ ±\ 0.00\ \|\ -\ \|\ -\ \|\ -\ \|\ 2.92\ \|\ 5.53\ \| ]]
+	[[ "$output" == *"  l=100 tree: [-i "*"] x1"* ]]
+	[ "$(grep -c '^l=100 split 1 ' "$WORK/d1.log")" = 2 ]
+}
+
+@test "experiments/manifoldboost-digit1.sh: missing data, a missing split, an unknown learner: clear messages" {
+	run env DATA="$WORK/nothing" "$TOP/experiments/manifoldboost-digit1.sh"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"manifoldboost-digit1.sh: $WORK/nothing/ssl_digit1.libsvm.gz not found (set DATA to the directory holding the data sets"* ]]
+	run env LEARNERS=forest "$TOP/experiments/manifoldboost-digit1.sh"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"unknown learner 'forest' in LEARNERS (expected tree or rbfR, e.g. rbf15)"* ]]
+	need ssl_digit1.libsvm.gz
+	run env SPLITS=13 "$TOP/experiments/manifoldboost-digit1.sh"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"ssl_digit1.splits.l10.txt: no split 13"* ]]
+}

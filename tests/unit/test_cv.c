@@ -146,8 +146,8 @@ static void unshareable_settings_retrain(void)
 static void best_prefers_stronger_regularization(void)
 {
 	lsv_train_param p[4];
-	lsv_cv_score s[4] = {{0.5, 0}, {0.3, 0}, {0.3 * (1 + 1e-13), 0},
-			     {0.3, 0}};
+	lsv_cv_score s[4] = {{0.5, 0, 0}, {0.3, 0, 0}, {0.3 * (1 + 1e-13), 0, 0},
+			     {0.3, 0, 0}};
 	int k;
 
 	for (k = 0; k < 4; k++)
@@ -165,6 +165,119 @@ static void best_prefers_stronger_regularization(void)
 	CHECK(lsv_cv_best(s, p, 4) == 2);
 }
 
+/* Boosting's fold scores by hand: fold f trained on x with its held-out
+ * rows unlabeled and cut from the graph (cut != 0; else on g as it is),
+ * then its held-out rows' balanced error and balanced deviance
+ * log(1 + exp(-2 y F)) from the model's decision values. */
+static void boost_by_hand(const lsv_data *x, const lsv_graph *g,
+			  const lsv_train_param *p, const int *fold, long folds,
+			  int cut, double *err_out, double *dev_out)
+{
+	size_t n = x->n, i, q, nnz;
+	double *y = malloc(n * sizeof *y), *F = malloc(n * sizeof *F);
+	double err[2] = {0, 0}, dev[2] = {0, 0}, cnt[2] = {0, 0};
+	lsv_graph h = *g;
+	lsv_error e;
+	long f;
+
+	h.rowptr = malloc((n + 1) * sizeof *h.rowptr);
+	h.col = malloc((g->nnz + 1) * sizeof *h.col);
+	h.w = malloc((g->nnz + 1) * sizeof *h.w);
+	CHECK(y && F && h.rowptr && h.col && h.w);
+	for (f = 0; f < folds; f++) {
+		lsv_data xf = *x;
+		lsv_model *m = NULL;
+		lsv_train_report rep;
+
+		for (i = 0, xf.l = 0; i < n; i++) {
+			y[i] = fold[i] == f ? 0.0 : x->y[i];
+			xf.l += y[i] != 0.0;
+		}
+		xf.y = y;
+		for (i = 0, nnz = 0; i < n; i++) {
+			h.rowptr[i] = nnz;
+			for (q = g->rowptr[i]; q < g->rowptr[i + 1]; q++)
+				if (!cut || (fold[i] != f && fold[g->col[q]] != f)) {
+					h.col[nnz] = g->col[q];
+					h.w[nnz++] = g->w[q];
+				}
+		}
+		h.rowptr[n] = h.nnz = nnz;
+		CHECK(lsv_train(&xf, &h, p, NULL, &m, &rep, &e) == LSV_OK);
+		CHECK(lsv_model_decision(m, x, F, &e) == LSV_OK);
+		for (i = 0; i < n; i++)
+			if (fold[i] == f) {
+				/* y = +1 for the model's first class */
+				double yy = x->y[i] == m->labels[0] ? 1.0 : -1.0;
+				int c = x->y[i] > 0.0;
+				err[c] += yy * F[i] <= 0.0;
+				dev[c] += log(1.0 + exp(-2.0 * yy * F[i]));
+				cnt[c]++;
+			}
+		lsv_train_report_free(&rep);
+		lsv_model_free(m);
+	}
+	*err_out = (err[0] / cnt[0] + err[1] / cnt[1]) / 2.0;
+	*dev_out = (dev[0] / cnt[0] + dev[1] / cnt[1]) / 2.0;
+	free(h.rowptr);
+	free(h.col);
+	free(h.w);
+	free(y);
+	free(F);
+}
+
+/* Boosting is scored by the class-balanced held-out error, its deviance
+ * the tie breaker, each fold trained with its held-out rows cut from the
+ * graph (new points); leaving them in gives other scores. */
+static void boost_scored_by_error_then_deviance(void)
+{
+	lsv_data *x = moons(90, 1, 0);
+	lsv_graph_param gp;
+	lsv_graph *g = NULL;
+	lsv_train_param p[2];
+	lsv_cv_score s[2];
+	int fold[90], shared = -1, k;
+	double er, dv, er_in, dv_in;
+	lsv_error e;
+
+	CHECK(x != NULL);
+	if (x == NULL)
+		return;
+	lsv_graph_param_default(&gp);
+	CHECK(lsv_graph_build(x, &gp, &g, NULL, &e) == LSV_OK);
+	CHECK(lsv_cv_folds(x, 3, 5, fold, &e) == LSV_OK);
+	for (k = 0; k < 2; k++) {
+		lsv_train_param_default(&p[k]);
+		p[k].solver = LSV_SOLVER_BOOST;
+		p[k].boost_rounds = 30;
+		p[k].boost_tol = 0.0;
+		p[k].gamma_I = k == 0 ? 0.0 : 5.0;
+	}
+	CHECK(lsv_cv_settings(x, g, p, 2, NULL, fold, 3, LSV_CV_SHARE, NULL, s,
+			      &shared, &e) == LSV_OK);
+	CHECK(shared == 0);
+	for (k = 0; k < 2; k++) {
+		boost_by_hand(x, g, &p[k], fold, 3, 1, &er, &dv);
+		CHECK(fabs(s[k].loss - er) <= 1e-12);
+		CHECK(fabs(s[k].tie - dv) <= 1e-9 * dv);
+		CHECK(dv > 0.0);
+	}
+	/* with the held-out rows left in the graph the scores differ */
+	boost_by_hand(x, g, &p[1], fold, 3, 0, &er_in, &dv_in);
+	CHECK(fabs(dv_in - s[1].tie) > 1e-6 * s[1].tie);
+	/* equal errors: the lower deviance wins over the regularization */
+	s[0].loss = s[1].loss = 0.1;
+	s[0].tie = 0.5;
+	s[1].tie = 0.4;
+	p[0].gamma_A = p[1].gamma_A;
+	p[1].gamma_I = 10.0;  /* would lose the regularization tie-break */
+	CHECK(lsv_cv_best(s, p, 2) == 1);
+	s[1].tie = 0.6;
+	CHECK(lsv_cv_best(s, p, 2) == 0);
+	lsv_graph_free(g);
+	lsv_data_free(x);
+}
+
 const unit_case cv_cases[] = {
 	{"cv: laprls shared equals retraining", laprls_shared_equals_retraining},
 	{"cv: lapsvm shared equals retraining", lapsvm_shared_equals_retraining},
@@ -175,5 +288,7 @@ const unit_case cv_cases[] = {
 	{"cv: unshareable settings retrain", unshareable_settings_retrain},
 	{"cv: best prefers stronger regularization",
 	 best_prefers_stronger_regularization},
+	{"cv: boost scored by error, then deviance",
+	 boost_scored_by_error_then_deviance},
 	{NULL, NULL},
 };
