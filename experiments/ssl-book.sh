@@ -214,7 +214,8 @@ for s in $SETS; do
 done
 echo
 echo "Published numbers: experiments/ssl-book.published (the book's Digit1 column as reprinted by"
-echo "Loeff, Forsyth & Ramachandran, ICML 2008, Table 2; none found for COIL2 and Text)."
+echo "Loeff, Forsyth & Ramachandran, ICML 2008, Table 2; none found for COIL2 and Text; SecStr from"
+echo "their Table 3, read as that file says)."
 echo "Time: $(awk '{ printf "%s%s %d s", (NR > 1 ? ", " : ""), $1, $2 }' "$tmp/times"); all $(($(now) - start_all)) s;"
 echo "graph-build: $(awk '{ printf "%s%s %d s", (NR > 1 ? ", " : ""), $1, $2 }' "$tmp/graph-times");"
 echo "the longest training of a split (with its cross validation), by method:"
