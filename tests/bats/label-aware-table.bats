@@ -1,0 +1,109 @@
+#!/usr/bin/env bats
+# experiments/label-aware.sh (Wang et al. 2014 Table 1) and its data
+# (experiments/label-aware-lib.sh) on tiny settings: the sets' rows and
+# labels, the seeded draws, b_0 against lapsvm-train's own default -g, the
+# table's shape beside the paper's numbers, and the errors.  The full run
+# and its numbers are in the README.
+
+load helpers
+
+setup() {
+	TOP=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+	export BIN="${LAPSVM_BIN:-$TOP}" DATA="${LAPSVM_DATA:-}"
+	WORK="$BATS_TEST_TMPDIR/work"
+	mkdir -p "$WORK"
+	cd "$WORK"
+}
+
+need() {
+	[ -n "$DATA" ] && [ -r "$DATA/$1" ] || skip "real data set $1 not found (LAPSVM_DATA)"
+}
+
+@test "label-aware-lib.sh: usps38 is the 1200 training 3s and 8s, draws of 50 + 50, b_0 = lapsvm-train's -g" {
+	need usps.train.libsvm.gz
+	# shellcheck source=experiments/label-aware-lib.sh
+	. "$TOP/experiments/label-aware-lib.sh"
+	la_prepare t usps38 "$WORK/u" 2 50 1
+	[ "$(wc -l <"$WORK/u/full")" -eq 1200 ]
+	# 658 threes (+1) and 542 eights (-1), the ESL zip.train counts
+	[ "$(grep -c '^1 ' "$WORK/u/full")" -eq 658 ]
+	[ "$(grep -c '^-1 ' "$WORK/u/full")" -eq 542 ]
+	# two draws: 100 distinct rows each, 50 of each class, not the same rows
+	[ "$(wc -l <"$WORK/u/draws")" -eq 2 ]
+	for k in 1 2; do
+		la_semi "$WORK/u" "$k" "$WORK/u"
+		[ "$(sort -u "$WORK/u/lab" | wc -l)" -eq 100 ]
+		[ "$(grep -c '^1 ' "$WORK/u/semi")" -eq 50 ]
+		[ "$(grep -c '^-1 ' "$WORK/u/semi")" -eq 50 ]
+		[ "$(wc -l <"$WORK/u/truth")" -eq 1100 ]
+	done
+	[ "$(sed -n 1p "$WORK/u/draws")" != "$(sed -n 2p "$WORK/u/draws")" ]
+	# the same seed gives the same draws; the first draw does not depend
+	# on how many are drawn
+	la_prepare t usps38 "$WORK/v" 3 50 1
+	[ "$(sed -n 1,2p "$WORK/v/draws")" = "$(cat "$WORK/u/draws")" ]
+	# b_0 (awk, from the mean) against the tool's pairwise definition
+	"$BIN/lapsvm-train" -s lapsvm -I 0 -o "$WORK/p" "$WORK/u/semi" "$WORK/m" 2>"$WORK/err"
+	g=$(sed -n 's/.*RBF width from the data: -g \([0-9.e+-]*\).*/\1/p' "$WORK/err")
+	[ -n "$g" ]
+	awk -v a="$(cat "$WORK/u/b0")" -v b="$g" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 1e-5 * b) }'
+}
+
+@test "label-aware-lib.sh: a USPS file of the wrong size is refused, naming the counts" {
+	mkdir -p "$WORK/data"
+	printf '3 1:0.5\n8 1:0.25\n1 1:1\n' | gzip >"$WORK/data/usps.train.libsvm.gz"
+	# shellcheck source=experiments/label-aware-lib.sh
+	. "$TOP/experiments/label-aware-lib.sh"
+	DATA=$WORK/data
+	run la_prepare prog usps38 "$WORK/u" 1 1 1
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"prog: usps38: 2 rows from $WORK/data/usps.train.libsvm.gz, expected 1200"* ]]
+}
+
+@test "experiments/label-aware.sh: one Digit1 draw, both protocols, beside the paper's numbers" {
+	need ssl_digit1.libsvm.gz
+	run env SETS=digit1 DRAWS=1 BFACTORS="1/5 5" GRID_C=100 FOLDS=2 OUT="$WORK/la" \
+		"$TOP/experiments/label-aware.sh" ours
+	[ "$status" -eq 0 ]
+	# two tables, each with its header and one row of 4 cells
+	[ "$(echo "$output" | grep -c '^| set | ours | ours vs the paper | ours vs cluster, diffusion |$')" -eq 2 ]
+	[[ "$output" == *"Paper's protocol: b (and delta) chosen by test error"* ]]
+	[[ "$output" == *"Fair protocol, the first 1 draws"* ]]
+	rows=$(echo "$output" | grep '^| digit1 |')
+	[ "$(echo "$rows" | wc -l)" -eq 2 ]
+	[ "$(echo "$rows" | awk -F'|' '{ print NF }' | sort -u)" -eq 6 ]
+	# the paper's 4.89 ± 0.85 beside each; the paper protocol names its b
+	[ "$(echo "$rows" | grep -c '(4.89 ± 0.85)')" -eq 2 ]
+	echo "$rows" | head -1 | grep -Eq 'b_0 x (1/5|5)\)'
+	# errors that a working classifier gives (Digit1: a few %), the
+	# paper protocol no worse than the fair one (it picks by test error
+	# among settings that include the fair one's b at C = 100)
+	p=$(echo "$rows" | sed -n 1p | awk -F'|' '{ print $3 + 0 }')
+	f=$(echo "$rows" | sed -n 2p | awk -F'|' '{ print $3 + 0 }')
+	awk -v p="$p" -v f="$f" 'BEGIN { exit !(p > 0 && p < 15 && f > 0 && f < 25 && p <= f + 1e-9) }'
+	# the per-draw results: 2 paper lines (one per b) and 1 fair line
+	[ "$(grep -c ' paper ours ' "$WORK/la/results.txt")" -eq 2 ]
+	[ "$(grep -c ' fair ours ' "$WORK/la/results.txt")" -eq 1 ]
+	# the labeled-block alignment that lapsvm-train reports, in [0, 1]
+	awk '{ if ($7 == "-" || $7 < 0 || $7 > 1) exit 1 }' "$WORK/la/results.txt"
+}
+
+@test "experiments/label-aware.sh: missing data, unknown methods, sets and protocols are clear errors" {
+	run env DATA="$WORK/none" "$TOP/experiments/label-aware.sh" ours
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"label-aware.sh: $WORK/none/ssl_digit1.libsvm.gz not found (set DATA"* ]]
+	run "$TOP/experiments/label-aware.sh" nosuch
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"unknown method 'nosuch'"* ]]
+	run env SETS=usps11 "$TOP/experiments/label-aware.sh" ours
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"unknown set 'usps11'"* ]]
+	run env PROTOCOLS=cheat "$TOP/experiments/label-aware.sh" ours
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"unknown protocol 'cheat'"* ]]
+	run env DRAWS=0 "$TOP/experiments/label-aware.sh" ours
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"DRAWS must be a positive integer"* ]]
+	run env BFACTORS="1/0" "$TOP/experiments/label-aware.sh" ours
+	[ "$status" -eq 2 ]
+}
