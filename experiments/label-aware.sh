@@ -43,7 +43,10 @@
 # per-draw results, results.txt), SETS (the 8 above), DRAWS (30), LABELS
 # (50, per class), FAIR_DRAWS (DRAWS: the fair protocol on the first
 # FAIR_DRAWS draws only, as its cross validation costs about
-# FOLDS x |BFACTORS| x |GRID_C| trainings), SEED (1), JOBS (2: draws run in parallel, each process
+# FOLDS x |BFACTORS| x |GRID_C| trainings), ALIGN_DRAWS (3: the
+# unlabeled-block alignment, the paper's diagnostic, from the kernel -x
+# writes at each method's paper-protocol setting, on the first ALIGN_DRAWS
+# draws; 0: not computed), SEED (1), JOBS (2: draws run in parallel, each process
 # with one BLAS thread), PROTOCOLS ("paper fair"), BFACTORS ("1/50 1/25
 # 1/10 1/5 1 5 10"), DELTAS (diffusion's delta, the paper's "1e-5 1e-3 1e-1 1"), C (the
 # paper protocol's SVM cost, 100: lapsvm-train's default -a 0.005), GRID_C
@@ -59,6 +62,7 @@ OUT=${OUT:-build/label-aware}
 SETS=${SETS:-$LA_SETS}
 DRAWS=${DRAWS:-30}
 FAIR_DRAWS=${FAIR_DRAWS:-$DRAWS}
+ALIGN_DRAWS=${ALIGN_DRAWS:-3}
 LABELS=${LABELS:-50}
 SEED=${SEED:-1}
 JOBS=${JOBS:-2}
@@ -99,6 +103,7 @@ for v in DRAWS FAIR_DRAWS LABELS SEED JOBS FOLDS; do
 	'' | *[!0-9]* | 0) echo "$prog: $v must be a positive integer, not '${!v}'" >&2; exit 2 ;;
 	esac
 done
+case $ALIGN_DRAWS in '' | *[!0-9]*) echo "$prog: ALIGN_DRAWS must be a number of draws (0: none), not '$ALIGN_DRAWS'" >&2; exit 2 ;; esac
 for f in $BFACTORS $DELTAS $C; do
 	awk -v f="$f" 'BEGIN { n = split(f, p, "/"); ok = n <= 2 && p[1] ~ /^[0-9.]+([eE][-+]?[0-9]+)?$/ && p[1] > 0
 		if (n == 2) ok = ok && p[2] ~ /^[0-9.]+$/ && p[2] > 0; exit !ok }' ||
@@ -152,7 +157,7 @@ run_draw() {
 						[ "$delta" = - ] || z="-Z $delta"
 						line=$(train "$w" "$opts $z -c $C -g $(awk -v b="$b0" -v f="$f" 'BEGIN { n = split(f, p, "/"); printf "%.10g", b * p[1] / (n == 2 ? p[2] : 1) }')") ||
 							{ echo "$prog: $s draw $k $m b = b_0 * $f${z:+ $z}: lapsvm-train failed" >&2; return 1; }
-						echo "$s $k paper $m $f${z:+/$delta} $line" >>"$res.tmp"
+						echo "$s $k paper $m $f${z:+:$delta} $line" >>"$res.tmp"
 					done
 				done
 			elif [ "$k" -le "$FAIR_DRAWS" ]; then
@@ -188,7 +193,54 @@ train() {
 	al=$(sed -n 's/.*alignment with the labels on the labeled block: learned kernel \([-0-9.eE+]*\).*/\1/p' "$w/err" | tail -n 1)
 	echo "$err ${al:--} $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')"
 }
-export -f run_draw train la_semi
+# options METHOD SETTING: the lapsvm-train options of METHOD at a paper
+# setting "f" or "f:delta" (b = b_0 f) for the set whose b_0 is $b0
+options() {
+	local m=$1 f=${2%%:*} delta=
+	[ "${2#*:}" = "$2" ] || delta=${2#*:}
+	case $m in
+	ours) printf -- '-s labelaware' ;;
+	*) printf -- '-s kdesign -J %s' "$m" ;;
+	esac
+	[ -z "$delta" ] || printf -- ' -Z %s' "$delta"
+	printf -- ' -c %s -g %s\n' "$C" "$(awk -v b="$b0" -v f="$f" 'BEGIN { n = split(f, p, "/"); printf "%.10g", b * p[1] / (n == 2 ? p[2] : 1) }')"
+}
+
+# ualign SET DRAW METHOD SETTING: the paper's diagnostic, the centered
+# alignment of the learned kernel with the labels on the unlabeled block,
+# from the kernel lapsvm-train -x writes (LIBSVM -t 4 rows over all n
+# training rows).  With H = I - 11'/u and y the u unlabeled labels:
+#   rho = y_c' K y_c / (|H K H|_F |y_c|^2),  y_c = H y,
+#   |H K H|_F^2 = |K|_F^2 - (2/u) sum_i r_i^2 + S^2/u^2
+# (r_i the row sums, S the sum of the block), one pass over the block.
+# Appends "set draw method alignment" to $OUT/ualign-SET-DRAW-METHOD.txt.
+ualign() {
+	local s=$1 k=$2 m=$3 d=$WORK/$1 w=$WORK/$1/a$2$3 b0 al
+	mkdir -p "$w"
+	b0=$(cat "$d/b0")
+	la_semi "$d" "$k" "$w"
+	# shellcheck disable=SC2046 # option list
+	if ! "$BIN/lapsvm-train" $(options "$m" "$4") -x "$w/K" -o "$w/pred" "$w/semi" "$w/model" >/dev/null 2>"$w/err"; then
+		sed "s/^/  /" "$w/err" >&2
+		echo "$prog: $s draw $k $m: lapsvm-train -x failed (no unlabeled-block alignment)" >&2
+		echo "$s $k $m -" >"$OUT/ualign-$s-$k-$m.txt"
+		rm -rf "$w"
+		return 0
+	fi
+	al=$(awk 'FILENAME == ARGV[1] { un[FNR] = ($1 == 0); next }
+		FILENAME == ARGV[2] { y[++nu] = $1; ybar += $1; next }
+		FNR == 1 { ybar /= nu; j = 0; for (i = 1; i in un; i++) if (un[i]) { pos[i] = ++j; yc[j] = y[j] - ybar; yy += yc[j] ^ 2 } }
+		un[FNR] { i = pos[FNR]; r = 0
+			for (f = 3; f <= NF; f++) { c = f - 2; if (!un[c]) continue
+				split($f, q, ":"); v = q[2] + 0; r += v; kk += v * v; yky += yc[i] * v * yc[pos[c]] }
+			rr += r * r; S += r }
+		END { n2 = kk - 2 * rr / nu + S * S / (nu * nu)
+		      if (n2 <= 0 || yy <= 0) print "-"; else printf "%.4f\n", yky / (sqrt(n2) * yy) }' \
+		"$w/semi" "$w/truth" "$w/K")
+	echo "$s $k $m $al" >"$OUT/ualign-$s-$k-$m.txt"
+	rm -rf "$w"
+}
+export -f run_draw train la_semi options ualign
 export WORK OUT BIN C GRID_C FOLDS FAIR_DRAWS BFACTORS DELTAS PROTOCOLS methods prog
 
 start=$(date +%s)
@@ -224,6 +276,23 @@ published() {
 	awk -v s="$1" -v m="$2" '!/^#/ && $1 == s && $2 == m { print $3, $4, $5; f = 1; exit } END { if (!f) print "-" }' "$published"
 }
 
+# the unlabeled-block alignment (a diagnostic, as the paper's Table 1
+# reports it) at each method's paper-protocol setting, on the first
+# ALIGN_DRAWS draws
+rm -f "$OUT"/ualign-*.txt
+if [ "$ALIGN_DRAWS" -gt 0 ] && awk '$3 == "paper" { f = 1 } END { exit !f }' "$R"; then
+	for s in $SETS; do
+		for m in $methods; do
+			setg=$(stats paper "$s" "$m" | awk '{ print $3 }')
+			[ -n "$setg" ] || continue
+			for k in $(seq 1 $((ALIGN_DRAWS < DRAWS ? ALIGN_DRAWS : DRAWS))); do echo "$s $k $m $setg"; done
+		done
+	done | xargs -P "$JOBS" -n 4 bash -c 'ualign "$0" "$1" "$2" "$3"'
+fi
+cat "$OUT"/ualign-*.txt 2>/dev/null >"$OUT/ualign.tmp" || true
+mv "$OUT/ualign.tmp" "$OUT/ualign.txt"
+rm -f "$OUT"/ualign-*.txt
+
 all_methods="ours cluster diffusion maxalign spectral"
 ran() { case " $methods " in *" $1 "*) return 0 ;; esac; return 1; }
 
@@ -254,7 +323,7 @@ for p in $PROTOCOLS; do
 			cell="-"
 			if [ "$mean" != - ]; then
 				cell="$mean ± $sd"
-				[ "$p" = fair ] || cell="$cell (b_0 x ${setg})"
+				[ "$p" = fair ] || cell="$cell (b_0 x ${setg/:/, delta })"
 			fi
 			[ "$pm" = - ] || cell="$cell ($pm ± $ps)"
 			case $m in ours) mo=$mean ;; cluster) mc=$mean ;; diffusion) md=$mean ;; esac
@@ -287,13 +356,22 @@ for p in $PROTOCOLS; do
 		echo "ours vs the cluster and diffusion kernels: not run (methods: $methods)"
 	fi
 	echo
-	echo "Alignment of the learned kernel with the labels on the labeled block (centered, mean over the draws), seconds per call:"
+	echo "Centered alignment of the learned kernel with the labels: on the labeled block (lapsvm-train's report, mean"
+	echo "over the draws)$([ "$p" = fair ] || [ ! -s "$OUT/ualign.txt" ] || echo "; on the unlabeled block (from -x, mean over the first $ALIGN_DRAWS draws; the paper's"
+	echo "Table 1 alignment, on its test set, in brackets)"); seconds per call:"
 	for s in $SETS; do
 		line="  $s:"
 		for m in $all_methods; do
 			ran "$m" || continue
 			read -r mean sd setg al secs _ <<<"$(stats "$p" "$s" "$m") x x x x"
-			[ "$mean" = - ] || line="$line $m $al, ${secs} s;"
+			[ "$mean" != - ] || continue
+			line="$line $m labeled $al"
+			if [ "$p" = paper ] && [ -s "$OUT/ualign.txt" ]; then
+				ua=$(awk -v s="$s" -v m="$m" '$1 == s && $3 == m && $4 != "-" { n++; a += $4 } END { if (n) printf "%.3f", a / n; else print "-" }' "$OUT/ualign.txt")
+				pa=$(awk -v s="$s" -v m="$m" '!/^#/ && $1 == s && $2 == m { print $6; f = 1 } END { if (!f) print "-" }' "$published")
+				line="$line, unlabeled $ua ($pa)"
+			fi
+			line="$line, ${secs} s;"
 		done
 		echo "${line%;}"
 	done

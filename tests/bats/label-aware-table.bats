@@ -107,3 +107,32 @@ need() {
 	run env BFACTORS="1/0" "$TOP/experiments/label-aware.sh" ours
 	[ "$status" -eq 2 ]
 }
+
+@test "experiments/label-aware.sh: the unlabeled-block alignment from -x matches numpy's centered alignment" {
+	need usps.train.libsvm.gz
+	/usr/bin/python3 -c 'import numpy' 2>/dev/null || skip "numpy not available to /usr/bin/python3"
+	run env SETS=usps38 DRAWS=1 BFACTORS=5 PROTOCOLS=paper ALIGN_DRAWS=1 OUT="$WORK/la" \
+		"$TOP/experiments/label-aware.sh" ours
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"usps38: ours labeled 0."*", unlabeled 0."*" (0.84), "* ]]
+	mine=$(awk '$1 == "usps38" && $2 == 1 && $3 == "ours" { print $4 }' "$WORK/la/ualign.txt")
+	[ -n "$mine" ]
+	# the same draw and setting, the kernel written by -x, and the centered
+	# alignment <HKH, Hyy'H> / (|HKH| |Hyy'H|) on the unlabeled block
+	# computed directly
+	. "$TOP/experiments/label-aware-lib.sh"
+	la_prepare t usps38 "$WORK/u" 1 50 1
+	la_semi "$WORK/u" 1 "$WORK/u"
+	b=$(awk -v b="$(cat "$WORK/u/b0")" 'BEGIN { printf "%.10g", 5 * b }')
+	"$BIN/lapsvm-train" -q -s labelaware -c 100 -g "$b" -x "$WORK/u/K" "$WORK/u/semi" "$WORK/m"
+	ref=$(/usr/bin/python3 -c '
+import sys, numpy as np
+rows = [l.split() for l in open(sys.argv[1])]
+K = np.array([[float(f.split(":")[1]) for f in r[2:]] for r in rows])
+u = np.array([int(l.split()[0]) == 0 for l in open(sys.argv[2])])
+y = np.array([float(l) for l in open(sys.argv[3])])
+m = int(u.sum()); H = np.eye(m) - 1.0 / m
+Kc = H @ K[np.ix_(u, u)] @ H; Yc = H @ np.outer(y, y) @ H
+print(np.sum(Kc * Yc) / np.linalg.norm(Kc) / np.linalg.norm(Yc))' "$WORK/u/K" "$WORK/u/semi" "$WORK/u/truth")
+	awk -v a="$mine" -v b="$ref" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d < 2e-4 && b > 0.3) }'
+}
