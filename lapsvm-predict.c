@@ -218,6 +218,12 @@ int main(int argc, char **argv)
 		tool_die(EXIT_FAILURE, "%s: -b needs a boosted model (solver "
 			 "boost, whose f is half the log-odds); this one is %s",
 			 modelpath, lsv_solver_name(m->param.solver));
+	if (lsv_model_transductive(m) != NULL)
+		tool_die(EXIT_FAILURE, "%s: a model of %s is transductive: its "
+			 "kernel exists on the training rows only, so it cannot predict "
+			 "new points (train with lapsvm-train -o FILE to get the "
+			 "predictions of the unlabeled training rows)", modelpath,
+			 lsv_model_transductive(m));
 	if (!marker_given)
 		marker = m->unlabeled;
 	if ((m->param.kernel.type == LSV_KERNEL_PRECOMPUTED

@@ -42,8 +42,26 @@ static void usage(void)
 "            labeled rows, K~ = sum a_i u_i u_i' + sum b_j v_j v_j'; then the\n"
 "            SVM (C = 1/(2 gamma_A l)) on K~; no graph.  New points by the\n"
 "            Nystrom extension\n"
-"-n k      : labelaware: the number of kernel eigenvectors (default n/10,\n"
+"            -J laplacian: the bottom -n eigenvectors of the normalized\n"
+"            Laplacian of the graph (-G, or built here) instead of the\n"
+"            kernel's; transductive (-o), no prediction of new points\n"
+"            kdesign: the kernel designs of Wang et al.'s Table 1 (-J),\n"
+"            each K~ = sum_j mu_j z_j z_j' over -n eigenvectors of the n\n"
+"            training rows, then the SVM (C = 1/(2 gamma_A l)) on K~;\n"
+"            transductive: -o writes the predictions, the model cannot\n"
+"            predict new points\n"
+"-n k      : labelaware, kdesign: the number of eigenvectors (default n/10,\n"
 "            at least 1)\n"
+"-J design : kdesign (required): cluster (Chapelle et al.'s cluster kernel,\n"
+"            top -n eigenpairs of D^-1/2 K D^-1/2, linear transfer, unit\n"
+"            diagonal); diffusion (exp(-lambda/delta) on the -n smallest\n"
+"            eigenpairs of the graph's normalized Laplacian); maxalign\n"
+"            (alignf weights on the top -n eigenvectors of K); spectral\n"
+"            (Zhu et al.'s order-constrained weights on the -n smallest\n"
+"            Laplacian eigenvectors).  labelaware: kernel (default) or\n"
+"            laplacian, where its eigenvectors come from\n"
+"-Z delta  : kdesign diffusion: delta > 0 (default: the median of the -n\n"
+"            Laplacian eigenvalues); a list with -v\n"
 "-K c      : cluster: the number of clusters (default 2; above 2, k-means\n"
 "            on the embedding of the c-1 smallest solutions, seeded by -S)\n"
 "-E rows   : cluster, c > 2: unit (default): each row of the embedding is\n"
@@ -293,6 +311,8 @@ typedef struct {
 	int nweight;
 	int combine_opt;      /* a combine-only option given (-U -T -l -X -Y -O) */
 	int N_given;          /* -N given */
+	const char *J_arg;    /* -J: the design (kdesign) or basis (labelaware) */
+	plist Zl;             /* -Z: the diffusion kernel's delta (kdesign) */
 	const char *weights_file;  /* -l */
 	const char *singles_file;  /* -O */
 	char **listed;        /* the files of -F lists (owned) */
@@ -425,10 +445,30 @@ static void opt_classes(const char *arg, options *o)
 	o->p.combine_two = 1;
 }
 
-/* The solvers with no graph term: the TSVM, the label-aware kernel SVM. */
+/* The solvers with no graph term: the TSVM, the learned kernels' SVM. */
 static int graphless(lsv_solver s)
 {
-	return s == LSV_SOLVER_TSVM || s == LSV_SOLVER_LABELAWARE;
+	return s == LSV_SOLVER_TSVM || s == LSV_SOLVER_LABELAWARE ||
+	       s == LSV_SOLVER_KDESIGN;
+}
+
+/* The learned kernels built on the graph's Laplacian spectrum (no gamma_I
+ * term, but a graph: -G or built here with -k). */
+static int spectral_graph(const lsv_train_param *p)
+{
+	return (p->solver == LSV_SOLVER_KDESIGN &&
+		(p->kdesign == LSV_KDESIGN_DIFFUSION ||
+		 p->kdesign == LSV_KDESIGN_SPECTRAL)) ||
+	       (p->solver == LSV_SOLVER_LABELAWARE &&
+		p->la_basis == LSV_LA_LAPLACIAN);
+}
+
+/* The solver's name in the "uses no graph" messages. */
+static const char *graphless_name(lsv_solver s)
+{
+	return s == LSV_SOLVER_TSVM ? "TSVM"
+	       : s == LSV_SOLVER_KDESIGN ? "kernel design"
+	       : "label-aware kernel SVM";
 }
 
 /* -p into the parameters: the TSVM's fraction constraint (tsvm_r, 0 for
@@ -459,8 +499,8 @@ static void parse_options(int argc, char **argv, options *o)
 	o->marker = LSV_UNLABELED_DEFAULT;
 	o->seed = 1;
 	opterr = 0;
-	while ((c = getopt(argc, argv, ":s:t:d:g:r:A:a:c:I:i:G:F:k:L:P:u:e:o:x:v:S:C:p:w:M:N:m:K:E:R:yW:U:T:l:X:Y:O:n:B:D:j:z:qh")) != -1) {
-		if (c != ':' && c != '?' && strchr("stdrkuevSCpwMNmKERUTX", c) != NULL &&
+	while ((c = getopt(argc, argv, ":s:t:d:g:r:A:a:c:I:i:G:F:k:L:P:u:e:o:x:v:S:C:p:w:M:N:m:K:E:R:yW:U:T:l:X:Y:O:n:B:D:j:z:J:Z:qh")) != -1) {
+		if (c != ':' && c != '?' && strchr("stdrkuevSCpwMNmKERUTXJ", c) != NULL &&
 		    strpbrk(optarg, ",:") != NULL)
 			tool_usage_error("option -%c takes one value, not a list "
 					 "('%s'); lists are for -a, -A, -c, -i, -I, "
@@ -622,6 +662,13 @@ static void parse_options(int argc, char **argv, options *o)
 			o->p.la_k = tool_opt_long(c, optarg, 1, INT_MAX);
 			o->n_given = 1;
 			break;
+		case 'J':
+			o->J_arg = optarg;
+			break;
+		case 'Z':
+			opt_list(c, optarg, 0x1p-1022, 1e300, 0, &o->Zl);
+			o->p.kd_delta = o->Zl.v[0];
+			break;
 		case 'E':
 			o->p.cluster_unit = opt_name(c, optarg,
 						     lsv_cluster_rows_names,
@@ -703,7 +750,8 @@ static void parse_options(int argc, char **argv, options *o)
 				 "to combine them");
 	}
 	{
-		plist *pl[] = {&o->Gl, &o->al, &o->il, &o->gl, &o->Pl, &o->Ll};
+		plist *pl[] = {&o->Gl, &o->al, &o->il, &o->gl, &o->Pl, &o->Ll,
+			       &o->Zl};
 		size_t j;
 		for (j = 0; j < sizeof pl / sizeof *pl; j++)
 			if (pl[j]->n > 1 && o->folds == 0 &&
@@ -715,9 +763,32 @@ static void parse_options(int argc, char **argv, options *o)
 						 : "a list of values", pl[j] == &o->Gl
 						 ? ", or -s combine to combine them" : "");
 	}
-	if (o->n_given && o->p.solver != LSV_SOLVER_LABELAWARE)
-		tool_usage_error("-n is the number of kernel eigenvectors of -s "
-				 "labelaware");
+	if (o->n_given && o->p.solver != LSV_SOLVER_LABELAWARE &&
+	    o->p.solver != LSV_SOLVER_KDESIGN)
+		tool_usage_error("-n is the number of eigenvectors of -s "
+				 "labelaware and -s kdesign");
+	if (o->p.solver == LSV_SOLVER_KDESIGN) {
+		if (o->J_arg == NULL)
+			tool_usage_error("-s kdesign needs the design: -J cluster, "
+					 "diffusion, maxalign or spectral");
+		o->p.kdesign = (lsv_kdesign)opt_name('J', o->J_arg,
+						    lsv_kdesign_names, "design");
+	} else if (o->p.solver == LSV_SOLVER_LABELAWARE) {
+		if (o->J_arg != NULL)
+			o->p.la_basis = (lsv_la_basis)opt_name('J', o->J_arg,
+				lsv_la_basis_names, "label-aware eigenvectors");
+	} else if (o->J_arg != NULL) {
+		tool_usage_error("-J is the design of -s kdesign, or the "
+				 "eigenvectors of -s labelaware");
+	}
+	if (o->Zl.n > 0 && (o->p.solver != LSV_SOLVER_KDESIGN ||
+			    o->p.kdesign != LSV_KDESIGN_DIFFUSION))
+		tool_usage_error("-Z is delta of the diffusion kernel (-s kdesign "
+				 "-J diffusion)");
+	if (o->p.solver == LSV_SOLVER_LABELAWARE &&
+	    o->p.la_basis == LSV_LA_LAPLACIAN && o->N_given)
+		tool_usage_error("-N (Nystrom landmarks) approximates the kernel's "
+				 "eigenvectors: not with -J laplacian");
 	if (o->boost_opt && o->p.solver != LSV_SOLVER_BOOST)
 		tool_usage_error("-%c applies to boosting (-s boost)",
 				 o->boost_opt);
@@ -757,6 +828,11 @@ static void parse_options(int argc, char **argv, options *o)
 	plist_default(&o->il, o->reg.i_val);
 	o->il.opt = o->reg.i_kind;
 	if (o->p.kernel.type == LSV_KERNEL_PRECOMPUTED &&
+	    o->graph_files == NULL && spectral_graph(&o->p))
+		tool_usage_error("-t 4 (precomputed kernel) needs the graph given "
+				 "with -G for a Laplacian's eigenvectors: it cannot "
+				 "be built from kernel values");
+	if (o->p.kernel.type == LSV_KERNEL_PRECOMPUTED &&
 	    o->graph_files == NULL && !graphless(o->p.solver)) {
 		size_t j;
 		int needs = o->p.class_graph || o->p.solver == LSV_SOLVER_CLUSTER;
@@ -774,18 +850,30 @@ static void parse_options(int argc, char **argv, options *o)
 	o->Pl.opt = 'P';
 	plist_default(&o->Ll, o->p.normalized);
 	o->Ll.opt = 'L';
+	plist_default(&o->Zl, o->p.kd_delta);
+	o->Zl.opt = 'Z';
 	set_fraction(o);
 	if (o->tsvm_opt && o->p.solver != LSV_SOLVER_TSVM)
 		tool_usage_error("-%c applies to the TSVM (-s tsvm)", o->tsvm_opt);
-	if (graphless(o->p.solver) &&
+	if (spectral_graph(&o->p) && o->graph_opt)
+		tool_usage_error("-%c: the %s takes its graph's normalized "
+				 "Laplacian, with no gamma_I term (-G and -k give "
+				 "the graph; not -i, -I, -L, -P)", o->graph_opt,
+				 graphless_name(o->p.solver));
+	if (spectral_graph(&o->p) && o->Gl.n > 1)
+		tool_usage_error("-G: one graph for the %s's Laplacian",
+				 graphless_name(o->p.solver));
+	if (graphless(o->p.solver) && !spectral_graph(&o->p) &&
 	    (o->graph_file || o->k_given || o->graph_opt))
-		tool_usage_error("the %s uses no graph (-G, -k, -i, -I, -L, -P)",
-				 o->p.solver == LSV_SOLVER_TSVM ? "TSVM"
-				 : "label-aware kernel SVM");
+		tool_usage_error("the %s uses no graph (-G, -k, -i, -I, -L, -P)%s",
+				 graphless_name(o->p.solver),
+				 o->p.solver == LSV_SOLVER_KDESIGN
+				 ? "; -J diffusion and -J spectral do"
+				 : o->p.solver == LSV_SOLVER_LABELAWARE
+				 ? "; -J laplacian does" : "");
 	if (graphless(o->p.solver) && o->p.class_graph)
 		tool_usage_error("-y regularizes each class on its own graph; the "
-				 "%s uses no graph", o->p.solver == LSV_SOLVER_TSVM
-				 ? "TSVM" : "label-aware kernel SVM");
+				 "%s uses no graph term", graphless_name(o->p.solver));
 	if (o->nweight > 0 && !o->p.class_graph)
 		tool_usage_error("-W weighs the Laplacian of a class: it needs -y "
 				 "(class-dependent Laplacians)");
@@ -839,7 +927,8 @@ static void write_kernel(FILE *fp, const options *o, const lsv_data *x,
 	double *K;
 	lsv_error err;
 
-	if (m->param.solver == LSV_SOLVER_LABELAWARE) {
+	if (m->param.solver == LSV_SOLVER_LABELAWARE ||
+	    m->param.solver == LSV_SOLVER_KDESIGN) {
 		/* the learned kernel K~, which the model's SVM was trained on */
 		if ((K = malloc(x->n * x->n * sizeof *K)) == NULL)
 			tool_die(1, "out of memory for the learned kernel");
@@ -1037,7 +1126,7 @@ static lsv_graph *read_graph(options *o, size_t j, const lsv_data *x,
 		memcpy(desc, head, sizeof head);
 		lsv_text_safe(desc + sizeof head - 1, size - (sizeof head - 1),
 			      file);
-	} else if (o->p.gamma_I > 0.0) {
+	} else if (o->p.gamma_I > 0.0 || spectral_graph(&o->p)) {
 		if (!tool_quiet)
 			o->gp.progress = tool_progress;
 		if ((o->p.class_graph ? lsv_graph_build_classes(x, &o->gp, &g, &info,
@@ -1195,6 +1284,7 @@ static void report(const lsv_train_param *p, const lsv_model *m,
 				     : "combination, model for new points LapRLS")
 		  : p->solver == LSV_SOLVER_TSVM ? "TSVM"
 		  : p->solver == LSV_SOLVER_LABELAWARE ? "label-aware kernel SVM"
+		  : p->solver == LSV_SOLVER_KDESIGN ? "kernel design SVM"
 		  : p->solver == LSV_SOLVER_BOOST
 			  ? (p->gamma_I == 0.0 ? "logistic boosting"
 					       : "ManifoldBoost")
@@ -1226,15 +1316,41 @@ static void report(const lsv_train_param *p, const lsv_model *m,
 		for (j = 0; j < q; j++)
 			used += r->la_weight[j] > 0.0;
 		tool_info("label-aware kernels: %zu label-aware vectors u, %zu "
-			  "kernel eigenvectors v (the last eigenvalue %.6g); "
+			  "%s eigenvectors v (the last eigenvalue %.6g); "
 			  "alignf gives %zu of the %zu base kernels a weight > 0",
-			  r->la_c, r->la_k, r->la_lambda_k, used, q);
+			  r->la_c, r->la_k, p->la_basis == LSV_LA_LAPLACIAN
+			  ? "Laplacian" : "kernel", r->la_lambda_k, used, q);
+		if (p->la_basis == LSV_LA_LAPLACIAN)
+			tool_info("transductive (-J laplacian): the model cannot "
+				  "predict new points; -o writes the predictions of "
+				  "the unlabeled rows");
 		tool_info("centered alignment with the labels on the labeled "
 			  "block: learned kernel %.4f, input kernel %.4f",
 			  r->la_align, r->la_align_input);
 		tool_info("time: base vectors %.2f s, alignf %.2f s, SVM %.2f s",
 			  r->la_eig_seconds, r->la_align_seconds,
 			  r->la_svm_seconds);
+	}
+	if (p->solver == LSV_SOLVER_KDESIGN) {
+		const char *d = lsv_name_of(lsv_kdesign_names, (int)p->kdesign);
+		size_t j, used = 0;
+		for (j = 0; j < r->la_k; j++)
+			used += r->la_weight[j] > 0.0;
+		tool_info("kernel design %s: %zu eigenvectors of the %zu rows "
+			  "(the last eigenvalue %.6g), %zu with a weight > 0",
+			  d, r->la_k, r->la_n, r->la_lambda_k, used);
+		if (p->kdesign == LSV_KDESIGN_DIFFUSION)
+			tool_info("diffusion kernel: delta = %.6g%s", r->kd_delta,
+				  p->kd_delta > 0.0 ? " (-Z)"
+				  : " (the median of the eigenvalues)");
+		tool_info("centered alignment with the labels on the labeled "
+			  "block: learned kernel %.4f, input kernel %.4f",
+			  r->la_align, r->la_align_input);
+		tool_info("time: eigenvectors %.2f s, weights %.2f s, SVM %.2f s",
+			  r->la_eig_seconds, r->la_align_seconds,
+			  r->la_svm_seconds);
+		tool_info("transductive: the model cannot predict new points; "
+			  "-o writes the predictions of the unlabeled rows");
 	}
 	if (p->solver == LSV_SOLVER_BOOST)
 		tool_info("boosting: %ld rounds (%s), %zu trees of depth at most "
@@ -1440,11 +1556,12 @@ static void plist_default(plist *pl, double v)
 
 /* The grid's dimensions in grid order, the outermost first (the kernel
  * changes least often, so its matrix is computed once per -g value). */
-enum { DIM_GRAPH, DIM_G, DIM_L, DIM_P, DIM_A, DIM_I, NDIM };
+enum { DIM_GRAPH, DIM_G, DIM_L, DIM_P, DIM_Z, DIM_A, DIM_I, NDIM };
 
 static plist *dim_list(options *o, int d)
 {
-	plist *t[NDIM] = {&o->Gl, &o->gl, &o->Ll, &o->Pl, &o->al, &o->il};
+	plist *t[NDIM] = {&o->Gl, &o->gl, &o->Ll, &o->Pl, &o->Zl, &o->al,
+			  &o->il};
 	return t[d];
 }
 
@@ -1472,6 +1589,7 @@ static lsv_train_param combo_param(options *o, const size_t *idx, size_t l,
 	p.kernel.gamma = o->gl.v[idx[DIM_G]];
 	p.normalized = (int)o->Ll.v[idx[DIM_L]];
 	p.power = (int)o->Pl.v[idx[DIM_P]];
+	p.kd_delta = o->Zl.v[idx[DIM_Z]];
 	r.a_val = o->al.v[idx[DIM_A]];
 	r.i_val = o->il.v[idx[DIM_I]];
 	resolve_reg(&r, l, n, &p);
@@ -1759,7 +1877,7 @@ int main(int argc, char **argv)
 	check_classes(&o, x);
 	check_fraction(&o, x);
 	resolve_reg(&o.reg, x->l, x->n, &o.p);
-	if (o.p.solver == LSV_SOLVER_LABELAWARE)
+	if (graphless(o.p.solver))
 		o.p.gamma_I = 0.0;
 	if (o.p.solver == LSV_SOLVER_TSVM) {
 		o.p.gamma_I = 0.0;
@@ -1841,6 +1959,7 @@ int main(int argc, char **argv)
 	free(o.gl.v);
 	free(o.Pl.v);
 	free(o.Ll.v);
+	free(o.Zl.v);
 	free(o.wlabel);
 	free(o.weight);
 	lsv_data_free(x);

@@ -250,3 +250,137 @@ done:
 	free(T);
 	return st;
 }
+
+/*
+ * The monotone cone.  Zhu, Kandola, Ghahramani & Lafferty ("Nonparametric
+ * transforms of graph kernels for semi-supervised learning", NIPS 2004,
+ * Section 3) order the weights of the Laplacian's eigenvectors, mu_1 >=
+ * mu_2 >= .. >= mu_q >= 0, the smoother eigenvector weighing more.  That
+ * cone is {R t : t >= 0}, R the upper triangular matrix of ones (mu_j =
+ * sum_{i >= j} t_i, t_i = mu_i - mu_{i+1}), so the QP over it is the
+ * nonnegative QP in t with R'MR and R'a:
+ *     (R'MR)_ij = sum_{a <= i} sum_{b <= j} M_ab   (2-D prefix sums),
+ *     (R'a)_i = sum_{a <= i} a_a,
+ * solved by lsv_nonneg_qp (Lawson & Hanson, its KKT stopping rule: in
+ * t, every component of R'(a - M mu) at most 1e-10 max(R'a), and 0 where
+ * t_i > 0 -- the KKT conditions of the ordered problem).
+ */
+lsv_status lsv_order_qp(const double *M, const double *a, size_t q,
+			double *mu, double *t, lsv_error *err)
+{
+	double *RMR = NULL, *Ra = NULL, *tt = NULL;
+	size_t i, j;
+	lsv_status st;
+
+	if (q == 0)
+		return LSV_OK;
+	if (q > 46340)
+		return lsv_fail(err, LSV_ETOOBIG, "ordered weights: %zu base "
+				"kernels (at most 46340)", q);
+	RMR = malloc(q * q * sizeof *RMR);
+	Ra = malloc(q * sizeof *Ra);
+	tt = malloc(q * sizeof *tt);
+	if (RMR == NULL || Ra == NULL || tt == NULL) {
+		st = lsv_fail(err, LSV_ENOMEM, "ordered weights: out of memory");
+		goto done;
+	}
+	for (j = 0; j < q; j++)  /* prefix sums down each column ... */
+		for (i = 0; i < q; i++)
+			RMR[i + j * q] = M[i + j * q] +
+					 (i > 0 ? RMR[i - 1 + j * q] : 0.0);
+	for (j = 1; j < q; j++)  /* ... then along each row */
+		for (i = 0; i < q; i++)
+			RMR[i + j * q] += RMR[i + (j - 1) * q];
+	for (i = 0; i < q; i++)
+		Ra[i] = a[i] + (i > 0 ? Ra[i - 1] : 0.0);
+	if ((st = lsv_nonneg_qp(RMR, Ra, q, tt, err)) != LSV_OK)
+		goto done;
+	for (i = q; i-- > 0;)
+		mu[i] = tt[i] + (i + 1 < q ? mu[i + 1] : 0.0);
+	if (t != NULL)
+		memcpy(t, tt, q * sizeof *t);
+done:
+	free(RMR);
+	free(Ra);
+	free(tt);
+	return st;
+}
+
+/*
+ * Zhu et al.'s kernel alignment is the uncentered one, A(K_ll, T) =
+ * <K_ll, T>_F / (|K_ll|_F |T|_F); over K = sum mu_j z_j z_j' it is
+ * mu'a / sqrt(mu'M mu) / |T|_F with
+ *     M_ij = <z_i z_i', z_j z_j'>_F on the labeled rows = (z_i'z_j)^2,
+ *     a_j = z_j'T z_j = 2 |Y'z_j|^2 - (1'z_j)^2   (T = 2 Y Y' - 1 1').
+ * Maximizing it over the cone (scale-free) is their QCQP max mu'a s.t.
+ * mu'M mu <= 1; as in Cortes et al.'s Proposition 9 for the orthant, the
+ * maximizer is along the minimizer of 1/2 mu'M mu - a'mu over the cone
+ * (lsv_order_qp), and the trace constraint sum_j mu_j = trace(K~) = 1
+ * fixes the scale.
+ */
+lsv_status lsv_align_ordered(const double *Z, size_t l, size_t q,
+			     const double *Y, int C, double *mu, double *align,
+			     lsv_error *err)
+{
+	double *G = NULL, *B = NULL, *a = NULL, *s1 = NULL;
+	double sum = 0.0, num = 0.0, den = 0.0;
+	const double one = 1.0, zero = 0.0;
+	size_t i, j;
+	lsv_status st = LSV_OK;
+	int L = (int)l, Q = (int)q, CC = C, c;
+
+	if (l < 2 || q == 0 || C < 1)
+		return lsv_fail(err, LSV_EINVAL, "ordered weights: %zu labeled "
+				"rows, %zu base kernels, %d targets (expected l >= "
+				"2, at least one of each)", l, q, C);
+	if (l > 46340 || q > 46340)
+		return lsv_fail(err, LSV_ETOOBIG, "ordered weights: %zu x %zu "
+				"too large", l, q);
+	G = malloc(q * q * sizeof *G);
+	B = malloc(q * (size_t)C * sizeof *B);
+	a = malloc(q * sizeof *a);
+	s1 = calloc(q, sizeof *s1);
+	if (!G || !B || !a || !s1) {
+		st = lsv_fail(err, LSV_ENOMEM, "ordered weights: out of memory");
+		goto done;
+	}
+	dsyrk_("L", "T", &Q, &L, &one, Z, &L, &zero, G, &Q, 1, 1);
+	dgemm_("T", "N", &Q, &CC, &L, &one, Z, &L, Y, &L, &zero, B, &Q, 1, 1);
+	for (j = 0; j < q; j++)
+		for (i = j; i < q; i++) {
+			G[i + j * q] *= G[i + j * q];  /* M = G .* G */
+			G[j + i * q] = G[i + j * q];
+		}
+	for (j = 0; j < q; j++) {
+		double b2 = 0.0;
+		for (i = 0; i < l; i++)
+			s1[j] += Z[i + j * l];
+		for (c = 0; c < C; c++)
+			b2 += B[j + (size_t)c * q] * B[j + (size_t)c * q];
+		a[j] = 2.0 * b2 - s1[j] * s1[j];
+	}
+	if ((st = lsv_order_qp(G, a, q, mu, NULL, err)) != LSV_OK)
+		goto done;
+	for (i = 0; i < q; i++)
+		sum += mu[i];
+	if (!(sum > 0.0)) {
+		st = lsv_fail(err, LSV_ENUMERIC, "ordered weights: no eigenvector "
+			      "is aligned with the labels (every weight is 0)");
+		goto done;
+	}
+	for (i = 0; i < q; i++)
+		mu[i] /= sum;
+	for (i = 0; i < q; i++) {
+		num += mu[i] * a[i];
+		for (j = 0; j < q; j++)
+			den += mu[i] * G[i + j * q] * mu[j];
+	}
+	/* |T|_F = l: every entry of T is +-1 */
+	*align = den > 0.0 ? num / (sqrt(den) * (double)l) : 0.0;
+done:
+	free(G);
+	free(B);
+	free(a);
+	free(s1);
+	return st;
+}

@@ -75,61 +75,17 @@ static double now(void)
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* Centered alignment of the l x l symmetric Kll with the one-hot target
- * Yoh (l x c): <H K H, Y Y'> / (|H K H|_F |Y'H Y|_F), 0 if a norm is 0. */
-static double centered_alignment(const double *Kll, size_t l,
-				 const double *Yoh, int c, double *Kc,
-				 double *P)
-{
-	double *r = P, tot = 0.0, num = 0.0, kn = 0.0, tn = 0.0;
-	size_t i, j;
-	int a, b, L = (int)l, C = c;
-	const double one = 1.0, zero = 0.0;
-	double *cnt;
-
-	/* P holds l x c doubles; the row means first go in its first l */
-	for (j = 0; j < l; j++) {
-		double s = 0.0;
-		for (i = 0; i < l; i++)
-			s += Kll[i + j * l];
-		r[j] = s / (double)l;
-		tot += r[j];
-	}
-	tot /= (double)l;
-	for (j = 0; j < l; j++)
-		for (i = 0; i < l; i++) {
-			Kc[i + j * l] = Kll[i + j * l] - r[i] - r[j] + tot;
-			kn += Kc[i + j * l] * Kc[i + j * l];
-		}
-	dgemm_("N", "N", &L, &C, &L, &one, Kc, &L, Yoh, &L, &zero, P, &L, 1, 1);
-	for (i = 0; i < l * (size_t)c; i++)
-		num += P[i] * Yoh[i];
-	/* Y'HY = diag(n_a) - n n'/l */
-	cnt = calloc((size_t)c, sizeof *cnt);
-	if (cnt == NULL)
-		return 0.0;
-	for (a = 0; a < c; a++)
-		for (i = 0; i < l; i++)
-			cnt[a] += Yoh[i + (size_t)a * l];
-	for (a = 0; a < c; a++)
-		for (b = 0; b < c; b++) {
-			double t = (a == b ? cnt[a] : 0.0) - cnt[a] * cnt[b] /
-				   (double)l;
-			tn += t * t;
-		}
-	free(cnt);
-	return kn > 0.0 && tn > 0.0 ? num / (sqrt(kn) * sqrt(tn)) : 0.0;
-}
-
-/* The model: the n training rows, labeled ones first class by class
- * (order), coefficients beta (n x nr_fn, column-major by row index), the
- * ratio term's A (c x nr_fn, column-major) and counts. */
+/* The model: nrows training rows order[0..nrows), the labeled ones
+ * first class by class, coefficients beta (over the rows' original
+ * indices: beta[order[k] + c n], n x nr_fn column-major), the ratio
+ * term's A (c x nr_fn, column-major) and counts. */
 static lsv_status build_model(const lsv_fit *F, const size_t *order,
-			      const size_t *counts, const double *beta,
-			      const double *A, lsv_model **out)
+			      size_t nrows, const size_t *counts,
+			      const double *beta, const double *A,
+			      lsv_model **out)
 {
 	const lsv_data *x = F->x;
-	size_t n = F->n, k, p, nnz = x->rowptr[n] - x->rowptr[0];
+	size_t n = F->n, k, p, nnz = 0;
 	size_t nf = (size_t)F->nr_fn, nc = (size_t)F->nr_class;
 	lsv_model *m = calloc(1, sizeof *m);
 	lsv_data *sv = calloc(1, sizeof *sv);
@@ -140,6 +96,8 @@ static lsv_status build_model(const lsv_fit *F, const size_t *order,
 		free(sv);
 		return lsv_fail(F->err, LSV_ENOMEM, "out of memory for the model");
 	}
+	for (k = 0; k < nrows; k++)
+		nnz += x->rowptr[order[k] + 1] - x->rowptr[order[k]];
 	m->param = *F->p;
 	if (m->param.la_k == 0)  /* the k used: n/10, at least 1 */
 		m->param.la_k = (long)(F->n / 10 > 0 ? F->n / 10 : 1);
@@ -153,14 +111,14 @@ static lsv_status build_model(const lsv_fit *F, const size_t *order,
 	m->bias = lsv_alloc(nf, sizeof *m->bias);
 	m->la_rows = lsv_alloc(nc, sizeof *m->la_rows);
 	m->la_coef = lsv_alloc(nf * nc, sizeof *m->la_coef);
-	m->coef = lsv_alloc(n * nf, sizeof *m->coef);
-	sv->n = n;
+	m->coef = lsv_alloc(nrows * nf, sizeof *m->coef);
+	sv->n = nrows;
 	sv->unlabeled = x->unlabeled;
 	sv->dim = x->dim;
-	sv->rowptr = lsv_alloc(n + 1, sizeof *sv->rowptr);
+	sv->rowptr = lsv_alloc(nrows + 1, sizeof *sv->rowptr);
 	sv->col = lsv_alloc(nnz, sizeof *sv->col);
 	sv->val = lsv_alloc(nnz, sizeof *sv->val);
-	sv->y = calloc(n ? n : 1, sizeof *sv->y);
+	sv->y = calloc(nrows ? nrows : 1, sizeof *sv->y);
 	if (!m->labels || !m->bias || !m->la_rows || !m->la_coef || !m->coef ||
 	    !sv->rowptr || !sv->col || !sv->val || !sv->y) {
 		lsv_model_free(m);
@@ -172,7 +130,7 @@ static lsv_status build_model(const lsv_fit *F, const size_t *order,
 	for (c = 0; c < nf; c++)
 		for (i = 0; i < nc; i++)
 			m->la_coef[c * nc + i] = A[i + c * nc];
-	for (k = 0; k < n; k++) {
+	for (k = 0; k < nrows; k++) {
 		size_t r = order[k];
 		sv->rowptr[k] = sv->nnz;
 		for (p = x->rowptr[r]; p < x->rowptr[r + 1]; p++) {
@@ -182,8 +140,56 @@ static lsv_status build_model(const lsv_fit *F, const size_t *order,
 		for (c = 0; c < nf; c++)
 			m->coef[k * nf + c] = beta[r + c * n];
 	}
-	sv->rowptr[n] = sv->nnz;
+	sv->rowptr[nrows] = sv->nnz;
 	*out = m;
+	return LSV_OK;
+}
+
+/* The rows in model order: the labeled rows class by class (Yoh's
+ * classes), then the others. */
+static lsv_status model_order(const lsv_fit *F, const double *Yoh,
+			      size_t *order)
+{
+	size_t n = F->n, l = F->l, at = 0, i, j, r;
+	unsigned char *isl = calloc(n ? n : 1, 1);
+
+	if (isl == NULL)
+		return lsv_fail(F->err, LSV_ENOMEM, "out of memory");
+	for (j = 0; j < (size_t)F->nr_class; j++)
+		for (i = 0; i < l; i++)
+			if (Yoh[i + j * l] != 0.0) {
+				order[at++] = F->lab[i];
+				isl[F->lab[i]] = 1;
+			}
+	for (r = 0; r < n; r++)
+		if (!isl[r])
+			order[at++] = r;
+	free(isl);
+	return LSV_OK;
+}
+
+/* Step 3 with the kernel's eigenvectors: the k largest eigenpairs of K
+ * into w (descending) and V (n x k), each lambda_j above
+ * LSV_NYSTROM_CUTOFF of the largest (v_j(x) divides by it). */
+static lsv_status kernel_basis(const lsv_fit *F, size_t k, double *w,
+			       double *V)
+{
+	size_t kept;
+	lsv_status st = lsv_eig_extreme(F->K, F->n, k, 1, w, V, F->err);
+
+	if (st != LSV_OK)
+		return st;
+	for (kept = 0; kept < k; kept++)
+		if (!(w[kept] > LSV_NYSTROM_CUTOFF * w[0]) || !(w[0] > 0.0))
+			break;
+	if (kept < k)
+		return lsv_fail(F->err, LSV_EINVAL,
+				"the kernel matrix has %zu eigenvalue%s above %g of "
+				"the largest, fewer than the %zu eigenvectors asked "
+				"for: the Nystrom extension v_j(x) divides by "
+				"lambda_j (ask for at most %zu with -n, or use a "
+				"kernel of higher rank)", kept, kept == 1 ? "" : "s",
+				LSV_NYSTROM_CUTOFF, k, kept);
 	return LSV_OK;
 }
 
@@ -191,15 +197,12 @@ lsv_status lsv_fit_labelaware(lsv_fit *F, lsv_model **out)
 {
 	const lsv_train_param *p = F->p;
 	size_t n = F->n, l = F->l, i, j, q, k, nc = (size_t)F->nr_class;
-	size_t nf = (size_t)F->nr_fn, kept;
-	int c;
-	double *Knl = NULL, *Yoh = NULL, *Z = NULL, *D = NULL, *E = NULL;
-	double *w = NULL, *work = NULL, *Zl = NULL, *mu = NULL, *Kt = NULL;
-	double *Q = NULL, *beta = NULL, *box = NULL, *al = NULL, *T = NULL;
-	double *B = NULL, *coef = NULL, *scratch = NULL, *P = NULL;
-	int *iwork = NULL, *isuppz = NULL, found = 0;
-	size_t *cls = NULL, *counts = NULL, *order = NULL;
-	double twoA = lsv_fit_ambient(F, 2.0), align = 0.0, t0, t1, t2;
+	size_t nf = (size_t)F->nr_fn, nrows;
+	int c, lap = p->la_basis == LSV_LA_LAPLACIAN;
+	double *Knl = NULL, *Yoh = NULL, *Z = NULL, *D = NULL, *w = NULL;
+	double *Zl = NULL, *mu = NULL, *al = NULL, *T = NULL, *coef = NULL;
+	double *A = NULL, align = 0.0, t0, t1, t2;
+	size_t *counts = NULL, *order = NULL;
 	const double one = 1.0, zero = 0.0;
 	lsv_status st = LSV_OK;
 
@@ -207,48 +210,30 @@ lsv_status lsv_fit_labelaware(lsv_fit *F, lsv_model **out)
 	k = p->la_k > 0 ? (size_t)p->la_k : (n / 10 > 0 ? n / 10 : 1);
 	if (k > n)
 		return lsv_fail(F->err, LSV_EINVAL,
-				"%zu kernel eigenvectors asked for, but the kernel "
-				"matrix has only n = %zu rows (expected 1..%zu)", k,
-				n, n);
+				"%zu %s eigenvectors asked for, but the %s has only "
+				"n = %zu rows (expected 1..%zu)", k,
+				lap ? "Laplacian" : "kernel",
+				lap ? "graph" : "kernel matrix", n, n);
 	q = nc + k;
 	/* each class's labeled rows, counted before anything is allocated
 	 * beyond the counts */
-	cls = lsv_alloc(l, sizeof *cls);
-	counts = calloc(nc, sizeof *counts);
-	if (cls == NULL || counts == NULL)
-		goto nomem;
-	for (i = 0; i < l; i++) {
-		double y = F->x->y[F->lab[i]];
-		for (j = 0; j < nc && F->labels[j] != y; j++)
-			;
-		cls[i] = j;
-		counts[j]++;
-	}
-	for (j = 0; j < nc; j++)
-		if (counts[j] < 2) {
-			st = lsv_fail(F->err, LSV_EINVAL,
-				      "class %g has %zu labeled row%s: the label-aware "
-				      "vectors need at least two per class (one "
-				      "labeled point's kernel row is not a class)",
-				      F->labels[j], counts[j],
-				      counts[j] == 1 ? "" : "s");
-			goto done;
-		}
-	Knl = lsv_alloc(n * l, sizeof *Knl);
 	Yoh = lsv_alloc(l * nc, sizeof *Yoh);
+	counts = lsv_alloc(nc, sizeof *counts);
+	if (Yoh == NULL || counts == NULL)
+		goto nomem;
+	if ((st = lsv_onehot(F, Yoh, counts)) != LSV_OK ||
+	    (st = lsv_min_per_class(F, counts, "the label-aware kernel")) !=
+	    LSV_OK)
+		goto done;
+	Knl = lsv_alloc(n * l, sizeof *Knl);
 	Z = lsv_alloc(n * q, sizeof *Z);
 	D = lsv_alloc(n, sizeof *D);
-	E = lsv_alloc(n * n, sizeof *E);
-	w = lsv_alloc(n, sizeof *w);
-	isuppz = lsv_alloc(2 * k, sizeof *isuppz);
-	if (!Knl || !Yoh || !Z || !D || !E || !w || !isuppz)
+	w = lsv_alloc(k, sizeof *w);
+	if (!Knl || !Z || !D || !w)
 		goto nomem;
-	memset(Yoh, 0, l * nc * sizeof *Yoh);
 	/* 1-2: K_nl, D_n, u = D_n^-1 K_nl Y into the first c columns of Z */
-	for (i = 0; i < l; i++) {
+	for (i = 0; i < l; i++)
 		memcpy(Knl + i * n, F->K + F->lab[i] * n, n * sizeof *Knl);
-		Yoh[i + cls[i] * l] = 1.0;
-	}
 	{
 		int N = (int)n, L = (int)l, C = (int)nc, inc = 1;
 		double *ones = lsv_alloc(l, sizeof *ones);
@@ -266,61 +251,13 @@ lsv_status lsv_fit_labelaware(lsv_fit *F, lsv_model **out)
 		for (j = 0; j < nc; j++)
 			Z[i + j * n] = ok ? Z[i + j * n] / D[i] : 0.0;
 	}
-	/* 3: the k largest eigenpairs of K */
-	memcpy(E, F->K, n * n * sizeof *E);
-	{
-		int N = (int)n, il = (int)(n - k + 1), iu = (int)n, lwork = -1;
-		int liwork = -1, iwq, info_ = 0;
-		double vl = 0.0, vu = 0.0, abstol = 0.0, wq;
-		double *V = Z + nc * n;  /* ascending into place, reversed below */
-		dsyevr_("V", "I", "L", &N, E, &N, &vl, &vu, &il, &iu, &abstol,
-			&found, w, V, &N, isuppz, &wq, &lwork, &iwq, &liwork,
-			&info_, 1, 1, 1);
-		lwork = (int)wq;
-		liwork = iwq;
-		work = lsv_alloc((size_t)(lwork > 0 ? lwork : 1), sizeof *work);
-		iwork = lsv_alloc((size_t)(liwork > 0 ? liwork : 1),
-				  sizeof *iwork);
-		if (work == NULL || iwork == NULL)
-			goto nomem;
-		dsyevr_("V", "I", "L", &N, E, &N, &vl, &vu, &il, &iu, &abstol,
-			&found, w, V, &N, isuppz, work, &lwork, iwork, &liwork,
-			&info_, 1, 1, 1);
-		if (info_ != 0 || (size_t)found != k) {
-			st = lsv_fail(F->err, LSV_ENUMERIC,
-				      "the kernel's eigenproblem failed (LAPACK "
-				      "dsyevr info %d, %d of %zu eigenpairs)", info_,
-				      found, k);
-			goto done;
-		}
-		/* decreasing eigenvalues: reverse the columns */
-		for (j = 0; j < k / 2; j++) {
-			double t, *a = V + j * n, *b = V + (k - 1 - j) * n;
-			t = w[j];
-			w[j] = w[k - 1 - j];
-			w[k - 1 - j] = t;
-			for (i = 0; i < n; i++) {
-				t = a[i];
-				a[i] = b[i];
-				b[i] = t;
-			}
-		}
-	}
-	free(E);
-	E = NULL;
-	for (kept = 0; kept < k; kept++)
-		if (!(w[kept] > LSV_NYSTROM_CUTOFF * w[0]) || !(w[0] > 0.0))
-			break;
-	if (kept < k) {
-		st = lsv_fail(F->err, LSV_EINVAL,
-			      "the kernel matrix has %zu eigenvalue%s above %g of "
-			      "the largest, fewer than the %zu eigenvectors asked "
-			      "for: the Nystrom extension v_j(x) divides by "
-			      "lambda_j (ask for at most %zu with -n, or use a "
-			      "kernel of higher rank)", kept, kept == 1 ? "" : "s",
-			      LSV_NYSTROM_CUTOFF, k, kept);
+	/* 3: the k largest eigenpairs of K, or the k smallest of the
+	 * normalized Laplacian */
+	st = lap ? lsv_laplacian_bottom(F, k, "labelaware -J laplacian", w,
+					Z + nc * n)
+		 : kernel_basis(F, k, w, Z + nc * n);
+	if (st != LSV_OK)
 		goto done;
-	}
 	F->report->la_lambda_k = w[k - 1];
 	t1 = now();
 	/* 4: alignf on the labeled rows of Z */
@@ -334,153 +271,53 @@ lsv_status lsv_fit_labelaware(lsv_fit *F, lsv_model **out)
 	if ((st = lsv_alignf(Zl, l, q, Yoh, (int)nc, mu, &align, F->err)) !=
 	    LSV_OK)
 		goto done;
-	/* 5: K~_ll = (Z_l diag(sqrt mu)) (..)' */
-	Kt = lsv_alloc(l * l, sizeof *Kt);
-	scratch = lsv_alloc(l * q, sizeof *scratch);
-	P = lsv_alloc(l * (nc > 1 ? nc : 1), sizeof *P);
-	if (Kt == NULL || scratch == NULL || P == NULL)
-		goto nomem;
-	for (j = 0; j < q; j++) {
-		double s = sqrt(mu[j]);
-		for (i = 0; i < l; i++)
-			scratch[i + j * l] = Zl[i + j * l] * s;
-	}
-	{
-		int L = (int)l, QQ = (int)q;
-		dsyrk_("L", "N", &L, &QQ, &one, scratch, &L, &zero, Kt, &L, 1, 1);
-	}
-	for (j = 0; j < l; j++)
-		for (i = j + 1; i < l; i++)
-			Kt[j + i * l] = Kt[i + j * l];
-	F->report->la_align = align;
-	{	/* the input kernel's, for comparison (Kc scratch: l x l) */
-		double *Kll = lsv_alloc(l * l, sizeof *Kll);
-		double *Kc = lsv_alloc(l * l, sizeof *Kc);
-		if (Kll == NULL || Kc == NULL) {
-			free(Kll);
-			free(Kc);
-			goto nomem;
-		}
-		for (j = 0; j < l; j++)
-			for (i = 0; i < l; i++)
-				Kll[i + j * l] = Knl[F->lab[i] + j * n];
-		F->report->la_align_input = centered_alignment(Kll, l, Yoh,
-							       (int)nc, Kc, P);
-		free(Kll);
-		free(Kc);
-	}
+	F->report->la_align_input = lsv_input_alignment(F, Yoh);
 	t2 = now();
-	/* 6: the SVM on K~_ll, one function at a time */
-	Q = lsv_alloc(l * l, sizeof *Q);
-	beta = lsv_alloc(l, sizeof *beta);
-	box = lsv_alloc(l, sizeof *box);
+	/* 5-6: the SVM on K~_ll = Z_l diag(mu) Z_l'; T = diag(mu) Z_l' alpha
+	 * (q x nr_fn): A = T's first c rows, B the rest */
 	al = lsv_alloc(l * nf, sizeof *al);
-	if (Q == NULL || beta == NULL || box == NULL || al == NULL)
-		goto nomem;
-	for (c = 0; c < F->nr_fn; c++) {
-		const double *y = F->Y + (size_t)c * l;
-		double rho;
-		for (j = 0; j < l; j++)
-			for (i = 0; i < l; i++)
-				Q[i + j * l] = y[i] * y[j] * Kt[i + j * l] / twoA;
-		for (i = 0; i < l; i++)
-			box[i] = 1.0 / (double)l;
-		st = lsv_smo(Q, y, box, l, p->eps, p->max_iter, 0, beta, &rho, NULL,
-			     F->err);
-		if (st != LSV_OK)
-			goto done;
-		F->bias[c] = 0.0 - rho;
-		for (i = 0; i < l; i++)
-			al[i + (size_t)c * l] = y[i] * beta[i] / twoA;
-	}
-	/* T = diag(mu) Z_l' alpha (q x nr_fn): A = T's first c rows, B the
-	 * rest; the training outputs Z T + b */
 	T = lsv_alloc(q * nf, sizeof *T);
-	if (T == NULL)
+	coef = calloc(n * nf, sizeof *coef);
+	A = lsv_alloc(nc * nf, sizeof *A);
+	order = lsv_alloc(n, sizeof *order);
+	if (!al || !T || !coef || !A || !order)
 		goto nomem;
-	{
-		int L = (int)l, QQ = (int)q, NF = (int)nf;
-		dgemm_("T", "N", &QQ, &NF, &L, &one, Zl, &L, al, &L, &zero, T, &QQ,
-		       1, 1);
-	}
+	if ((st = lsv_lowrank_svm(F, Z, q, mu, Yoh, al, T)) != LSV_OK)
+		goto done;
 	for (c = 0; c < F->nr_fn; c++)
-		for (j = 0; j < q; j++)
-			T[j + (size_t)c * q] *= mu[j];
-	{
-		double *f = lsv_alloc(n * nf, sizeof *f), *tf;
-		int N = (int)n, QQ = (int)q, NF = (int)nf;
-		if (f == NULL)
-			goto nomem;
-		dgemm_("N", "N", &N, &NF, &QQ, &one, Z, &N, T, &QQ, &zero, f, &N,
-		       1, 1);
-		tf = lsv_alloc(n * nf, sizeof *tf);
-		if (tf == NULL) {
-			free(f);
-			goto nomem;
-		}
-		for (i = 0; i < n; i++)
-			for (c = 0; c < F->nr_fn; c++)
-				tf[i * nf + (size_t)c] = f[i + (size_t)c * n] +
-							 F->bias[c];
-		free(f);
-		F->report->train_f = tf;
-	}
-	/* beta = V Lambda^-1 B (n x nr_fn) */
-	B = lsv_alloc(k * nf, sizeof *B);
-	coef = lsv_alloc(n * nf, sizeof *coef);
-	if (B == NULL || coef == NULL)
-		goto nomem;
-	for (c = 0; c < F->nr_fn; c++)
-		for (j = 0; j < k; j++)
-			B[j + (size_t)c * k] = T[nc + j + (size_t)c * q] / w[j];
-	{
-		int N = (int)n, K_ = (int)k, NF = (int)nf;
-		dgemm_("N", "N", &N, &NF, &K_, &one, Z + nc * n, &N, B, &K_, &zero,
-		       coef, &N, 1, 1);
-	}
-	{	/* A (c x nr_fn) out of T */
-		double *A = lsv_alloc(nc * nf, sizeof *A);
-		if (A == NULL)
-			goto nomem;
+		for (j = 0; j < nc; j++)
+			A[j + (size_t)c * nc] = T[j + (size_t)c * q];
+	if (lap) {
+		/* transductive: the labeled rows with alpha (a record) */
+		nrows = l;
 		for (c = 0; c < F->nr_fn; c++)
-			for (j = 0; j < nc; j++)
-				A[j + (size_t)c * nc] = T[j + (size_t)c * q];
-		for (i = 0; i < n * nf; i++)
-			if (!isfinite(coef[i])) {
-				free(A);
-				st = lsv_fail(F->err, LSV_ENUMERIC, "the label-aware "
-					      "model has non-finite coefficients");
-				goto done;
-			}
-		/* the labeled rows class by class, then the others */
-		order = lsv_alloc(n, sizeof *order);
-		if (order == NULL) {
-			free(A);
+			for (i = 0; i < l; i++)
+				coef[F->lab[i] + (size_t)c * n] =
+					al[i + (size_t)c * l];
+	} else {
+		/* beta = V Lambda^-1 B (n x nr_fn) */
+		double *B = lsv_alloc(k * nf, sizeof *B);
+		int N = (int)n, K_ = (int)k, NF = (int)nf;
+		if (B == NULL)
 			goto nomem;
-		}
-		{
-			size_t at = 0, r;
-			unsigned char *isl = calloc(n ? n : 1, 1);
-			if (isl == NULL) {
-				free(A);
-				goto nomem;
-			}
-			for (j = 0; j < nc; j++)
-				for (i = 0; i < l; i++)
-					if (cls[i] == j) {
-						order[at++] = F->lab[i];
-						isl[F->lab[i]] = 1;
-					}
-			for (r = 0; r < n; r++)
-				if (!isl[r])
-					order[at++] = r;
-			free(isl);
-		}
-		st = build_model(F, order, counts, coef, A, out);
-		free(A);
-		if (st != LSV_OK)
-			goto done;
+		nrows = n;
+		for (c = 0; c < F->nr_fn; c++)
+			for (j = 0; j < k; j++)
+				B[j + (size_t)c * k] = T[nc + j + (size_t)c * q] /
+						       w[j];
+		dgemm_("N", "N", &N, &NF, &K_, &one, Z + nc * n, &N, B, &K_,
+		       &zero, coef, &N, 1, 1);
+		free(B);
 	}
+	for (i = 0; i < n * nf; i++)
+		if (!isfinite(coef[i])) {
+			st = lsv_fail(F->err, LSV_ENUMERIC, "the label-aware "
+				      "model has non-finite coefficients");
+			goto done;
+		}
+	if ((st = model_order(F, Yoh, order)) != LSV_OK ||
+	    (st = build_model(F, order, nrows, counts, coef, A, out)) != LSV_OK)
+		goto done;
 	F->report->la_n = n;
 	F->report->la_c = nc;
 	F->report->la_k = k;
@@ -504,24 +341,13 @@ done:
 	free(Yoh);
 	free(Z);
 	free(D);
-	free(E);
 	free(w);
-	free(work);
-	free(iwork);
-	free(isuppz);
 	free(Zl);
 	free(mu);
-	free(Kt);
-	free(scratch);
-	free(P);
-	free(Q);
-	free(beta);
-	free(box);
 	free(al);
 	free(T);
-	free(B);
 	free(coef);
-	free(cls);
+	free(A);
 	free(counts);
 	free(order);
 	return st;

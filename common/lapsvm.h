@@ -483,6 +483,8 @@ extern const lsv_name lsv_method_names[];     /* direct, pcg, pcg-early, newton 
 extern const lsv_name lsv_kernel_names[];     /* linear, polynomial, rbf */
 extern const lsv_name lsv_laplacian_names[];  /* normalized, unnormalized */
 extern const lsv_name lsv_cluster_rows_names[]; /* unit, raw */
+extern const lsv_name lsv_kdesign_names[];    /* cluster, diffusion, maxalign, spectral */
+extern const lsv_name lsv_la_basis_names[];   /* kernel, laplacian */
 
 /* The value named s in t, or -1. */
 int lsv_name_value(const lsv_name *t, const char *s);
@@ -512,10 +514,37 @@ typedef enum {
 				   labelaware.c): a kernel learned by alignf
 				   from label-aware vectors and kernel
 				   eigenvectors, then the SVM on it */
-	LSV_SOLVER_BOOST = 6     /* ManifoldBoost (Loeff, Forsyth & Ramachandran,
+	LSV_SOLVER_BOOST = 6,    /* ManifoldBoost (Loeff, Forsyth & Ramachandran,
 				   ICML 2008; common/boost.c): an additive model
 				   of regression trees, no kernel */
+	LSV_SOLVER_KDESIGN = 7   /* the kernel designs of Wang et al.'s Table 1
+				   (common/kdesign.c): a kernel over the n
+				   training rows from a spectrum (lsv_kdesign),
+				   then the SVM on it; transductive */
 } lsv_solver;
+
+/* The kernel designs of -s kdesign (lapsvm-train -J; common/kdesign.c),
+ * each K~ = sum_j mu_j z_j z_j' over k eigenvectors of the n rows. */
+typedef enum {
+	LSV_KDESIGN_CLUSTER = 0,  /* cluster kernel, linear-step transfer
+				     (Chapelle, Weston & Schoelkopf 2003) */
+	LSV_KDESIGN_DIFFUSION,    /* exp(-lambda_j / delta) on the normalized
+				     Laplacian's k smallest eigenpairs */
+	LSV_KDESIGN_MAXALIGN,     /* alignf weights on the top-k kernel
+				     eigenvectors */
+	LSV_KDESIGN_SPECTRAL      /* Zhu, Kandola, Ghahramani & Lafferty 2004:
+				     order-constrained weights on the k smallest
+				     Laplacian eigenvectors */
+} lsv_kdesign;
+
+/* The eigenvectors v_j of the label-aware base kernels (-J of -s
+ * labelaware). */
+typedef enum {
+	LSV_LA_KERNEL = 0,        /* the top-k of the kernel K (default): new
+				     points by the Nystrom extension */
+	LSV_LA_LAPLACIAN          /* the bottom-k of the normalized graph
+				     Laplacian: transductive */
+} lsv_la_basis;
 
 /* How a solver's objective is minimized (lapsvm-train -M).  Which
  * solver x method pairs exist is the method table's business (train.c);
@@ -656,6 +685,15 @@ typedef struct {
 	 * kernel eigenvectors v_j (the largest eigenvalues of the n x n
 	 * kernel); 0: n/10 rounded down, at least 1 (the paper's 10%). */
 	long la_k;
+	/* labelaware: where the v_j come from (default LSV_LA_KERNEL); with
+	 * LSV_LA_LAPLACIAN the graph is the training graph (-G or built). */
+	lsv_la_basis la_basis;
+	/* LSV_SOLVER_KDESIGN only (common/kdesign.c): the design; la_k is its
+	 * number k of eigenvectors (0: n/10, at least 1); kd_delta the
+	 * diffusion kernel's delta (> 0; 0: the median of its k Laplacian
+	 * eigenvalues). */
+	lsv_kdesign kdesign;
+	double kd_delta;
 	/* LSV_SOLVER_BOOST only (common/boost.c): at most boost_rounds
 	 * rounds M (1..LSV_BOOST_MAX_ROUNDS, default 100) of regression trees
 	 * of depth boost_depth (1..LSV_BOOST_MAX_DEPTH, default 3; 1: stumps),
@@ -829,6 +867,9 @@ typedef struct {
 	double *la_weight, *la_Z;
 	double la_align, la_align_input, la_lambda_k;
 	double la_eig_seconds, la_align_seconds, la_svm_seconds;
+	/* kdesign: the same fields (la_c = 0: the k eigenvectors only), and
+	 * the diffusion kernel's delta used (0 for the other designs). */
+	double kd_delta;
 	/* boost: rounds taken, whether the relative cost change stopped it
 	 * (else the round cap), the cost V at F_0 and at the end. */
 	long boost_rounds;
@@ -926,7 +967,14 @@ lsv_status lsv_train_with_kernel(const lsv_data *x, const lsv_graph *g,
 				 lsv_model **out, lsv_train_report *report,
 				 lsv_error *err);
 
-/* Decision values of rows of x: scores is x->n x m->nr_fn, row-major. */
+/* NULL if m can predict new points, else what it is, for a message: a
+ * transductive model (-s kdesign, -s labelaware -J laplacian), whose
+ * kernel exists on its training rows only (lsv_model_decision refuses
+ * it; lapsvm-train -o gives its predictions). */
+const char *lsv_model_transductive(const lsv_model *m);
+
+/* Decision values of rows of x: scores is x->n x m->nr_fn, row-major.
+ * LSV_EINVAL for a transductive model (lsv_model_transductive). */
 lsv_status lsv_model_decision(const lsv_model *m, const lsv_data *x,
 			      double *scores, lsv_error *err);
 

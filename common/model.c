@@ -504,6 +504,18 @@ static int is_labelaware(const lsv_model *m)
 {
 	return m->param.solver == LSV_SOLVER_LABELAWARE;
 }
+static int is_kdesign(const lsv_model *m)
+{
+	return m->param.solver == LSV_SOLVER_KDESIGN;
+}
+static int is_diffusion(const lsv_model *m)
+{
+	return is_kdesign(m) && m->param.kdesign == LSV_KDESIGN_DIFFUSION;
+}
+static int is_la_laplacian(const lsv_model *m)
+{
+	return is_labelaware(m) && m->param.la_basis != LSV_LA_KERNEL;
+}
 static int has_class_weight(const lsv_model *m)
 {
 	return m->class_weight != NULL;
@@ -634,6 +646,23 @@ static const key keys[] = {
 	 .read = read_la_rows, .write = write_la_rows},
 	{"labelaware_u", .when = is_labelaware, .kind = KEY_OWN,
 	 .read = read_la_coef, .write = write_la_coef},
+	/* -s labelaware -J laplacian: the v_j were the graph Laplacian's
+	 * bottom eigenvectors, so the model is transductive: its expansion
+	 * points are the labeled rows, class by class, with the SVM's alpha
+	 * on K~ as coefficients (a record; lsv_model_decision refuses it).
+	 * Absent: kernel (the folded out-of-sample form above). */
+	{"labelaware_eigen", .when = is_la_laplacian, .kind = KEY_NAME,
+	 .off = P(la_basis), .names = lsv_la_basis_names},
+	/* The kernel designs (-s kdesign, common/kdesign.c): the design, its
+	 * k eigenvectors, the diffusion kernel's delta.  Transductive: the
+	 * expansion points are the labeled rows with the SVM's alpha on the
+	 * learned kernel (a record; lsv_model_decision refuses the model). */
+	{"kdesign", .when = is_kdesign, .kind = KEY_NAME, .off = P(kdesign),
+	 .names = lsv_kdesign_names},
+	{"kdesign_k", .when = is_kdesign, .kind = KEY_LONG, .off = P(la_k),
+	 .min = 1, .max = LONG_MAX},
+	{"kdesign_delta", .when = is_diffusion, .kind = KEY_POSITIVE,
+	 .off = P(kd_delta)},
 	/* A boosted model's trees, one line each, in the order they were
 	 * added: "boost_tree FN NODES" then NODES nodes of five numbers,
 	 * "FEATURE THRESHOLD LEFT RIGHT VALUE": a split on the 1-based
@@ -1455,6 +1484,31 @@ static lsv_status check_header(reader *r)
 				"%s:%zu: boost_tree lines in a model that is not "
 				"boosted (expected solver boost)", r->name,
 				line_of(r, "boost_tree"));
+	if (is_kdesign(m)) {
+		size_t j;
+		static const char *const need[] = {"kdesign", "kdesign_k",
+						   "kdesign_delta"};
+		for (j = 0; j < (is_diffusion(m) ? 3u : 2u); j++)
+			if (line_of(r, need[j]) == 0)
+				return lsv_fail(r->err, LSV_EFORMAT,
+						"%s:%zu: missing key '%s' (expected it "
+						"in a kdesign%s model)", r->name, r->line,
+						need[j], j == 2 ? " diffusion" : "");
+	}
+	if (!is_kdesign(m) && (line_of(r, "kdesign") || line_of(r, "kdesign_k")))
+		return lsv_fail(r->err, LSV_EFORMAT, "%s:%zu: kdesign keys in a "
+				"model that is not one (expected solver kdesign)",
+				r->name, line_of(r, "kdesign") ? line_of(r, "kdesign")
+				: line_of(r, "kdesign_k"));
+	if (!is_diffusion(m) && line_of(r, "kdesign_delta"))
+		return lsv_fail(r->err, LSV_EFORMAT, "%s:%zu: kdesign_delta in a "
+				"model that is not a diffusion kernel (expected "
+				"kdesign diffusion)", r->name,
+				line_of(r, "kdesign_delta"));
+	if (!is_labelaware(m) && line_of(r, "labelaware_eigen"))
+		return lsv_fail(r->err, LSV_EFORMAT, "%s:%zu: labelaware_eigen in "
+				"a model that is not labelaware", r->name,
+				line_of(r, "labelaware_eigen"));
 	if (is_boost(m)) {
 		static const char *const need[] = {"boost_rounds", "boost_depth",
 						   "boost_shrinkage", "boost_tol"};
@@ -1842,6 +1896,24 @@ static lsv_status tree_decision(const lsv_model *m, const lsv_data *x,
 	return LSV_OK;
 }
 
+const char *lsv_model_transductive(const lsv_model *m)
+{
+	if (is_la_laplacian(m))
+		return "labelaware -J laplacian (Laplacian eigenvectors)";
+	if (!is_kdesign(m))
+		return NULL;
+	switch (m->param.kdesign) {
+	case LSV_KDESIGN_CLUSTER: return "kdesign -J cluster (the cluster kernel)";
+	case LSV_KDESIGN_DIFFUSION:
+		return "kdesign -J diffusion (the diffusion kernel)";
+	case LSV_KDESIGN_MAXALIGN:
+		return "kdesign -J maxalign (the maximal-alignment kernel)";
+	case LSV_KDESIGN_SPECTRAL:
+		return "kdesign -J spectral (Zhu et al.'s spectral graph kernel)";
+	}
+	return "kdesign";
+}
+
 lsv_status lsv_model_decision(const lsv_model *m, const lsv_data *x,
 			      double *scores, lsv_error *err)
 {
@@ -1851,6 +1923,14 @@ lsv_status lsv_model_decision(const lsv_model *m, const lsv_data *x,
 	lsv_status st = LSV_OK;
 	const double one = 1.0;
 	int c;
+	const char *td = lsv_model_transductive(m);
+
+	if (td != NULL)
+		return lsv_fail(err, LSV_EINVAL, "a model of %s is transductive: "
+				"its kernel exists on the training rows only, so it "
+				"cannot predict new points; its predictions of the "
+				"unlabeled training rows come from lapsvm-train -o at "
+				"training time", td);
 
 	if (m->nr_fn < 1)
 		return lsv_fail(err, LSV_EINVAL, "model has nr_fn = %d (expected >= 1)",

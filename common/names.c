@@ -16,6 +16,7 @@ const lsv_name lsv_solver_names[] = {
 	{"combine", LSV_SOLVER_COMBINE},
 	{"labelaware", LSV_SOLVER_LABELAWARE},
 	{"boost", LSV_SOLVER_BOOST},
+	{"kdesign", LSV_SOLVER_KDESIGN},
 	{NULL, -1}
 };
 
@@ -47,6 +48,20 @@ const lsv_name lsv_laplacian_names[] = {
 const lsv_name lsv_cluster_rows_names[] = {
 	{"unit", 1},
 	{"raw", 0},
+	{NULL, -1}
+};
+
+const lsv_name lsv_kdesign_names[] = {
+	{"cluster", LSV_KDESIGN_CLUSTER},
+	{"diffusion", LSV_KDESIGN_DIFFUSION},
+	{"maxalign", LSV_KDESIGN_MAXALIGN},
+	{"spectral", LSV_KDESIGN_SPECTRAL},
+	{NULL, -1}
+};
+
+const lsv_name lsv_la_basis_names[] = {
+	{"kernel", LSV_LA_KERNEL},
+	{"laplacian", LSV_LA_LAPLACIAN},
 	{NULL, -1}
 };
 

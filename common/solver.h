@@ -30,6 +30,7 @@
  *   feature maps (primal.c)        eq. 4 on f = Phi w + b           1       1
  *   TSVM (tsvm.c)                  C = 1/(2 gA l), no graph         2 l     -
  *   labelaware (labelaware.c)      SVM on K~: Q = Y K~_ll Y / (2 gA)  2     -
+ *   kdesign (kdesign.c)            SVM on K~: Q = Y K~_ll Y / (2 gA)  2     -
  *   ManifoldBoost (boost.c)        1/l sum log(1+e^-2yF) + gI/n^2 F'L^pF  -   1
  */
 #ifndef LSV_SOLVER_H
@@ -53,6 +54,10 @@ typedef struct {
 				       (one-vs-rest: +1 for class c) */
 	const lsv_lapop *L;         /* L^p as a sparse operator; NULL when
 				       gamma_I = 0 or the row uses no graph */
+	const lsv_graph *graph;     /* the training graph itself, or NULL:
+				       the spectral designs (kdesign.c,
+				       labelaware -J laplacian) need its
+				       dense normalized Laplacian */
 	const double *K;            /* the n x n kernel (column-major), or
 				       NULL for a row on a feature map */
 	const lsv_train_progress *progress;  /* never NULL (may be empty) */
@@ -135,6 +140,51 @@ lsv_status lsv_fit_feature_map(lsv_fit *F, lsv_model **out);    /* nystrom.c */
 lsv_status lsv_fit_tsvm(lsv_fit *F, lsv_model **out);           /* tsvm.c */
 lsv_status lsv_fit_cluster(lsv_fit *F, lsv_model **out);        /* cluster.c */
 lsv_status lsv_fit_labelaware(lsv_fit *F, lsv_model **out);     /* labelaware.c */
+lsv_status lsv_fit_kdesign(lsv_fit *F, lsv_model **out);        /* kdesign.c */
+
+/* ------------------------------------------------------------------ */
+/* The learned kernels' eigen-machinery (common/spectrum.c)            */
+/* ------------------------------------------------------------------ */
+
+/* The k largest (largest != 0: w descending) or smallest (w ascending)
+ * eigenpairs of the symmetric n x n A (column-major, not modified; the
+ * lower triangle is read): w (k), V (n x k, unit columns).  n x n
+ * scratch.  LSV_EINVAL when k is 0 or above n. */
+lsv_status lsv_eig_extreme(const double *A, size_t n, size_t k, int largest,
+			   double *w, double *V, lsv_error *err);
+/* The one-hot target of F's labeled rows, Yoh (l x nr_class, column-
+ * major, class order), and counts (nr_class) the labeled rows per class. */
+lsv_status lsv_onehot(const lsv_fit *F, double *Yoh, size_t *counts);
+/* LSV_EINVAL naming the class when a class has fewer than two labeled
+ * rows (who: the method, for the message). */
+lsv_status lsv_min_per_class(const lsv_fit *F, const size_t *counts,
+			     const char *who);
+/* Centered alignment <HKH, YY'>_F / (|HKH|_F |Y'HY|_F) of the l x l
+ * Kll with the one-hot Yoh (l x c); 0 when a norm is 0. */
+double lsv_centered_alignment(const double *Kll, size_t l, const double *Yoh,
+			      int c);
+/* The same for F->K's labeled block. */
+double lsv_input_alignment(const lsv_fit *F, const double *Yoh);
+/* The SVM (SMO, C = 1/(2 gamma_A l), one-vs-rest as F->Y) on K~_ll of
+ * K~ = Z diag(mu) Z' (Z n x q column-major, mu >= 0): F->bias, al (l x
+ * nr_fn: alpha_s = y_s beta_s / (2 gamma_A), so f_c = sum_s al_sc
+ * K~(., x_s) + b_c), T = diag(mu) Z_l' al (q x nr_fn), the training
+ * outputs Z T + b into F->report->train_f, and K~_ll's centered
+ * alignment with Yoh into F->report->la_align. */
+lsv_status lsv_lowrank_svm(lsv_fit *F, const double *Z, size_t q,
+			   const double *mu, const double *Yoh, double *al,
+			   double *T);
+/* A transductive model (kdesign, labelaware -J laplacian): the labeled
+ * rows as expansion points, coefficients al (l x nr_fn, column-major) --
+ * the SVM's on the learned kernel, a record: lsv_model_decision refuses
+ * such a model (lsv_model_transductive). */
+lsv_status lsv_fit_transductive_model(const lsv_fit *F, const double *al,
+				      lsv_model **out);
+/* The dense normalized Laplacian of F->graph and its k smallest
+ * eigenpairs (w ascending, V n x k); who names the method in the message
+ * when F has no graph. */
+lsv_status lsv_laplacian_bottom(const lsv_fit *F, size_t k, const char *who,
+				double *w, double *V);
 
 /* Eigenvalues of a kernel matrix below this fraction of the largest are
  * dropped: the rank of K_mm (Nystrom) and of K (clustering). */
@@ -186,6 +236,23 @@ lsv_status lsv_nonneg_qp(const double *M, const double *a, size_t q,
  * alignment with YY', which goes to *align. */
 lsv_status lsv_alignf(const double *Z, size_t l, size_t q, const double *Y,
 		      int C, double *mu, double *align, lsv_error *err);
+/* min 1/2 mu'M mu - a'mu over the monotone cone mu_1 >= .. >= mu_q >= 0
+ * (M q x q symmetric positive semi-definite): by mu_j = sum_{i >= j} t_i,
+ * t >= 0, the nonnegative QP in t with R'MR and R'a (R upper triangular
+ * ones), lsv_nonneg_qp.  mu (q) the minimizer, t (q, may be NULL) its
+ * increments mu_j - mu_{j+1}. */
+lsv_status lsv_order_qp(const double *M, const double *a, size_t q,
+			double *mu, double *t, lsv_error *err);
+/* Zhu, Kandola, Ghahramani & Lafferty (2004): weights mu_1 >= .. >= mu_q
+ * >= 0 of the rank-one kernels z_j z_j' of the columns of Z (l x q, the
+ * labeled rows), maximizing the (uncentered) alignment <K_mu, T>_F /
+ * (|K_mu|_F |T|_F) with T = 2 Y Y' - 1 1' (Y l x C one-hot: +1 for the
+ * same class, -1 otherwise; y y' for two classes), scaled so that sum mu
+ * = 1 (trace K~ = 1 for unit z_j over the n rows); the alignment reached
+ * into *align. */
+lsv_status lsv_align_ordered(const double *Z, size_t l, size_t q,
+			     const double *Y, int C, double *mu, double *align,
+			     lsv_error *err);
 
 /* ------------------------------------------------------------------ */
 /* Combining graph Laplacians (common/combine.c)                       */

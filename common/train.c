@@ -172,6 +172,13 @@ static const method_row methods[] = {
 	{LSV_SOLVER_BOOST, LSV_METHOD_DIRECT, 1,
 	 "boost (ManifoldBoost, regression trees, Loeff et al. Algorithm 1)",
 	 1, 0, mem_boost, "the boosting arrays", lsv_fit_boost, 0},
+	/* the designs of Wang et al.'s Table 1: the graph (F->graph) is the
+	 * Laplacian designs' own, not a gamma_I term */
+	{LSV_SOLVER_KDESIGN, LSV_METHOD_DIRECT, 0,
+	 "kdesign (a kernel from k eigenvectors of the n rows, SVM by SMO on it; "
+	 "transductive)",
+	 0, 0, mem_labelaware, "the n x n kernel, its eigenvectors and the "
+	 "learned kernel", lsv_fit_kdesign, 0},
 };
 
 #define NMETHODS (sizeof methods / sizeof *methods)
@@ -397,10 +404,28 @@ lsv_status lsv_train_param_check(const lsv_train_param *p, lsv_error *err)
 		return lsv_fail(err, LSV_EINVAL,
 				"%ld kernel eigenvectors out of range (expected >= 1, "
 				"or 0 for n/10)", p->la_k);
-	if (p->la_k > 0 && p->solver != LSV_SOLVER_LABELAWARE)
+	if (p->la_k > 0 && p->solver != LSV_SOLVER_LABELAWARE &&
+	    p->solver != LSV_SOLVER_KDESIGN)
 		return lsv_fail(err, LSV_EINVAL,
-				"a number of kernel eigenvectors is for the label-aware "
-				"kernels (-s labelaware)");
+				"a number of eigenvectors is for the learned kernels "
+				"(-s labelaware, -s kdesign)");
+	if (p->la_basis != LSV_LA_KERNEL && p->la_basis != LSV_LA_LAPLACIAN)
+		return lsv_fail(err, LSV_EINVAL, "unknown label-aware "
+				"eigenvectors %d", (int)p->la_basis);
+	if (p->la_basis != LSV_LA_KERNEL && p->solver != LSV_SOLVER_LABELAWARE)
+		return lsv_fail(err, LSV_EINVAL, "Laplacian eigenvectors instead "
+				"of the kernel's are for -s labelaware");
+	if (lsv_name_of(lsv_kdesign_names, (int)p->kdesign) == NULL)
+		return lsv_fail(err, LSV_EINVAL, "unknown kernel design %d",
+				(int)p->kdesign);
+	if (!(p->kd_delta >= 0.0) || !isfinite(p->kd_delta))
+		return lsv_fail(err, LSV_EINVAL, "diffusion delta = %g out of "
+				"range (expected > 0, or 0 for the median "
+				"eigenvalue)", p->kd_delta);
+	if (p->kd_delta > 0.0 && (p->solver != LSV_SOLVER_KDESIGN ||
+				  p->kdesign != LSV_KDESIGN_DIFFUSION))
+		return lsv_fail(err, LSV_EINVAL, "delta is the diffusion "
+				"kernel's (-s kdesign -J diffusion)");
 	if (find_method(p, err) == NULL)
 		return LSV_EINVAL;
 	if (p->solver == LSV_SOLVER_BOOST) {
@@ -1040,6 +1065,7 @@ static lsv_status train(const lsv_data *x, const lsv_graph *const *gs,
 	F.x = x;
 	F.p = &prm;
 	F.n = n;
+	F.graph = g;
 	F.progress = progress;
 	F.report = report;
 	F.err = err;

@@ -131,7 +131,7 @@ libsvm_t4_to_lapsvm() {
 @test "a class with one labeled row is refused" {
 	small_data m.txt
 	run --separate-stderr "$TRAIN" -s labelaware -n 2 m.txt a.model
-	assert_fails lapsvm-train "class -1 has 1 labeled row: the label-aware vectors need at least two per class"
+	assert_fails lapsvm-train "class -1 has 1 labeled row: the label-aware kernel needs at least two per class"
 }
 
 @test "-n 0 is a usage error" {

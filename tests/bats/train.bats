@@ -156,7 +156,7 @@ setup() {
 @test "-s foo: exit 2, unknown solver" {
 	moons1
 	run --separate-stderr "$TRAIN" -s foo m.txt
-	assert_train_usage "option -s: unknown solver 'foo' (expected lapsvm, laprls, tsvm, cluster, combine, labelaware or boost)"
+	assert_train_usage "option -s: unknown solver 'foo' (expected lapsvm, laprls, tsvm, cluster, combine, labelaware, boost or kdesign)"
 }
 
 @test "-L foo: exit 2, unknown Laplacian" {
@@ -788,7 +788,7 @@ setup() {
 @test "-M pcg applies to LapRLS and LapSVM; unknown -M values are usage errors" {
 	moons1
 	run --separate-stderr "$TRAIN" -s tsvm -M pcg m.txt
-	assert_train_usage "no training method tsvm pcg (the methods are: lapsvm direct, lapsvm pcg, lapsvm pcg-early, lapsvm newton, lapsvm newton with landmarks, laprls direct, laprls pcg, laprls pcg-early, laprls newton, laprls newton with landmarks, tsvm direct, cluster direct, cluster newton with landmarks, combine direct, combine random, labelaware direct, boost direct)"
+	assert_train_usage "no training method tsvm pcg (the methods are: lapsvm direct, lapsvm pcg, lapsvm pcg-early, lapsvm newton, lapsvm newton with landmarks, laprls direct, laprls pcg, laprls pcg-early, laprls newton, laprls newton with landmarks, tsvm direct, cluster direct, cluster newton with landmarks, combine direct, combine random, labelaware direct, boost direct, kdesign direct)"
 	run --separate-stderr "$TRAIN" -s laprls -M cholesky m.txt
 	assert_train_usage "option -M: unknown method 'cholesky' (expected direct, pcg, pcg-early, newton or random)"
 }

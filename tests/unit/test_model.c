@@ -222,9 +222,9 @@ static void model_refuses_each_malformed_line_with_its_message(void)
 		 "expected 'lapsvm_model 1')"},
 		/* Header keys and values. */
 		{"solver lapsvm\n", "solver svm\n",
-		 "m:2: unknown solver (found 'svm', expected lapsvm, laprls, tsvm, cluster, combine, labelaware or boost)"},
+		 "m:2: unknown solver (found 'svm', expected lapsvm, laprls, tsvm, cluster, combine, labelaware, boost or kdesign)"},
 		{"solver lapsvm\n", "solver\n",
-		 "m:2: missing value for solver (expected lapsvm, laprls, tsvm, cluster, combine, labelaware or boost)"},
+		 "m:2: missing value for solver (expected lapsvm, laprls, tsvm, cluster, combine, labelaware, boost or kdesign)"},
 		{"solver lapsvm\n", "solver lapsvm laprls\n",
 		 "m:2: extra text after the solver value (found 'laprls', expected end of line)"},
 		{"kernel rbf\n", "kernel sigmoid\n",
@@ -503,11 +503,14 @@ static void model_optional_keys_are_read_and_checked(void)
 		if (t->value == LSV_SOLVER_LABELAWARE ||
 		    t->value == LSV_SOLVER_BOOST)
 			continue;
-		/* a combination's model needs its own keys and graphs */
+		/* a combination's model needs its own keys and graphs, a
+		 * kernel design its design and k */
 		snprintf(line, sizeof line, "solver %s\n%s", t->name,
 			 t->value == LSV_SOLVER_COMBINE
 			 ? "combine_extension laprls\ncombine_mu 1e-05\n"
-			   "combined_graph 1 file g\n" : "");
+			   "combined_graph 1 file g\n"
+			 : t->value == LSV_SOLVER_KDESIGN
+			 ? "kdesign cluster\nkdesign_k 3\n" : "");
 		m = read_subst("solver lapsvm\n", line);
 		CHECK(m != NULL && (int)m->param.solver == t->value);
 		lsv_model_free(m);
@@ -602,7 +605,8 @@ static void model_solver_names(void)
 {
 	CHECK_STR(lsv_solver_name(LSV_SOLVER_LAPSVM), "lapsvm");
 	CHECK_STR(lsv_solver_name(LSV_SOLVER_LAPRLS), "laprls");
-	CHECK(lsv_solver_name((lsv_solver)7) == NULL);
+	CHECK_STR(lsv_solver_name(LSV_SOLVER_KDESIGN), "kdesign");
+	CHECK(lsv_solver_name((lsv_solver)8) == NULL);
 }
 
 /* ------------------------------------------------------------ writing */
@@ -1042,6 +1046,13 @@ static void model_every_name_and_optional_key_round_trips(void)
 			m->param.tsvm_cstar = 0.5 * count;
 			m->param.tsvm_r = 0.01 * count;
 			m->param.tsvm_max_switches = count;
+			if (s->value == LSV_SOLVER_KDESIGN) {
+				/* each design in turn; delta for diffusion */
+				m->param.kdesign = (lsv_kdesign)(count % 4);
+				m->param.la_k = count;
+				m->param.kd_delta = m->param.kdesign ==
+					LSV_KDESIGN_DIFFUSION ? 0.125 * count : 0.0;
+			}
 			if (s->value == LSV_SOLVER_COMBINE) {
 				m->param.combine_ext = with ? LSV_SOLVER_LAPSVM
 							    : LSV_SOLVER_LAPRLS;
@@ -1115,6 +1126,12 @@ static void model_every_name_and_optional_key_round_trips(void)
 				CHECK(r->param.normalized == with);
 				CHECK(r->param.landmarks == m->param.landmarks);
 				CHECK(r->param.seed == m->param.seed);
+				if (s->value == LSV_SOLVER_KDESIGN) {
+					CHECK(r->param.kdesign == m->param.kdesign);
+					CHECK(r->param.la_k == m->param.la_k);
+					CHECK(r->param.kd_delta == m->param.kd_delta);
+					CHECK(lsv_model_transductive(r) != NULL);
+				}
 				CHECK((r->graph != NULL) == with);
 				if (s->value == LSV_SOLVER_COMBINE) {
 					CHECK(r->ngraphs == 2 &&
@@ -1145,7 +1162,7 @@ static void model_every_name_and_optional_key_round_trips(void)
 			lsv_model_free(r);
 			lsv_model_free(m);
 		}
-	CHECK(count == 25);
+	CHECK(count == 30);  /* 6 solvers x 5 methods */
 }
 
 /* ---------------------------------------------------------- prediction */

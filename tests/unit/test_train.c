@@ -1451,7 +1451,7 @@ static void method_table_refuses_pairs_it_does_not_have_listing_the_rows(void)
 		CHECK(lsv_train_param_check(&p, &e) == LSV_EINVAL);
 		CHECK(strncmp(e.msg, bad[i].head, strlen(bad[i].head)) == 0);
 		CHECK(strstr(e.msg, "the methods are: lapsvm direct, lapsvm pcg,") != NULL);
-		CHECK(strstr(e.msg, "laprls newton with landmarks, tsvm direct, cluster direct, cluster newton with landmarks, combine direct, combine random, labelaware direct, boost direct)") != NULL);
+		CHECK(strstr(e.msg, "laprls newton with landmarks, tsvm direct, cluster direct, cluster newton with landmarks, combine direct, combine random, labelaware direct, boost direct, kdesign direct)") != NULL);
 	}
 	/* every pair the table has passes, with and without landmarks */
 	lsv_train_param_default(&p);
@@ -1468,7 +1468,7 @@ static void method_table_refuses_pairs_it_does_not_have_listing_the_rows(void)
 
 static void names_tables_parse_print_and_list(void)
 {
-	char buf[64];
+	char buf[128];
 
 	CHECK(lsv_name_value(lsv_method_names, "pcg-early") == LSV_METHOD_PCG_EARLY);
 	CHECK(lsv_name_value(lsv_method_names, "PCG") == -1);
@@ -1478,7 +1478,7 @@ static void names_tables_parse_print_and_list(void)
 	CHECK_STR(lsv_solver_name(LSV_SOLVER_TSVM), "tsvm");
 	CHECK_STR(lsv_kernel_name(LSV_KERNEL_POLY), "polynomial");
 	CHECK_STR(lsv_name_list(lsv_solver_names, buf, sizeof buf),
-		  "lapsvm, laprls, tsvm, cluster, combine, labelaware or boost");
+		  "lapsvm, laprls, tsvm, cluster, combine, labelaware, boost or kdesign");
 	CHECK_STR(lsv_name_list(lsv_laplacian_names, buf, sizeof buf),
 		  "normalized or unnormalized");
 	/* cut to the buffer, never past it */

@@ -1,0 +1,325 @@
+/*
+ * kdesign.c -- the semi-supervised kernel designs Wang, Zhang, Jiang &
+ * Marsic ("Improving semi-supervised target alignment via label-aware
+ * base kernels", AAAI 2014) compare against in their Table 1, on the
+ * eigen-machinery of the label-aware kernels (common/spectrum.c).
+ *
+ * Objective.  Each design builds a kernel over the n training rows from
+ * k eigenvectors z_j of a matrix over those rows,
+ *     K~ = sum_{j=1..k} mu_j z_j z_j'   (mu_j >= 0),
+ * then trains the SVM with C = 1/(2 gamma_A l) (one-vs-rest for more than
+ * two classes) on its labeled block by SMO (lsv_lowrank_svm), f_c =
+ * sum_{s labeled} alpha_sc K~(., x_s) + b_c, evaluated on every training
+ * row as Z diag(mu) Z_l' alpha + b.  k = -n (default n/10, at least 1).
+ *
+ * The designs (lsv_kdesign):
+ *
+ *   cluster    Chapelle, Weston & Schoelkopf, "Cluster kernels for
+ *              semi-supervised learning" (NIPS 2003), Section 3 with the
+ *              "linear-step" transfer (the linear transfer on the top k):
+ *              W = K with its diagonal set to 0, D = diag(W 1),
+ *              A = D^-1/2 W D^-1/2 = U Lambda U', its k largest
+ *              eigenpairs, L~ = U_k max(Lambda_k, 0) U_k' (a negative
+ *              eigenvalue is clipped to 0, so that K~ is positive
+ *              semi-definite), then the paper's step 4, the rows
+ *              renormalized so that K~_ii = 1:
+ *                  K~_ij = L~_ij / sqrt(L~_ii L~_jj),
+ *              i.e. z_j = D~^-1/2 u_j with D~ = diag(L~), mu_j =
+ *              max(lambda_j, 0).  A row with L~_ii = 0 (or degree 0)
+ *              gets z = 0.
+ *   diffusion  The diffusion kernel on the graph's spectrum (Kondor &
+ *              Lafferty 2002, truncated as in Zhu et al. 2004): the k
+ *              smallest eigenpairs (lambda_j, phi_j) of the normalized
+ *              Laplacian I - D^-1/2 W D^-1/2 of the training graph,
+ *              mu_j = exp(-lambda_j / delta).  delta = -Z; default the
+ *              median of the k eigenvalues, so that the weights span
+ *              exp(0) = 1 down to about exp(-lambda_k / median).
+ *   maxalign   The maximal-alignment kernel: the top-k eigenvectors v_j
+ *              of K (k = 0.1 n, the paper's), weights by alignf on the
+ *              rank-one kernels v_j v_j' (centered alignment, Cortes,
+ *              Mohri & Rostamizadeh 2010; common/alignf.c: Lawson &
+ *              Hanson's active set on min_{v >= 0} v'Mv - 2 v'a, mu =
+ *              v/|v|) -- the label-aware kernels without the u's.
+ *   spectral   Zhu, Kandola, Ghahramani & Lafferty, "Nonparametric
+ *              transforms of graph kernels for semi-supervised learning"
+ *              (NIPS 2004): the k smallest normalized-Laplacian
+ *              eigenvectors, weights mu_1 >= mu_2 >= .. >= mu_k >= 0 (the
+ *              smoother eigenvector weighs more) maximizing the
+ *              uncentered alignment with T = 2YY' - 11' (yy' for two
+ *              classes) on the labeled rows, trace K~ = sum mu = 1: the
+ *              convex QP over the monotone cone, by mu_j = sum_{i>=j}
+ *              t_i, t >= 0, on the NNLS machinery (lsv_align_ordered).
+ *
+ * Transductive.  The eigenvectors are over the n training rows only (the
+ * cluster kernel's renormalization, and the graph of the Laplacian
+ * designs, have no extension to a new point here), so training's own
+ * outputs (lapsvm-train -o) are the predictions; the model records the
+ * SVM over the labeled rows and lsv_model_decision refuses it, naming the
+ * design.
+ *
+ * Refused: k > n, a class with fewer than two labeled rows (its
+ * one-vs-rest problem would have one positive example), no graph for
+ * diffusion and spectral.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "blas.h"
+#include "solver.h"
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The cluster kernel's z_j and mu_j (see the top): Z n x k, w the
+ * eigenvalues of D^-1/2 W D^-1/2 (descending), mu = max(w, 0). */
+static lsv_status cluster_basis(const lsv_fit *F, size_t k, double *w,
+				double *Z, double *mu)
+{
+	size_t n = F->n, i, j;
+	double *A = lsv_alloc(n * n, sizeof *A), *s = lsv_alloc(n, sizeof *s);
+	double *one = lsv_alloc(n, sizeof *one);
+	const double d1 = 1.0, d0 = 0.0;
+	int N = (int)n, inc = 1;
+	lsv_status st;
+
+	if (A == NULL || s == NULL || one == NULL) {
+		free(A);
+		free(s);
+		free(one);
+		return lsv_fail(F->err, LSV_ENOMEM, "out of memory for the "
+				"cluster kernel's affinity (%zu rows)", n);
+	}
+	memcpy(A, F->K, n * n * sizeof *A);
+	for (i = 0; i < n; i++) {
+		A[i + i * n] = 0.0;  /* W_ii = 0 (Chapelle et al., step 1) */
+		one[i] = 1.0;
+	}
+	dgemv_("N", &N, &N, &d1, A, &N, one, &inc, &d0, s, &inc, 1);
+	for (i = 0; i < n; i++)
+		s[i] = s[i] > 0.0 && isfinite(s[i]) ? 1.0 / sqrt(s[i]) : 0.0;
+	for (j = 0; j < n; j++)
+		for (i = 0; i < n; i++)
+			A[i + j * n] *= s[i] * s[j];
+	st = lsv_eig_extreme(A, n, k, 1, w, Z, F->err);
+	free(A);
+	free(one);
+	if (st != LSV_OK) {
+		free(s);
+		return st;
+	}
+	for (j = 0; j < k; j++)
+		mu[j] = w[j] > 0.0 ? w[j] : 0.0;
+	/* s_i = L~_ii = sum_j mu_j U_ij^2; z_j(i) = U_ij / sqrt(L~_ii) */
+	for (i = 0; i < n; i++) {
+		double d = 0.0;
+		for (j = 0; j < k; j++)
+			d += mu[j] * Z[i + j * n] * Z[i + j * n];
+		s[i] = d > 0.0 ? 1.0 / sqrt(d) : 0.0;
+	}
+	for (j = 0; j < k; j++)
+		for (i = 0; i < n; i++)
+			Z[i + j * n] *= s[i];
+	free(s);
+	return LSV_OK;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* The median of w[0..k) (the mean of the middle two for even k). */
+static double median(const double *w, size_t k)
+{
+	double *c = lsv_alloc(k, sizeof *c), m;
+
+	if (c == NULL)
+		return 0.0;
+	memcpy(c, w, k * sizeof *c);
+	qsort(c, k, sizeof *c, cmp_double);
+	m = k % 2 ? c[k / 2] : 0.5 * (c[k / 2 - 1] + c[k / 2]);
+	free(c);
+	return m;
+}
+
+lsv_status lsv_fit_transductive_model(const lsv_fit *F, const double *al,
+				      lsv_model **out)
+{
+	const lsv_data *x = F->x;
+	size_t l = F->l, nf = (size_t)F->nr_fn, nc = (size_t)F->nr_class;
+	size_t i, p, nnz = 0, c;
+	lsv_model *m = calloc(1, sizeof *m);
+	lsv_data *sv = calloc(1, sizeof *sv);
+
+	if (m == NULL || sv == NULL) {
+		free(m);
+		free(sv);
+		return lsv_fail(F->err, LSV_ENOMEM, "out of memory for the model");
+	}
+	for (i = 0; i < l; i++)
+		nnz += x->rowptr[F->lab[i] + 1] - x->rowptr[F->lab[i]];
+	m->param = *F->p;
+	m->l = l;
+	m->u = F->n - l;
+	m->unlabeled = x->unlabeled;
+	m->nr_class = F->nr_class;
+	m->nr_fn = F->nr_fn;
+	m->sv = sv;
+	m->labels = lsv_alloc(nc, sizeof *m->labels);
+	m->bias = lsv_alloc(nf, sizeof *m->bias);
+	m->coef = lsv_alloc(l * nf, sizeof *m->coef);
+	sv->n = l;
+	sv->unlabeled = x->unlabeled;
+	sv->dim = x->dim;
+	sv->rowptr = lsv_alloc(l + 1, sizeof *sv->rowptr);
+	sv->col = lsv_alloc(nnz, sizeof *sv->col);
+	sv->val = lsv_alloc(nnz, sizeof *sv->val);
+	sv->y = calloc(l ? l : 1, sizeof *sv->y);
+	if (!m->labels || !m->bias || !m->coef || !sv->rowptr || !sv->col ||
+	    !sv->val || !sv->y) {
+		lsv_model_free(m);
+		return lsv_fail(F->err, LSV_ENOMEM, "out of memory for the model");
+	}
+	memcpy(m->labels, F->labels, nc * sizeof *m->labels);
+	memcpy(m->bias, F->bias, nf * sizeof *m->bias);
+	for (i = 0; i < l; i++) {
+		size_t r = F->lab[i];
+		sv->rowptr[i] = sv->nnz;
+		for (p = x->rowptr[r]; p < x->rowptr[r + 1]; p++) {
+			sv->col[sv->nnz] = x->col[p];
+			sv->val[sv->nnz++] = x->val[p];
+		}
+		for (c = 0; c < nf; c++)
+			m->coef[i * nf + c] = al[i + c * l];
+	}
+	sv->rowptr[l] = sv->nnz;
+	*out = m;
+	return LSV_OK;
+}
+
+lsv_status lsv_fit_kdesign(lsv_fit *F, lsv_model **out)
+{
+	const lsv_train_param *p = F->p;
+	size_t n = F->n, l = F->l, nc = (size_t)F->nr_class;
+	size_t nf = (size_t)F->nr_fn, k, i, j;
+	double *Yoh = NULL, *Z = NULL, *w = NULL, *mu = NULL, *Zl = NULL;
+	double *al = NULL, *T = NULL, t0, t1, t2, align = 0.0, delta = 0.0;
+	size_t *counts = NULL;
+	const char *name = lsv_name_of(lsv_kdesign_names, (int)p->kdesign);
+	char who[64];
+	lsv_status st = LSV_OK;
+
+	t0 = now();
+	if (name == NULL)
+		return lsv_fail(F->err, LSV_EINVAL, "unknown kernel design %d",
+				(int)p->kdesign);
+	snprintf(who, sizeof who, "the %s kernel (-s kdesign -J %s)", name, name);
+	k = p->la_k > 0 ? (size_t)p->la_k : (n / 10 > 0 ? n / 10 : 1);
+	if (k > n)
+		return lsv_fail(F->err, LSV_EINVAL, "%s: %zu eigenvectors asked "
+				"for (-n), but there are only n = %zu rows "
+				"(expected 1..%zu)", who, k, n, n);
+	Yoh = lsv_alloc(l * nc, sizeof *Yoh);
+	counts = lsv_alloc(nc, sizeof *counts);
+	if (Yoh == NULL || counts == NULL)
+		goto nomem;
+	if ((st = lsv_onehot(F, Yoh, counts)) != LSV_OK ||
+	    (st = lsv_min_per_class(F, counts, who)) != LSV_OK)
+		goto done;
+	Z = lsv_alloc(n * k, sizeof *Z);
+	w = lsv_alloc(k, sizeof *w);
+	mu = lsv_alloc(k, sizeof *mu);
+	al = lsv_alloc(l * nf, sizeof *al);
+	T = lsv_alloc(k * nf, sizeof *T);
+	Zl = lsv_alloc(l * k, sizeof *Zl);
+	if (!Z || !w || !mu || !al || !T || !Zl)
+		goto nomem;
+	/* the eigenvectors */
+	switch (p->kdesign) {
+	case LSV_KDESIGN_CLUSTER:
+		st = cluster_basis(F, k, w, Z, mu);
+		break;
+	case LSV_KDESIGN_DIFFUSION:
+	case LSV_KDESIGN_SPECTRAL:
+		st = lsv_laplacian_bottom(F, k, who, w, Z);
+		break;
+	case LSV_KDESIGN_MAXALIGN:
+		st = lsv_eig_extreme(F->K, n, k, 1, w, Z, F->err);
+		break;
+	}
+	if (st != LSV_OK)
+		goto done;
+	t1 = now();
+	/* the weights */
+	for (j = 0; j < k; j++)
+		for (i = 0; i < l; i++)
+			Zl[i + j * l] = Z[F->lab[i] + j * n];
+	switch (p->kdesign) {
+	case LSV_KDESIGN_CLUSTER:  /* mu = max(lambda, 0), set above */
+		break;
+	case LSV_KDESIGN_DIFFUSION:
+		delta = p->kd_delta > 0.0 ? p->kd_delta : median(w, k);
+		if (!(delta > 0.0)) {
+			/* every eigenvalue 0 (k components or fewer): the
+			 * weights are 1 whatever delta is */
+			delta = 1.0;
+		}
+		for (j = 0; j < k; j++)
+			mu[j] = exp(-fmax(w[j], 0.0) / delta);
+		break;
+	case LSV_KDESIGN_MAXALIGN:
+		st = lsv_alignf(Zl, l, k, Yoh, (int)nc, mu, &align, F->err);
+		break;
+	case LSV_KDESIGN_SPECTRAL:
+		st = lsv_align_ordered(Zl, l, k, Yoh, (int)nc, mu, &align,
+				       F->err);
+		break;
+	}
+	if (st != LSV_OK)
+		goto done;
+	F->report->la_align_input = lsv_input_alignment(F, Yoh);
+	t2 = now();
+	/* the SVM on K~_ll, the outputs on every row */
+	if ((st = lsv_lowrank_svm(F, Z, k, mu, Yoh, al, T)) != LSV_OK ||
+	    (st = lsv_fit_transductive_model(F, al, out)) != LSV_OK)
+		goto done;
+	(*out)->param.la_k = (long)k;
+	(*out)->param.kd_delta = p->kdesign == LSV_KDESIGN_DIFFUSION ? delta : 0.0;
+	F->report->la_n = n;
+	F->report->la_c = 0;
+	F->report->la_k = k;
+	F->report->la_lambda_k = w[k - 1];
+	F->report->kd_delta = delta;
+	F->report->la_weight = mu;
+	mu = NULL;
+	F->report->la_Z = Z;
+	Z = NULL;
+	F->report->la_eig_seconds = t1 - t0;
+	F->report->la_align_seconds = t2 - t1;
+	F->report->la_svm_seconds = now() - t2;
+	goto done;
+nomem:
+	st = lsv_fail(F->err, LSV_ENOMEM, "out of memory for the %s kernel "
+		      "(%zu rows)", name, n);
+done:
+	if (st != LSV_OK) {
+		free(F->report->train_f);
+		F->report->train_f = NULL;
+	}
+	free(Yoh);
+	free(counts);
+	free(Z);
+	free(w);
+	free(mu);
+	free(Zl);
+	free(al);
+	free(T);
+	return st;
+}
