@@ -43,7 +43,8 @@ if [ -n "$OPENBLAS_DIR" ]; then
 	blases="reference openblas"
 fi
 spectral=
-! "$BIN/lapsvm-train" -h 2>&1 | grep -q kdesign || spectral=1
+help=$("$BIN/lapsvm-train" -h 2>&1 || true)
+[[ $help != *kdesign* ]] || spectral=1
 export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
 
 # run BLAS OPTIONS...: REPEAT runs on $w/semi; prints "wall cpu base alignf
