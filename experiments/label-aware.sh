@@ -46,7 +46,9 @@
 # FOLDS x |BFACTORS| x |GRID_C| trainings), ALIGN_DRAWS (3: the
 # unlabeled-block alignment, the paper's diagnostic, from the kernel -x
 # writes at each method's paper-protocol setting, on the first ALIGN_DRAWS
-# draws; 0: not computed), SEED (1), JOBS (2: draws run in parallel, each process
+# draws; 0: not computed), RESUME (empty; set: the draws whose results an
+# earlier run with the same settings and OUT left there are kept, not run
+# again: an interrupted run goes on, or DRAWS grows), SEED (1), JOBS (2: draws run in parallel, each process
 # with one BLAS thread), PROTOCOLS ("paper fair"), BFACTORS ("1/50 1/25
 # 1/10 1/5 1 5 10"), DELTAS (diffusion's delta, the paper's "1e-5 1e-3 1e-1 1"), C (the
 # paper protocol's SVM cost, 100: lapsvm-train's default -a 0.005), GRID_C
@@ -63,6 +65,7 @@ SETS=${SETS:-$LA_SETS}
 DRAWS=${DRAWS:-30}
 FAIR_DRAWS=${FAIR_DRAWS:-$DRAWS}
 ALIGN_DRAWS=${ALIGN_DRAWS:-3}
+RESUME=${RESUME:-}
 LABELS=${LABELS:-50}
 SEED=${SEED:-1}
 JOBS=${JOBS:-2}
@@ -249,11 +252,14 @@ export WORK OUT BIN C GRID_C FOLDS FAIR_DRAWS BFACTORS DELTAS PROTOCOLS methods 
 start=$(date +%s)
 for s in $SETS; do
 	la_prepare "$prog" "$s" "$WORK/$s" "$DRAWS" "$LABELS" "$SEED" || exit 1
-	rm -f "$OUT"/draw-"$s"-*.txt
+	[ -n "$RESUME" ] || rm -f "$OUT"/draw-"$s"-*.txt
 done
 for s in $SETS; do
-	for k in $(seq 1 "$DRAWS"); do echo "$s $k"; done
-done | xargs -P "$JOBS" -n 2 bash -c 'run_draw "$0" "$1"' || die "a draw failed (above)"
+	for k in $(seq 1 "$DRAWS"); do
+		# RESUME: a draw whose results are in OUT is not run again
+		[ -n "$RESUME" ] && [ -s "$OUT/draw-$s-$k.txt" ] || echo "$s $k"
+	done
+done | xargs -r -P "$JOBS" -n 2 bash -c 'run_draw "$0" "$1"' || die "a draw failed (above)"
 end=$(date +%s)
 for s in $SETS; do
 	for k in $(seq 1 "$DRAWS"); do cat "$OUT/draw-$s-$k.txt"; done

@@ -136,3 +136,34 @@ Kc = H @ K[np.ix_(u, u)] @ H; Yc = H @ np.outer(y, y) @ H
 print(np.sum(Kc * Yc) / np.linalg.norm(Kc) / np.linalg.norm(Yc))' "$WORK/u/K" "$WORK/u/semi" "$WORK/u/truth")
 	awk -v a="$mine" -v b="$ref" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d < 2e-4 && b > 0.3) }'
 }
+
+@test "experiments/label-aware.sh: the baselines' columns and the count of rows where ours is below the cluster and diffusion kernels" {
+	need usps.train.libsvm.gz
+	help=$("$BIN/lapsvm-train" -h 2>&1 || true)
+	[[ $help == *kdesign* ]] || skip "this lapsvm-train has no -s kdesign"
+	run env SETS=usps38 DRAWS=1 BFACTORS=5 DELTAS="1e-1 1" PROTOCOLS=paper ALIGN_DRAWS=0 OUT="$WORK/la" \
+		"$TOP/experiments/label-aware.sh" ours cluster diffusion
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"| set | ours | cluster | diffusion | ours vs the paper | ours vs cluster, diffusion |"* ]]
+	row=$(echo "$output" | grep '^| usps38 |')
+	[ "$(echo "$row" | awk -F'|' '{ print NF }')" -eq 8 ]
+	# the paper's cluster 5.10 ± 0.89 and diffusion 6.06 ± 1.01 beside ours;
+	# diffusion names its delta
+	[[ "$row" == *"(5.10 ± 0.89)"* ]]
+	[[ "$row" == *"(6.06 ± 1.01)"* ]]
+	[[ "$row" =~ b_0\ x\ 5,\ delta\ (1e-1|1)\) ]]
+	# the verdict agrees with the three means
+	o=$(echo "$row" | awk -F'|' '{ print $3 + 0 }')
+	c=$(echo "$row" | awk -F'|' '{ print $4 + 0 }')
+	d=$(echo "$row" | awk -F'|' '{ print $5 + 0 }')
+	if awk -v o="$o" -v c="$c" -v d="$d" 'BEGIN { exit !(o < c && o < d) }'; then
+		[[ "$row" == *"| below both |" ]]
+		[[ "$output" == *"ours below the cluster and diffusion kernels on 1 of 1 rows"* ]]
+	else
+		[[ "$row" == *"| not below both |" ]]
+		[[ "$output" == *"ours below the cluster and diffusion kernels on 0 of 1 rows"* ]]
+	fi
+	# two paper lines per b for diffusion (one per delta), one for the others
+	[ "$(grep -c ' paper diffusion 5:' "$WORK/la/results.txt")" -eq 2 ]
+	[ "$(grep -c ' paper cluster 5 ' "$WORK/la/results.txt")" -eq 1 ]
+}
