@@ -68,8 +68,8 @@ echo "lapsvm-train -s labelaware, one draw of 50 labels per class, -g b_0, k = n
 echo "$(getconf _NPROCESSORS_ONLN) cores (shared; load average $(cut -d' ' -f1-3 /proc/loadavg) at the start), one BLAS thread per process"
 echo
 printf '| set | n | BLAS | ours wall (s) | CPU (s) | base vectors | alignf | SVM | paper ours (s) | target |%s\n' \
-	"$([ -z "$spectral" ] || echo ' spectral graph kernel wall (s) | paper spectral (s) |')"
-printf '|---|---|---|---|---|---|---|---|---|---|%s\n' "$([ -z "$spectral" ] || echo '---|---|')"
+	"$([ -z "$spectral" ] || echo ' spectral graph kernel wall (s) | CPU (s) | paper spectral (s) |')"
+printf '|---|---|---|---|---|---|---|---|---|---|%s\n' "$([ -z "$spectral" ] || echo '---|---|---|')"
 for s in $SETS; do
 	d=$WORK/$s w=$WORK/$s/w
 	la_prepare "$prog" "$s" "$d" 1 50 1 || exit 1
@@ -82,11 +82,14 @@ for s in $SETS; do
 	paper_sp=$(awk -v s="$s" '!/^#/ && $1 == s && $2 == "spectral" { print $5 }' "$here/../experiments/label-aware.published")
 	for blas in $blases; do
 		read -r wall cpu base al svm <<<"$(run "$blas" -s labelaware)"
-		verdict=$(awk -v w="$wall" -v t="$target" 'BEGIN { print (w <= t) ? "met (<= " t ")" : "MISS (> " t ")" }')
+		# the target against the wall time and, as the machine may be
+		# shared, against the CPU time
+		verdict=$(awk -v w="$wall" -v c="$cpu" -v t="$target" 'BEGIN {
+			printf "wall %s, CPU %s (<= %s)", (w <= t) ? "met" : "MISS", (c <= t) ? "met" : "MISS", t }')
 		sp=
 		if [ -n "$spectral" ]; then
-			read -r swall _ <<<"$(run "$blas" -s kdesign -J spectral)"
-			sp=" $swall | ${paper_sp:--} |"
+			read -r swall scpu _ <<<"$(run "$blas" -s kdesign -J spectral)"
+			sp=" $swall | $scpu | ${paper_sp:--} |"
 		fi
 		echo "| $s | $n | $blas | $wall | $cpu | $base | $al | $svm | ${paper:--} | $verdict |$sp"
 	done
