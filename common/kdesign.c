@@ -59,7 +59,8 @@
  *
  * Refused: k > n, a class with fewer than two labeled rows (its
  * one-vs-rest problem would have one positive example), no graph for
- * diffusion and spectral.
+ * diffusion and spectral, a precomputed kernel (-t 4) with an eigenvalue
+ * below -1e-8 of its largest diagonal value (lsv_check_psd).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -231,7 +232,8 @@ lsv_status lsv_fit_kdesign(lsv_fit *F, lsv_model **out)
 	if (Yoh == NULL || counts == NULL)
 		goto nomem;
 	if ((st = lsv_onehot(F, Yoh, counts)) != LSV_OK ||
-	    (st = lsv_min_per_class(F, counts, who)) != LSV_OK)
+	    (st = lsv_min_per_class(F, counts, who)) != LSV_OK ||
+	    (st = lsv_check_psd(F)) != LSV_OK)
 		goto done;
 	Z = lsv_alloc(n * k, sizeof *Z);
 	w = lsv_alloc(k, sizeof *w);

@@ -55,7 +55,9 @@
  * (K v_j)_r / lambda_j = v_j(r) and u_i(x_r) is step 2's, so the model
  * gives the training outputs up to rounding.
  *
- * Refused: k > n, k eigenvalues not all above the cutoff, and a class with
+ * Refused: a precomputed kernel (-t 4) that is not positive semi-definite
+ * up to 1e-8 of its largest diagonal value (lsv_check_psd), k > n, k
+ * eigenvalues not all above the cutoff, and a class with
  * fewer than two labeled rows (its u is then one kernel row: the base
  * kernel is a single labeled point's neighbourhood, and the SVM's
  * one-vs-rest problem for it has a single positive example).
@@ -223,7 +225,7 @@ lsv_status lsv_fit_labelaware(lsv_fit *F, lsv_model **out)
 		goto nomem;
 	if ((st = lsv_onehot(F, Yoh, counts)) != LSV_OK ||
 	    (st = lsv_min_per_class(F, counts, "the label-aware kernel")) !=
-	    LSV_OK)
+	    LSV_OK || (st = lsv_check_psd(F)) != LSV_OK)
 		goto done;
 	Knl = lsv_alloc(n * l, sizeof *Knl);
 	Z = lsv_alloc(n * q, sizeof *Z);

@@ -180,6 +180,11 @@ lsv_status lsv_lowrank_svm(lsv_fit *F, const double *Z, size_t q,
  * such a model (lsv_model_transductive). */
 lsv_status lsv_fit_transductive_model(const lsv_fit *F, const double *al,
 				      lsv_model **out);
+/* F->K positive semi-definite up to 1e-8 of its largest diagonal value
+ * when it is a precomputed kernel (-t 4; LSV_EINVAL with its smallest
+ * eigenvalue otherwise); LSV_OK for the other kernels, Gram matrices by
+ * construction. */
+lsv_status lsv_check_psd(const lsv_fit *F);
 /* The dense normalized Laplacian of F->graph and its k smallest
  * eigenpairs (w ascending, V n x k); who names the method in the message
  * when F has no graph. */

@@ -321,3 +321,55 @@ lsv_status lsv_laplacian_bottom(const lsv_fit *F, size_t k, const char *who,
 	free(L);
 	return st;
 }
+
+/*
+ * A precomputed kernel (-t 4) must be a Gram matrix for the learned
+ * kernels: their eigenvectors, alignments and the SVM on K~ assume K is
+ * positive semi-definite.  K + tau I with tau = 1e-8 max_i K_ii (well
+ * above the rounding of a Gram matrix computed in doubles, about n eps
+ * |K|) has a Cholesky factor exactly when every eigenvalue of K is above
+ * -tau: one dpotrf, O(n^3/3).  On failure the smallest eigenvalue is
+ * computed for the message.
+ */
+lsv_status lsv_check_psd(const lsv_fit *F)
+{
+	size_t n = F->n, i;
+	double *A, dmax = 0.0, tau, wmin = 0.0;
+	int N = (int)n, info = 0;
+	lsv_status st = LSV_OK;
+
+	if (F->p->kernel.type != LSV_KERNEL_PRECOMPUTED || F->K == NULL)
+		return LSV_OK;
+	for (i = 0; i < n; i++)
+		dmax = fmax(dmax, fabs(F->K[i + i * n]));
+	tau = 1e-8 * (dmax > 0.0 ? dmax : 1.0);
+	if ((A = lsv_alloc(n * n, sizeof *A)) == NULL)
+		return lsv_fail(F->err, LSV_ENOMEM, "out of memory checking the "
+				"precomputed kernel (%zu rows)", n);
+	memcpy(A, F->K, n * n * sizeof *A);
+	for (i = 0; i < n; i++)
+		A[i + i * n] += tau;
+	dpotrf_("L", &N, A, &N, &info, 1);
+	free(A);
+	if (info == 0)
+		return LSV_OK;
+	{
+		double *V = lsv_alloc(n, sizeof *V);
+		lsv_error e;
+		if (V != NULL &&
+		    lsv_eig_extreme(F->K, n, 1, 0, &wmin, V, &e) == LSV_OK)
+			st = lsv_fail(F->err, LSV_EINVAL, "the precomputed kernel "
+				      "is not positive semi-definite: its smallest "
+				      "eigenvalue is %.6g, below -%.3g (1e-8 of its "
+				      "largest diagonal value); the learned kernels "
+				      "need a Gram matrix", wmin, tau);
+		else
+			st = lsv_fail(F->err, LSV_EINVAL, "the precomputed kernel "
+				      "is not positive semi-definite (an eigenvalue "
+				      "below -%.3g, 1e-8 of its largest diagonal "
+				      "value); the learned kernels need a Gram "
+				      "matrix", tau);
+		free(V);
+	}
+	return st;
+}

@@ -144,7 +144,7 @@ libsvm_t4_to_lapsvm() {
 @test "-n without -s labelaware is a usage error" {
 	small_data m.txt
 	run --separate-stderr "$TRAIN" -n 3 m.txt
-	assert_train_usage "-n is the number of kernel eigenvectors of -s labelaware"
+	assert_train_usage "-n is the number of eigenvectors of -s labelaware and -s kdesign"
 }
 
 @test "-s labelaware takes no graph" {

@@ -1,0 +1,232 @@
+#!/usr/bin/env bats
+# The kernel designs of Wang et al.'s Table 1 (-s kdesign -J ..., common/
+# kdesign.c) and the label-aware kernels on Laplacian eigenvectors (-s
+# labelaware -J laplacian): each learned kernel against an independent
+# numpy construction (kdesign-ref.py), the transductive predictions of -o,
+# the model keys, lapsvm-predict's refusal, the report, and every refusal.
+
+load helpers
+
+setup() {
+	need_tools "$TRAIN" "$PRED" "$DG" "$GB"
+	enter_work
+}
+
+REF="$BATS_TEST_DIRNAME/kdesign-ref.py"
+
+need_numpy() {
+	/usr/bin/python3 -c 'import numpy' 2>/dev/null ||
+		skip "numpy for /usr/bin/python3 not installed"
+}
+
+# errors FILE.pred: how many unlabeled rows of m.txt the predictions
+# (lapsvm-predict -d format) get wrong against the full set t.txt
+errors() {
+	paste -d' ' <(cut -d' ' -f1 m.txt) <(cut -d' ' -f1 t.txt) |
+		awk '$1 == 0 { print $2 }' >truth
+	[ "$(wc -l <truth)" -eq "$(($(wc -l <"$1") - 1))" ] || return 1
+	paste -d' ' <(tail -n +2 "$1" | cut -d' ' -f1) truth |
+		awk '$1 != $2 { e++ } END { print e + 0 }'
+}
+
+@test "cluster kernel: -x writes Chapelle et al.'s kernel (numpy, 1e-8)" {
+	need_numpy
+	moons m.txt -S 3 -n 120 -l 8
+	"$TRAIN" -q -s kdesign -J cluster -g 2 -n 12 -x k.t4 m.txt a.model
+	run /usr/bin/python3 "$REF" cluster m.txt 2 12 k.t4
+	[[ "$output" == ok* ]] || { echo "$output"; false; }
+}
+
+@test "diffusion kernel: -x writes sum exp(-lambda/delta) phi phi' of the -G graph (numpy, 1e-8)" {
+	need_numpy
+	moons m.txt -S 3 -n 120 -l 8
+	"$GB" -q m.txt g.graph
+	"$TRAIN" -q -s kdesign -J diffusion -Z 0.3 -G g.graph -n 12 -x k.t4 m.txt a.model
+	run /usr/bin/python3 "$REF" diffusion m.txt 1 12 k.t4 g.graph 0.3
+	[[ "$output" == ok* ]] || { echo "$output"; false; }
+	[ "$(key a.model kdesign_delta)" = 0.29999999999999999 ]
+}
+
+@test "maximal-alignment kernel: K~ = sum mu v v' on K's top eigenvectors, mu >= 0, |mu| = 1 (numpy)" {
+	need_numpy
+	moons m.txt -S 3 -n 120 -l 8
+	"$TRAIN" -q -s kdesign -J maxalign -g 2 -n 12 -x k.t4 m.txt a.model
+	run /usr/bin/python3 "$REF" maxalign m.txt 2 12 k.t4
+	[[ "$output" == ok* ]] || { echo "$output"; false; }
+}
+
+@test "spectral graph kernel: weights on the smallest Laplacian eigenvectors are ordered, >= 0, sum 1 (numpy)" {
+	need_numpy
+	moons m.txt -S 3 -n 120 -l 8
+	"$GB" -q m.txt g.graph
+	"$TRAIN" -q -s kdesign -J spectral -G g.graph -n 12 -x k.t4 m.txt a.model
+	run /usr/bin/python3 "$REF" spectral m.txt 1 12 k.t4 g.graph
+	[[ "$output" == ok* ]] || { echo "$output"; false; }
+}
+
+@test "each design's -o predicts the unlabeled moons (cluster, diffusion, spectral: at most 5 of 180 wrong)" {
+	moons m.txt -S 3 -n 200 -l 10
+	moons t.txt -S 3 -n 200
+	for d in cluster diffusion maxalign spectral; do
+		"$TRAIN" -q -s kdesign -J $d -o $d.pred m.txt $d.model
+		[ "$(head -n 1 $d.pred)" = "labels 1" ]
+		e=$(errors $d.pred)
+		echo "$d: $e of 180 wrong"
+		case $d in
+		maxalign) [ "$e" -le 45 ] ;;
+		*) [ "$e" -le 5 ] ;;
+		esac
+	done
+}
+
+@test "the model records the design, k and (diffusion) delta, and the labeled rows only" {
+	moons m.txt -S 3 -n 200 -l 10
+	"$TRAIN" -q -s kdesign -J diffusion -n 7 m.txt a.model
+	[ "$(key a.model solver)" = kdesign ]
+	[ "$(key a.model kdesign)" = diffusion ]
+	[ "$(key a.model kdesign_k)" = 7 ]
+	[ -n "$(key a.model kdesign_delta)" ]
+	[ "$(key a.model nr_sv)" = 20 ]
+	[[ "$(key a.model graph)" == "built knn k=6"* ]]
+	"$TRAIN" -q -s kdesign -J cluster m.txt b.model
+	[ "$(key b.model kdesign_k)" = 20 ]
+	[ -z "$(key b.model kdesign_delta)" ]
+	[ -z "$(key b.model graph)" ]
+}
+
+@test "lapsvm-predict refuses every transductive model, naming the design and -o" {
+	moons m.txt -S 3 -n 60 -l 5
+	for d in cluster diffusion maxalign spectral; do
+		"$TRAIN" -q -s kdesign -J $d m.txt a.model
+		run --separate-stderr "$PRED" m.txt a.model out
+		assert_fails lapsvm-predict "a.model: a model of kdesign -J $d" \
+			"is transductive" "lapsvm-train -o"
+		[ ! -e out ]
+	done
+	"$TRAIN" -q -s labelaware -J laplacian m.txt a.model
+	[ "$(key a.model labelaware_eigen)" = laplacian ]
+	run --separate-stderr "$PRED" m.txt a.model out
+	assert_fails lapsvm-predict "a model of labelaware -J laplacian" "transductive"
+}
+
+@test "stderr reports the alignment on the labeled block and the time split" {
+	moons m.txt -S 3 -n 200 -l 10
+	run --separate-stderr "$TRAIN" -s kdesign -J spectral m.txt a.model
+	[ "$status" -eq 0 ]
+	assert_stderr_regex "centered alignment with the labels on the labeled block: learned kernel 0\.[0-9]+, input kernel 0\.[0-9]+"
+	assert_stderr_regex "time: eigenvectors [0-9.]+ s, weights [0-9.]+ s, SVM [0-9.]+ s"
+	assert_stderr_has "built a 6-NN graph"
+	run --separate-stderr "$TRAIN" -s kdesign -J diffusion m.txt a.model
+	assert_stderr_regex "diffusion kernel: delta = [0-9.e-]+ \(the median of the eigenvalues\)"
+}
+
+@test "labelaware -J laplacian: -o predicts the unlabeled moons, K~ from -x is PSD with the u's and Laplacian eigenvectors" {
+	moons m.txt -S 3 -n 200 -l 10
+	moons t.txt -S 3 -n 200
+	run --separate-stderr "$TRAIN" -s labelaware -J laplacian -o l.pred -x k.t4 m.txt a.model
+	[ "$status" -eq 0 ]
+	assert_stderr_has "20 Laplacian eigenvectors v"
+	e=$(errors l.pred)
+	[ "$e" -le 5 ] || { echo "$e wrong"; false; }
+	[ "$(wc -l <k.t4)" -eq 200 ]
+	[ "$(key a.model nr_sv)" = 20 ]
+	[ "$(key a.model labelaware_rows)" = "10 10" ]
+}
+
+@test "-v chooses -c and the diffusion delta (-Z list), then trains with the best" {
+	moons m.txt -S 3 -n 200 -l 10
+	run --separate-stderr "$TRAIN" -s kdesign -J diffusion -v 2 -c 1,100 -Z 0.01,0.1 -o p.pred m.txt a.model
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"best: -Z "*" -c "* ]] || { echo "$output"; false; }
+	[ "$(printf '%s\n' "$output" | grep -c '%$')" -eq 4 ]
+	best=$(printf '%s\n' "$output" | sed -n 's/^best: -Z \([^ ]*\) .*/\1/p')
+	[ "$(key a.model kdesign_delta)" = "$(awk -v z="$best" 'BEGIN { printf "%.17g", z }')" ]
+}
+
+@test "-t 4: a precomputed kernel trains the cluster design; diffusion then needs -G" {
+	need_numpy
+	moons m.txt -S 3 -n 60 -l 5
+	/usr/bin/python3 "$BATS_TEST_DIRNAME/rbf-t4.py" 2 m.txt >k.t4
+	"$TRAIN" -q -s kdesign -J cluster -t 4 -e 1e-10 -o a.pred k.t4 a.model
+	"$TRAIN" -q -s kdesign -J cluster -g 2 -e 1e-10 -o b.pred m.txt b.model
+	d=$(paste -d' ' <(tail -n +2 a.pred) <(tail -n +2 b.pred) | awk '{ d = $2 - $4; if (d < 0) d = -d; if (d > m) m = d } END { print m + 0 }')
+	awk -v d="$d" 'BEGIN { exit !(d < 1e-6) }' || { echo "max diff $d"; false; }
+	run --separate-stderr "$TRAIN" -s kdesign -J diffusion -t 4 k.t4 c.model
+	assert_status 2
+	assert_stderr_has "-t 4 (precomputed kernel) needs the graph given with -G"
+}
+
+@test "a precomputed kernel with a negative eigenvalue is refused by every learned kernel" {
+	# K = [[1, 2], [2, 1]] plus a PSD block: eigenvalue -1
+	printf '%s\n' '1 0:1 1:1 2:2 3:0 4:0' '-1 0:2 1:2 2:1 3:0 4:0' \
+		'1 0:3 1:0 2:0 3:1 4:0.5' '-1 0:4 1:0 2:0 3:0.5 4:1' >k.t4
+	for s in "kdesign -J cluster" "kdesign -J maxalign" labelaware; do
+		run --separate-stderr "$TRAIN" -s $s -n 1 -t 4 k.t4 a.model
+		assert_fails lapsvm-train "the precomputed kernel is not positive semi-definite: its smallest eigenvalue is -1"
+		[ ! -e a.model ]
+	done
+}
+
+@test "more eigenvectors than rows is refused, for every design" {
+	small_data m.txt
+	printf '%s\n' '-1 1:0 2:2.1' '1 1:0.1 2:0' >>m.txt
+	for d in cluster diffusion maxalign spectral; do
+		run --separate-stderr "$TRAIN" -q -s kdesign -J $d -n 7 m.txt a.model
+		assert_fails lapsvm-train "7 eigenvectors asked for (-n), but there are only n = 6 rows"
+		[ ! -e a.model ]
+	done
+	run --separate-stderr "$TRAIN" -q -s labelaware -J laplacian -n 7 m.txt a.model
+	assert_fails lapsvm-train "7 Laplacian eigenvectors asked for, but the graph has only n = 6 rows"
+}
+
+@test "a class with one labeled row is refused, for every design" {
+	small_data m.txt
+	for d in cluster diffusion maxalign spectral; do
+		run --separate-stderr "$TRAIN" -q -s kdesign -J $d -n 2 m.txt a.model
+		assert_fails lapsvm-train "class -1 has 1 labeled row: the $d kernel (-s kdesign -J $d) needs at least two per class"
+	done
+	run --separate-stderr "$TRAIN" -q -s labelaware -J laplacian -n 2 m.txt a.model
+	assert_fails lapsvm-train "class -1 has 1 labeled row: the label-aware kernel needs at least two per class"
+}
+
+@test "usage errors: no -J, an unknown design, -J or -Z elsewhere, graph options" {
+	small_data m.txt
+	run --separate-stderr "$TRAIN" -s kdesign m.txt
+	assert_train_usage "-s kdesign needs the design: -J cluster, diffusion, maxalign or spectral"
+	run --separate-stderr "$TRAIN" -s kdesign -J heat m.txt
+	assert_train_usage "option -J: unknown design 'heat' (expected cluster, diffusion, maxalign or spectral)"
+	run --separate-stderr "$TRAIN" -s labelaware -J cluster m.txt
+	assert_train_usage "option -J: unknown label-aware eigenvectors 'cluster' (expected kernel or laplacian)"
+	run --separate-stderr "$TRAIN" -J cluster m.txt
+	assert_train_usage "-J is the design of -s kdesign, or the eigenvectors of -s labelaware"
+	run --separate-stderr "$TRAIN" -s kdesign -J cluster -Z 1 m.txt
+	assert_train_usage "-Z is delta of the diffusion kernel (-s kdesign -J diffusion)"
+	run --separate-stderr "$TRAIN" -s kdesign -J diffusion -Z 0 m.txt
+	assert_bad_option Z "out of range"
+	run --separate-stderr "$TRAIN" -s kdesign -J diffusion -Z 1,2 m.txt
+	assert_train_usage "option -Z: a list of values needs -v (cross validation) to choose among them"
+	run --separate-stderr "$TRAIN" -s kdesign -J cluster -k 5 m.txt
+	assert_train_usage "the kernel design uses no graph (-G, -k, -i, -I, -L, -P); -J diffusion and -J spectral do"
+	run --separate-stderr "$TRAIN" -s kdesign -J spectral -i 1 m.txt
+	assert_train_usage "-i: the kernel design takes its graph's normalized Laplacian, with no gamma_I term"
+	run --separate-stderr "$TRAIN" -s labelaware -J laplacian -N 5 m.txt
+	assert_train_usage "-N (Nystrom landmarks) approximates the kernel's eigenvectors: not with -J laplacian"
+}
+
+@test "a kdesign model missing its keys, or kdesign keys elsewhere, is refused" {
+	moons m.txt -S 3 -n 60 -l 5
+	"$TRAIN" -q -s kdesign -J diffusion m.txt a.model
+	grep -v '^kdesign_delta' a.model >b.model
+	run --separate-stderr "$PRED" m.txt b.model out
+	assert_fails lapsvm-predict "missing key 'kdesign_delta' (expected it in a kdesign diffusion model)"
+	grep -v '^kdesign ' a.model >b.model
+	run --separate-stderr "$PRED" m.txt b.model out
+	assert_fails lapsvm-predict "missing key 'kdesign'"
+	sed 's/^kdesign diffusion/kdesign heat/' a.model >b.model
+	run --separate-stderr "$PRED" m.txt b.model out
+	assert_fails lapsvm-predict "unknown kdesign (found 'heat'"
+	"$TRAIN" -q -s kdesign -J cluster m.txt c.model
+	sed 's/^solver kdesign/solver lapsvm/' c.model >b.model
+	run --separate-stderr "$PRED" m.txt b.model out
+	assert_fails lapsvm-predict "kdesign keys in a model that is not one"
+}
