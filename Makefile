@@ -129,7 +129,9 @@ demo: all
 # clustering ones (measured on a loaded machine; cluster-digits needs
 # Debian's python3-sklearn for its k-means peer).  Not here:
 # experiments/cluster-fashion.sh (Fashion-MNIST, about 10 minutes with its
-# k-means peer; the data from datasets/fetch fashion).
+# k-means peer; the data from datasets/fetch fashion); experiments/label-aware.sh
+# (Wang et al. 2014 Table 1: 8 sets x 30 draws x 7 widths x 5 methods, hours on
+# 2 cores; README says what was run).
 EXPERIMENTS = moons moons-figures uspst usps-pairs usps-curve isolet webkb webkb-curve ssl-book \
               cluster-figures cluster-digits argyriou-table1 argyriou-fig3 argyriou-fig4 \
               manifoldboost
