@@ -100,6 +100,7 @@ static void usage(void)
 "            sparse data themselves (no n x n array)\n"
 "-N m      : Nystrom approximation with m landmarks sampled uniformly\n"
 "            (seeded by -S): memory O(n m) instead of O(n^2); needs -M newton\n"
+"            (-s labelaware: the kernel eigenvectors v from the landmarks)\n"
 "-m MB     : memory the dense arrays may take (default: the physical memory\n"
 "            or ulimit -v); larger problems are refused with a suggestion\n"
 "Graph and Laplacian:\n"

@@ -2,8 +2,9 @@
  * alignf.c -- kernel weights by centered alignment (alignf; Cortes, Mohri
  * & Rostamizadeh, "Two-stage learning kernel algorithms", ICML 2010), the
  * weighting step of the label-aware base kernels (Wang, Zhang, Jiang &
- * Marsic, AAAI 2014, Algorithm 1 step 4).  A building block of issue 17:
- * not yet called by a solver.
+ * Marsic, AAAI 2014, Algorithm 1 step 4; common/labelaware.c) and of the
+ * maximal-alignment kernel (common/kdesign.c); below it, Zhu et al.'s
+ * order-constrained weights (the spectral graph kernel).
  *
  * Base kernels of rank one, K_i = z_i z_i' (z_i: a label-aware vector u
  * or a kernel eigenvector v), seen on the l labeled rows.  Centered,

@@ -243,6 +243,7 @@ static lsv_status fold_graphs(const lsv_data *x, const lsv_graph *g,
 static lsv_status retrain_one(const lsv_data *x, const lsv_graph *g,
 			      lsv_graph *const *gs,
 			      const lsv_train_param *p, const double *K,
+			      lsv_eig_cache *eig,
 			      const lsv_train_progress *train, const int *fold,
 			      long folds, class_loss *acc, lsv_cv_score *s,
 			      lsv_error *err)
@@ -263,8 +264,8 @@ static lsv_status retrain_one(const lsv_data *x, const lsv_graph *g,
 		lsv_train_report rep;
 
 		xf = fold_data(x, fold, f, y);
-		if ((st = lsv_train_with_kernel(&xf, gs != NULL ? gs[f] : g, p, K,
-						train, &m, &rep, err)) != LSV_OK) {
+		if ((st = lsv_train_cached(&xf, gs != NULL ? gs[f] : g, p, K, eig,
+					    train, &m, &rep, err)) != LSV_OK) {
 			lsv_error e = *err;
 			st = lsv_fail(err, e.status, "fold %ld of %ld: %s", f + 1,
 				      folds, e.msg);
@@ -888,11 +889,16 @@ static lsv_status cv_settings(const lsv_data *x, const lsv_graph *g,
 	lsv_graph **gs = NULL;
 	lsv_status st = LSV_OK;
 	class_loss acc;
+	/* the learned kernels' spectrum (labelaware, kdesign): it depends on
+	 * K or the graph, not on the labels, so every fold and setting of
+	 * this call computes it once */
+	lsv_eig_cache eig;
 	size_t k, i, l = 0;
 	int class_graph = 0, every_class = 1, any_graph = 0;
 	long f;
 
 	memset(&acc, 0, sizeof acc);
+	memset(&eig, 0, sizeof eig);
 	if (shared != NULL)
 		*shared = fit != NULL;
 	for (k = 0; k < m; k++) {
@@ -940,13 +946,14 @@ static lsv_status cv_settings(const lsv_data *x, const lsv_graph *g,
 			       scores, err);
 	for (k = 0; st == LSV_OK && fit == NULL && k < m; k++) {
 		st = retrain_one(x, g, p[k].class_graph ? gs : NULL, &p[k], K,
-				 train, fold, folds, &acc, &scores[k], err);
+				 &eig, train, fold, folds, &acc, &scores[k], err);
 		if (st == LSV_OK && progress != NULL && progress->scored != NULL)
 			progress->scored(progress->ctx, k, &scores[k]);
 	}
 	for (f = 0; gs != NULL && f < folds; f++)
 		lsv_graph_free(gs[f]);
 	free(gs);
+	lsv_eig_cache_free(&eig);
 	free(own);
 	free(classes);
 	free(acc.sum);

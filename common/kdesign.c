@@ -89,6 +89,12 @@ static lsv_status cluster_basis(const lsv_fit *F, size_t k, double *w,
 	int N = (int)n, inc = 1;
 	lsv_status st;
 
+	if (A != NULL && s != NULL && one != NULL &&
+	    lsv_spectrum_lookup(F, LSV_SPEC_AFFINITY_TOP, k, w, Z)) {
+		free(A);
+		free(one);
+		goto weights;
+	}
 	if (A == NULL || s == NULL || one == NULL) {
 		free(A);
 		free(s);
@@ -114,6 +120,8 @@ static lsv_status cluster_basis(const lsv_fit *F, size_t k, double *w,
 		free(s);
 		return st;
 	}
+	lsv_spectrum_store(F, LSV_SPEC_AFFINITY_TOP, k, w, Z);
+weights:
 	for (j = 0; j < k; j++)
 		mu[j] = w[j] > 0.0 ? w[j] : 0.0;
 	/* s_i = L~_ii = sum_j mu_j U_ij^2; z_j(i) = U_ij / sqrt(L~_ii) */
@@ -253,7 +261,11 @@ lsv_status lsv_fit_kdesign(lsv_fit *F, lsv_model **out)
 		st = lsv_laplacian_bottom(F, k, who, w, Z);
 		break;
 	case LSV_KDESIGN_MAXALIGN:
+		if (lsv_spectrum_lookup(F, LSV_SPEC_KERNEL_TOP, k, w, Z))
+			break;
 		st = lsv_eig_extreme(F->K, n, k, 1, w, Z, F->err);
+		if (st == LSV_OK)
+			lsv_spectrum_store(F, LSV_SPEC_KERNEL_TOP, k, w, Z);
 		break;
 	}
 	if (st != LSV_OK)
@@ -286,7 +298,7 @@ lsv_status lsv_fit_kdesign(lsv_fit *F, lsv_model **out)
 	}
 	if (st != LSV_OK)
 		goto done;
-	F->report->la_align_input = lsv_input_alignment(F, Yoh);
+	F->report->la_align_input = lsv_input_alignment(F, NULL, Yoh);
 	t2 = now();
 	/* the SVM on K~_ll, the outputs on every row */
 	if ((st = lsv_lowrank_svm(F, Z, k, mu, Yoh, al, T)) != LSV_OK ||

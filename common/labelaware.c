@@ -55,6 +55,15 @@
  * (K v_j)_r / lambda_j = v_j(r) and u_i(x_r) is step 2's, so the model
  * gives the training outputs up to rounding.
  *
+ * Variants.  -J laplacian (p->la_basis): the v_j are the k smallest
+ * eigenvectors of the graph's normalized Laplacian (lsv_laplacian_bottom);
+ * they have no Nystrom extension, so the model is transductive (the
+ * labeled rows with alpha, a record; lsv_model_decision refuses it).
+ * -N m (no n x n kernel, F->K NULL): the v_j are the eigenvectors of the
+ * Nystrom approximation from m landmarks (nystrom_basis below), and the
+ * model's expansion is over the labeled rows and the landmarks.  The
+ * eigenpairs go through the cross-validation cache (lsv_spectrum_lookup).
+ *
  * Refused: a precomputed kernel (-t 4) that is not positive semi-definite
  * up to 1e-8 of its largest diagonal value (lsv_check_psd), k > n, k
  * eigenvalues not all above the cutoff, and a class with
@@ -148,9 +157,9 @@ static lsv_status build_model(const lsv_fit *F, const size_t *order,
 }
 
 /* The rows in model order: the labeled rows class by class (Yoh's
- * classes), then the others. */
+ * classes), then the others (with ny: the landmarks not labeled). */
 static lsv_status model_order(const lsv_fit *F, const double *Yoh,
-			      size_t *order)
+			      const lsv_nystrom *ny, size_t *order)
 {
 	size_t n = F->n, l = F->l, at = 0, i, j, r;
 	unsigned char *isl = calloc(n ? n : 1, 1);
@@ -163,9 +172,14 @@ static lsv_status model_order(const lsv_fit *F, const double *Yoh,
 				order[at++] = F->lab[i];
 				isl[F->lab[i]] = 1;
 			}
-	for (r = 0; r < n; r++)
-		if (!isl[r])
-			order[at++] = r;
+	if (ny != NULL) {
+		for (r = 0; r < ny->m; r++)
+			if (!isl[ny->idx[r]])
+				order[at++] = ny->idx[r];
+	} else
+		for (r = 0; r < n; r++)
+			if (!isl[r])
+				order[at++] = r;
 	free(isl);
 	return LSV_OK;
 }
@@ -177,10 +191,14 @@ static lsv_status kernel_basis(const lsv_fit *F, size_t k, double *w,
 			       double *V)
 {
 	size_t kept;
-	lsv_status st = lsv_eig_extreme(F->K, F->n, k, 1, w, V, F->err);
+	lsv_status st = LSV_OK;
 
-	if (st != LSV_OK)
-		return st;
+	if (!lsv_spectrum_lookup(F, LSV_SPEC_KERNEL_TOP, k, w, V)) {
+		if ((st = lsv_eig_extreme(F->K, F->n, k, 1, w, V, F->err)) !=
+		    LSV_OK)
+			return st;
+		lsv_spectrum_store(F, LSV_SPEC_KERNEL_TOP, k, w, V);
+	}
 	for (kept = 0; kept < k; kept++)
 		if (!(w[kept] > LSV_NYSTROM_CUTOFF * w[0]) || !(w[0] > 0.0))
 			break;
@@ -195,6 +213,80 @@ static lsv_status kernel_basis(const lsv_fit *F, size_t k, double *w,
 	return LSV_OK;
 }
 
+/*
+ * Step 3 for large n (-N m): the eigenvectors of the Nystrom
+ * approximation K ~ Phi Phi' = K_nm K_mm^+ K_mn (lsv_nystrom_build: m
+ * landmarks sampled uniformly, seeded by -S; Phi = K_nm V, V = U_r
+ * Lambda_r^-1/2, n x r), never an n x n array: with Phi'Phi = W S^2 W'
+ * (r x r, its k largest eigenpairs) the top eigenvectors of Phi Phi' are
+ * the orthonormal v_j = Phi w_j / s_j, eigenvalues lambda_j = s_j^2 (an
+ * approximation of K's, error O(n m) memory; Williams & Seeger 2001).
+ * Their Nystrom extension under the same approximate kernel,
+ *     v_j(x) = (1/lambda_j) sum_t k~(x, x_t) v_j(t) = k_xm V w_j / s_j,
+ * gives v_j(x_t) on a training row, so the folded model needs the m
+ * landmarks only: beta = V W_k S_k^-1 B (m x nr_fn), into Pm.
+ */
+static lsv_status nystrom_basis(const lsv_fit *F, size_t k,
+				lsv_nystrom *ny, double *w, double *V,
+				double *Pm)
+{
+	size_t n = F->n, r, j, kept;
+	double *G = NULL, *Wk = NULL;
+	const double one = 1.0, zero = 0.0;
+	lsv_status st;
+	int N, R, K_;
+
+	if ((st = lsv_nystrom_build(F->x, F->p, ny, F->err)) != LSV_OK)
+		return st;
+	r = ny->r;
+	if (k > r)
+		return lsv_fail(F->err, LSV_EINVAL, "%zu kernel eigenvectors "
+				"asked for, but the Nystrom approximation from %zu "
+				"landmarks has rank %zu (ask for at most %zu with -n, "
+				"or use more landmarks, -N)", k, ny->m, r, r);
+	G = lsv_alloc(r * r, sizeof *G);
+	Wk = lsv_alloc(r * k, sizeof *Wk);
+	if (G == NULL || Wk == NULL) {
+		st = lsv_fail(F->err, LSV_ENOMEM, "out of memory for the Nystrom "
+			      "eigenvectors");
+		goto done;
+	}
+	N = (int)n;
+	R = (int)r;
+	K_ = (int)k;
+	dsyrk_("L", "T", &R, &N, &one, ny->Phi, &N, &zero, G, &R, 1, 1);
+	if ((st = lsv_eig_extreme(G, r, k, 1, w, Wk, F->err)) != LSV_OK)
+		goto done;
+	for (kept = 0; kept < k; kept++)
+		if (!(w[kept] > LSV_NYSTROM_CUTOFF * w[0]) || !(w[0] > 0.0))
+			break;
+	if (kept < k) {
+		st = lsv_fail(F->err, LSV_EINVAL, "the Nystrom approximation has "
+			      "%zu eigenvalues above %g of the largest, fewer than "
+			      "the %zu eigenvectors asked for (ask for at most %zu "
+			      "with -n)", kept, LSV_NYSTROM_CUTOFF, k, kept);
+		goto done;
+	}
+	for (j = 0; j < k; j++) {  /* w_j / s_j */
+		double sj = sqrt(w[j]), *c = Wk + j * r;
+		size_t i;
+		for (i = 0; i < r; i++)
+			c[i] /= sj;
+	}
+	/* V = Phi W_k S^-1 (n x k); Pm = V_ny W_k S^-1 (m x k) */
+	dgemm_("N", "N", &N, &K_, &R, &one, ny->Phi, &N, Wk, &R, &zero, V, &N,
+	       1, 1);
+	{
+		int M = (int)ny->m;
+		dgemm_("N", "N", &M, &K_, &R, &one, ny->V, &M, Wk, &R, &zero, Pm,
+		       &M, 1, 1);
+	}
+done:
+	free(G);
+	free(Wk);
+	return st;
+}
+
 lsv_status lsv_fit_labelaware(lsv_fit *F, lsv_model **out)
 {
 	const lsv_train_param *p = F->p;
@@ -203,12 +295,15 @@ lsv_status lsv_fit_labelaware(lsv_fit *F, lsv_model **out)
 	int c, lap = p->la_basis == LSV_LA_LAPLACIAN;
 	double *Knl = NULL, *Yoh = NULL, *Z = NULL, *D = NULL, *w = NULL;
 	double *Zl = NULL, *mu = NULL, *al = NULL, *T = NULL, *coef = NULL;
-	double *A = NULL, align = 0.0, t0, t1, t2;
+	double *A = NULL, align = 0.0, t0, t1, t2, *Pm = NULL;
 	size_t *counts = NULL, *order = NULL;
+	lsv_nystrom ny;
+	int nys = F->K == NULL;  /* -N m: the Nystrom path, no n x n array */
 	const double one = 1.0, zero = 0.0;
 	lsv_status st = LSV_OK;
 
 	t0 = now();
+	memset(&ny, 0, sizeof ny);
 	k = p->la_k > 0 ? (size_t)p->la_k : (n / 10 > 0 ? n / 10 : 1);
 	if (k > n)
 		return lsv_fail(F->err, LSV_EINVAL,
@@ -216,6 +311,14 @@ lsv_status lsv_fit_labelaware(lsv_fit *F, lsv_model **out)
 				"n = %zu rows (expected 1..%zu)", k,
 				lap ? "Laplacian" : "kernel",
 				lap ? "graph" : "kernel matrix", n, n);
+	if (nys && lap)
+		return lsv_fail(F->err, LSV_EINVAL, "Nystrom landmarks approximate "
+				"the kernel's eigenvectors, not the Laplacian's");
+	if (nys && (st = lsv_check_bytes(p, (double)n * (double)(l + nc + k),
+					 "K_nl and the base vectors",
+					 "use fewer labeled rows or eigenvectors",
+					 F->err)) != LSV_OK)
+		return st;
 	q = nc + k;
 	/* each class's labeled rows, counted before anything is allocated
 	 * beyond the counts */
@@ -234,8 +337,13 @@ lsv_status lsv_fit_labelaware(lsv_fit *F, lsv_model **out)
 	if (!Knl || !Z || !D || !w)
 		goto nomem;
 	/* 1-2: K_nl, D_n, u = D_n^-1 K_nl Y into the first c columns of Z */
-	for (i = 0; i < l; i++)
-		memcpy(Knl + i * n, F->K + F->lab[i] * n, n * sizeof *Knl);
+	if (nys) {
+		if ((st = lsv_kernel_matrix(&p->kernel, F->x, NULL, n, F->x,
+					    F->lab, l, Knl, F->err)) != LSV_OK)
+			goto done;
+	} else
+		for (i = 0; i < l; i++)
+			memcpy(Knl + i * n, F->K + F->lab[i] * n, n * sizeof *Knl);
 	{
 		int N = (int)n, L = (int)l, C = (int)nc, inc = 1;
 		double *ones = lsv_alloc(l, sizeof *ones);
@@ -255,9 +363,15 @@ lsv_status lsv_fit_labelaware(lsv_fit *F, lsv_model **out)
 	}
 	/* 3: the k largest eigenpairs of K, or the k smallest of the
 	 * normalized Laplacian */
-	st = lap ? lsv_laplacian_bottom(F, k, "labelaware -J laplacian", w,
-					Z + nc * n)
-		 : kernel_basis(F, k, w, Z + nc * n);
+	if (nys) {
+		size_t mm = (size_t)p->landmarks < n ? (size_t)p->landmarks : n;
+		if ((Pm = lsv_alloc(mm * k, sizeof *Pm)) == NULL)
+			goto nomem;
+		st = nystrom_basis(F, k, &ny, w, Z + nc * n, Pm);
+	} else
+		st = lap ? lsv_laplacian_bottom(F, k, "labelaware -J laplacian",
+						w, Z + nc * n)
+			 : kernel_basis(F, k, w, Z + nc * n);
 	if (st != LSV_OK)
 		goto done;
 	F->report->la_lambda_k = w[k - 1];
@@ -273,7 +387,7 @@ lsv_status lsv_fit_labelaware(lsv_fit *F, lsv_model **out)
 	if ((st = lsv_alignf(Zl, l, q, Yoh, (int)nc, mu, &align, F->err)) !=
 	    LSV_OK)
 		goto done;
-	F->report->la_align_input = lsv_input_alignment(F, Yoh);
+	F->report->la_align_input = lsv_input_alignment(F, Knl, Yoh);
 	t2 = now();
 	/* 5-6: the SVM on K~_ll = Z_l diag(mu) Z_l'; T = diag(mu) Z_l' alpha
 	 * (q x nr_fn): A = T's first c rows, B the rest */
@@ -296,6 +410,38 @@ lsv_status lsv_fit_labelaware(lsv_fit *F, lsv_model **out)
 			for (i = 0; i < l; i++)
 				coef[F->lab[i] + (size_t)c * n] =
 					al[i + (size_t)c * l];
+	} else if (nys) {
+		/* beta = Pm B on the landmarks (n x nr_fn, 0 elsewhere):
+		 * f_c(x) = ... + sum_j B_jc v_j(x), v_j(x) = k_xm Pm_j */
+		double *B = lsv_alloc(k * nf, sizeof *B), *bm;
+		int M = (int)ny.m, K_ = (int)k, NF = (int)nf;
+		unsigned char *inl = calloc(n ? n : 1, 1);
+		bm = lsv_alloc(ny.m * nf, sizeof *bm);
+		if (B == NULL || bm == NULL || inl == NULL) {
+			free(B);
+			free(bm);
+			free(inl);
+			goto nomem;
+		}
+		for (c = 0; c < F->nr_fn; c++)
+			for (j = 0; j < k; j++)
+				B[j + (size_t)c * k] = T[nc + j + (size_t)c * q];
+		dgemm_("N", "N", &M, &NF, &K_, &one, Pm, &M, B, &K_, &zero, bm,
+		       &M, 1, 1);
+		for (c = 0; c < F->nr_fn; c++)
+			for (j = 0; j < ny.m; j++)
+				coef[ny.idx[j] + (size_t)c * n] =
+					bm[j + (size_t)c * ny.m];
+		/* the rows kept: the labeled ones (the ratio term), then the
+		 * landmarks that are not labeled */
+		for (i = 0; i < l; i++)
+			inl[F->lab[i]] = 1;
+		nrows = l;
+		for (j = 0; j < ny.m; j++)
+			nrows += !inl[ny.idx[j]];
+		free(inl);
+		free(B);
+		free(bm);
 	} else {
 		/* beta = V Lambda^-1 B (n x nr_fn) */
 		double *B = lsv_alloc(k * nf, sizeof *B);
@@ -317,7 +463,7 @@ lsv_status lsv_fit_labelaware(lsv_fit *F, lsv_model **out)
 				      "model has non-finite coefficients");
 			goto done;
 		}
-	if ((st = model_order(F, Yoh, order)) != LSV_OK ||
+	if ((st = model_order(F, Yoh, nys ? &ny : NULL, order)) != LSV_OK ||
 	    (st = build_model(F, order, nrows, counts, coef, A, out)) != LSV_OK)
 		goto done;
 	F->report->la_n = n;
@@ -352,6 +498,8 @@ done:
 	free(A);
 	free(counts);
 	free(order);
+	free(Pm);
+	lsv_nystrom_free(&ny);
 	return st;
 }
 

@@ -1558,7 +1558,18 @@ static lsv_status check_header(reader *r)
 				"training rows they were sampled from (expected "
 				"1..%zu)", r->name, line_of(r, "landmarks"),
 				m->param.landmarks, m->l + m->u, m->l + m->u);
-	if (m->param.landmarks > 0 && r->nr_sv > m->param.landmarks)
+	/* a labelaware model on landmarks (-N) also keeps its labeled rows,
+	 * for the ratio term: at most landmarks + l */
+	if (m->param.landmarks > 0 && is_labelaware(m) &&
+	    (size_t)r->nr_sv > (size_t)m->param.landmarks + m->l)
+		return lsv_fail(r->err, LSV_EFORMAT,
+				"%s:%zu: nr_sv %ld is more than the model's %ld "
+				"landmarks and l = %zu labeled rows (expected the "
+				"labeled rows, then the landmarks)", r->name,
+				line_of(r, "nr_sv"), r->nr_sv, m->param.landmarks,
+				m->l);
+	if (m->param.landmarks > 0 && !is_labelaware(m) &&
+	    r->nr_sv > m->param.landmarks)
 		return lsv_fail(r->err, LSV_EFORMAT,
 				"%s:%zu: nr_sv %ld is more than the model's %ld "
 				"landmarks (expected 0..%ld: the expansion points "

@@ -42,6 +42,35 @@
 /* The problem handed to a solver                                      */
 /* ------------------------------------------------------------------ */
 
+/* Which spectrum a learned kernel takes its eigenvectors from. */
+typedef enum {
+	LSV_SPEC_KERNEL_TOP = 0,  /* the k largest of K */
+	LSV_SPEC_AFFINITY_TOP,    /* the k largest of D^-1/2 W D^-1/2 (the
+				     cluster kernel's, W = K off the diagonal) */
+	LSV_SPEC_LAPLACIAN_BOTTOM /* the k smallest of the graph's normalized
+				     Laplacian */
+} lsv_spectrum;
+
+/*
+ * The eigenpairs of the last spectrum computed, kept across trainings on
+ * the same rows (cross validation: every fold and every gamma_A of a
+ * block share K and the graph, and the spectrum does not depend on the
+ * labels).  Keyed by the spectrum, k, and the addresses of K and of the
+ * graph, which the owner (common/cv.c) keeps unchanged while the cache
+ * lives.  Owned by the caller of lsv_train_cached; NULL: no caching.
+ */
+typedef struct {
+	int valid;
+	lsv_spectrum which;
+	size_t n, k;
+	const double *K;
+	const lsv_graph *graph;
+	double *w, *V;  /* k, n x k */
+	long hits;      /* lookups served */
+} lsv_eig_cache;
+
+void lsv_eig_cache_free(lsv_eig_cache *c);
+
 typedef struct {
 	/* In, set by the driver (common/train.c). */
 	const lsv_data *x;
@@ -54,6 +83,8 @@ typedef struct {
 				       (one-vs-rest: +1 for class c) */
 	const lsv_lapop *L;         /* L^p as a sparse operator; NULL when
 				       gamma_I = 0 or the row uses no graph */
+	lsv_eig_cache *eig;         /* a spectrum kept across trainings, or
+				       NULL (lsv_spectrum_cached) */
 	const lsv_graph *graph;     /* the training graph itself, or NULL:
 				       the spectral designs (kdesign.c,
 				       labelaware -J laplacian) need its
@@ -152,6 +183,21 @@ lsv_status lsv_fit_kdesign(lsv_fit *F, lsv_model **out);        /* kdesign.c */
  * scratch.  LSV_EINVAL when k is 0 or above n. */
 lsv_status lsv_eig_extreme(const double *A, size_t n, size_t k, int largest,
 			   double *w, double *V, lsv_error *err);
+/* The k extreme eigenpairs of spectrum `which` from F->eig when it holds
+ * them for F's K (or graph), n and k: copied into w, V and 1 returned;
+ * else 0.  lsv_spectrum_store keeps a copy there (silently nothing when
+ * F->eig is NULL or out of memory: caching only saves time). */
+int lsv_spectrum_lookup(const lsv_fit *F, lsv_spectrum which, size_t k,
+			double *w, double *V);
+void lsv_spectrum_store(const lsv_fit *F, lsv_spectrum which, size_t k,
+			const double *w, const double *V);
+/* lsv_train_with_kernel with a spectrum cache (NULL: none). */
+lsv_status lsv_train_cached(const lsv_data *x, const lsv_graph *g,
+			    const lsv_train_param *p, const double *K,
+			    lsv_eig_cache *eig,
+			    const lsv_train_progress *progress,
+			    lsv_model **out, lsv_train_report *report,
+			    lsv_error *err);
 /* The one-hot target of F's labeled rows, Yoh (l x nr_class, column-
  * major, class order), and counts (nr_class) the labeled rows per class. */
 lsv_status lsv_onehot(const lsv_fit *F, double *Yoh, size_t *counts);
@@ -163,8 +209,10 @@ lsv_status lsv_min_per_class(const lsv_fit *F, const size_t *counts,
  * Kll with the one-hot Yoh (l x c); 0 when a norm is 0. */
 double lsv_centered_alignment(const double *Kll, size_t l, const double *Yoh,
 			      int c);
-/* The same for F->K's labeled block. */
-double lsv_input_alignment(const lsv_fit *F, const double *Yoh);
+/* The same for the kernel's labeled block: of Knl (n x l, the columns of
+ * the labeled rows) when not NULL, else of F->K. */
+double lsv_input_alignment(const lsv_fit *F, const double *Knl,
+			   const double *Yoh);
 /* The SVM (SMO, C = 1/(2 gamma_A l), one-vs-rest as F->Y) on K~_ll of
  * K~ = Z diag(mu) Z' (Z n x q column-major, mu >= 0): F->bias, al (l x
  * nr_fn: alpha_s = y_s beta_s / (2 gamma_A), so f_c = sum_s al_sc

@@ -96,6 +96,62 @@ done:
 	return st;
 }
 
+void lsv_eig_cache_free(lsv_eig_cache *c)
+{
+	if (c == NULL)
+		return;
+	free(c->w);
+	free(c->V);
+	c->w = c->V = NULL;
+	c->valid = 0;
+}
+
+/* The key: the matrix the spectrum is of (K, or the graph), n, k. */
+static int cache_matches(const lsv_fit *F, lsv_spectrum which, size_t k)
+{
+	const lsv_eig_cache *c = F->eig;
+	return c != NULL && c->valid && c->which == which && c->n == F->n &&
+	       c->k == k &&
+	       (which == LSV_SPEC_LAPLACIAN_BOTTOM
+		? F->graph != NULL && c->graph == F->graph
+		: F->K != NULL && c->K == F->K);
+}
+
+int lsv_spectrum_lookup(const lsv_fit *F, lsv_spectrum which, size_t k,
+			double *w, double *V)
+{
+	if (!cache_matches(F, which, k))
+		return 0;
+	memcpy(w, F->eig->w, k * sizeof *w);
+	memcpy(V, F->eig->V, F->n * k * sizeof *V);
+	F->eig->hits++;
+	return 1;
+}
+
+void lsv_spectrum_store(const lsv_fit *F, lsv_spectrum which, size_t k,
+			const double *w, const double *V)
+{
+	lsv_eig_cache *c = F->eig;
+
+	if (c == NULL)
+		return;
+	lsv_eig_cache_free(c);
+	c->w = lsv_alloc(k, sizeof *c->w);
+	c->V = lsv_alloc(F->n * k, sizeof *c->V);
+	if (c->w == NULL || c->V == NULL) {
+		lsv_eig_cache_free(c);
+		return;
+	}
+	memcpy(c->w, w, k * sizeof *w);
+	memcpy(c->V, V, F->n * k * sizeof *V);
+	c->which = which;
+	c->n = F->n;
+	c->k = k;
+	c->K = F->K;
+	c->graph = F->graph;
+	c->valid = 1;
+}
+
 lsv_status lsv_onehot(const lsv_fit *F, double *Yoh, size_t *counts)
 {
 	size_t i, j, l = F->l, nc = (size_t)F->nr_class;
@@ -186,7 +242,8 @@ done:
 	return num;
 }
 
-double lsv_input_alignment(const lsv_fit *F, const double *Yoh)
+double lsv_input_alignment(const lsv_fit *F, const double *Knl,
+			   const double *Yoh)
 {
 	size_t l = F->l, n = F->n, i, j;
 	double *Kll = lsv_alloc(l * l, sizeof *Kll), a;
@@ -195,7 +252,8 @@ double lsv_input_alignment(const lsv_fit *F, const double *Yoh)
 		return 0.0;
 	for (j = 0; j < l; j++)
 		for (i = 0; i < l; i++)
-			Kll[i + j * l] = F->K[F->lab[i] + F->lab[j] * n];
+			Kll[i + j * l] = Knl != NULL ? Knl[F->lab[i] + j * n]
+						     : F->K[F->lab[i] + F->lab[j] * n];
 	a = lsv_centered_alignment(Kll, l, Yoh, F->nr_class);
 	free(Kll);
 	return a;
@@ -312,6 +370,8 @@ lsv_status lsv_laplacian_bottom(const lsv_fit *F, size_t k, const char *who,
 		return lsv_fail(F->err, LSV_EINVAL, "%zu Laplacian eigenvectors "
 				"asked for, but the graph has only n = %zu rows "
 				"(expected 1..%zu)", k, n, n);
+	if (lsv_spectrum_lookup(F, LSV_SPEC_LAPLACIAN_BOTTOM, k, w, V))
+		return LSV_OK;
 	if ((L = lsv_alloc(n * n, sizeof *L)) == NULL)
 		return lsv_fail(F->err, LSV_ENOMEM, "out of memory for the "
 				"Laplacian of %zu rows", n);
@@ -319,6 +379,8 @@ lsv_status lsv_laplacian_bottom(const lsv_fit *F, size_t k, const char *who,
 	if (st == LSV_OK)
 		st = lsv_eig_extreme(L, n, k, 0, w, V, F->err);
 	free(L);
+	if (st == LSV_OK)
+		lsv_spectrum_store(F, LSV_SPEC_LAPLACIAN_BOTTOM, k, w, V);
 	return st;
 }
 

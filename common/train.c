@@ -167,6 +167,12 @@ static const method_row methods[] = {
 	 "SVM by SMO on the learned kernel)",
 	 0, 0, mem_labelaware, "the n x n kernel, its eigenvectors and the "
 	 "learned kernel", lsv_fit_labelaware, 0},
+	/* -N m: the kernel's eigenvectors from m Nystrom landmarks, memory
+	 * O(n m) (K_nl and the base vectors are checked by the solver) */
+	{LSV_SOLVER_LABELAWARE, LSV_METHOD_DIRECT, 1,
+	 "labelaware with landmarks (Nystrom eigenvectors, alignf, SVM by SMO "
+	 "on the learned kernel)",
+	 0, 0, mem_map, "the Nystrom features", lsv_fit_labelaware, 0},
 	/* no kernel (map 1: the driver computes none); the trees' own memory
 	 * (n x d bins) is checked by the solver, which knows d */
 	{LSV_SOLVER_BOOST, LSV_METHOD_DIRECT, 1,
@@ -877,6 +883,7 @@ static lsv_status record_classes(lsv_model *m, const lsv_train_param *p,
 static lsv_status train(const lsv_data *x, const lsv_graph *const *gs,
 			size_t ng, const double *start,
 			const lsv_train_param *p, const double *Kin,
+			lsv_eig_cache *eig,
 			const lsv_train_progress *progress, lsv_model **out,
 			lsv_train_report *report, lsv_error *err);
 
@@ -928,7 +935,8 @@ static lsv_status train_labeled(const lsv_data *x, const lsv_graph *g,
 			b++;
 		}
 	}
-	st = train(sub, (const lsv_graph *const *)&gl, 1, NULL, &q, Kl, progress,
+	st = train(sub, (const lsv_graph *const *)&gl, 1, NULL, &q, Kl, NULL,
+		   progress,
 		   out, report, err);
 	if (st == LSV_OK) {
 		(*out)->u = n - l;
@@ -949,6 +957,7 @@ done:
 static lsv_status train(const lsv_data *x, const lsv_graph *const *gs,
 			size_t ng, const double *start,
 			const lsv_train_param *p, const double *Kin,
+			lsv_eig_cache *eig,
 			const lsv_train_progress *progress, lsv_model **out,
 			lsv_train_report *report, lsv_error *err)
 {
@@ -1029,7 +1038,8 @@ static lsv_status train(const lsv_data *x, const lsv_graph *const *gs,
 		if (sub == NULL)
 			return lsv_fail(err, LSV_ENOMEM, "out of memory");
 		q.kernel.gamma = prm.kernel.gamma;  /* from all the rows */
-		st = train(sub, NULL, 0, NULL, &q, NULL, progress, out, report, err);
+		st = train(sub, NULL, 0, NULL, &q, NULL, NULL, progress, out,
+			   report, err);
 		lsv_data_free(sub);
 		if (st == LSV_OK) {
 			(*out)->u = n - x->l;
@@ -1053,6 +1063,10 @@ static lsv_status train(const lsv_data *x, const lsv_graph *const *gs,
 		return lsv_fail(err, LSV_ETOOBIG, "%zu rows: too many", n);
 	if ((st = lsv_check_bytes(&prm, row->mem(&prm, (double)n), row->mem_what,
 			      row->map ? "use fewer landmarks (-N)"
+			      : prm.solver == LSV_SOLVER_LABELAWARE &&
+				prm.la_basis == LSV_LA_KERNEL
+			      ? "take the kernel's eigenvectors from Nystrom "
+				"landmarks instead: -N m (memory O(n m))"
 			      : prm.kernel.type == LSV_KERNEL_LINEAR
 			      ? "the primal solver needs no n x n array: "
 				"-M newton (linear kernel), or -M newton -N m "
@@ -1066,6 +1080,7 @@ static lsv_status train(const lsv_data *x, const lsv_graph *const *gs,
 	F.p = &prm;
 	F.n = n;
 	F.graph = g;
+	F.eig = Kin != NULL ? eig : NULL;  /* keyed by the caller's K */
 	F.progress = progress;
 	F.report = report;
 	F.err = err;
@@ -1321,6 +1336,7 @@ lsv_status lsv_train(const lsv_data *x, const lsv_graph *g,
 static lsv_status train_top(const lsv_data *x, const lsv_graph *const *gs,
 			    size_t ng, const double *start,
 			    const lsv_train_param *p, const double *K,
+			    lsv_eig_cache *eig,
 			    const lsv_train_progress *progress,
 			    lsv_model **out, lsv_train_report *report,
 			    lsv_error *err);
@@ -1332,7 +1348,8 @@ lsv_status lsv_train_graphs(const lsv_data *x, const lsv_graph *const *g,
 			    lsv_model **out, lsv_train_report *report,
 			    lsv_error *err)
 {
-	return train_top(x, g, ng, start, p, NULL, progress, out, report, err);
+	return train_top(x, g, ng, start, p, NULL, NULL, progress, out, report,
+			 err);
 }
 
 lsv_status lsv_train_kernel(const lsv_data *x, const lsv_train_param *p,
@@ -1376,13 +1393,25 @@ lsv_status lsv_train_with_kernel(const lsv_data *x, const lsv_graph *g,
 				 lsv_model **out, lsv_train_report *report,
 				 lsv_error *err)
 {
-	return train_top(x, g != NULL ? &g : NULL, g != NULL, NULL, p, K,
+	return train_top(x, g != NULL ? &g : NULL, g != NULL, NULL, p, K, NULL,
+			 progress, out, report, err);
+}
+
+lsv_status lsv_train_cached(const lsv_data *x, const lsv_graph *g,
+			    const lsv_train_param *p, const double *K,
+			    lsv_eig_cache *eig,
+			    const lsv_train_progress *progress,
+			    lsv_model **out, lsv_train_report *report,
+			    lsv_error *err)
+{
+	return train_top(x, g != NULL ? &g : NULL, g != NULL, NULL, p, K, eig,
 			 progress, out, report, err);
 }
 
 static lsv_status train_top(const lsv_data *x, const lsv_graph *const *gs,
 			    size_t ng, const double *start,
 			    const lsv_train_param *p, const double *K,
+			    lsv_eig_cache *eig,
 			    const lsv_train_progress *progress,
 			    lsv_model **out, lsv_train_report *report,
 			    lsv_error *err)
@@ -1401,7 +1430,8 @@ static lsv_status train_top(const lsv_data *x, const lsv_graph *const *gs,
 		return lsv_fail(err, LSV_EINVAL,
 				"a positive fraction r is for two classes; with "
 				"more, balance by the labeled ratio of each class");
-	st = train(x, gs, ng, start, p, K, progress != NULL ? progress : &none,
+	st = train(x, gs, ng, start, p, K, eig,
+		   progress != NULL ? progress : &none,
 		   out, report, err);
 	/* a precomputed kernel's expansion points are training serial
 	 * numbers, as in LIBSVM's model (the values stay in the data) */

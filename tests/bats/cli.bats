@@ -106,8 +106,8 @@ fixtures() {
 	fixtures
 	run --separate-stderr "$GB" -Z small.txt
 	assert_usage graph-build "unknown option -Z"
-	run --separate-stderr "$TRAIN" -Z small.txt
-	assert_usage lapsvm-train "unknown option -Z"
+	run --separate-stderr "$TRAIN" -Q small.txt
+	assert_usage lapsvm-train "unknown option -Q"  # -Z is kdesign's delta
 	run --separate-stderr "$PRED" -Z small.txt ok.model out
 	assert_usage lapsvm-predict "unknown option -Z"
 	run --separate-stderr "$DG" -Z moons

@@ -185,3 +185,66 @@ libsvm_t4_to_lapsvm() {
 	run --separate-stderr "$PRED" m.txt bad.model out
 	assert_fails lapsvm-predict "bad.model:" "label-aware terms in a model that is not labelaware"
 }
+
+# digit1_draw FILE TRUTH: Digit1 with 50 labels per class drawn with seed 1
+# (the others marked 0), the true labels of the unlabeled rows in TRUTH
+digit1_draw() {
+	zcat "$DATA_PATH" | awk -v out="$1" -v truth="$2" 'BEGIN { srand(1) }
+		{ y[NR] = $1; $1 = ""; x[NR] = $0; r[NR] = rand() }
+		END {
+			# the 50 rows of each class with the smallest r
+			for (i = 1; i <= NR; i++) print r[i], i, y[i] | "sort -g > draw.tmp"
+			close("sort -g > draw.tmp")
+			while ((getline line < "draw.tmp") > 0) {
+				split(line, f, " ")
+				if (cnt[f[3]]++ < 50) lab[f[2]] = 1
+			}
+			for (i = 1; i <= NR; i++) {
+				print (i in lab ? y[i] : 0) x[i] > out
+				if (!(i in lab)) print y[i] > truth
+			}
+		}'
+}
+
+# error PRED TRUTH: the percentage of rows of PRED (lapsvm-predict -d
+# format) whose label differs from TRUTH's
+error_pct() {
+	paste -d' ' <(tail -n +2 "$1" | cut -d' ' -f1) "$2" |
+		awk '$1 != $2 { e++ } END { printf "%.2f\n", 100 * e / NR }'
+}
+
+@test "-N m: the model predicts the unlabeled training rows as training did (1e-9), over labeled rows and landmarks" {
+	moons m.txt -S 3 -n 200 -l 10
+	"$TRAIN" -q -s labelaware -N 60 -o tr.pred m.txt a.model
+	[ "$(key a.model landmarks)" = 60 ]
+	nsv=$(key a.model nr_sv)
+	[ "$nsv" -ge 60 ] && [ "$nsv" -le 80 ]
+	awk '$1 == 0' m.txt >u.txt
+	"$PRED" -q -d u.txt a.model u.pred
+	d=$(max_diff tr.pred u.pred)
+	awk -v d="$d" 'BEGIN { exit !(d < 1e-9) }' || { echo "max diff $d"; false; }
+}
+
+@test "-N m on Digit1: error close to the exact eigenvectors', and no n x n array (the -m guard does not fire)" {
+	need_data ssl_digit1.libsvm.gz
+	digit1_draw d.txt truth
+	[ "$(awk '$1 != 0' d.txt | wc -l)" -eq 100 ]
+	"$TRAIN" -q -s labelaware -o exact.pred d.txt exact.model
+	# the exact path needs 3 n^2 doubles (54 MB): refused under -m 20 ...
+	run --separate-stderr "$TRAIN" -q -s labelaware -m 20 d.txt x.model
+	assert_fails lapsvm-train "would need 54.00 MB, over the memory limit (-m) of 20.00 MB" "-N m (memory O(n m))"
+	# ... the Nystrom path fits in it
+	"$TRAIN" -q -s labelaware -m 20 -N 200 -S 2 -o nys.pred d.txt nys.model
+	e1=$(error_pct exact.pred truth)
+	e2=$(error_pct nys.pred truth)
+	echo "exact $e1%, Nystrom (200 landmarks) $e2%"
+	awk -v a="$e1" -v b="$e2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a < 15 && d < 3) }'
+}
+
+@test "-N m: more eigenvectors than the landmarks' rank, and -N with -J laplacian, are refused" {
+	moons m.txt -S 3 -n 100 -l 5
+	run --separate-stderr "$TRAIN" -q -s labelaware -N 5 -n 8 m.txt a.model
+	assert_fails lapsvm-train "8 kernel eigenvectors asked for, but the Nystrom approximation from 5 landmarks has rank 5"
+	run --separate-stderr "$TRAIN" -s labelaware -J laplacian -N 5 m.txt
+	assert_train_usage "-N (Nystrom landmarks) approximates the kernel's eigenvectors: not with -J laplacian"
+}

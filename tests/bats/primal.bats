@@ -141,7 +141,7 @@ accuracy() {
 	assert_stderr_has "lapsvm newton with landmarks"
 	run --separate-stderr "$TRAIN" -s tsvm -M newton -N 10 m.txt x.model
 	assert_usage_error "no training method tsvm newton with landmarks (the methods are: " lapsvm-train
-	assert_stderr_has ", tsvm direct, cluster direct, cluster newton with landmarks, combine direct, combine random, labelaware direct, boost direct, kdesign direct)"
+	assert_stderr_has ", tsvm direct, cluster direct, cluster newton with landmarks, combine direct, combine random, labelaware direct, labelaware direct with landmarks, boost direct, kdesign direct)"
 	for bad in 0 -3 abc 1.5 ""; do
 		run --separate-stderr "$TRAIN" -M newton -N "$bad" m.txt x.model
 		assert_status 2

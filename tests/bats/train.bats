@@ -34,8 +34,8 @@ setup() {
 
 @test "unknown option: exit 2 naming it" {
 	moons1
-	run --separate-stderr "$TRAIN" -Z m.txt
-	assert_train_usage "unknown option -Z"
+	run --separate-stderr "$TRAIN" -Q m.txt
+	assert_train_usage "unknown option -Q"  # -Z is kdesign's delta
 }
 
 @test "option missing its value: exit 2" {
@@ -788,7 +788,7 @@ setup() {
 @test "-M pcg applies to LapRLS and LapSVM; unknown -M values are usage errors" {
 	moons1
 	run --separate-stderr "$TRAIN" -s tsvm -M pcg m.txt
-	assert_train_usage "no training method tsvm pcg (the methods are: lapsvm direct, lapsvm pcg, lapsvm pcg-early, lapsvm newton, lapsvm newton with landmarks, laprls direct, laprls pcg, laprls pcg-early, laprls newton, laprls newton with landmarks, tsvm direct, cluster direct, cluster newton with landmarks, combine direct, combine random, labelaware direct, boost direct, kdesign direct)"
+	assert_train_usage "no training method tsvm pcg (the methods are: lapsvm direct, lapsvm pcg, lapsvm pcg-early, lapsvm newton, lapsvm newton with landmarks, laprls direct, laprls pcg, laprls pcg-early, laprls newton, laprls newton with landmarks, tsvm direct, cluster direct, cluster newton with landmarks, combine direct, combine random, labelaware direct, labelaware direct with landmarks, boost direct, kdesign direct)"
 	run --separate-stderr "$TRAIN" -s laprls -M cholesky m.txt
 	assert_train_usage "option -M: unknown method 'cholesky' (expected direct, pcg, pcg-early, newton or random)"
 }

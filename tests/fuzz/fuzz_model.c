@@ -112,6 +112,14 @@ static void check_decision(const lsv_model *m)
 
 	FUZZ_CHECK(scores != NULL);
 	st = lsv_model_decision(m, &x, scores, &err);
+	/* A transductive model (kdesign, labelaware -J laplacian) is refused
+	 * for new points, with a message, and only it. */
+	FUZZ_CHECK((lsv_model_transductive(m) != NULL) ==
+		   (st == LSV_EINVAL && strstr(err.msg, "transductive") != NULL));
+	if (lsv_model_transductive(m) != NULL) {
+		free(scores);
+		return;
+	}
 	if (st == LSV_ENUMERIC) {
 		/* Kernel values that overflow are refused, not scored. */
 		FUZZ_CHECK(err.status == st && err.msg[0] != '\0');

@@ -14,7 +14,7 @@ extern const unit_case parse_cases[], data_cases[], graph_cases[],
 	train_cases[], tsvm_cases[], pca_cases[], pcg_cases[], primal_cases[],
 	newton_cases[], grid_cases[], cv_cases[], balance_cases[], kernel_cases[],
 	cluster_cases[], text_cases[],
-	classes_cases[], combine_cases[], tangent_cases[], precomputed_cases[], alignf_cases[], labelaware_cases[],
+	classes_cases[], combine_cases[], tangent_cases[], precomputed_cases[], alignf_cases[], labelaware_cases[], kdesign_cases[],
 	boost_cases[];
 
 int main(int argc, char **argv)
@@ -26,7 +26,8 @@ int main(int argc, char **argv)
 				     newton_cases, grid_cases, cv_cases, balance_cases,
 				     kernel_cases, cluster_cases, text_cases, classes_cases,
 				     combine_cases, tangent_cases, precomputed_cases,
-				     alignf_cases, labelaware_cases, boost_cases};
+				     alignf_cases, labelaware_cases, boost_cases,
+				     kdesign_cases};
 	size_t s;
 	int passed = 0, failed = 0;
 
