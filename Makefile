@@ -152,7 +152,9 @@ demo: all
 # manifoldboost-uci and manifoldboost-digit1 (reference BLAS on a loaded
 # machine; the latter runs ssl-book.sh's Digit1 part too).  Not here:
 # experiments/cluster-fashion.sh (Fashion-MNIST, about 10 minutes with its
-# k-means peer; the data from datasets/fetch fashion).
+# k-means peer; the data from datasets/fetch fashion); experiments/label-aware.sh
+# (Wang et al. 2014 Table 1: 8 sets x 30 draws x 7 widths x 5 methods, hours on
+# 2 cores; README says what was run).
 EXPERIMENTS = moons moons-figures uspst usps-pairs usps-curve isolet webkb webkb-curve ssl-book \
               cluster-figures cluster-digits argyriou-table1 argyriou-fig3 argyriou-fig4 \
               manifoldboost manifoldboost-figures manifoldboost-uci manifoldboost-digit1
