@@ -1303,6 +1303,30 @@ static lsv_status choose_path(const lsv_data *x, const lsv_graph_param *p,
 	return LSV_OK;
 }
 
+/*
+ * Single-precision products are only as good as the floats they are made
+ * of.  The rounding margin is relative to the largest squared norm, so two
+ * things break it: values whose products overflow a float (squared norms
+ * beyond about 1e38 become inf and the candidates vanish from the heaps),
+ * and products that underflow (each lost term errs by up to FLT_MIN, 1.2e-38,
+ * absolutely, which the margin covers only while d FLT_MIN is far below
+ * 1e-5 of the largest squared norm).  Outside [SINGLE_MIN_SQ,
+ * SINGLE_MAX_SQ] the products are double (rows of zeros are exact either
+ * way).
+ */
+#define SINGLE_MIN_SQ 1e-25
+#define SINGLE_MAX_SQ 1e30
+
+static int single_safe(const knn *s)
+{
+	size_t i;
+	double most = 0.0;
+
+	for (i = 0; i < s->n; i++)
+		most = fmax(most, s->sq[i]);
+	return most == 0.0 || (most >= SINGLE_MIN_SQ && most <= SINGLE_MAX_SQ);
+}
+
 /* Everything up to the chosen pairs (s->picks: kNN lists in row order, or
  * both directions of every epsilon pair); the caller frees with knn_done. */
 static lsv_status build_picks(const lsv_data *x, const lsv_graph_param *p,
@@ -1411,6 +1435,8 @@ static lsv_status build_picks(const lsv_data *x, const lsv_graph_param *p,
 		if ((st = center(&s)) != LSV_OK)
 			goto done;
 	}
+	if (s.single && !single_safe(&s))
+		s.single = 0;
 	t0 = now_seconds();
 	for (;;) {
 		s.exact = s.mu == NULL && integral >= 0.0 &&
