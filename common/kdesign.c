@@ -306,18 +306,9 @@ lsv_status lsv_fit_kdesign(lsv_fit *F, lsv_model **out)
 		goto done;
 	(*out)->param.la_k = (long)k;
 	(*out)->param.kd_delta = p->kdesign == LSV_KDESIGN_DIFFUSION ? delta : 0.0;
-	F->report->la_n = n;
-	F->report->la_c = 0;
-	F->report->la_k = k;
 	F->report->la_lambda_k = w[k - 1];
 	F->report->kd_delta = delta;
-	F->report->la_weight = mu;
-	mu = NULL;
-	F->report->la_Z = Z;
-	Z = NULL;
-	F->report->la_eig_seconds = t1 - t0;
-	F->report->la_align_seconds = t2 - t1;
-	F->report->la_svm_seconds = now() - t2;
+	lsv_spectrum_report(F, n, 0, k, &mu, &Z, t1 - t0, t2 - t1, now() - t2);
 	goto done;
 nomem:
 	st = lsv_fail(F->err, LSV_ENOMEM, "out of memory for the %s kernel "

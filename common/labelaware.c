@@ -466,16 +466,7 @@ lsv_status lsv_fit_labelaware(lsv_fit *F, lsv_model **out)
 	if ((st = model_order(F, Yoh, nys ? &ny : NULL, order)) != LSV_OK ||
 	    (st = build_model(F, order, nrows, counts, coef, A, out)) != LSV_OK)
 		goto done;
-	F->report->la_n = n;
-	F->report->la_c = nc;
-	F->report->la_k = k;
-	F->report->la_weight = mu;
-	mu = NULL;
-	F->report->la_Z = Z;
-	Z = NULL;
-	F->report->la_eig_seconds = t1 - t0;
-	F->report->la_align_seconds = t2 - t1;
-	F->report->la_svm_seconds = now() - t2;
+	lsv_spectrum_report(F, n, nc, k, &mu, &Z, t1 - t0, t2 - t1, now() - t2);
 	goto done;
 nomem:
 	st = lsv_fail(F->err, LSV_ENOMEM, "out of memory for the label-aware "

@@ -228,6 +228,13 @@ lsv_status lsv_lowrank_svm(lsv_fit *F, const double *Z, size_t q,
  * such a model (lsv_model_transductive). */
 lsv_status lsv_fit_transductive_model(const lsv_fit *F, const double *al,
 				      lsv_model **out);
+/* Hand a learned kernel's pieces to F->report: n rows, c label-aware
+ * vectors, k eigenvectors, the weights *mu and the n x (c + k) base
+ * vectors *Z (the report owns both from here: *mu and *Z set to NULL),
+ * and the time split in seconds (eigenvectors, weights, SVM). */
+void lsv_spectrum_report(lsv_fit *F, size_t n, size_t c, size_t k,
+			 double **mu, double **Z, double eig_seconds,
+			 double align_seconds, double svm_seconds);
 /* F->K positive semi-definite up to 1e-8 of its largest diagonal value
  * when it is a precomputed kernel (-t 4; LSV_EINVAL with its smallest
  * eigenvalue otherwise); LSV_OK for the other kernels, Gram matrices by

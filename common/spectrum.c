@@ -435,3 +435,21 @@ lsv_status lsv_check_psd(const lsv_fit *F)
 	}
 	return st;
 }
+
+void lsv_spectrum_report(lsv_fit *F, size_t n, size_t c, size_t k,
+			 double **mu, double **Z, double eig_seconds,
+			 double align_seconds, double svm_seconds)
+{
+	lsv_train_report *r = F->report;
+
+	r->la_n = n;
+	r->la_c = c;
+	r->la_k = k;
+	r->la_weight = *mu;
+	*mu = NULL;
+	r->la_Z = *Z;
+	*Z = NULL;
+	r->la_eig_seconds = eig_seconds;
+	r->la_align_seconds = align_seconds;
+	r->la_svm_seconds = svm_seconds;
+}
