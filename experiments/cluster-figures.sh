@@ -16,7 +16,9 @@
 #
 # Data:
 #   moons    $DATA/twomoons.libsvm (DATA defaults to ../shared/data; if
-#            absent, `lapsvm-datagen -S 1 moons`), 200 points
+#            absent, `lapsvm-datagen -S 1 -e 0.08 moons`: with the default
+#            noise 0.1 the -e 0.25 graph has 3 edges between the moons and
+#            the clusters are lost), 200 points
 #   spirals  `lapsvm-datagen -n 600 spirals`: Lang & Witbrock's two spirals
 #            with 300 points per arm instead of 97.  With 97 per arm an
 #            outer point is 1.27 from its nearest neighbour on its own arm,
@@ -126,9 +128,9 @@ if [ -r "$DATA/twomoons.libsvm" ]; then
 	cp "$DATA/twomoons.libsvm" "$tmp/moons"
 	moons_src="$DATA/twomoons.libsvm"
 else
-	echo "$prog: $DATA/twomoons.libsvm not found; using lapsvm-datagen -S 1 moons" >&2
-	"$BIN"/lapsvm-datagen -S 1 moons "$tmp/moons"
-	moons_src="lapsvm-datagen -S 1 moons"
+	echo "$prog: $DATA/twomoons.libsvm not found; using lapsvm-datagen -S 1 -e 0.08 moons" >&2
+	"$BIN"/lapsvm-datagen -S 1 -e 0.08 moons "$tmp/moons"
+	moons_src="lapsvm-datagen -S 1 -e 0.08 moons"
 fi
 "$BIN"/lapsvm-datagen -n "$SPIRALS_N" spirals "$tmp/spirals"
 xy "$tmp/moons" > "$tmp/moons.xy"
