@@ -210,6 +210,18 @@ static void usage(void)
 "            kernels have zero mean on each component, so even all-equal\n"
 "            targets split the rows\n"
 "\n"
+"Under mpirun -np P (the MPI build, make MPI=1: build/mpi/lapsvm-train):\n"
+"-s laprls or lapsvm by Newton on a feature map (-M newton -N m, or -M\n"
+"newton -t 0) splits the rows over the P processes: rank 0 reads the\n"
+"inputs once and sends them to every rank, each rank builds its block of\n"
+"rows of Phi, the (m+1) x (m+1) Newton systems and gradients are summed\n"
+"over the ranks (allreduce) and the outputs Phi w gathered; the landmarks\n"
+"are those of one process (-S), the model equals the one-process model up\n"
+"to rounding, and rank 0 writes it.  Every other method (the exact n x n\n"
+"solvers: direct, pcg, the dual), -v and -s combine run on one process\n"
+"only and are refused.  A graph built here is built by rank 0 alone:\n"
+"build it with graph-build under mpirun and give it with -G.\n"
+"\n"
 "Exit status: 0 success, 1 failure (bad input, numerical failure), 2 usage.\n");
 }
 
@@ -1930,6 +1942,102 @@ static int *grid_prepare(options *o, const lsv_data *x)
 	return fold;
 }
 
+/*
+ * Under mpirun (P > 1 ranks of the MPI build), as graph-build: every rank
+ * parses the same options; rank 0 alone opens the outputs, reads the data
+ * and the graph and writes the model (the same crash-safe temporary files
+ * and renames), while the other ranks wait at an agreement
+ * (lsv_comm_agree); then the inputs are copied to every rank
+ * (lsv_data_share, lsv_graph_share) and every rank trains with o.p.comm,
+ * each on its block of rows.  Every exit passes comm_exit (atexit): if
+ * rank 0 dies during a phase of its own, it first tells the waiting ranks
+ * (so none hangs).  Only rank 0 prints (tool_silent elsewhere).
+ */
+static lsv_comm *comm;
+static int solo;  /* rank 0 in a phase the other ranks wait at */
+static int nproc = 1, rank_me = 0;
+
+static void comm_exit(void)
+{
+	lsv_error err;
+	if (comm == NULL)
+		return;
+	if (solo) {
+		/* rank 0 is dying (its message is out): the others must too */
+		solo = 0;
+		lsv_fail(&err, LSV_EIO, "rank 0 failed");
+		lsv_comm_agree(comm, LSV_EIO, &err);
+	}
+	lsv_comm_end(comm);
+	comm = NULL;
+}
+
+/* Rank 0 starts a phase of its own (nothing to do on one process). */
+static int rank0_begin(void)
+{
+	solo = nproc > 1 && rank_me == 0;
+	return rank_me == 0;
+}
+
+/* The end of rank 0's phase: rank 0 says it went well; the other ranks
+ * exit 1 silently if it failed (rank 0 has said why). */
+static void rank0_end(void)
+{
+	lsv_error err;
+	if (nproc == 1)
+		return;
+	solo = 0;
+	if (lsv_comm_agree(comm, LSV_OK, &err) != LSV_OK) {
+		if (rank_me == 0)
+			tool_die_err(&err);
+		exit(EXIT_FAILURE);
+	}
+}
+
+/* The methods that split their rows over the ranks (lsv_train_param's
+ * comm): a usage error before any input is read, naming them. */
+static void check_distributed(const options *o)
+{
+	const lsv_train_param *p = &o->p;
+	const char *what = NULL;
+
+	if (p->solver == LSV_SOLVER_COMBINE)
+		what = "-s combine";
+	else if (o->folds > 0)
+		what = "-v (cross validation)";
+	else if (!((p->solver == LSV_SOLVER_LAPRLS ||
+		    p->solver == LSV_SOLVER_LAPSVM) &&
+		   p->method == LSV_METHOD_NEWTON &&
+		   (p->landmarks > 0 || p->kernel.type == LSV_KERNEL_LINEAR)))
+		what = "this method";
+	if (what != NULL)
+		tool_usage_error("%s is not distributed: on %d processes train "
+				 "-s laprls or lapsvm by Newton on a feature map "
+				 "(-M newton -N m, or -M newton -t 0), or run on one "
+				 "process (without mpirun, or -np 1)", what, nproc);
+}
+
+/* Each rank's training time and bytes sent, on rank 0's stderr. */
+static void report_ranks(size_t n, double seconds)
+{
+	double *v = calloc(2 * (size_t)nproc, sizeof *v);
+	lsv_error err;
+	int r;
+
+	if (v == NULL)
+		tool_die(1, "out of memory");
+	v[2 * rank_me] = (double)lsv_comm_sent(comm);
+	v[2 * rank_me + 1] = seconds;
+	if (lsv_comm_allreduce_double(comm, v, 2 * (size_t)nproc, LSV_COMM_SUM,
+				      &err) != LSV_OK)
+		tool_die_err(&err);
+	for (r = 0; r < nproc; r++)
+		tool_info("rank %d of %d: rows %zu..%zu, train %.2f s, sent %.0f "
+			  "bytes", r, nproc, n * (size_t)r / (size_t)nproc + 1,
+			  n * (size_t)(r + 1) / (size_t)nproc, v[2 * r + 1], v[2 * r]);
+	free(v);
+}
+
 int main(int argc, char **argv)
 {
 	options o;
@@ -1946,28 +2054,48 @@ int main(int argc, char **argv)
 	FILE *model_fp, *pred_fp = NULL, *singles_fp = NULL, *kernel_fp = NULL;
 
 	tool_init(argv[0]);
+	if (lsv_comm_mpi()) {
+		if (lsv_comm_init(&argc, &argv, &comm, &err) != LSV_OK)
+			tool_die_err(&err);
+		atexit(comm_exit);
+		nproc = lsv_comm_size(comm);
+		rank_me = lsv_comm_rank(comm);
+		tool_silent = rank_me != 0;
+	}
 	parse_options(argc, argv, &o);
+	if (nproc > 1) {
+		check_distributed(&o);
+		o.p.comm = comm;
+	}
 	/* Both outputs before the data are read: a bad destination fails at
 	 * once, not after the training; neither is replaced before both are
 	 * complete. */
-	model_fp = tool_output_open(o.outpath);
-	if (o.pred_file != NULL)
-		pred_fp = tool_output_open(o.pred_file);
-	if (o.singles_file != NULL)
-		singles_fp = tool_output_open(o.singles_file);
-	if (o.kernel_file != NULL)
-		kernel_fp = tool_output_open(o.kernel_file);
-	tool_check_input(o.in);
-	{
-		size_t j;
-		for (j = 0; o.graph_files != NULL && j < o.Gl.n; j++)
-			tool_check_input(o.graph_files[j]);
-		for (j = 0; j < o.nlists; j++)
-			tool_check_input(o.list_files[j]);
-		if (o.weights_file != NULL)
-			tool_check_input(o.weights_file);
+	if (rank0_begin()) {
+		model_fp = tool_output_open(o.outpath);
+		if (o.pred_file != NULL)
+			pred_fp = tool_output_open(o.pred_file);
+		if (o.singles_file != NULL)
+			singles_fp = tool_output_open(o.singles_file);
+		if (o.kernel_file != NULL)
+			kernel_fp = tool_output_open(o.kernel_file);
+		tool_check_input(o.in);
+		{
+			size_t j;
+			for (j = 0; o.graph_files != NULL && j < o.Gl.n; j++)
+				tool_check_input(o.graph_files[j]);
+			for (j = 0; j < o.nlists; j++)
+				tool_check_input(o.list_files[j]);
+			if (o.weights_file != NULL)
+				tool_check_input(o.weights_file);
+		}
+		x = read_data(&o);
+	} else {
+		x = NULL;
+		model_fp = NULL;
 	}
-	x = read_data(&o);
+	rank0_end();
+	if (nproc > 1 && lsv_data_share(comm, 0, &x, &err) != LSV_OK)
+		tool_die_err(&err);
 	check_classes(&o, x);
 	check_fraction(&o, x);
 	resolve_reg(&o.reg, x->l, x->n, &o.p);
@@ -2004,7 +2132,14 @@ int main(int argc, char **argv)
 		for (j = 0; j < o.Gl.n; j++) {
 			if ((descs[j] = malloc(256)) == NULL)
 				tool_die(1, "out of memory");
-			gs[j] = read_graph(&o, j, x, descs[j], 256);
+			gs[j] = NULL;
+			descs[j][0] = '\0';
+			if (rank0_begin())
+				gs[j] = read_graph(&o, j, x, descs[j], 256);
+			rank0_end();
+			if (nproc > 1 && lsv_graph_share(comm, 0, &gs[j], &err) !=
+			    LSV_OK)
+				tool_die_err(&err);
 		}
 		o.p = p1;
 	}
@@ -2014,10 +2149,13 @@ int main(int argc, char **argv)
 	if (o.p.solver == LSV_SOLVER_COMBINE) {
 		train_combination(&o, x, gs, descs, &progress, &m, &rep);
 	} else {
+		double t0 = tool_elapsed();
 		if (lsv_train_with_kernel(x, g, &o.p, K, &progress, &m, &rep,
 					  &err) != LSV_OK)
 			tool_die_err(&err);
 		set_graph_desc(m, descs[chosen]);
+		if (nproc > 1 && !tool_quiet)
+			report_ranks(x->n, tool_elapsed() - t0);
 	}
 	free(K);
 	describe_rows(&o, x);
@@ -2032,8 +2170,11 @@ int main(int argc, char **argv)
 		write_singles(singles_fp, x, m, &rep);
 	if (kernel_fp != NULL)
 		write_kernel(kernel_fp, &o, x, m, &rep);
-	write_model(model_fp, &o, m);
-	tool_outputs_commit();
+	if (rank0_begin()) {
+		write_model(model_fp, &o, m);
+		tool_outputs_commit();
+	}
+	rank0_end();
 	lsv_train_report_free(&rep);
 	lsv_model_free(m);
 	for (chosen = 0; chosen < o.Gl.n; chosen++) {

@@ -618,6 +618,13 @@ typedef struct {
 	 * landmarks = 0 and the linear kernel, the data themselves (sparse,
 	 * never an n x n array). */
 	long landmarks;         /* Nystrom landmarks m (0: none) */
+	/* NULL, or the processes (common/comm.c) among which Newton on a
+	 * feature map splits the rows (lapsvm-train under mpirun): every
+	 * rank calls lsv_train with the same data, graph and parameters and
+	 * gets the same model; each computes only its block of the rows of
+	 * Phi.  With more than one rank the other methods are refused
+	 * (LSV_EINVAL). */
+	struct lsv_comm *comm;
 	unsigned long long seed;/* landmark sampling */
 	double mem_limit;       /* bytes the dense arrays may take (0: the
 				   physical memory) */
@@ -1353,6 +1360,16 @@ lsv_status lsv_comm_shift_finish(lsv_comm *c, lsv_comm_req *req,
 lsv_status lsv_graph_build_dist(lsv_comm *comm, const lsv_data *x,
 				const lsv_graph_param *p, lsv_graph **out,
 				lsv_graph_info *info, lsv_error *err);
+
+/*
+ * Inputs read once (common/share.c): root's *x (or *g) copied to every
+ * rank, where *x (*g) becomes a new set (graph) that the caller owns;
+ * root's is left as it is.  Every rank calls it; the graph may be NULL at
+ * root (then NULL everywhere).  Every rank gets the same status.
+ */
+lsv_status lsv_data_share(lsv_comm *c, int root, lsv_data **x, lsv_error *err);
+lsv_status lsv_graph_share(lsv_comm *c, int root, lsv_graph **g,
+			   lsv_error *err);
 
 /* ------------------------------------------------------------------ */
 /* Seeded randomness and synthetic data (common/rng.c, common/synth.c)  */

@@ -88,11 +88,13 @@ lsv_status lsv_newton(lsv_fit *F, const lsv_newton_obj *O, int hinge,
 	lsv_status st = LSV_OK;
 	long step;
 
-	if (!act || !live || !zn || !f || !df || !fl || !dfl || !a1 || !a2) {
+	if (!act || !live || !zn || !f || !df || !fl || !dfl || !a1 || !a2)
 		st = lsv_fail(F->err, LSV_ENOMEM,
 			      "out of memory for the Newton steps");
+	if (O->agree != NULL)
+		st = O->agree(O->ctx, st);
+	if (st != LSV_OK)
 		goto done;
-	}
 	memset(z, 0, nz * C * sizeof *z);
 	memset(act, 1, l * C);  /* from z = 0 every labeled loss is active */
 	memset(live, 1, C);

@@ -13,6 +13,12 @@
  * landmarks with beta = U_r Lambda_r^-1/2 w, f(x) = sum_j beta_j k(z_j, x)
  * + b.  Linear kernel without landmarks: Phi = X (the features that occur,
  * compactly numbered), the model keeps w itself.
+ *
+ * Distributed (p->comm of P > 1 ranks): rank r builds rows [n r/P,
+ * n (r+1)/P) of Phi only (the landmarks, K_mm and V are the same on every
+ * rank: one seeded sampling over all n rows), lsv_primal_train reduces
+ * and gathers across the blocks, and the training outputs are gathered at
+ * the end; every rank ends with the same model.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -30,7 +36,14 @@ static int size_cmp(const void *a, const void *b)
 lsv_status lsv_nystrom_build(const lsv_data *x, const lsv_train_param *p,
 			     lsv_nystrom *ny, lsv_error *err)
 {
-	size_t n = x->n, m, r, i, j;
+	return lsv_nystrom_build_rows(x, p, 0, x->n, ny, err);
+}
+
+lsv_status lsv_nystrom_build_rows(const lsv_data *x, const lsv_train_param *p,
+				  size_t lo, size_t nl, lsv_nystrom *ny,
+				  lsv_error *err)
+{
+	size_t n = x->n, m, r, i, j, *rows = NULL;
 	size_t *perm = NULL;
 	double *Kmm = NULL, *Knm = NULL, *ev = NULL, *work = NULL, wmax;
 	int M, info_, lwork = -1, liwork = -1, iwq, *iwork = NULL;
@@ -42,13 +55,19 @@ lsv_status lsv_nystrom_build(const lsv_data *x, const lsv_train_param *p,
 	m = (size_t)p->landmarks < n ? (size_t)p->landmarks : n;
 	ny->n = n;
 	ny->m = m;
+	ny->lo = lo;
+	ny->nl = nl;
 	perm = lsv_alloc(n, sizeof *perm);
 	ny->idx = lsv_alloc(m, sizeof *ny->idx);
 	Kmm = lsv_alloc(m * m, sizeof *Kmm);
 	ev = lsv_alloc(m, sizeof *ev);
-	Knm = lsv_alloc(n * m, sizeof *Knm);
+	Knm = lsv_alloc(nl * m + 1, sizeof *Knm);
+	if (nl < n && (rows = lsv_alloc(nl + 1, sizeof *rows)) == NULL)
+		goto nomem;
 	if (!perm || !ny->idx || !Kmm || !ev || !Knm)
 		goto nomem;
+	for (i = 0; rows != NULL && i < nl; i++)
+		rows[i] = lo + i;
 	/* partial Fisher-Yates: the first m of a seeded shuffle */
 	lsv_rng_seed(&rng, p->seed);
 	for (i = 0; i < n; i++)
@@ -65,8 +84,9 @@ lsv_status lsv_nystrom_build(const lsv_data *x, const lsv_train_param *p,
 	qsort(ny->idx, m, sizeof *ny->idx, size_cmp);
 	if ((st = lsv_kernel_matrix(&p->kernel, x, ny->idx, m, x, ny->idx, m, Kmm,
 				    err)) != LSV_OK ||
-	    (st = lsv_kernel_matrix(&p->kernel, x, NULL, n, x, ny->idx, m, Knm,
-				    err)) != LSV_OK)
+	    (nl > 0 &&
+	     (st = lsv_kernel_matrix(&p->kernel, x, rows, nl, x, ny->idx, m, Knm,
+				     err)) != LSV_OK))
 		goto done;
 	/* K_mm = U Lambda U' (divide and conquer) */
 	M = (int)m;
@@ -100,7 +120,7 @@ lsv_status lsv_nystrom_build(const lsv_data *x, const lsv_train_param *p,
 	r = m - j;
 	ny->r = r;
 	ny->V = lsv_alloc(m * r, sizeof *ny->V);
-	ny->Phi = lsv_alloc(n * r, sizeof *ny->Phi);
+	ny->Phi = lsv_alloc(nl * r + 1, sizeof *ny->Phi);
 	if (ny->V == NULL || ny->Phi == NULL)
 		goto nomem;
 	for (i = j; i < m; i++) {
@@ -109,8 +129,8 @@ lsv_status lsv_nystrom_build(const lsv_data *x, const lsv_train_param *p,
 		for (q = 0; q < m; q++)
 			ny->V[q + (i - j) * m] = Kmm[q + i * m] * sc;
 	}
-	{
-		int N = (int)n, R = (int)r;
+	if (nl > 0) {
+		int N = (int)nl, R = (int)r;
 		const double one = 1.0, zero = 0.0;
 		dgemm_("N", "N", &N, &R, &M, &one, Knm, &N, ny->V, &M, &zero,
 		       ny->Phi, &N, 1, 1);
@@ -119,6 +139,7 @@ lsv_status lsv_nystrom_build(const lsv_data *x, const lsv_train_param *p,
 nomem:
 	st = lsv_fail(err, LSV_ENOMEM, "out of memory for the Nystrom features");
 done:
+	free(rows);
 	free(perm);
 	free(Kmm);
 	free(ev);
@@ -154,8 +175,20 @@ lsv_status lsv_fit_feature_map(lsv_fit *F, lsv_model **out)
 	memset(&map, 0, sizeof map);
 	memset(&ny, 0, sizeof ny);
 	map.n = n;
+	map.nl = n;
+	if (p->comm != NULL && lsv_comm_size(p->comm) > 1) {
+		size_t R = (size_t)lsv_comm_size(p->comm);
+		size_t me = (size_t)lsv_comm_rank(p->comm);
+		map.comm = p->comm;
+		map.lo = n * me / R;
+		map.nl = n * (me + 1) / R - map.lo;
+	}
 	if (p->landmarks > 0) {
-		if ((st = lsv_nystrom_build(x, p, &ny, F->err)) != LSV_OK)
+		st = lsv_nystrom_build_rows(x, p, map.lo, map.nl, &ny, F->err);
+		/* a kernel value of one rank's rows can fail there alone */
+		if (map.comm != NULL)
+			st = lsv_comm_agree(map.comm, st, F->err);
+		if (st != LSV_OK)
 			goto done;
 		map.dense = ny.Phi;
 		map.m = ny.r;
@@ -193,17 +226,25 @@ lsv_status lsv_fit_feature_map(lsv_fit *F, lsv_model **out)
 				      "weights (ill-conditioned system)");
 			goto done;
 		}
-	/* the training rows' outputs, f = Phi w + b (no kernel again) */
+	/* the training rows' outputs, f = Phi w + b (no kernel again): this
+	 * rank's rows, then every rank's gathered */
 	train_f = lsv_alloc(n * (size_t)C, sizeof *train_f);
+	if (map.comm != NULL &&
+	    (st = lsv_comm_agree(map.comm, train_f != NULL ? LSV_OK
+				 : lsv_fail(F->err, LSV_ENOMEM, "out of memory "
+					    "for the training outputs"),
+				 F->err)) != LSV_OK)
+		goto done;
 	if (train_f != NULL) {
 		int c;
 		for (c = 0; c < C; c++) {
 			const double *w = W + (size_t)c * map.m;
-			for (i = 0; i < n; i++) {
+			for (i = map.lo; i < map.lo + map.nl; i++) {
 				double v = F->bias[c];
 				if (map.dense != NULL) {
 					for (j = 0; j < map.m; j++)
-						v += map.dense[i + j * n] * w[j];
+						v += map.dense[(i - map.lo) + j * map.nl] *
+						     w[j];
 				} else {
 					size_t q;
 					for (q = x->rowptr[i]; q < x->rowptr[i + 1]; q++)
@@ -211,6 +252,24 @@ lsv_status lsv_fit_feature_map(lsv_fit *F, lsv_model **out)
 				}
 				train_f[i * (size_t)C + (size_t)c] = v;
 			}
+		}
+		if (map.comm != NULL) {
+			size_t *counts = NULL, R = (size_t)lsv_comm_size(map.comm);
+			void *all = NULL;
+			counts = lsv_alloc(R, sizeof *counts);
+			st = counts != NULL ? LSV_OK
+				: lsv_fail(F->err, LSV_ENOMEM, "out of memory");
+			if ((st = lsv_comm_agree(map.comm, st, F->err)) == LSV_OK)
+				st = lsv_comm_allgatherv(
+					map.comm, train_f + map.lo * (size_t)C,
+					map.nl * (size_t)C * sizeof *train_f, &all,
+					counts, F->err);
+			if (st == LSV_OK)
+				memcpy(train_f, all, n * (size_t)C * sizeof *train_f);
+			free(all);
+			free(counts);
+			if (st != LSV_OK)
+				goto done;
 		}
 	}
 	if (p->landmarks > 0) {

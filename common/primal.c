@@ -34,6 +34,19 @@
  * with the products Phi v, Phi' u and the sparse L, warm-started from the
  * previous step.  Every one-vs-rest function has its own S and stops on
  * its own; the dense part of H is shared.
+ *
+ * Distributed (lsv_fmat.comm of P > 1 ranks, lapsvm-train under mpirun):
+ * the rows of Phi in 1-D blocks, rank r holding rows [n r/P, n (r+1)/P).
+ * z, H and the m-vectors are the same on every rank; each sum over rows
+ * (Phi~_S' Phi~_S, Phi~' v, the right-hand side, Phi~' L^p Phi~) is a
+ * sum of the ranks' partial sums, reduced by one allreduce; an n-vector
+ * Phi~ z is gathered whole (allgatherv) because L^p couples rows of every
+ * block (L^p and the line search then run on the whole vector on every
+ * rank: O(p nnz(W)), small beside Phi).  For Phi~' L^p Phi~ the columns of
+ * Phi are gathered a slice at a time (n x b, b chosen to keep the slice
+ * near 64 MB).  The results differ from one process only by the order of
+ * the sums (rounding).  With one process every gather is the identity and
+ * the arithmetic is that of the serial code.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -46,6 +59,9 @@ typedef struct {
 	const lsv_fmat *F;
 	size_t n, m, l, C;    /* rows, features (w has m, z has m + 1),
 				 labeled rows, functions */
+	size_t lo, nl;        /* this rank's rows [lo, lo + nl) */
+	int dist;             /* more than one rank: reduce and gather */
+	size_t *counts;       /* bytes of each rank's block of an n-vector */
 	const size_t *lab;    /* labeled rows */
 	double gA, cI, il;    /* gamma_A, gamma_I / n^2, 1 / l */
 	const lsv_lapop *L;   /* NULL when gamma_I = 0 */
@@ -58,57 +74,93 @@ typedef struct {
 	double *Ldu;          /* n */
 } prob;
 
-/* u = Phi~ z (n rows). */
-static void fmul(const prob *P, const double *z, double *u)
+/* The whole n-vector u from this rank's block u[lo, lo + nl) (in place):
+ * every rank's block gathered (nothing to do on one process). */
+static lsv_status gather_rows(const prob *P, double *u)
+{
+	void *all = NULL;
+	lsv_status st;
+
+	if (!P->dist)
+		return LSV_OK;
+	st = lsv_comm_allgatherv(P->F->comm, u + P->lo, P->nl * sizeof *u, &all,
+				 P->counts, P->err);
+	if (st == LSV_OK)
+		memcpy(u, all, P->n * sizeof *u);
+	free(all);
+	return st;
+}
+
+/* v (len doubles) summed over the ranks, on every rank. */
+static lsv_status reduce(const prob *P, double *v, size_t len)
+{
+	if (!P->dist)
+		return LSV_OK;
+	return lsv_comm_allreduce_double(P->F->comm, v, len, LSV_COMM_SUM,
+					 P->err);
+}
+
+/* u = Phi~ z (all n rows: this rank's computed, the others gathered). */
+static lsv_status fmul(const prob *P, const double *z, double *u)
 {
 	const lsv_fmat *F = P->F;
-	size_t n = P->n, m = P->m, i, q;
+	size_t m = P->m, i, q;
 	if (F->dense != NULL) {
-		int N = (int)n, M = (int)m, one_i = 1;
+		int N = (int)P->nl, M = (int)m, one_i = 1;
 		const double one = 1.0, zero = 0.0;
-		dgemm_("N", "N", &N, &one_i, &M, &one, F->dense, &N, z, &M, &zero,
-		       u, &N, 1, 1);
-		for (i = 0; i < n; i++)
+		if (N > 0)
+			dgemm_("N", "N", &N, &one_i, &M, &one, F->dense, &N, z, &M,
+			       &zero, u + P->lo, &N, 1, 1);
+		for (i = P->lo; i < P->lo + P->nl; i++)
 			u[i] += z[m];
-		return;
+		return gather_rows(P, u);
 	}
-	for (i = 0; i < n; i++) {
+	for (i = P->lo; i < P->lo + P->nl; i++) {
 		double acc = z[m];
 		for (q = F->x->rowptr[i]; q < F->x->rowptr[i + 1]; q++)
 			acc += F->x->val[q] * z[F->ccol[q]];
 		u[i] = acc;
 	}
+	return gather_rows(P, u);
 }
 
-/* g += Phi~' u (m + 1 entries). */
+/* g += Phi~' u over this rank's rows (m + 1 entries; the caller reduces). */
 static void ftmul_add(const prob *P, const double *u, double *g)
 {
 	const lsv_fmat *F = P->F;
-	size_t n = P->n, m = P->m, i, q;
+	size_t m = P->m, i, q;
 	double s = 0.0;
 	if (F->dense != NULL) {
-		int N = (int)n, M = (int)m, one_i = 1;
+		int N = (int)P->nl, M = (int)m, one_i = 1;
 		const double one = 1.0;
-		dgemm_("T", "N", &M, &one_i, &N, &one, F->dense, &N, u, &N, &one,
-		       g, &M, 1, 1);
+		if (N > 0)
+			dgemm_("T", "N", &M, &one_i, &N, &one, F->dense, &N,
+			       u + P->lo, &N, &one, g, &M, 1, 1);
 	} else {
-		for (i = 0; i < n; i++)
+		for (i = P->lo; i < P->lo + P->nl; i++)
 			for (q = F->x->rowptr[i]; q < F->x->rowptr[i + 1]; q++)
 				g[F->ccol[q]] += F->x->val[q] * u[i];
 	}
-	for (i = 0; i < n; i++)
+	for (i = P->lo; i < P->lo + P->nl; i++)
 		s += u[i];
 	g[m] += s;
 }
 
-/* Row i of Phi~ added, times a, into the dense vector g (m + 1). */
+/* Is row i this rank's? */
+static int mine(const prob *P, size_t i)
+{
+	return i >= P->lo && i < P->lo + P->nl;
+}
+
+/* Row i of Phi~ (one of this rank's) added, times a, into the dense
+ * vector g (m + 1). */
 static void frow_add(const prob *P, size_t i, double a, double *g)
 {
 	const lsv_fmat *F = P->F;
 	size_t j, q;
 	if (F->dense != NULL)
 		for (j = 0; j < P->m; j++)
-			g[j] += a * F->dense[i + j * P->n];
+			g[j] += a * F->dense[(i - P->lo) + j * P->nl];
 	else
 		for (q = F->x->rowptr[i]; q < F->x->rowptr[i + 1]; q++)
 			g[F->ccol[q]] += a * F->x->val[q];
@@ -125,16 +177,19 @@ static lsv_status hmul(const prob *P, const unsigned char *S, const double *v,
 	size_t m1 = P->m + 1, j, k;
 	lsv_status st;
 
-	fmul(P, v, u);
+	if ((st = fmul(P, v, u)) != LSV_OK)
+		return st;
 	memset(out, 0, m1 * sizeof *out);
 	for (k = 0; k < P->l; k++)
-		if (S[k])
+		if (S[k] && mine(P, P->lab[k]))
 			frow_add(P, P->lab[k], P->il * u[P->lab[k]], out);
 	if (P->L != NULL) {
 		if ((st = lsv_lapop_apply(P->L, u, Lu, 1, P->cI, P->err)) != LSV_OK)
 			return st;
 		ftmul_add(P, Lu, out);
 	}
+	if ((st = reduce(P, out, m1)) != LSV_OK)
+		return st;
 	for (j = 0; j < P->m; j++)
 		out[j] += P->gA * v[j];
 	out[P->m] += 1e-12 * P->il * v[P->m];
@@ -196,7 +251,7 @@ static lsv_status solve(void *ctx, const unsigned char *act,
 			double *zn)
 {
 	prob *P = ctx;
-	size_t l = P->l, m = P->m, m1 = m + 1, n = P->n, j, r, c;
+	size_t l = P->l, m = P->m, m1 = m + 1, j, r, c;
 	size_t C = P->C;
 	lsv_status st;
 
@@ -209,26 +264,41 @@ static lsv_status solve(void *ctx, const unsigned char *act,
 			continue;
 		memset(P->rhs, 0, m1 * sizeof *P->rhs);
 		for (r = 0; r < l; r++)
-			if (S[r])
+			if (S[r] && mine(P, P->lab[r]))
 				frow_add(P, P->lab[r], P->il * y[r], P->rhs);
+		if ((st = reduce(P, P->rhs, m1)) != LSV_OK)
+			return st;
 		if (P->F->dense != NULL) {
 			int M1 = (int)m1, one_i = 1, inf, k = 0;
-			const double one = 1.0;
-			memcpy(P->H, P->H0, m1 * m1 * sizeof *P->H);
-			/* H += 1/l Phi~_S' Phi~_S: the active rows gathered
-			 * as columns of A, one dsyrk */
+			const double one = 1.0, zero = 0.0;
+			/* H += 1/l Phi~_S' Phi~_S: this rank's active rows
+			 * gathered as columns of A, one dsyrk (onto H0 on one
+			 * process; else the ranks' parts summed, then added) */
 			for (r = 0; r < l; r++) {
-				if (!S[r])
+				if (!S[r] || !mine(P, P->lab[r]))
 					continue;
 				for (j = 0; j < m; j++)
 					P->A[j + (size_t)k * m1] =
-						P->F->dense[P->lab[r] + j * n];
+						P->F->dense[(P->lab[r] - P->lo) +
+							    j * P->nl];
 				P->A[m + (size_t)k * m1] = 1.0;
 				k++;
 			}
-			if (k > 0)
-				dsyrk_("L", "N", &M1, &k, &P->il, P->A, &M1, &one,
-				       P->H, &M1, 1, 1);
+			if (!P->dist) {
+				memcpy(P->H, P->H0, m1 * m1 * sizeof *P->H);
+				if (k > 0)
+					dsyrk_("L", "N", &M1, &k, &P->il, P->A, &M1,
+					       &one, P->H, &M1, 1, 1);
+			} else {
+				memset(P->H, 0, m1 * m1 * sizeof *P->H);
+				if (k > 0)
+					dsyrk_("L", "N", &M1, &k, &P->il, P->A, &M1,
+					       &zero, P->H, &M1, 1, 1);
+				if ((st = reduce(P, P->H, m1 * m1)) != LSV_OK)
+					return st;
+				for (j = 0; j < m1 * m1; j++)
+					P->H[j] += P->H0[j];
+			}
 			/* b has no regularizer: a tiny ridge keeps H
 			 * definite when S is empty and L 1 = 0 */
 			P->H[m + m * m1] += 1e-12 * P->il;
@@ -254,10 +324,12 @@ static lsv_status outputs(void *ctx, const unsigned char *live,
 {
 	prob *P = ctx;
 	size_t c;
+	lsv_status st;
 
 	for (c = 0; c < P->C; c++)
-		if (live[c])
-			fmul(P, d + c * (P->m + 1), du + c * P->n);
+		if (live[c] &&
+		    (st = fmul(P, d + c * (P->m + 1), du + c * P->n)) != LSV_OK)
+			return st;
 	return LSV_OK;
 }
 
@@ -296,48 +368,111 @@ static lsv_status slope(void *ctx, const unsigned char *live,
 	return LSV_OK;
 }
 
+/* A local outcome agreed by every rank (so no rank waits for one that
+ * failed alone); itself on one process. */
+static lsv_status agree(const prob *P, lsv_status st)
+{
+	return P->dist ? lsv_comm_agree(P->F->comm, st, P->err) : st;
+}
+
+/* Columns [c0, c0 + w) of Phi, all n rows, into G (n x w): each rank's
+ * rows of them gathered (a rank's block of the slice is contiguous in its
+ * column-major nl x m array). */
+static lsv_status gather_slice(const prob *P, size_t c0, size_t w, double *G)
+{
+	size_t n = P->n, R = (size_t)lsv_comm_size(P->F->comm), r, i, j;
+	size_t off = 0;
+	double *all = NULL;
+	lsv_status st;
+
+	st = lsv_comm_allgatherv(P->F->comm, P->F->dense + c0 * P->nl,
+				 P->nl * w * sizeof *G, (void **)&all, P->counts,
+				 P->err);
+	if (st != LSV_OK)
+		return st;
+	for (r = 0; r < R; r++) {
+		size_t lo = n * r / R, nr = n * (r + 1) / R - lo;
+		for (j = 0; j < w; j++)
+			for (i = 0; i < nr; i++)
+				G[lo + i + j * n] = all[off + i + j * nr];
+		off += nr * w;
+	}
+	free(all);
+	return LSV_OK;
+}
+
+static lsv_status newton_agree(void *ctx, lsv_status st)
+{
+	return agree(ctx, st);
+}
+
 /* H0 = gamma_A diag(1..1, 0) + gamma_I/n^2 Phi~' L^p Phi~ for a dense map:
- * L^p [Phi 1] by sparse products, [Phi 1]' times it by one dgemm. */
+ * T = L^p [Phi 1] by sparse products, a slice of b columns at a time (all
+ * m at once on one process), [Phi 1]' T by dgemm over this rank's rows
+ * (the last row from T's column sums), the ranks' parts summed. */
 static lsv_status dense_h0(prob *P, double *ones)
 {
 	const lsv_fmat *F = P->F;
-	size_t n = P->n, m = P->m, m1 = m + 1, j, r;
-	int N = (int)n, M = (int)m, M1 = (int)m1;
+	size_t n = P->n, m = P->m, m1 = m + 1, nl = P->nl, b, c0, w, j, r;
+	int N = (int)nl, M = (int)m, W;
 	const double one = 1.0, zero = 0.0;
-	double *T = NULL, *tmp = NULL;
+	double *T = NULL, *tmp = NULL, *G = NULL;
 	lsv_status st = LSV_OK;
 
 	if (P->L != NULL) {
-		T = malloc(n * m1 * sizeof *T);
-		tmp = malloc(m * m1 * sizeof *tmp);
-		if (T == NULL || tmp == NULL) {
+		/* a slice of about 8M doubles (64 MB) when gathered */
+		b = !P->dist ? m : (size_t)8 << 20 >= n * m ? m
+			: ((size_t)8 << 20) / n > 0 ? ((size_t)8 << 20) / n : 1;
+		if (b == 0)
+			b = 1;
+		T = malloc(n * b * sizeof *T);
+		tmp = malloc(m * b * sizeof *tmp);
+		if (P->dist)
+			G = malloc(n * b * sizeof *G);
+		if (T == NULL || tmp == NULL || (P->dist && G == NULL))
 			st = lsv_fail(P->err, LSV_ENOMEM,
 				      "out of memory for the primal solver (%zu "
 				      "features)", m);
-			goto done;
-		}
-		/* T = cI L^p [Phi 1]; the last column from ones */
-		if ((st = lsv_lapop_apply(P->L, F->dense, T, m, P->cI,
-					  P->err)) != LSV_OK)
+		if ((st = agree(P, st)) != LSV_OK)
 			goto done;
 		for (j = 0; j < n; j++)
 			ones[j] = 1.0;
-		if ((st = lsv_lapop_apply(P->L, ones, T + n * m, 1, P->cI,
-					  P->err)) != LSV_OK)
-			goto done;
-		/* [Phi 1]' T: the m x m1 block by dgemm, the last row from
-		 * the column sums of T */
-		dgemm_("T", "N", &M, &M1, &N, &one, F->dense, &N, T, &N, &zero,
-		       tmp, &M, 1, 1);
-		for (j = 0; j < m1; j++) {
-			size_t i;
-			double s = 0.0;
-			for (i = 0; i < m; i++)
-				P->H0[i + j * m1] = tmp[i + j * m];
-			for (i = 0; i < n; i++)
-				s += T[i + j * n];
-			P->H0[m + j * m1] = s;
+		for (c0 = 0; c0 < m1; c0 += w) {
+			const double *src;
+			/* the columns [c0, c0 + w) of [Phi 1], all rows */
+			w = c0 == m ? 1 : m - c0 < b ? m - c0 : b;
+			if (c0 == m) {
+				src = ones;
+			} else if (!P->dist) {
+				src = F->dense + c0 * n;
+			} else {
+				if ((st = gather_slice(P, c0, w, G)) != LSV_OK)
+					goto done;
+				src = G;
+			}
+			if ((st = lsv_lapop_apply(P->L, src, T, w, P->cI,
+						  P->err)) != LSV_OK)
+				goto done;
+			W = (int)w;
+			if (nl > 0) {
+				int NN = (int)n;
+				dgemm_("T", "N", &M, &W, &N, &one, F->dense, &N, T + P->lo,
+				       &NN, &zero, tmp, &M, 1, 1);
+			} else {
+				memset(tmp, 0, m * w * sizeof *tmp);
+			}
+			for (j = 0; j < w; j++) {
+				size_t i;
+				double s = 0.0;
+				for (i = 0; i < m; i++)
+					P->H0[i + (c0 + j) * m1] = tmp[i + j * m];
+				for (i = P->lo; i < P->lo + nl; i++)
+					s += T[i + j * n];
+				P->H0[m + (c0 + j) * m1] = s;
+			}
 		}
+		if ((st = reduce(P, P->H0, m1 * m1)) != LSV_OK)
+			goto done;
 		/* symmetrize away the rounding of the two halves */
 		for (j = 0; j < m1; j++)
 			for (r = j + 1; r < m1; r++) {
@@ -350,6 +485,7 @@ static lsv_status dense_h0(prob *P, double *ones)
 done:
 	free(T);
 	free(tmp);
+	free(G);
 	return st;
 }
 
@@ -378,24 +514,31 @@ lsv_status lsv_primal_train(lsv_fit *Fit, const lsv_fmat *F, int hinge,
 	P.Y = Fit->Y;
 	P.err = Fit->err;
 	P.cg_iters = &Fit->report->cg_iterations;
+	P.lo = F->lo;
+	P.nl = F->nl;
+	P.dist = F->comm != NULL && lsv_comm_size(F->comm) > 1;
 	z = malloc(m1 * C * sizeof *z);
 	P.rhs = malloc(m1 * sizeof *P.rhs);
 	P.Ldu = malloc(n * sizeof *P.Ldu);
-	if (z == NULL || P.rhs == NULL || P.Ldu == NULL)
-		goto nomem;
+	if (P.dist)
+		P.counts = malloc((size_t)lsv_comm_size(F->comm) * sizeof *P.counts);
 	if (F->dense != NULL) {
 		P.H0 = calloc(m1 * m1, sizeof *P.H0);
 		P.H = malloc(m1 * m1 * sizeof *P.H);
 		P.A = malloc(m1 * (l ? l : 1) * sizeof *P.A);
-		if (P.H0 == NULL || P.H == NULL || P.A == NULL)
-			goto nomem;
-		if ((st = dense_h0(&P, P.Ldu)) != LSV_OK)
-			goto done;
 	} else {
 		P.work = malloc((4 * m1 + 2 * n) * sizeof *P.work);
-		if (P.work == NULL)
-			goto nomem;
 	}
+	if (z == NULL || P.rhs == NULL || P.Ldu == NULL ||
+	    (P.dist && P.counts == NULL) ||
+	    (F->dense != NULL && (P.H0 == NULL || P.H == NULL || P.A == NULL)) ||
+	    (F->dense == NULL && P.work == NULL))
+		st = lsv_fail(Fit->err, LSV_ENOMEM, "out of memory for the primal "
+			      "solver (%zu features)", m);
+	if ((st = agree(&P, st)) != LSV_OK)
+		goto done;
+	if (F->dense != NULL && (st = dense_h0(&P, P.Ldu)) != LSV_OK)
+		goto done;
 	memset(&O, 0, sizeof O);
 	O.nz = m1;
 	O.joint = 0;
@@ -408,18 +551,16 @@ lsv_status lsv_primal_train(lsv_fit *Fit, const lsv_fmat *F, int hinge,
 	O.solve = solve;
 	O.outputs = outputs;
 	O.slope = slope;
+	O.agree = newton_agree;
 	if ((st = lsv_newton(Fit, &O, hinge, z)) != LSV_OK)
 		goto done;
 	for (c = 0; c < C; c++) {
 		memcpy(W + c * m, z + c * m1, m * sizeof *W);
 		bias[c] = z[m + c * m1];
 	}
-	goto done;
-nomem:
-	st = lsv_fail(Fit->err, LSV_ENOMEM,
-		      "out of memory for the primal solver (%zu features)", m);
 done:
 	free(z);
+	free(P.counts);
 	free(P.rhs);
 	free(P.Ldu);
 	free(P.H0);

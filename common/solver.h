@@ -263,11 +263,17 @@ typedef struct {
 	size_t n, m, r;
 	size_t *idx;  /* m landmark rows */
 	double *V;    /* m x r */
-	double *Phi;  /* n x r */
+	double *Phi;  /* nl x r: rows [lo, lo + nl) */
+	size_t lo, nl;
 } lsv_nystrom;
 
 lsv_status lsv_nystrom_build(const lsv_data *x, const lsv_train_param *p,
 			     lsv_nystrom *ny, lsv_error *err);
+/* The same with Phi's rows [lo, lo + nl) only (the landmarks, V and r are
+ * those of every block: the sampling is over all n rows, seeded). */
+lsv_status lsv_nystrom_build_rows(const lsv_data *x, const lsv_train_param *p,
+				  size_t lo, size_t nl, lsv_nystrom *ny,
+				  lsv_error *err);
 void lsv_nystrom_free(lsv_nystrom *ny);
 lsv_status lsv_fit_combine(lsv_fit *F, lsv_model **out);        /* combine.c */
 lsv_status lsv_fit_boost(lsv_fit *F, lsv_model **out);          /* boost.c */
@@ -398,10 +404,15 @@ lsv_status lsv_tsvm_binary(const double *K, size_t n, const size_t *lab,
 			   long *switches, int *capped, lsv_error *err);
 
 /* A feature map for the primal solver (common/primal.c): n rows of m
- * features, dense (column-major n x m) or the stored values of x, ccol[q]
- * the feature (0..m-1) of stored value q. */
+ * features, dense or the stored values of x, ccol[q] the feature (0..m-1)
+ * of stored value q.  This process holds rows [lo, lo + nl): dense is
+ * column-major nl x m, and of x (all n rows) it reads those rows.  comm
+ * NULL (or of one rank): lo = 0, nl = n, no communication; otherwise every
+ * rank of comm holds its block and calls lsv_primal_train together. */
 typedef struct {
 	size_t n, m;
+	size_t lo, nl;
+	lsv_comm *comm;
 	const double *dense;
 	const lsv_data *x;
 	const int *ccol;
@@ -503,6 +514,10 @@ typedef struct {
 	lsv_status (*slope)(void *ctx, const unsigned char *live,
 			    const double *z, const double *d, const double *f,
 			    const double *df, double *a1, double *a2);
+	/* NULL, or the agreement of a local outcome by every process of a
+	 * distributed objective (the driver's own allocations), so that no
+	 * process waits in a collective for one that failed alone. */
+	lsv_status (*agree)(void *ctx, lsv_status st);
 } lsv_newton_obj;
 
 /*

@@ -301,6 +301,17 @@ lsv_status lsv_train_param_check(const lsv_train_param *p, lsv_error *err)
 		return lsv_fail(err, LSV_EINVAL, "unknown solver %d", (int)p->solver);
 	if (lsv_method_name(p->method) == NULL)
 		return lsv_fail(err, LSV_EINVAL, "unknown method %d", (int)p->method);
+	if (p->comm != NULL && lsv_comm_size(p->comm) > 1 &&
+	    !((p->solver == LSV_SOLVER_LAPRLS || p->solver == LSV_SOLVER_LAPSVM) &&
+	      p->method == LSV_METHOD_NEWTON &&
+	      (p->landmarks > 0 || p->kernel.type == LSV_KERNEL_LINEAR)))
+		return lsv_fail(err, LSV_EINVAL,
+				"%s -M %s is not distributed: on %d processes "
+				"train LapRLS or LapSVM by Newton on a feature map "
+				"(-M newton -N m, or -M newton with the linear "
+				"kernel), or run on one process",
+				lsv_solver_name(p->solver), lsv_method_name(p->method),
+				lsv_comm_size(p->comm));
 	if (k.gamma == 0.0)
 		k.gamma = 1.0;  /* resolved from the data at training time */
 	if (lsv_kernel_check(&k, err) != LSV_OK)
