@@ -2164,13 +2164,13 @@ int main(int argc, char **argv)
 		cluster_report(x, m, &rep);
 	if (o.p.solver == LSV_SOLVER_COMBINE)
 		report_combination(&o, m, &rep);
-	if (pred_fp != NULL)
-		write_transductive(pred_fp, x, m, &rep);
-	if (singles_fp != NULL)
-		write_singles(singles_fp, x, m, &rep);
-	if (kernel_fp != NULL)
-		write_kernel(kernel_fp, &o, x, m, &rep);
-	if (rank0_begin()) {
+	if (rank0_begin()) {  /* the outputs were opened by rank 0 alone */
+		if (pred_fp != NULL)
+			write_transductive(pred_fp, x, m, &rep);
+		if (singles_fp != NULL)
+			write_singles(singles_fp, x, m, &rep);
+		if (kernel_fp != NULL)
+			write_kernel(kernel_fp, &o, x, m, &rep);
 		write_model(model_fp, &o, m);
 		tool_outputs_commit();
 	}

@@ -6,6 +6,18 @@
 # test.
 #
 #   bench/mpi.sh [fashion|mnist10k]     (default fashion)
+#   bench/mpi.sh train                  (lapsvm-train on SecStr, below)
+#
+# train: lapsvm-train $TRAIN (default -s lapsvm -M newton -N 1000) on
+# SecStr (83679 rows) with the labels of split $SPLIT (default 1) of
+# l = $L (default 1000), the rest unlabelled, as experiments/secstr.sh
+# applies them, and the graph graph-build -k 10 (built once, serially, not
+# timed in the table): the serial build, then mpirun -np P for P in $PS.
+# Per run: wall and CPU seconds (user + system of the process tree, from
+# /usr/bin/time), each rank's training time and bytes sent (as
+# lapsvm-train reports them), the largest relative difference of any
+# number of the model from the serial one, whether the predicted labels
+# of the unlabelled rows (-o) are identical, and their error (%).
 # Environment: GRAPH ("-k 10"), PS ("1 2"), BLAS (the directory of the BLAS
 # to run with, default /usr/lib/x86_64-linux-gnu/openblas-pthread; empty:
 # the system's), FASHION (directory of the IDX files, as bench/fashion.sh),
@@ -23,6 +35,77 @@ make -s all
 make -s MPI=1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+
+# the largest relative difference between the numbers of two model files
+# (text equal elsewhere), or DIFFERENT
+model_diff() {
+	awk -v A="$1" -v B="$2" '
+	function num(s) { return s ~ /^[-+]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][-+]?[0-9]+)?$/ }
+	function ab(v) { return v < 0 ? -v : v }
+	BEGIN { w = 0
+		while ((getline a < A) > 0) {
+			if ((getline b < B) <= 0) { print "DIFFERENT"; exit }
+			na = split(a, ta, /[ :]/); nb = split(b, tb, /[ :]/)
+			if (na != nb) { print "DIFFERENT"; exit }
+			for (i = 1; i <= na; i++) if (ta[i] != tb[i]) {
+				if (!num(ta[i]) || !num(tb[i])) { print "DIFFERENT"; exit }
+				m = ab(ta[i]) > ab(tb[i]) ? ab(ta[i]) : ab(tb[i])
+				if (ab(ta[i] - tb[i]) / m > w) w = ab(ta[i] - tb[i]) / m }
+		}
+		if ((getline b < B) > 0) { print "DIFFERENT"; exit }
+		printf "%.1e\n", w }'
+}
+
+if [ "$set_name" = train ]; then
+	TRAIN=${TRAIN:--s lapsvm -M newton -N 1000}
+	SPLIT=${SPLIT:-1}
+	L=${L:-1000}
+	[ -f "$DATA/ssl_secstr.libsvm.gz" ] || { echo "mpi.sh: $DATA/ssl_secstr.libsvm.gz not found" >&2; exit 1; }
+	gzip -dc "$DATA/ssl_secstr.libsvm.gz" > "$tmp/full"
+	sed -n "${SPLIT}p" "$DATA/ssl_secstr.splits.l$L.txt" > "$tmp/lab"
+	[ -s "$tmp/lab" ] || { echo "mpi.sh: no split $SPLIT of l = $L" >&2; exit 1; }
+	# as experiments/ssl-book.sh: the split's rows keep their label, the
+	# others get the marker 9; the truth of the unlabelled rows for scoring
+	awk 'NR == FNR { for (j = 1; j <= NF; j++) keep[$j] = 1; next }
+		{ if (!(FNR in keep)) $1 = 9; print }' "$tmp/lab" "$tmp/full" > "$tmp/semi"
+	awk 'NR == FNR { y[FNR] = $1; next } $1 == 9 { print y[FNR] }' \
+		<(cut -d' ' -f1 "$tmp/full") "$tmp/semi" > "$tmp/truth"
+	if [ "$(id -u)" = 0 ]; then
+		export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+	fi
+	export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1
+	[ -n "$BLAS" ] && export LD_LIBRARY_PATH="$BLAS${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+	./graph-build -q -k 10 "$tmp/semi" "$tmp/graph"
+	echo "lapsvm-train $TRAIN -u 9 -G (graph-build -k 10) on SecStr, split $SPLIT of l = $L: $(wc -l < "$tmp/semi") rows; one thread per rank; BLAS: ${BLAS:-system}; $(nproc --all) cores, shared: load average $(cut -d" " -f1-3 /proc/loadavg)"
+	echo
+	error() { tail -n +2 "$1" | cut -d' ' -f1 | paste -d' ' "$tmp/truth" - |
+		awk '{ n++; e += ($1 != $2) } END { printf "%.2f", 100 * e / n }'; }
+	printf '| run | wall s | CPU s | train s per rank | bytes sent per rank | model vs serial (max rel. diff) | labels | error %% |\n|---|---|---|---|---|---|---|---|\n'
+	# shellcheck disable=SC2086
+	/usr/bin/time -f '%e %U %S' -o "$tmp/serial.time" ./lapsvm-train $TRAIN -u 9 -G "$tmp/graph" \
+		-o "$tmp/serial.pred" "$tmp/semi" "$tmp/serial.model" 2> "$tmp/serial.err"
+	read -r w u s < "$tmp/serial.time"
+	printf '| serial, 1 thread | %s | %s | - | - | reference | reference | %s |\n' "$w" \
+		"$(awk -v a="$u" -v b="$s" 'BEGIN { printf "%.1f", a + b }')" "$(error "$tmp/serial.pred")"
+	for P in $PS; do
+		# shellcheck disable=SC2086
+		/usr/bin/time -f '%e %U %S' -o "$tmp/p$P.time" mpirun -q --oversubscribe --bind-to none \
+			-np "$P" build/mpi/lapsvm-train $TRAIN -u 9 -G "$tmp/graph" -o "$tmp/p$P.pred" \
+			"$tmp/semi" "$tmp/p$P.model" 2> "$tmp/p$P.err"
+		read -r w u s < "$tmp/p$P.time"
+		tr=$(sed -n 's/.*rank [0-9]* of .*train \([0-9.]*\) s.*/\1/p' "$tmp/p$P.err" | paste -sd/ -)
+		sent=$(sed -n 's/.*rank [0-9]* of .*sent \([0-9]*\) bytes/\1/p' "$tmp/p$P.err" | paste -sd/ -)
+		same=$(cmp -s <(cut -d' ' -f1 "$tmp/serial.pred") <(cut -d' ' -f1 "$tmp/p$P.pred") &&
+			echo identical || echo DIFFERENT)
+		printf '| mpirun -np %s | %s | %s | %s | %s | %s | %s | %s |\n' "$P" "$w" \
+			"$(awk -v a="$u" -v b="$s" 'BEGIN { printf "%.1f", a + b }')" "${tr:--}" "${sent:--}" \
+			"$(model_diff "$tmp/serial.model" "$tmp/p$P.model")" "$same" "$(error "$tmp/p$P.pred")"
+	done
+	echo
+	echo "The serial run's report:"
+	sed 's/^/    /' "$tmp/serial.err"
+	exit 0
+fi
 case $set_name in
 fashion)
 	[ -d "$FASHION" ] || { echo "mpi.sh: $FASHION not found (dataset-fashion-mnist)" >&2; exit 1; }
@@ -33,7 +116,7 @@ mnist10k)
 	gzip -dc "$DATA/mnist.t10k.libsvm.gz" > "$tmp/x"
 	;;
 *)
-	echo "mpi.sh: unknown set '$set_name' (fashion or mnist10k)" >&2
+	echo "mpi.sh: unknown set '$set_name' (fashion, mnist10k or train)" >&2
 	exit 2
 	;;
 esac
