@@ -43,8 +43,8 @@
  * Phi~ z is gathered whole (allgatherv) because L^p couples rows of every
  * block (L^p and the line search then run on the whole vector on every
  * rank: O(p nnz(W)), small beside Phi).  For Phi~' L^p Phi~ the columns of
- * Phi are gathered a slice at a time (n x b, b chosen to keep the slice
- * near 64 MB).  The results differ from one process only by the order of
+ * Phi are gathered a slice at a time (n x b: at least four slices, each at
+ * most 64 MB).  The results differ from one process only by the order of
  * the sums (rounding).  With one process every gather is the identity and
  * the arithmetic is that of the serial code.
  */
@@ -420,9 +420,16 @@ static lsv_status dense_h0(prob *P, double *ones)
 	lsv_status st = LSV_OK;
 
 	if (P->L != NULL) {
-		/* a slice of about 8M doubles (64 MB) when gathered */
-		b = !P->dist ? m : (size_t)8 << 20 >= n * m ? m
-			: ((size_t)8 << 20) / n > 0 ? ((size_t)8 << 20) / n : 1;
+		/* distributed: slices of at most 8M doubles (64 MB) when
+		 * gathered, and at least four (the volume gathered is n m
+		 * however it is sliced), so every distributed run, small
+		 * ones too, takes the same path */
+		b = m;
+		if (P->dist) {
+			b = (m + 3) / 4;
+			if (b > ((size_t)8 << 20) / n)
+				b = ((size_t)8 << 20) / n;
+		}
 		if (b == 0)
 			b = 1;
 		T = malloc(n * b * sizeof *T);

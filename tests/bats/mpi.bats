@@ -201,3 +201,157 @@ one_message() {
 	assert_status 2
 	[ "$(grep -c 'graph-build: option -k' <<< "$stderr")" -eq 1 ]
 }
+
+# ------------------------------------------------------------ lapsvm-train
+
+MTR="$MPIBIN/lapsvm-train"
+
+# mtrain P ARGS...: lapsvm-train of the MPI build on P ranks.
+mtrain() {
+	local P=$1
+	shift
+	[ -x "$MTR" ] || { echo "$MTR not built (make MPI=1)"; return 1; }
+	timeout 60 mpirun -q --oversubscribe --bind-to none -np "$P" "$MTR" "$@"
+}
+
+# close_models A B: the same text, every number equal to 1e-9 relative
+# (the ranks' partial sums are added in another order than one process
+# adds them, so the last digits may move); prints the first difference.
+close_models() {
+	awk -v A="$1" -v B="$2" '
+	function num(s) { return s ~ /^[-+]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][-+]?[0-9]+)?$/ }
+	function ab(v) { return v < 0 ? -v : v }
+	BEGIN {
+		while ((getline a < A) > 0) {
+			k++
+			if ((getline b < B) <= 0) { print B " is shorter"; exit 1 }
+			na = split(a, ta, /[ :]/); nb = split(b, tb, /[ :]/)
+			if (na != nb) { print "line " k ": " a " | " b; exit 1 }
+			for (i = 1; i <= na; i++) if (ta[i] != tb[i]) {
+				if (!num(ta[i]) || !num(tb[i])) { print "line " k ": " ta[i] " | " tb[i]; exit 1 }
+				m = ab(ta[i]) > ab(tb[i]) ? ab(ta[i]) : ab(tb[i])
+				if (ab(ta[i] - tb[i]) > 1e-9 * m) { print "line " k ": " ta[i] " | " tb[i]; exit 1 }
+			}
+		}
+		if ((getline b < B) > 0) { print A " is shorter"; exit 1 }
+	}'
+}
+
+# same_training DATA TEST OPTIONS...: the serial model, then P = 1..4
+# ranks: each model equal to 1e-9 relative, the labels lapsvm-predict gives
+# on TEST and the transductive ones (-o) identical.
+same_training() {
+	local data=$1 test=$2 P
+	shift 2
+	"$TRAIN" -q "$@" -o serial.pred "$data" serial.model
+	"$PRED" "$test" serial.model serial.out > /dev/null
+	for P in 1 2 3 4; do
+		rm -f "p$P.model" "p$P.pred"
+		mtrain "$P" -q "$@" -o "p$P.pred" "$data" "p$P.model" || { echo "P = $P failed ($*)"; return 1; }
+		close_models serial.model "p$P.model" || { echo "P = $P: model differs ($*)"; return 1; }
+		"$PRED" "$test" "p$P.model" "p$P.out" > /dev/null
+		cmp serial.out "p$P.out" || { echo "P = $P: predicted labels differ ($*)"; return 1; }
+		cmp <(cut -d' ' -f1 serial.pred) <(cut -d' ' -f1 "p$P.pred") ||
+			{ echo "P = $P: transductive labels differ ($*)"; return 1; }
+	done
+}
+
+@test "mpi train: Nystrom LapSVM and LapRLS on 301 moons: the serial model for P = 1..4" {
+	# 301 rows: uneven blocks (150/151, 100/100/101, 75/75/75/76)
+	"$DG" -S 3 -n 301 -l 10 moons m.libsvm
+	"$DG" -S 9 -n 200 moons t.libsvm
+	"$GB" -q -k 6 m.libsvm m.graph
+	same_training m.libsvm t.libsvm -s lapsvm -M newton -N 40 -G m.graph
+	same_training m.libsvm t.libsvm -s laprls -M newton -N 40 -G m.graph
+	# the hinge took more than one Newton step (the active set moved)
+	mtrain 3 -s lapsvm -M newton -N 40 -G m.graph m.libsvm p.model 2> err
+	grep -q 'Newton: [2-9][0-9]* steps' err || { cat err; false; }
+}
+
+@test "mpi train: Nystrom one-vs-rest on three rings, the graph built in: the serial model" {
+	"$DG" -S 4 -n 301 -l 8 rings r.libsvm
+	"$DG" -S 8 -n 150 rings t.libsvm
+	same_training r.libsvm t.libsvm -s lapsvm -M newton -N 50 -k 5 -P 2
+	[ "$(key serial.model nr_class)" = 3 ]
+}
+
+@test "mpi train: the linear sparse path (-t 0 -M newton): the serial model for P = 1..4" {
+	"$DG" -S 3 -n 301 -l 10 moons m.libsvm
+	"$DG" -S 9 -n 200 moons t.libsvm
+	"$GB" -q -k 6 m.libsvm m.graph
+	same_training m.libsvm t.libsvm -s lapsvm -M newton -t 0 -G m.graph
+	same_training m.libsvm t.libsvm -s laprls -M newton -t 0 -G m.graph
+}
+
+@test "mpi train: 3 rows on 4 ranks (a rank with no rows): the serial model" {
+	small_data s.txt
+	sed -i 4d s.txt
+	"$DG" -S 9 -n 20 moons t.libsvm
+	same_training s.txt t.libsvm -s laprls -M newton -N 3 -k 2
+	same_training s.txt t.libsvm -s lapsvm -M newton -t 0 -k 2
+}
+
+@test "mpi train: each rank's rows, training time and bytes sent are reported" {
+	moons m.libsvm -S 3
+	run --separate-stderr mtrain 2 -M newton -N 20 m.libsvm m.model
+	assert_status 0
+	[[ "$stderr" =~ "rank 0 of 2: rows 1..100, train "[0-9.]+" s, sent "[0-9]+" bytes" ]]
+	[[ "$stderr" =~ "rank 1 of 2: rows 101..200, train "[0-9.]+" s, sent "[0-9]+" bytes" ]]
+	# rank 1 sends at least its 100 outputs (8 bytes each) per Newton step
+	sent=$(sed -n 's/.*rank 1 of 2: .*, sent \([0-9]*\) bytes/\1/p' <<< "$stderr")
+	[ "$sent" -gt 800 ]
+}
+
+@test "mpi train fault: a malformed line in the rows of rank 2: file:line, exit 1, no stray file" {
+	moons m.libsvm -S 3
+	# 200 rows on 3 ranks: rank 2 trains on rows 134..200
+	sed -i '180s/.*/1 1:0.5 2:oops/' m.libsvm
+	run --separate-stderr mtrain 3 -M newton -N 20 m.libsvm m.model
+	one_message 1 "lapsvm-train: m.libsvm:180:" m.libsvm
+}
+
+@test "mpi train fault: a missing data file, a bad graph: exit 1, one message" {
+	run --separate-stderr mtrain 3 -M newton -N 20 nothere.libsvm out.model
+	one_message 1 "nothere.libsvm"
+	moons m.libsvm -S 3
+	echo '1 2:x' > bad.graph
+	run --separate-stderr mtrain 2 -M newton -N 20 -G bad.graph m.libsvm m.model
+	one_message 1 "lapsvm-train: bad.graph:1:" m.libsvm bad.graph
+}
+
+@test "mpi train fault: an output directory that does not exist: exit 1, one message" {
+	moons m.libsvm -S 3
+	run --separate-stderr mtrain 4 -M newton -N 20 m.libsvm no/such/dir/m.model
+	one_message 1 "no/such/dir/m.model" m.libsvm
+	run --separate-stderr mtrain 2 -M newton -N 20 -o no/dir/p.txt m.libsvm m.model
+	one_message 1 "no/dir/p.txt" m.libsvm
+}
+
+@test "mpi train fault: numerical failures end every rank with one message" {
+	# the landmarks' kernel matrix is zero (the same on every rank)
+	printf '%s\n' '1 1:0' '-1 1:0' '0 1:0' '0 1:0' > z.txt
+	run --separate-stderr mtrain 2 -M newton -N 2 -t 0 -I 0 z.txt z.model
+	one_message 1 "lapsvm-train: the landmarks' kernel matrix is zero" z.txt
+	# a kernel value overflows on row 180, in the rows of rank 2 of 3
+	moons m.libsvm -S 3
+	sed -i '180s/.*/1 1:1e100 2:1/' m.libsvm
+	run --separate-stderr mtrain 3 -M newton -N 20 -t 1 -g 1 -I 0 m.libsvm m.model
+	one_message 1 "lapsvm-train: kernel value of row 180 and row" z.txt m.libsvm
+}
+
+@test "mpi train: the exact solvers, -v and combine are refused on P > 1 (exit 2, once)" {
+	moons m.libsvm -S 3
+	for opts in "-M direct" "-M pcg" "-s laprls" "-M newton" "-s tsvm" \
+		    "-M newton -N 20 -v 2 -a 1,2"; do
+		run --separate-stderr mtrain 2 $opts m.libsvm m.model
+		assert_status 2
+		assert_stderr_has "is not distributed: on 2 processes train -s laprls or lapsvm by Newton on a feature map (-M newton -N m, or -M newton -t 0)"
+		[ "$(grep -c 'not distributed' <<< "$stderr")" -eq 1 ]
+		[ ! -e m.model ]
+	done
+	# one rank: the serial code, everything allowed
+	run --separate-stderr mtrain 1 -q -M direct m.libsvm m.model
+	assert_status 0
+	"$TRAIN" -q -M direct m.libsvm s.model
+	cmp s.model m.model
+}

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "lapsvm.h"
+#include "solver.h"
 #include "ref.h"
 #include "unit.h"
 
@@ -170,7 +171,84 @@ static void ring_on_one_rank_equals_serial(void)
 	lsv_data_free(x);
 }
 
+/* A block of rows of the Nystrom map (what one rank of lapsvm-train
+ * builds) is those rows of the whole map: the same landmarks (one seeded
+ * sampling over all n rows), the same V, the same rows of Phi; an empty
+ * block (a rank with no rows) too. */
+static void nystrom_block_is_rows_of_the_whole_map(void)
+{
+	static const size_t blocks[][2] = {{0, 37}, {0, 12}, {12, 13}, {25, 12},
+					   {36, 1}, {20, 0}};
+	lsv_data *x = random_data(37, 5, 0, 21);
+	lsv_train_param p;
+	lsv_nystrom all, part;
+	lsv_error e;
+	size_t b, i, j;
+
+	lsv_train_param_default(&p);
+	p.kernel.type = LSV_KERNEL_RBF;
+	p.kernel.gamma = 0.7;
+	p.landmarks = 9;
+	p.seed = 5;
+	CHECK(lsv_nystrom_build(x, &p, &all, &e) == LSV_OK);
+	CHECK(all.lo == 0 && all.nl == 37 && all.m == 9 && all.r > 0);
+	for (b = 0; b < sizeof blocks / sizeof *blocks; b++) {
+		size_t lo = blocks[b][0], nl = blocks[b][1];
+		double worst = 0.0;
+		if (lsv_nystrom_build_rows(x, &p, lo, nl, &part, &e) != LSV_OK) {
+			CHECK(!"build_rows failed");
+			continue;
+		}
+		CHECK(part.m == all.m && part.r == all.r && part.n == 37);
+		CHECK(memcmp(part.idx, all.idx, all.m * sizeof *all.idx) == 0);
+		CHECK(memcmp(part.V, all.V, all.m * all.r * sizeof *all.V) == 0);
+		for (j = 0; j < all.r; j++)
+			for (i = 0; i < nl; i++)
+				worst = fmax(worst, fabs(part.Phi[i + j * nl] -
+							 all.Phi[lo + i + j * 37]));
+		CHECK(worst <= 1e-14);
+		lsv_nystrom_free(&part);
+	}
+	lsv_nystrom_free(&all);
+	lsv_data_free(x);
+}
+
+/* On one rank sharing is the identity: the root keeps its data and graph
+ * (no copy), and a missing graph stays missing. */
+static void share_on_one_rank_keeps_the_inputs(void)
+{
+	lsv_comm *c = NULL;
+	lsv_data *x = random_data(6, 3, 0, 4), *before = x;
+	lsv_graph *g = NULL;
+	lsv_graph_param gp;
+	lsv_error e;
+
+	if (lsv_comm_mpi())
+		return;
+	CHECK(lsv_comm_init(NULL, NULL, &c, &e) == LSV_OK);
+	if (c == NULL)
+		return;
+	CHECK(lsv_data_share(c, 0, &x, &e) == LSV_OK);
+	CHECK(x == before && x->n == 6);
+	CHECK(lsv_graph_share(c, 0, &g, &e) == LSV_OK);
+	CHECK(g == NULL);
+	lsv_graph_param_default(&gp);
+	gp.k = 2;
+	CHECK(lsv_graph_build(x, &gp, &g, NULL, &e) == LSV_OK);
+	if (g != NULL) {
+		lsv_graph *gb = g;
+		CHECK(lsv_graph_share(c, 0, &g, &e) == LSV_OK);
+		CHECK(g == gb && g->n == 6 && g->nnz > 0);
+	}
+	lsv_graph_free(g);
+	lsv_data_free(x);
+	lsv_comm_end(c);
+}
+
 const unit_case comm_cases[] = {
+	{"nystrom_block_is_rows_of_the_whole_map",
+	 nystrom_block_is_rows_of_the_whole_map},
+	{"share_on_one_rank_keeps_the_inputs", share_on_one_rank_keeps_the_inputs},
 	{"serial_comm_is_one_rank_of_copies", serial_comm_is_one_rank_of_copies},
 	{"ring_on_one_rank_equals_serial", ring_on_one_rank_equals_serial},
 	{NULL, NULL}
