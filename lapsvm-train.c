@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "lapsvm.h"
@@ -2017,24 +2018,28 @@ static void check_distributed(const options *o)
 				 "process (without mpirun, or -np 1)", what, nproc);
 }
 
-/* Each rank's training time and bytes sent, on rank 0's stderr. */
-static void report_ranks(size_t n, double seconds)
+/* Each rank's training time (wall and its process's CPU time) and bytes
+ * sent, on rank 0's stderr. */
+static void report_ranks(size_t n, double seconds, double cpu)
 {
-	double *v = calloc(2 * (size_t)nproc, sizeof *v);
+	double *v = calloc(3 * (size_t)nproc, sizeof *v);
 	lsv_error err;
 	int r;
 
 	if (v == NULL)
 		tool_die(1, "out of memory");
-	v[2 * rank_me] = (double)lsv_comm_sent(comm);
-	v[2 * rank_me + 1] = seconds;
-	if (lsv_comm_allreduce_double(comm, v, 2 * (size_t)nproc, LSV_COMM_SUM,
+	v[3 * rank_me] = (double)lsv_comm_sent(comm);
+	v[3 * rank_me + 1] = seconds;
+	v[3 * rank_me + 2] = cpu;
+	if (lsv_comm_allreduce_double(comm, v, 3 * (size_t)nproc, LSV_COMM_SUM,
 				      &err) != LSV_OK)
 		tool_die_err(&err);
 	for (r = 0; r < nproc; r++)
-		tool_info("rank %d of %d: rows %zu..%zu, train %.2f s, sent %.0f "
-			  "bytes", r, nproc, n * (size_t)r / (size_t)nproc + 1,
-			  n * (size_t)(r + 1) / (size_t)nproc, v[2 * r + 1], v[2 * r]);
+		tool_info("rank %d of %d: rows %zu..%zu, train %.2f s (CPU %.2f s), "
+			  "sent %.0f bytes", r, nproc,
+			  n * (size_t)r / (size_t)nproc + 1,
+			  n * (size_t)(r + 1) / (size_t)nproc, v[3 * r + 1],
+			  v[3 * r + 2], v[3 * r]);
 	free(v);
 }
 
@@ -2150,12 +2155,14 @@ int main(int argc, char **argv)
 		train_combination(&o, x, gs, descs, &progress, &m, &rep);
 	} else {
 		double t0 = tool_elapsed();
+		clock_t c0 = clock();
 		if (lsv_train_with_kernel(x, g, &o.p, K, &progress, &m, &rep,
 					  &err) != LSV_OK)
 			tool_die_err(&err);
 		set_graph_desc(m, descs[chosen]);
 		if (nproc > 1 && !tool_quiet)
-			report_ranks(x->n, tool_elapsed() - t0);
+			report_ranks(x->n, tool_elapsed() - t0,
+				     (double)(clock() - c0) / CLOCKS_PER_SEC);
 	}
 	free(K);
 	describe_rows(&o, x);

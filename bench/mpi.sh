@@ -80,7 +80,7 @@ if [ "$set_name" = train ]; then
 	echo
 	error() { tail -n +2 "$1" | cut -d' ' -f1 | paste -d' ' "$tmp/truth" - |
 		awk '{ n++; e += ($1 != $2) } END { printf "%.2f", 100 * e / n }'; }
-	printf '| run | wall s | CPU s | train s per rank | bytes sent per rank | model vs serial (max rel. diff) | labels | error %% |\n|---|---|---|---|---|---|---|---|\n'
+	printf '| run | wall s | CPU s | train s per rank (its CPU s) | bytes sent per rank | model vs serial (max rel. diff) | labels | error %% |\n|---|---|---|---|---|---|---|---|\n'
 	# shellcheck disable=SC2086
 	/usr/bin/time -f '%e %U %S' -o "$tmp/serial.time" ./lapsvm-train $TRAIN -u 9 -G "$tmp/graph" \
 		-o "$tmp/serial.pred" "$tmp/semi" "$tmp/serial.model" 2> "$tmp/serial.err"
@@ -93,7 +93,7 @@ if [ "$set_name" = train ]; then
 			-np "$P" build/mpi/lapsvm-train $TRAIN -u 9 -G "$tmp/graph" -o "$tmp/p$P.pred" \
 			"$tmp/semi" "$tmp/p$P.model" 2> "$tmp/p$P.err"
 		read -r w u s < "$tmp/p$P.time"
-		tr=$(sed -n 's/.*rank [0-9]* of .*train \([0-9.]*\) s.*/\1/p' "$tmp/p$P.err" | paste -sd/ -)
+		tr=$(sed -n 's/.*rank [0-9]* of .*train \([0-9.]*\) s (CPU \([0-9.]*\) s).*/\1 (\2)/p' "$tmp/p$P.err" | paste -sd/ -)
 		sent=$(sed -n 's/.*rank [0-9]* of .*sent \([0-9]*\) bytes/\1/p' "$tmp/p$P.err" | paste -sd/ -)
 		same=$(cmp -s <(cut -d' ' -f1 "$tmp/serial.pred") <(cut -d' ' -f1 "$tmp/p$P.pred") &&
 			echo identical || echo DIFFERENT)

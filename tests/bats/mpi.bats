@@ -295,8 +295,8 @@ same_training() {
 	moons m.libsvm -S 3
 	run --separate-stderr mtrain 2 -M newton -N 20 m.libsvm m.model
 	assert_status 0
-	[[ "$stderr" =~ "rank 0 of 2: rows 1..100, train "[0-9.]+" s, sent "[0-9]+" bytes" ]]
-	[[ "$stderr" =~ "rank 1 of 2: rows 101..200, train "[0-9.]+" s, sent "[0-9]+" bytes" ]]
+	[[ "$stderr" =~ "rank 0 of 2: rows 1..100, train "[0-9.]+" s (CPU "[0-9.]+" s), sent "[0-9]+" bytes" ]]
+	[[ "$stderr" =~ "rank 1 of 2: rows 101..200, train "[0-9.]+" s (CPU "[0-9.]+" s), sent "[0-9]+" bytes" ]]
 	# rank 1 sends at least its 100 outputs (8 bytes each) per Newton step
 	sent=$(sed -n 's/.*rank 1 of 2: .*, sent \([0-9]*\) bytes/\1/p' <<< "$stderr")
 	[ "$sent" -gt 800 ]
