@@ -79,11 +79,16 @@ static double mem_labelaware(const lsv_train_param *p, double n)
 }
 
 /* Nystrom: K_nm, the features and L^p times them, m x m matrices; the
- * linear map holds no dense n-sized array */
+ * linear map holds no dense n-sized array.  Over P processes each holds
+ * its n/P rows of the first three (and slices of at most 8M doubles). */
 static double mem_map(const lsv_train_param *p, double n)
 {
 	double m = p->landmarks < n ? (double)p->landmarks : n;
-	return p->landmarks > 0 ? 3.0 * n * m + 5.0 * m * m : 0.0;
+	double P = p->comm != NULL ? (double)lsv_comm_size(p->comm) : 1.0;
+	if (p->landmarks <= 0)
+		return 0.0;
+	return P > 1.0 ? 2.0 * n * m / P + 2.0 * (8 << 20) + 5.0 * m * m
+		       : 3.0 * n * m + 5.0 * m * m;
 }
 
 /* boost: the binned n x d features (bytes, counted as doubles / 8) and
