@@ -361,8 +361,12 @@ typedef struct {
  * labels, which a graph does not read).  A concatenation's is its first
  * part's continued, so an update hashes only the new rows. */
 unsigned long long lsv_data_fingerprint(const lsv_data *x);
-/* The same of the graph's text as lsv_graph_write writes it. */
+/* 64-bit FNV-1a of the graph's text as lsv_graph_write writes it; and of
+ * a file's bytes, the same number for a file lsv_graph_write wrote (so an
+ * update checks the old graph without parsing it). */
 unsigned long long lsv_graph_fingerprint(const lsv_graph *g);
+lsv_status lsv_file_fingerprint(const char *path, unsigned long long *out,
+				lsv_error *err);
 /* The options that make the graph, as graph-build spells them ("-k 6 -d
  * euclidean -w heat"): -k or -e, -m, -d, -w, -t; not those that leave the
  * graph unchanged (-B, -p, -A, -q). */
@@ -371,6 +375,8 @@ void lsv_graph_options(const lsv_graph_param *p, char *buf, size_t size);
 /* A new set: the rows of a, then those of b (b's labels, a's marker). */
 lsv_status lsv_data_concat(const lsv_data *a, const lsv_data *b,
 			   lsv_data **out, lsv_error *err);
+/* The same in place: b's rows appended to a (on failure a is unchanged). */
+lsv_status lsv_data_append(lsv_data *a, const lsv_data *b, lsv_error *err);
 
 /* lsv_graph_build, and its record (*rec, the caller's). */
 lsv_status lsv_graph_build_record(const lsv_data *x, const lsv_graph_param *p,

@@ -108,6 +108,30 @@ unsigned long long lsv_graph_fingerprint(const lsv_graph *g)
 	return h;
 }
 
+lsv_status lsv_file_fingerprint(const char *path, unsigned long long *out,
+				lsv_error *err)
+{
+	unsigned long long h = FNV_OFFSET;
+	unsigned char buf[1 << 16];
+	size_t got;
+	FILE *fp = fopen(path, "rb");
+
+	if (fp == NULL)
+		return lsv_fail(err, LSV_EIO, "%s: cannot open: %s", path,
+				strerror(errno));
+	while ((got = fread(buf, 1, sizeof buf, fp)) > 0)
+		h = fnv(h, buf, got);
+	if (ferror(fp)) {
+		int e = errno;
+		fclose(fp);
+		return lsv_fail(err, LSV_EIO, "%s: read error: %s", path,
+				strerror(e));
+	}
+	fclose(fp);
+	*out = h;
+	return LSV_OK;
+}
+
 static unsigned long long pairs_fingerprint(const lsv_graph_record *r)
 {
 	unsigned long long h = FNV_OFFSET;
@@ -177,6 +201,42 @@ lsv_status lsv_data_concat(const lsv_data *a, const lsv_data *b,
 		x->l += x->y[i] != x->unlabeled;
 	*out = x;
 	return LSV_OK;
+}
+
+lsv_status lsv_data_append(lsv_data *a, const lsv_data *b, lsv_error *err)
+{
+	size_t n = a->n + b->n, nnz = a->nnz + b->nnz, i;
+	void *p;
+
+	/* grown one array at a time: a failure leaves a as it was, only
+	 * with more room (realloc moves large blocks without copying) */
+	if ((p = realloc(a->rowptr, (n + 1) * sizeof *a->rowptr)) == NULL)
+		goto nomem;
+	a->rowptr = p;
+	if ((p = realloc(a->col, (nnz ? nnz : 1) * sizeof *a->col)) == NULL)
+		goto nomem;
+	a->col = p;
+	if ((p = realloc(a->val, (nnz ? nnz : 1) * sizeof *a->val)) == NULL)
+		goto nomem;
+	a->val = p;
+	if ((p = realloc(a->y, (n ? n : 1) * sizeof *a->y)) == NULL)
+		goto nomem;
+	a->y = p;
+	for (i = 1; i <= b->n; i++)
+		a->rowptr[a->n + i] = a->nnz + b->rowptr[i];
+	memcpy(a->col + a->nnz, b->col, b->nnz * sizeof *a->col);
+	memcpy(a->val + a->nnz, b->val, b->nnz * sizeof *a->val);
+	memcpy(a->y + a->n, b->y, b->n * sizeof *a->y);
+	for (i = 0; i < b->n; i++)
+		a->l += b->y[i] != a->unlabeled;
+	if (b->dim > a->dim)
+		a->dim = b->dim;
+	a->n = n;
+	a->nnz = nnz;
+	return LSV_OK;
+nomem:
+	return lsv_fail(err, LSV_ENOMEM, "out of memory for the data (%zu "
+			"values)", nnz);
 }
 
 void lsv_graph_record_free(lsv_graph_record *rec)

@@ -69,13 +69,28 @@ static int update_equals_full(const lsv_data *x, size_t n0, size_t n1,
 		lsv_data *head;
 		lsv_graph *full = NULL, *up = NULL;
 		lsv_graph_record *frec = NULL, *urec = NULL;
-		/* the first cut[c] rows, through the public functions only */
+		/* the first cut[c] rows: the first cut[0] copied, the rest
+		 * appended in place */
 		{
-			lsv_data *sub = dense(NULL, 0, 0);
-			lsv_data one = *x;
-			one.n = cut[c];
-			ok = lsv_data_concat(&one, sub, &head, &e) == LSV_OK;
-			lsv_data_free(sub);
+			lsv_data *none = dense(NULL, 0, 0), one = *x, rest;
+			one.n = cut[0];
+			one.nnz = x->rowptr[cut[0]];
+			ok = lsv_data_concat(&one, none, &head, &e) == LSV_OK;
+			lsv_data_free(none);
+			rest = *x;
+			rest.n = cut[c] - cut[0];
+			rest.rowptr = malloc((rest.n + 1) * sizeof *rest.rowptr);
+			for (size_t r = 0; ok && r <= rest.n; r++)
+				rest.rowptr[r] = x->rowptr[cut[0] + r] -
+						 x->rowptr[cut[0]];
+			rest.col = x->col + x->rowptr[cut[0]];
+			rest.val = x->val + x->rowptr[cut[0]];
+			rest.y = x->y + cut[0];
+			rest.nnz = rest.rowptr[rest.n];
+			ok = ok && lsv_data_append(head, &rest, &e) == LSV_OK &&
+			     head->n == cut[c] &&
+			     head->rowptr[cut[c]] == x->rowptr[cut[c]];
+			free(rest.rowptr);
 		}
 		if (!ok)
 			break;
@@ -131,6 +146,7 @@ static void merge_takes_only_strictly_closer_new_rows(void)
 	{
 		lsv_data head = *x, *none = dense(NULL, 0, 0);
 		head.n = 3;
+		head.nnz = x->rowptr[3];
 		CHECK(lsv_data_concat(&head, none, &old, &e) == LSV_OK);
 		lsv_data_free(none);
 	}
