@@ -16,7 +16,8 @@
 # BLAS (a directory put first on LD_LIBRARY_PATH; default OpenBLAS),
 # OMP_NUM_THREADS (default 1), FULL_TIMES ("WALL CPU" of a full build
 # measured before with the same binary and options, to skip it on a loaded
-# machine: then FULL_GRAPH, its graph file with its record, is compared).
+# machine: then FULL_GRAPH, its graph file with its record, is compared),
+# REUSE_OLD=1 (keep the old rows' graph WORK/old.g of an earlier run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 GB=$PWD/graph-build
@@ -63,7 +64,9 @@ else
 	timed "full build of $n rows" "$GB" -q "${OPTS[@]}" "$WORK/all" "$WORK/full.g"
 	FULL_WALL=$T_WALL FULL_CPU=$T_CPU
 fi
-"$GB" -q "${OPTS[@]}" "$WORK/old" "$WORK/old.g"
+# REUSE_OLD=1: the old rows' graph of an earlier run in WORK is kept
+[ "${REUSE_OLD:-0}" = 1 ] && [ -f "$WORK/old.g.knn" ] ||
+	"$GB" -q "${OPTS[@]}" "$WORK/old" "$WORK/old.g"
 timed "update -U (+$NEW rows)" "$GB" -q -U "$WORK/old.g" "${OPTS[@]}" "$WORK/old" "$WORK/new" "$WORK/upd.g"
 UPD_WALL=$T_WALL UPD_CPU=$T_CPU
 same=identical

@@ -902,6 +902,25 @@ static int brute_row(knn *s, size_t q, cand *tmp)
 	return h;
 }
 
+/* An update's old row q and old candidate c: a seed from the old list,
+ * whose key is exact already (old pairs are never scanned again). */
+static int seeded(const knn *s, size_t q, size_t c)
+{
+	return q < s->q0 && c < s->q0;
+}
+
+/* The pair's fields from an exact key, as exact_key fills them. */
+static void pair_of_key(const knn *s, double key, lsv_pair *pk)
+{
+	if (s->p->distance == LSV_DIST_COSINE) {
+		pk->d = key;
+		pk->d2 = key * key;
+	} else {
+		pk->d2 = key;
+		pk->d = sqrt(key);
+	}
+}
+
 /* Row q's kept neighbours: the first m of tmp, their distances exact. */
 static int keep_row(knn *s, size_t q, const cand *tmp, int h, lsv_pair *rows)
 {
@@ -910,7 +929,10 @@ static int keep_row(knn *s, size_t q, const cand *tmp, int h, lsv_pair *rows)
 		lsv_pair *pk = &rows[q * (size_t)s->kk + (size_t)t];
 		pk->i = (int)q;
 		pk->j = tmp[t].j;
-		exact_key(s, q, (size_t)tmp[t].j, pk);
+		if (seeded(s, q, (size_t)tmp[t].j))
+			pair_of_key(s, tmp[t].key, pk);
+		else
+			exact_key(s, q, (size_t)tmp[t].j, pk);
 	}
 	return m;
 }
@@ -994,8 +1016,10 @@ static lsv_status finish_knn(knn *s)
 				}
 				for (t = 0; t < h; t++) {
 					lsv_pair pk;
-					tmp[t].key = exact_key(s, q, (size_t)tmp[t].j,
-							       &pk);
+					if (!seeded(s, q, (size_t)tmp[t].j))
+						tmp[t].key = exact_key(s, q,
+								       (size_t)tmp[t].j,
+								       &pk);
 				}
 				qsort(tmp, (size_t)h, sizeof *tmp, cand_cmp);
 				/* Certify: every candidate the heap turned away
