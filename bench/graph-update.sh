@@ -57,8 +57,10 @@ timed() {
 echo "graph-build ${OPTS[*]}: $((n - NEW)) rows + $NEW appended; OMP_NUM_THREADS=$OMP_NUM_THREADS, LD_LIBRARY_PATH=$LD_LIBRARY_PATH"
 if [ -n "${FULL_TIMES:-}" ]; then
 	read -r FULL_WALL FULL_CPU <<<"$FULL_TIMES"
-	cp "$FULL_GRAPH" "$WORK/full.g"
-	cp "$FULL_GRAPH.knn" "$WORK/full.g.knn"
+	if [ "$(realpath "$FULL_GRAPH")" != "$(realpath "$WORK/full.g")" ]; then
+		cp "$FULL_GRAPH" "$WORK/full.g"
+		cp "$FULL_GRAPH.knn" "$WORK/full.g.knn"
+	fi
 	echo "full build of $n rows: wall $FULL_WALL s, cpu $FULL_CPU s (measured before: FULL_TIMES)"
 else
 	timed "full build of $n rows" "$GB" -q "${OPTS[@]}" "$WORK/all" "$WORK/full.g"
