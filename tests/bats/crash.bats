@@ -163,7 +163,11 @@ reap() {
 	reap $PID
 	[ "$STATUS" -eq 137 ]
 	assert_same m.graph old.graph
-	[[ "$(tmp_files)" == ./.m.graph.tmp.?????? ]]
+	# the graph's and its record's (m.graph.knn, for graph-build -U)
+	local left
+	left=$(tmp_files | sort | tr '\n' ' ')
+	[[ "$left" == ./.m.graph.knn.tmp.??????\ ./.m.graph.tmp.??????\  ]] ||
+		{ echo "left: $left"; return 1; }
 }
 
 # ------------------------------------------------------ handled failures
