@@ -44,8 +44,8 @@ static void usage(void)
 "            SVM (C = 1/(2 gamma_A l)) on K~; no graph.  New points by the\n"
 "            Nystrom extension\n"
 "            -J laplacian: the bottom -n eigenvectors of the normalized\n"
-"            Laplacian of the graph (-G, or built here) instead of the\n"
-"            kernel's; transductive (-o), no prediction of new points\n"
+"            Laplacian (-V) instead of the kernel's; transductive (-o),\n"
+"            no prediction of new points\n"
 "            kdesign: the kernel designs of Wang et al.'s Table 1 (-J),\n"
 "            each K~ = sum_j mu_j z_j z_j' over -n eigenvectors of the n\n"
 "            training rows, then the SVM (C = 1/(2 gamma_A l)) on K~;\n"
@@ -56,11 +56,17 @@ static void usage(void)
 "-J design : kdesign (required): cluster (Chapelle et al.'s cluster kernel,\n"
 "            top -n eigenpairs of D^-1/2 K D^-1/2, linear transfer, unit\n"
 "            diagonal); diffusion (exp(-lambda/delta) on the -n smallest\n"
-"            eigenpairs of the graph's normalized Laplacian); maxalign\n"
+"            eigenpairs of the normalized Laplacian, -V); maxalign\n"
 "            (alignf weights on the top -n eigenvectors of K); spectral\n"
 "            (Zhu et al.'s order-constrained weights on the -n smallest\n"
-"            Laplacian eigenvectors).  labelaware: kernel (default) or\n"
-"            laplacian, where its eigenvectors come from\n"
+"            Laplacian eigenvectors, -V).  labelaware: kernel (default)\n"
+"            or laplacian, where its eigenvectors come from\n"
+"-V W      : the weights W of the normalized Laplacian I - D^-1/2 W D^-1/2\n"
+"            of kdesign -J diffusion, -J spectral and labelaware -J\n"
+"            laplacian: kernel (default; W = K, the dense kernel matrix at\n"
+"            -g, D_ii = sum_j K_ij: Wang et al.'s Table 1 baselines, no\n"
+"            graph; K must be >= 0 entrywise) or graph (the graph -G, or\n"
+"            the -k NN graph built here)\n"
 "-Z delta  : kdesign diffusion: delta > 0 (default: the median of the -n\n"
 "            Laplacian eigenvalues); a list with -v\n"
 "-K c      : cluster: the number of clusters (default 2; above 2, k-means\n"
@@ -352,6 +358,7 @@ typedef struct {
 	int combine_opt;      /* a combine-only option given (-U -T -l -X -Y -O) */
 	int N_given;          /* -N given */
 	const char *J_arg;    /* -J: the design (kdesign) or basis (labelaware) */
+	const char *V_arg;    /* -V: the Laplacian's weights, kernel or graph */
 	plist Zl;             /* -Z: the diffusion kernel's delta (kdesign) */
 	const char *weights_file;  /* -l */
 	const char *singles_file;  /* -O */
@@ -492,15 +499,22 @@ static int graphless(lsv_solver s)
 	       s == LSV_SOLVER_KDESIGN;
 }
 
-/* The learned kernels built on the graph's Laplacian spectrum (no gamma_I
- * term, but a graph: -G or built here with -k). */
-static int spectral_graph(const lsv_train_param *p)
+/* The learned kernels built on a normalized Laplacian's spectrum (-V: of
+ * W = K, or of the graph). */
+static int laplacian_spectrum(const lsv_train_param *p)
 {
 	return (p->solver == LSV_SOLVER_KDESIGN &&
 		(p->kdesign == LSV_KDESIGN_DIFFUSION ||
 		 p->kdesign == LSV_KDESIGN_SPECTRAL)) ||
 	       (p->solver == LSV_SOLVER_LABELAWARE &&
 		p->la_basis == LSV_LA_LAPLACIAN);
+}
+
+/* Those of them on the graph's Laplacian (-V graph: no gamma_I term, but
+ * a graph: -G or built here with -k). */
+static int spectral_graph(const lsv_train_param *p)
+{
+	return laplacian_spectrum(p) && p->lap_graph == LSV_LAP_GRAPH;
 }
 
 /* The solver's name in the "uses no graph" messages. */
@@ -539,7 +553,7 @@ static void parse_options(int argc, char **argv, options *o)
 	o->marker = LSV_UNLABELED_DEFAULT;
 	o->seed = 1;
 	opterr = 0;
-	while ((c = getopt(argc, argv, ":s:t:d:g:r:A:a:c:I:i:G:F:k:L:P:u:e:o:x:v:S:C:p:w:M:N:m:K:E:R:yW:U:T:l:X:Y:O:n:B:D:j:z:H:Q:J:Z:qh")) != -1) {
+	while ((c = getopt(argc, argv, ":s:t:d:g:r:A:a:c:I:i:G:F:k:L:P:u:e:o:x:v:S:C:p:w:M:N:m:K:E:R:yW:U:T:l:X:Y:O:n:B:D:j:z:H:Q:J:Z:V:qh")) != -1) {
 		if (c != ':' && c != '?' && strchr("stdrkuevSCpwMNmKERUTXJ", c) != NULL &&
 		    strpbrk(optarg, ",:") != NULL)
 			tool_usage_error("option -%c takes one value, not a list "
@@ -705,6 +719,9 @@ static void parse_options(int argc, char **argv, options *o)
 		case 'J':
 			o->J_arg = optarg;
 			break;
+		case 'V':
+			o->V_arg = optarg;
+			break;
 		case 'Z':
 			opt_list(c, optarg, 0x1p-1022, 1e300, 0, &o->Zl);
 			o->p.kd_delta = o->Zl.v[0];
@@ -833,6 +850,15 @@ static void parse_options(int argc, char **argv, options *o)
 		tool_usage_error("-J is the design of -s kdesign, or the "
 				 "eigenvectors of -s labelaware");
 	}
+	if (o->V_arg != NULL) {
+		if (!laplacian_spectrum(&o->p))
+			tool_usage_error("-V is the weights of the normalized "
+					 "Laplacian of -s kdesign -J diffusion or "
+					 "spectral, and of -s labelaware -J "
+					 "laplacian");
+		o->p.lap_graph = (lsv_lap_graph)opt_name('V', o->V_arg,
+			lsv_lap_graph_names, "Laplacian weights");
+	}
 	if (o->Zl.n > 0 && (o->p.solver != LSV_SOLVER_KDESIGN ||
 			    o->p.kdesign != LSV_KDESIGN_DIFFUSION))
 		tool_usage_error("-Z is delta of the diffusion kernel (-s kdesign "
@@ -935,9 +961,10 @@ static void parse_options(int argc, char **argv, options *o)
 		tool_usage_error("the %s uses no graph (-G, -k, -i, -I, -L, -P)%s",
 				 graphless_name(o->p.solver),
 				 o->p.solver == LSV_SOLVER_KDESIGN
-				 ? "; -J diffusion and -J spectral do"
+				 ? "; -J diffusion and -J spectral do with -V "
+				   "graph"
 				 : o->p.solver == LSV_SOLVER_LABELAWARE
-				 ? "; -J laplacian does" : "");
+				 ? "; -J laplacian does with -V graph" : "");
 	if (graphless(o->p.solver) && o->p.class_graph)
 		tool_usage_error("-y regularizes each class on its own graph; the "
 				 "%s uses no graph term", graphless_name(o->p.solver));
@@ -1389,6 +1416,11 @@ static void report(const lsv_train_param *p, const lsv_model *m,
 			  r->la_c, r->la_k, p->la_basis == LSV_LA_LAPLACIAN
 			  ? "Laplacian" : "kernel", r->la_lambda_k, used, q);
 		if (p->la_basis == LSV_LA_LAPLACIAN)
+			tool_info("Laplacian: I - D^-1/2 W D^-1/2 with W = %s",
+				  p->lap_graph == LSV_LAP_KERNEL
+				  ? "K, the kernel matrix (-V kernel)"
+				  : "the graph (-V graph)");
+		if (p->la_basis == LSV_LA_LAPLACIAN)
 			tool_info("transductive (-J laplacian): the model cannot "
 				  "predict new points; -o writes the predictions of "
 				  "the unlabeled rows");
@@ -1407,6 +1439,12 @@ static void report(const lsv_train_param *p, const lsv_model *m,
 		tool_info("kernel design %s: %zu eigenvectors of the %zu rows "
 			  "(the last eigenvalue %.6g), %zu with a weight > 0",
 			  d, r->la_k, r->la_n, r->la_lambda_k, used);
+		if (p->kdesign == LSV_KDESIGN_DIFFUSION ||
+		    p->kdesign == LSV_KDESIGN_SPECTRAL)
+			tool_info("Laplacian: I - D^-1/2 W D^-1/2 with W = %s",
+				  p->lap_graph == LSV_LAP_KERNEL
+				  ? "K, the kernel matrix (-V kernel)"
+				  : "the graph (-V graph)");
 		if (p->kdesign == LSV_KDESIGN_DIFFUSION)
 			tool_info("diffusion kernel: delta = %.6g%s", r->kd_delta,
 				  p->kd_delta > 0.0 ? " (-Z)"

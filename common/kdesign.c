@@ -30,7 +30,12 @@
  *   diffusion  The diffusion kernel on the graph's spectrum (Kondor &
  *              Lafferty 2002, truncated as in Zhu et al. 2004): the k
  *              smallest eigenpairs (lambda_j, phi_j) of the normalized
- *              Laplacian I - D^-1/2 W D^-1/2 of the training graph,
+ *              Laplacian I - D^-1/2 W D^-1/2 (lsv_laplacian_bottom), W =
+ *              K itself by default (p->lap_graph LSV_LAP_KERNEL: "given
+ *              an n x n kernel matrix K, the graph Laplacian is computed
+ *              as L = D - K, D_ii = sum_j K_ij", as Wang et al. build
+ *              their baselines; eigenvalues in [0, 1]) or the training
+ *              graph (LSV_LAP_GRAPH, lapsvm-train -V graph),
  *              mu_j = exp(-lambda_j / delta).  delta = -Z; default the
  *              median of the k eigenvalues, so that the weights span
  *              exp(0) = 1 down to about exp(-lambda_k / median).
@@ -43,8 +48,9 @@
  *   spectral   Zhu, Kandola, Ghahramani & Lafferty, "Nonparametric
  *              transforms of graph kernels for semi-supervised learning"
  *              (NIPS 2004): the k smallest normalized-Laplacian
- *              eigenvectors, weights mu_1 >= mu_2 >= .. >= mu_k >= 0 (the
- *              smoother eigenvector weighs more) maximizing the
+ *              eigenvectors (W = K or the graph, as diffusion),
+ *              weights mu_1 >= mu_2 >= .. >= mu_k >= 0 (the smoother
+ *              eigenvector weighs more) maximizing the
  *              uncentered alignment with T = 2YY' - 11' (yy' for two
  *              classes) on the labeled rows, trace K~ = sum mu = 1: the
  *              convex QP over the monotone cone, by mu_j = sum_{i>=j}
@@ -59,7 +65,9 @@
  *
  * Refused: k > n, a class with fewer than two labeled rows (its
  * one-vs-rest problem would have one positive example), no graph for
- * diffusion and spectral, a precomputed kernel (-t 4) with an eigenvalue
+ * diffusion and spectral with LSV_LAP_GRAPH, a negative kernel value for
+ * them with LSV_LAP_KERNEL (W = K must be a graph's weights), a
+ * precomputed kernel (-t 4) with an eigenvalue
  * below -1e-8 of its largest diagonal value (lsv_check_psd).
  */
 #include <math.h>

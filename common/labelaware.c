@@ -56,7 +56,8 @@
  * gives the training outputs up to rounding.
  *
  * Variants.  -J laplacian (p->la_basis): the v_j are the k smallest
- * eigenvectors of the graph's normalized Laplacian (lsv_laplacian_bottom);
+ * eigenvectors of the normalized Laplacian of W = K (-V kernel, default)
+ * or of the graph (-V graph; lsv_laplacian_bottom);
  * they have no Nystrom extension, so the model is transductive (the
  * labeled rows with alpha, a record; lsv_model_decision refuses it).
  * -N m (no n x n kernel, F->K NULL): the v_j are the eigenvectors of the
@@ -310,7 +311,8 @@ lsv_status lsv_fit_labelaware(lsv_fit *F, lsv_model **out)
 				"%zu %s eigenvectors asked for, but the %s has only "
 				"n = %zu rows (expected 1..%zu)", k,
 				lap ? "Laplacian" : "kernel",
-				lap ? "graph" : "kernel matrix", n, n);
+				lap && p->lap_graph == LSV_LAP_GRAPH ? "graph"
+				: "kernel matrix", n, n);
 	if (nys && lap)
 		return lsv_fail(F->err, LSV_EINVAL, "Nystrom landmarks approximate "
 				"the kernel's eigenvectors, not the Laplacian's");

@@ -578,6 +578,7 @@ extern const lsv_name lsv_cluster_rows_names[]; /* unit, raw */
 extern const lsv_name lsv_boost_learner_names[]; /* tree, rbf */
 extern const lsv_name lsv_kdesign_names[];    /* cluster, diffusion, maxalign, spectral */
 extern const lsv_name lsv_la_basis_names[];   /* kernel, laplacian */
+extern const lsv_name lsv_lap_graph_names[];  /* kernel, graph */
 
 /* The value named s in t, or -1. */
 int lsv_name_value(const lsv_name *t, const char *s);
@@ -638,6 +639,17 @@ typedef enum {
 	LSV_LA_LAPLACIAN          /* the bottom-k of the normalized graph
 				     Laplacian: transductive */
 } lsv_la_basis;
+
+/* The weights W of the normalized Laplacian I - D^-1/2 W D^-1/2 whose
+ * bottom eigenvectors -s kdesign -J diffusion|spectral and -s labelaware
+ * -J laplacian take (lapsvm-train -V). */
+typedef enum {
+	LSV_LAP_KERNEL = 0,       /* W = K, the dense kernel matrix, D_ii =
+				     sum_j K_ij (Wang et al.'s Table 1, after
+				     Zhu et al. 2004; default): no graph */
+	LSV_LAP_GRAPH             /* W = the training graph (-G, or the k-NN
+				     graph built) */
+} lsv_lap_graph;
 
 /* How a solver's objective is minimized (lapsvm-train -M).  Which
  * solver x method pairs exist is the method table's business (train.c);
@@ -794,6 +806,9 @@ typedef struct {
 	 * eigenvalues). */
 	lsv_kdesign kdesign;
 	double kd_delta;
+	/* kdesign diffusion and spectral, labelaware with LSV_LA_LAPLACIAN:
+	 * the W of their normalized Laplacian (default LSV_LAP_KERNEL). */
+	lsv_lap_graph lap_graph;
 	/* LSV_SOLVER_BOOST only (common/boost.c): at most boost_rounds
 	 * rounds M (1..LSV_BOOST_MAX_ROUNDS, default 100) of regression trees
 	 * of depth boost_depth (1..LSV_BOOST_MAX_DEPTH, default 3; 1: stumps),

@@ -559,6 +559,13 @@ static int is_la_laplacian(const lsv_model *m)
 {
 	return is_labelaware(m) && m->param.la_basis != LSV_LA_KERNEL;
 }
+/* The models whose eigenvectors are a normalized Laplacian's. */
+static int is_laplacian_spectrum(const lsv_model *m)
+{
+	return is_la_laplacian(m) ||
+	       (is_kdesign(m) && (m->param.kdesign == LSV_KDESIGN_DIFFUSION ||
+				  m->param.kdesign == LSV_KDESIGN_SPECTRAL));
+}
 static int has_class_weight(const lsv_model *m)
 {
 	return m->class_weight != NULL;
@@ -716,6 +723,12 @@ static const key keys[] = {
 	 .min = 1, .max = LONG_MAX},
 	{"kdesign_delta", .when = is_diffusion, .kind = KEY_POSITIVE,
 	 .off = P(kd_delta)},
+	/* kdesign diffusion and spectral, labelaware -J laplacian: the W of
+	 * their normalized Laplacian, kernel (W = K) or graph (the model's
+	 * graph key names it); a record.  Absent (models written before the
+	 * key): kernel. */
+	{"laplacian_weights", .when = is_laplacian_spectrum, .kind = KEY_NAME,
+	 .off = P(lap_graph), .names = lsv_lap_graph_names},
 	/* A boosted model's trees, one line each, in the order they were
 	 * added: "boost_tree FN NODES" then NODES nodes of five numbers,
 	 * "FEATURE THRESHOLD LEFT RIGHT VALUE": a split on the 1-based
@@ -1558,6 +1571,12 @@ static lsv_status check_header(reader *r)
 				"model that is not a diffusion kernel (expected "
 				"kdesign diffusion)", r->name,
 				line_of(r, "kdesign_delta"));
+	if (!is_laplacian_spectrum(m) && line_of(r, "laplacian_weights"))
+		return lsv_fail(r->err, LSV_EFORMAT, "%s:%zu: laplacian_weights in "
+				"a model whose eigenvectors are not a Laplacian's "
+				"(expected kdesign diffusion or spectral, or "
+				"labelaware_eigen laplacian)", r->name,
+				line_of(r, "laplacian_weights"));
 	if (!is_labelaware(m) && line_of(r, "labelaware_eigen"))
 		return lsv_fail(r->err, LSV_EFORMAT, "%s:%zu: labelaware_eigen in "
 				"a model that is not labelaware", r->name,

@@ -71,6 +71,12 @@ const lsv_name lsv_la_basis_names[] = {
 	{NULL, -1}
 };
 
+const lsv_name lsv_lap_graph_names[] = {
+	{"kernel", LSV_LAP_KERNEL},
+	{"graph", LSV_LAP_GRAPH},
+	{NULL, -1}
+};
+
 int lsv_name_value(const lsv_name *t, const char *s)
 {
 	for (; t->name != NULL; t++)

@@ -47,8 +47,10 @@ typedef enum {
 	LSV_SPEC_KERNEL_TOP = 0,  /* the k largest of K */
 	LSV_SPEC_AFFINITY_TOP,    /* the k largest of D^-1/2 W D^-1/2 (the
 				     cluster kernel's, W = K off the diagonal) */
-	LSV_SPEC_LAPLACIAN_BOTTOM /* the k smallest of the graph's normalized
+	LSV_SPEC_LAPLACIAN_BOTTOM, /* the k smallest of the graph's normalized
 				     Laplacian */
+	LSV_SPEC_KLAPLACIAN_BOTTOM /* the k smallest of the normalized
+				     Laplacian of W = K */
 } lsv_spectrum;
 
 /*
@@ -240,8 +242,17 @@ void lsv_spectrum_report(lsv_fit *F, size_t n, size_t c, size_t k,
  * eigenvalue otherwise); LSV_OK for the other kernels, Gram matrices by
  * construction. */
 lsv_status lsv_check_psd(const lsv_fit *F);
-/* The dense normalized Laplacian of F->graph and its k smallest
- * eigenpairs (w ascending, V n x k); who names the method in the message
+/* The normalized Laplacian of the dense weights W = K (n x n, column-
+ * major): L = diag(d > 0) - D^-1/2 K D^-1/2, d = K 1 (the diagonal K_ii
+ * included, as Wang et al. write D_ii = sum_j K_ij); a row of degree 0 is
+ * isolated (its row and column of L are 0), as lsv_laplacian_dense does
+ * for a graph.  LSV_EINVAL naming the entry when K has a negative or
+ * non-finite entry (the weights of a graph must be >= 0). */
+lsv_status lsv_kernel_laplacian(const double *K, size_t n, double *L,
+				lsv_error *err);
+/* The k smallest eigenpairs (w ascending, V n x k) of the normalized
+ * Laplacian of F->p->lap_graph's W: of F->K (lsv_kernel_laplacian) or of
+ * F->graph (lsv_laplacian_dense); who names the method in the message
  * when F has no graph. */
 lsv_status lsv_laplacian_bottom(const lsv_fit *F, size_t k, const char *who,
 				double *w, double *V);

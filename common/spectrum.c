@@ -346,41 +346,104 @@ done:
 }
 
 /*
+ * The normalized Laplacian of the dense weights W = K, the graph of the
+ * spectral transforms in Wang et al.'s Table 1 ("Given an n x n kernel
+ * matrix K, the graph Laplacian is computed as L = D - K, D_ii = sum_j
+ * K_ij ... normalized I - D^-1/2 K D^-1/2"; Zhu et al. 2004 take their
+ * dense graph the same way):
+ *     L_ij = [d_i > 0] delta_ij - K_ij / (sqrt(d_i) sqrt(d_j)),  d = K 1.
+ * With K >= 0 entrywise and PSD, D^-1/2 K D^-1/2 is PSD with largest
+ * eigenvalue 1 (eigenvector D^1/2 1), so the eigenvalues of L lie in
+ * [0, 1]; the RBF kernel's self-weights K_ii = 1 are kept, as the paper
+ * writes D.  One pass for d (dgemv), one O(n^2) scaling.
+ */
+lsv_status lsv_kernel_laplacian(const double *K, size_t n, double *L,
+				lsv_error *err)
+{
+	double *s = lsv_alloc(n ? n : 1, sizeof *s);
+	double *one = lsv_alloc(n ? n : 1, sizeof *one);
+	const double d1 = 1.0, d0 = 0.0;
+	int N = (int)n, inc = 1;
+	size_t i, j;
+
+	if (s == NULL || one == NULL) {
+		free(s);
+		free(one);
+		return lsv_fail(err, LSV_ENOMEM, "out of memory for the kernel's "
+				"Laplacian (%zu rows)", n);
+	}
+	for (j = 0; j < n; j++)
+		for (i = 0; i < n; i++)
+			if (!(K[i + j * n] >= 0.0) || !isfinite(K[i + j * n])) {
+				lsv_fail(err, LSV_EINVAL, "the Laplacian of the "
+					 "kernel needs weights K_ij >= 0, but "
+					 "K(%zu, %zu) = %g (an RBF kernel has "
+					 "them; or take the graph's: -V graph)",
+					 i + 1, j + 1, K[i + j * n]);
+				free(s);
+				free(one);
+				return LSV_EINVAL;
+			}
+	for (i = 0; i < n; i++)
+		one[i] = 1.0;
+	dgemv_("N", &N, &N, &d1, K, &N, one, &inc, &d0, s, &inc, 1);
+	for (i = 0; i < n; i++)
+		s[i] = s[i] > 0.0 ? 1.0 / sqrt(s[i]) : 0.0;
+	for (j = 0; j < n; j++)
+		for (i = 0; i < n; i++)
+			L[i + j * n] = -(K[i + j * n] * s[i]) * s[j];
+	for (i = 0; i < n; i++)
+		L[i + i * n] += s[i] > 0.0 ? 1.0 : 0.0;
+	free(s);
+	free(one);
+	return LSV_OK;
+}
+
+/*
  * The k smallest eigenpairs of the normalized Laplacian I - D^-1/2 W D^-1/2
- * of the training graph (lsv_laplacian_dense; an isolated row is 0 there,
- * so it adds an eigenvalue 0 whose eigenvector is that row's indicator).
- * The smallest eigenvectors are the smoothest functions on the graph, the
- * ones the diffusion and spectral graph kernels weigh most.
+ * with W = K (lsv_kernel_laplacian; -V kernel, the default) or the
+ * training graph (lsv_laplacian_dense; -V graph; an isolated row is 0
+ * there, so it adds an eigenvalue 0 whose eigenvector is that row's
+ * indicator).  The smallest eigenvectors are the smoothest functions on
+ * the graph, the ones the diffusion and spectral graph kernels weigh most.
  */
 lsv_status lsv_laplacian_bottom(const lsv_fit *F, size_t k, const char *who,
 				double *w, double *V)
 {
 	size_t n = F->n;
+	int of_kernel = F->p->lap_graph == LSV_LAP_KERNEL;
+	lsv_spectrum which = of_kernel ? LSV_SPEC_KLAPLACIAN_BOTTOM
+				       : LSV_SPEC_LAPLACIAN_BOTTOM;
 	double *L;
 	lsv_status st;
 
-	if (F->graph == NULL)
+	if (!of_kernel && F->graph == NULL)
 		return lsv_fail(F->err, LSV_EINVAL, "%s needs a graph over the "
-				"training rows (-G, or the k-NN graph lapsvm-train "
-				"builds)", who);
-	if (F->graph->n != n)
+				"training rows with -V graph (-G, or the k-NN "
+				"graph lapsvm-train builds)", who);
+	if (!of_kernel && F->graph->n != n)
 		return lsv_fail(F->err, LSV_EINVAL, "the graph has %zu rows but "
 				"the data %zu", F->graph->n, n);
+	if (of_kernel && F->K == NULL)
+		return lsv_fail(F->err, LSV_EINVAL, "%s needs the n x n kernel "
+				"matrix for its Laplacian (W = K)", who);
 	if (k == 0 || k > n)
 		return lsv_fail(F->err, LSV_EINVAL, "%zu Laplacian eigenvectors "
-				"asked for, but the graph has only n = %zu rows "
-				"(expected 1..%zu)", k, n, n);
-	if (lsv_spectrum_lookup(F, LSV_SPEC_LAPLACIAN_BOTTOM, k, w, V))
+				"asked for, but the %s has only n = %zu rows "
+				"(expected 1..%zu)", k, of_kernel ? "kernel" :
+				"graph", n, n);
+	if (lsv_spectrum_lookup(F, which, k, w, V))
 		return LSV_OK;
 	if ((L = lsv_alloc(n * n, sizeof *L)) == NULL)
 		return lsv_fail(F->err, LSV_ENOMEM, "out of memory for the "
 				"Laplacian of %zu rows", n);
-	st = lsv_laplacian_dense(F->graph, 1, 1, L, F->err);
+	st = of_kernel ? lsv_kernel_laplacian(F->K, n, L, F->err)
+		       : lsv_laplacian_dense(F->graph, 1, 1, L, F->err);
 	if (st == LSV_OK)
 		st = lsv_eig_extreme(L, n, k, 0, w, V, F->err);
 	free(L);
 	if (st == LSV_OK)
-		lsv_spectrum_store(F, LSV_SPEC_LAPLACIAN_BOTTOM, k, w, V);
+		lsv_spectrum_store(F, which, k, w, V);
 	return st;
 }
 

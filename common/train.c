@@ -440,6 +440,9 @@ lsv_status lsv_train_param_check(const lsv_train_param *p, lsv_error *err)
 	if (p->la_basis != LSV_LA_KERNEL && p->solver != LSV_SOLVER_LABELAWARE)
 		return lsv_fail(err, LSV_EINVAL, "Laplacian eigenvectors instead "
 				"of the kernel's are for -s labelaware");
+	if (lsv_name_of(lsv_lap_graph_names, (int)p->lap_graph) == NULL)
+		return lsv_fail(err, LSV_EINVAL, "unknown Laplacian weights %d "
+				"(expected kernel or graph)", (int)p->lap_graph);
 	if (lsv_name_of(lsv_kdesign_names, (int)p->kdesign) == NULL)
 		return lsv_fail(err, LSV_EINVAL, "unknown kernel design %d",
 				(int)p->kdesign);

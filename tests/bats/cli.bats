@@ -106,8 +106,8 @@ fixtures() {
 	fixtures
 	run --separate-stderr "$GB" -Z small.txt
 	assert_usage graph-build "unknown option -Z"
-	run --separate-stderr "$TRAIN" -V small.txt
-	assert_usage lapsvm-train "unknown option -V"  # -Z: kdesign delta, -Q: boost RBFs
+	run --separate-stderr "$TRAIN" -f small.txt
+	assert_usage lapsvm-train "unknown option -f"  # -Z: kdesign delta, -Q: boost RBFs, -V: Laplacian weights
 	run --separate-stderr "$PRED" -Z small.txt ok.model out
 	assert_usage lapsvm-predict "unknown option -Z"
 	run --separate-stderr "$DG" -Z moons

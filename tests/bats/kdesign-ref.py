@@ -8,10 +8,14 @@ cluster    K~ rebuilt from the RBF kernel exp(-GAMMA |u - v|^2) of DATA as
            D^-1/2 W D^-1/2, its top K eigenpairs, eigenvalues clipped at 0,
            unit diagonal): max |K~ - ref| must be below 1e-8.
 diffusion  K~ rebuilt as sum exp(-lambda_j/DELTA) phi_j phi_j' over the K
-           smallest eigenpairs of the normalized Laplacian of GRAPH.
+           smallest eigenpairs of the normalized Laplacian of GRAPH; GRAPH
+           "kernel": of the weights W = the RBF kernel matrix itself (its
+           diagonal included), I - D^-1/2 W D^-1/2 with D = diag(W 1)
+           (Wang et al.'s baselines, lapsvm-train -V kernel).
 maxalign   the weights mu_j = v_j' K~ v_j on the top K eigenvectors of the
            RBF kernel: K~ = sum mu_j v_j v_j' (within 1e-8), mu >= 0, |mu| = 1.
-spectral   the weights on the K smallest Laplacian eigenvectors of GRAPH:
+spectral   the weights on the K smallest Laplacian eigenvectors of GRAPH
+           (or "kernel", as above):
            K~ = sum mu_j phi_j phi_j', mu_1 >= mu_2 >= .. >= mu_K >= 0
            (within 1e-10), trace K~ = sum mu = 1.
 """
@@ -70,6 +74,12 @@ def laplacian(path, n):
     return L
 
 
+def kernel_laplacian(W):
+    """I - D^-1/2 W D^-1/2 of the dense weights W, D = diag(W 1)."""
+    s = 1.0 / np.sqrt(W.sum(axis=1))
+    return np.eye(W.shape[0]) - s[:, None] * W * s[None, :]
+
+
 def main():
     design, data, gamma, k, kt4 = sys.argv[1:6]
     gamma, k = float(gamma), int(k)
@@ -93,7 +103,9 @@ def main():
         lam, V = np.linalg.eigh(K)
         V = V[:, ::-1][:, :k]
     else:
-        lam, V = np.linalg.eigh(laplacian(sys.argv[6], n))
+        L = (kernel_laplacian(K) if sys.argv[6] == 'kernel'
+             else laplacian(sys.argv[6], n))
+        lam, V = np.linalg.eigh(L)
         lam, V = lam[:k], V[:, :k]
     if design == 'diffusion':
         delta = float(sys.argv[7])

@@ -2,8 +2,10 @@
 # The kernel designs of Wang et al.'s Table 1 (-s kdesign -J ..., common/
 # kdesign.c) and the label-aware kernels on Laplacian eigenvectors (-s
 # labelaware -J laplacian): each learned kernel against an independent
-# numpy construction (kdesign-ref.py), the transductive predictions of -o,
-# the model keys, lapsvm-predict's refusal, the report, and every refusal.
+# numpy construction (kdesign-ref.py), the Laplacian of W = K (-V kernel,
+# the default) and of the graph (-V graph), the transductive predictions
+# of -o, the model keys, lapsvm-predict's refusal, the report, and every
+# refusal.
 
 load helpers
 
@@ -37,14 +39,39 @@ errors() {
 	[[ "$output" == ok* ]] || { echo "$output"; false; }
 }
 
-@test "diffusion kernel: -x writes sum exp(-lambda/delta) phi phi' of the -G graph (numpy, 1e-8)" {
+@test "diffusion kernel, -V kernel (default): -x writes sum exp(-lambda/delta) phi phi' of the Laplacian of W = K (numpy, 1e-8)" {
+	need_numpy
+	moons m.txt -S 3 -n 120 -l 8
+	"$TRAIN" -q -s kdesign -J diffusion -Z 0.3 -g 2 -n 12 -x k.t4 m.txt a.model
+	run /usr/bin/python3 "$REF" diffusion m.txt 2 12 k.t4 kernel 0.3
+	[[ "$output" == ok* ]] || { echo "$output"; false; }
+	[ "$(key a.model laplacian_weights)" = kernel ]
+	[ -z "$(key a.model graph)" ]
+	# the same with -V kernel said
+	"$TRAIN" -q -s kdesign -J diffusion -V kernel -Z 0.3 -g 2 -n 12 -x k2.t4 m.txt b.model
+	cmp k.t4 k2.t4
+}
+
+@test "spectral graph kernel, -V kernel (default): ordered weights >= 0, sum 1 on the Laplacian of W = K (numpy)" {
+	need_numpy
+	moons m.txt -S 3 -n 120 -l 8
+	"$TRAIN" -q -s kdesign -J spectral -g 2 -n 12 -x k.t4 m.txt a.model
+	run /usr/bin/python3 "$REF" spectral m.txt 2 12 k.t4 kernel
+	[[ "$output" == ok* ]] || { echo "$output"; false; }
+	# the graph's Laplacian gives another kernel: the reference tells them apart
+	run /usr/bin/python3 "$REF" diffusion m.txt 2 12 k.t4 kernel 0.3
+	[[ "$output" == BAD* ]] || { echo "$output"; false; }
+}
+
+@test "diffusion kernel, -V graph: -x writes sum exp(-lambda/delta) phi phi' of the -G graph (numpy, 1e-8)" {
 	need_numpy
 	moons m.txt -S 3 -n 120 -l 8
 	"$GB" -q m.txt g.graph
-	"$TRAIN" -q -s kdesign -J diffusion -Z 0.3 -G g.graph -n 12 -x k.t4 m.txt a.model
+	"$TRAIN" -q -s kdesign -J diffusion -V graph -Z 0.3 -G g.graph -n 12 -x k.t4 m.txt a.model
 	run /usr/bin/python3 "$REF" diffusion m.txt 1 12 k.t4 g.graph 0.3
 	[[ "$output" == ok* ]] || { echo "$output"; false; }
 	[ "$(key a.model kdesign_delta)" = 0.29999999999999999 ]
+	[ "$(key a.model laplacian_weights)" = graph ]
 }
 
 @test "maximal-alignment kernel: K~ = sum mu v v' on K's top eigenvectors, mu >= 0, |mu| = 1 (numpy)" {
@@ -55,11 +82,11 @@ errors() {
 	[[ "$output" == ok* ]] || { echo "$output"; false; }
 }
 
-@test "spectral graph kernel: weights on the smallest Laplacian eigenvectors are ordered, >= 0, sum 1 (numpy)" {
+@test "spectral graph kernel, -V graph: weights on the smallest Laplacian eigenvectors are ordered, >= 0, sum 1 (numpy)" {
 	need_numpy
 	moons m.txt -S 3 -n 120 -l 8
 	"$GB" -q m.txt g.graph
-	"$TRAIN" -q -s kdesign -J spectral -G g.graph -n 12 -x k.t4 m.txt a.model
+	"$TRAIN" -q -s kdesign -J spectral -V graph -G g.graph -n 12 -x k.t4 m.txt a.model
 	run /usr/bin/python3 "$REF" spectral m.txt 1 12 k.t4 g.graph
 	[[ "$output" == ok* ]] || { echo "$output"; false; }
 }
@@ -67,13 +94,18 @@ errors() {
 @test "each design's -o predicts the unlabeled moons (cluster, diffusion, spectral: at most 5 of 180 wrong)" {
 	moons m.txt -S 3 -n 200 -l 10
 	moons t.txt -S 3 -n 200
-	for d in cluster diffusion maxalign spectral; do
-		"$TRAIN" -q -s kdesign -J $d -o $d.pred m.txt $d.model
-		[ "$(head -n 1 $d.pred)" = "labels 1" ]
-		e=$(errors $d.pred)
+	# diffusion and spectral on the 6-NN graph (-V graph) and on W = K at a
+	# narrow width (-g 20: at the default width, 1/the mean squared
+	# distance, W = K links the two moons and they make 7 and 34 errors)
+	for d in cluster diffusion maxalign spectral "diffusion -V graph" \
+		 "spectral -V graph" "diffusion -g 20" "spectral -g 20"; do
+		"$TRAIN" -q -s kdesign -J $d -o p.pred m.txt p.model
+		[ "$(head -n 1 p.pred)" = "labels 1" ]
+		e=$(errors p.pred)
 		echo "$d: $e of 180 wrong"
 		case $d in
 		maxalign) [ "$e" -le 45 ] ;;
+		diffusion | spectral) ;;
 		*) [ "$e" -le 5 ] ;;
 		esac
 	done
@@ -81,17 +113,19 @@ errors() {
 
 @test "the model records the design, k and (diffusion) delta, and the labeled rows only" {
 	moons m.txt -S 3 -n 200 -l 10
-	"$TRAIN" -q -s kdesign -J diffusion -n 7 m.txt a.model
+	"$TRAIN" -q -s kdesign -J diffusion -V graph -n 7 m.txt a.model
 	[ "$(key a.model solver)" = kdesign ]
 	[ "$(key a.model kdesign)" = diffusion ]
 	[ "$(key a.model kdesign_k)" = 7 ]
 	[ -n "$(key a.model kdesign_delta)" ]
 	[ "$(key a.model nr_sv)" = 20 ]
 	[[ "$(key a.model graph)" == "built knn k=6"* ]]
+	[ "$(key a.model laplacian_weights)" = graph ]
 	"$TRAIN" -q -s kdesign -J cluster m.txt b.model
 	[ "$(key b.model kdesign_k)" = 20 ]
 	[ -z "$(key b.model kdesign_delta)" ]
 	[ -z "$(key b.model graph)" ]
+	[ -z "$(key b.model laplacian_weights)" ]
 }
 
 @test "lapsvm-predict refuses every transductive model, naming the design and -o" {
@@ -115,7 +149,11 @@ errors() {
 	[ "$status" -eq 0 ]
 	assert_stderr_regex "centered alignment with the labels on the labeled block: learned kernel 0\.[0-9]+, input kernel 0\.[0-9]+"
 	assert_stderr_regex "time: eigenvectors [0-9.]+ s, weights [0-9.]+ s, SVM [0-9.]+ s"
+	assert_stderr_has "Laplacian: I - D^-1/2 W D^-1/2 with W = K, the kernel matrix (-V kernel)"
+	[[ "$stderr" != *"NN graph"* ]]
+	run --separate-stderr "$TRAIN" -s kdesign -J spectral -V graph m.txt a.model
 	assert_stderr_has "built a 6-NN graph"
+	assert_stderr_has "Laplacian: I - D^-1/2 W D^-1/2 with W = the graph (-V graph)"
 	run --separate-stderr "$TRAIN" -s kdesign -J diffusion m.txt a.model
 	assert_stderr_regex "diffusion kernel: delta = [0-9.e-]+ \(the median of the eigenvalues\)"
 }
@@ -123,14 +161,24 @@ errors() {
 @test "labelaware -J laplacian: -o predicts the unlabeled moons, K~ from -x is PSD with the u's and Laplacian eigenvectors" {
 	moons m.txt -S 3 -n 200 -l 10
 	moons t.txt -S 3 -n 200
-	run --separate-stderr "$TRAIN" -s labelaware -J laplacian -o l.pred -x k.t4 m.txt a.model
+	run --separate-stderr "$TRAIN" -s labelaware -J laplacian -V graph -o l.pred -x k.t4 m.txt a.model
 	[ "$status" -eq 0 ]
 	assert_stderr_has "20 Laplacian eigenvectors v"
+	assert_stderr_has "W = the graph (-V graph)"
 	e=$(errors l.pred)
 	[ "$e" -le 5 ] || { echo "$e wrong"; false; }
 	[ "$(wc -l <k.t4)" -eq 200 ]
 	[ "$(key a.model nr_sv)" = 20 ]
 	[ "$(key a.model labelaware_rows)" = "10 10" ]
+	[ "$(key a.model laplacian_weights)" = graph ]
+	# -V kernel (default): W = K, no graph built; -g 20 keeps the moons apart
+	run --separate-stderr "$TRAIN" -s labelaware -J laplacian -g 20 -o l.pred m.txt a.model
+	[ "$status" -eq 0 ]
+	assert_stderr_has "W = K, the kernel matrix (-V kernel)"
+	[[ "$stderr" != *"NN graph"* ]]
+	e=$(errors l.pred)
+	[ "$e" -le 5 ] || { echo "$e wrong"; false; }
+	[ "$(key a.model laplacian_weights)" = kernel ]
 }
 
 @test "-v chooses -c and the diffusion delta (-Z list), then trains with the best" {
@@ -143,7 +191,7 @@ errors() {
 	[ "$(key a.model kdesign_delta)" = "$(awk -v z="$best" 'BEGIN { printf "%.17g", z }')" ]
 }
 
-@test "-t 4: a precomputed kernel trains the cluster design; diffusion then needs -G" {
+@test "-t 4: a precomputed kernel trains the cluster design and (W = K) diffusion; diffusion -V graph then needs -G" {
 	need_numpy
 	moons m.txt -S 3 -n 60 -l 5
 	/usr/bin/python3 "$BATS_TEST_DIRNAME/rbf-t4.py" 2 m.txt >k.t4
@@ -151,7 +199,11 @@ errors() {
 	"$TRAIN" -q -s kdesign -J cluster -g 2 -e 1e-10 -o b.pred m.txt b.model
 	d=$(paste -d' ' <(tail -n +2 a.pred) <(tail -n +2 b.pred) | awk '{ d = $2 - $4; if (d < 0) d = -d; if (d > m) m = d } END { print m + 0 }')
 	awk -v d="$d" 'BEGIN { exit !(d < 1e-6) }' || { echo "max diff $d"; false; }
-	run --separate-stderr "$TRAIN" -s kdesign -J diffusion -t 4 k.t4 c.model
+	"$TRAIN" -q -s kdesign -J diffusion -Z 0.5 -t 4 -e 1e-10 -o c.pred k.t4 c.model
+	"$TRAIN" -q -s kdesign -J diffusion -Z 0.5 -g 2 -e 1e-10 -o d.pred m.txt d.model
+	d=$(paste -d' ' <(tail -n +2 c.pred) <(tail -n +2 d.pred) | awk '{ d = $2 - $4; if (d < 0) d = -d; if (d > m) m = d } END { print m + 0 }')
+	awk -v d="$d" 'BEGIN { exit !(d < 1e-6) }' || { echo "max diff $d"; false; }
+	run --separate-stderr "$TRAIN" -s kdesign -J diffusion -V graph -t 4 k.t4 c.model
 	assert_status 2
 	assert_stderr_has "-t 4 (precomputed kernel) needs the graph given with -G"
 }
@@ -175,8 +227,10 @@ errors() {
 		assert_fails lapsvm-train "7 eigenvectors asked for (-n), but there are only n = 6 rows"
 		[ ! -e a.model ]
 	done
-	run --separate-stderr "$TRAIN" -q -s labelaware -J laplacian -n 7 m.txt a.model
+	run --separate-stderr "$TRAIN" -q -s labelaware -J laplacian -V graph -n 7 m.txt a.model
 	assert_fails lapsvm-train "7 Laplacian eigenvectors asked for, but the graph has only n = 6 rows"
+	run --separate-stderr "$TRAIN" -q -s labelaware -J laplacian -n 7 m.txt a.model
+	assert_fails lapsvm-train "7 Laplacian eigenvectors asked for, but the kernel matrix has only n = 6 rows"
 }
 
 @test "a class with one labeled row is refused, for every design" {
@@ -206,11 +260,33 @@ errors() {
 	run --separate-stderr "$TRAIN" -s kdesign -J diffusion -Z 1,2 m.txt
 	assert_train_usage "option -Z: a list of values needs -v (cross validation) to choose among them"
 	run --separate-stderr "$TRAIN" -s kdesign -J cluster -k 5 m.txt
-	assert_train_usage "the kernel design uses no graph (-G, -k, -i, -I, -L, -P); -J diffusion and -J spectral do"
-	run --separate-stderr "$TRAIN" -s kdesign -J spectral -i 1 m.txt
+	assert_train_usage "the kernel design uses no graph (-G, -k, -i, -I, -L, -P); -J diffusion and -J spectral do with -V graph"
+	run --separate-stderr "$TRAIN" -s kdesign -J diffusion -k 5 m.txt
+	assert_train_usage "the kernel design uses no graph (-G, -k, -i, -I, -L, -P); -J diffusion and -J spectral do with -V graph"
+	run --separate-stderr "$TRAIN" -s labelaware -J laplacian -G g.graph m.txt
+	assert_train_usage "the label-aware kernel SVM uses no graph (-G, -k, -i, -I, -L, -P); -J laplacian does with -V graph"
+	run --separate-stderr "$TRAIN" -s kdesign -J cluster -V graph m.txt
+	assert_train_usage "-V is the weights of the normalized Laplacian of -s kdesign -J diffusion or spectral, and of -s labelaware -J laplacian"
+	run --separate-stderr "$TRAIN" -s labelaware -V kernel m.txt
+	assert_train_usage "-V is the weights of the normalized Laplacian"
+	run --separate-stderr "$TRAIN" -s kdesign -J diffusion -V knn m.txt
+	assert_train_usage "option -V: unknown Laplacian weights 'knn' (expected kernel or graph)"
+	run --separate-stderr "$TRAIN" -s kdesign -J spectral -V graph -i 1 m.txt
 	assert_train_usage "-i: the kernel design takes its graph's normalized Laplacian, with no gamma_I term"
 	run --separate-stderr "$TRAIN" -s labelaware -J laplacian -N 5 m.txt
 	assert_train_usage "-N (Nystrom landmarks) approximates the kernel's eigenvectors: not with -J laplacian"
+}
+
+@test "a negative kernel value is refused for the Laplacian of W = K, naming the entry; -V graph takes it" {
+	# linear kernel: K(1, 2) = 1 x -1 = -1
+	printf '%s\n' '1 1:1' '-1 1:-1' '1 1:2' '-1 1:-2' '0 1:0.5' '0 1:-0.5' >m.txt
+	for s in "kdesign -J diffusion" "kdesign -J spectral" "labelaware -J laplacian"; do
+		run --separate-stderr "$TRAIN" -s $s -n 2 -t 0 m.txt a.model
+		assert_fails lapsvm-train "the Laplacian of the kernel needs weights K_ij >= 0, but K(2, 1) = -1" "-V graph"
+		[ ! -e a.model ]
+	done
+	"$TRAIN" -q -s kdesign -J diffusion -V graph -k 2 -n 2 -t 0 m.txt a.model
+	[ "$(key a.model laplacian_weights)" = graph ]
 }
 
 @test "a kdesign model missing its keys, or kdesign keys elsewhere, is refused" {
@@ -226,6 +302,12 @@ errors() {
 	run --separate-stderr "$PRED" m.txt b.model out
 	assert_fails lapsvm-predict "unknown kdesign (found 'heat'"
 	"$TRAIN" -q -s kdesign -J cluster m.txt c.model
+	sed '/^kdesign_k /a laplacian_weights kernel' c.model >b.model
+	run --separate-stderr "$PRED" m.txt b.model out
+	assert_fails lapsvm-predict "laplacian_weights in a model whose eigenvectors are not a Laplacian's"
+	sed 's/^laplacian_weights kernel/laplacian_weights heat/' a.model >b.model
+	run --separate-stderr "$PRED" m.txt b.model out
+	assert_fails lapsvm-predict "unknown laplacian_weights (found 'heat'"
 	sed 's/^solver kdesign/solver lapsvm/' c.model >b.model
 	run --separate-stderr "$PRED" m.txt b.model out
 	assert_fails lapsvm-predict "kdesign keys in a model that is not one"

@@ -167,3 +167,22 @@ print(np.sum(Kc * Yc) / np.linalg.norm(Kc) / np.linalg.norm(Yc))' "$WORK/u/K" "$
 	[ "$(grep -c ' paper diffusion 5:' "$WORK/la/results.txt")" -eq 2 ]
 	[ "$(grep -c ' paper cluster 5 ' "$WORK/la/results.txt")" -eq 1 ]
 }
+
+@test "experiments/label-aware.sh: ourslap is ours on the Laplacian of W = K (-s labelaware -J laplacian), in its own column" {
+	need ssl_digit1.libsvm.gz
+	run env SETS=digit1 DRAWS=1 BFACTORS=5 PROTOCOLS=paper ALIGN_DRAWS=0 OUT="$WORK/la" \
+		"$TOP/experiments/label-aware.sh" ours ourslap
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"| set | ours | ourslap | ours vs the paper | ours vs cluster, diffusion |"* ]]
+	[[ "$output" == *"diffusion and spectral on the normalized Laplacian of W = K at the same b (-V kernel"* ]]
+	[ "$(grep -c ' paper ourslap 5 ' "$WORK/la/results.txt")" -eq 1 ]
+	# the same draw and b by hand: the same error
+	. "$TOP/experiments/label-aware-lib.sh"
+	la_prepare t digit1 "$WORK/u" 1 50 1
+	la_semi "$WORK/u" 1 "$WORK/u"
+	b=$(awk -v b="$(cat "$WORK/u/b0")" 'BEGIN { printf "%.10g", 5 * b }')
+	"$BIN/lapsvm-train" -q -s labelaware -J laplacian -c 100 -g "$b" -o "$WORK/u/p" "$WORK/u/semi" "$WORK/m"
+	e=$(tail -n +2 "$WORK/u/p" | cut -d' ' -f1 | paste -d' ' "$WORK/u/truth" - |
+		awk '{ n++; e += ($1 != $2) } END { printf "%.4f", 100 * e / n }')
+	[ "$(awk '$4 == "ourslap" { print $6 }' "$WORK/la/results.txt")" = "$e" ]
+}

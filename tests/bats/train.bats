@@ -34,8 +34,8 @@ setup() {
 
 @test "unknown option: exit 2 naming it" {
 	moons1
-	run --separate-stderr "$TRAIN" -V m.txt
-	assert_train_usage "unknown option -V"  # -Z: kdesign delta, -Q: boost RBFs
+	run --separate-stderr "$TRAIN" -f m.txt
+	assert_train_usage "unknown option -f"  # -Z: kdesign delta, -Q: boost RBFs, -V: Laplacian weights
 }
 
 @test "option missing its value: exit 2" {

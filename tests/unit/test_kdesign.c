@@ -3,8 +3,10 @@
  * kdesign.c) and their shared machinery (common/spectrum.c, the ordered
  * weights of common/alignf.c): the eigensolver on a hand matrix, Zhu et
  * al.'s order-constrained QP against its KKT conditions and a hand case,
- * the diffusion kernel on a 4-cycle against its closed form, the cluster
- * kernel's unit diagonal, and the refusals.
+ * the diffusion kernel on a 4-cycle against its closed form (the cycle as
+ * a graph, -V graph, and as the weights W = K, -V kernel), the kernel's
+ * normalized Laplacian on hand cases, the cluster kernel's unit diagonal,
+ * and the refusals.
  */
 #include <math.h>
 #include <stdio.h>
@@ -204,6 +206,7 @@ static void diffusion_kernel_on_a_cycle_matches_its_closed_form(void)
 	p.la_k = 4;
 	p.kd_delta = 1.0;
 	p.gamma_I = 0.0;
+	p.lap_graph = LSV_LAP_GRAPH;
 	CHECK(lsv_train(x, g, &p, NULL, &m, &r, &e) == LSV_OK);
 	if (m == NULL)
 		goto done;
@@ -239,6 +242,86 @@ static void diffusion_kernel_on_a_cycle_matches_its_closed_form(void)
 			    "needs a graph") != NULL);
 done:
 	lsv_graph_free(g);
+	lsv_data_free(x);
+}
+
+/* The normalized Laplacian of W = K (lsv_kernel_laplacian), by hand:
+ * K = [1 .5; .5 .25]: d = (1.5, .75), L_11 = 1 - 1/1.5 = 1/3, L_22 = 1 -
+ * .25/.75 = 2/3, L_12 = -.5/sqrt(1.5 .75) = -.5/sqrt(1.125).  A row of
+ * degree 0 is isolated (all 0), a negative weight is refused. */
+static void kernel_laplacian_hand_cases(void)
+{
+	double K2[4] = {1, 0.5, 0.5, 0.25}, L2[4];
+	double K3[9] = {1, 1, 0, 1, 1, 0, 0, 0, 0}, L3[9];
+	double want3[9] = {0.5, -0.5, 0, -0.5, 0.5, 0, 0, 0, 0};
+	double Kneg[4] = {1, -0.25, -0.25, 1}, Lneg[4];
+	lsv_error e;
+	size_t i;
+
+	CHECK(lsv_kernel_laplacian(K2, 2, L2, &e) == LSV_OK);
+	CHECK(fabs(L2[0] - 1.0 / 3.0) < 1e-15 && fabs(L2[3] - 2.0 / 3.0) < 1e-15);
+	CHECK(fabs(L2[1] + 0.5 / sqrt(1.125)) < 1e-15 && L2[1] == L2[2]);
+	CHECK(lsv_kernel_laplacian(K3, 3, L3, &e) == LSV_OK);
+	for (i = 0; i < 9; i++)
+		CHECK(fabs(L3[i] - want3[i]) < 1e-15);
+	CHECK(lsv_kernel_laplacian(Kneg, 2, Lneg, &e) == LSV_EINVAL);
+	CHECK(strstr(e.msg, "needs weights K_ij >= 0, but K(2, 1) = -0.25") !=
+	      NULL);
+}
+
+/* -V kernel with K = the 4-cycle's adjacency W (given as the kernel
+ * matrix): its Laplacian is the cycle graph's, so the diffusion kernel is
+ * the closed form of diffusion_kernel_on_a_cycle_matches_its_closed_form,
+ * with no graph at all; the cache keeps the kernel's and the graph's
+ * Laplacian apart. */
+static void diffusion_on_the_kernel_laplacian_of_a_cycle(void)
+{
+	lsv_data *x = data_of("1 1:0\n1 1:1\n-1 1:2\n-1 1:3\n");
+	double W[16] = {0, 1, 0, 1, 1, 0, 1, 0, 0, 1, 0, 1, 1, 0, 1, 0};
+	double K[16], v[4] = {1, -1, 1, -1}, err = 0.0;
+	lsv_train_param p;
+	lsv_model *m = NULL;
+	lsv_train_report r;
+	lsv_eig_cache c;
+	lsv_error e;
+	size_t i, j;
+
+	CHECK(x != NULL);
+	if (x == NULL)
+		return;
+	memset(&c, 0, sizeof c);
+	lsv_train_param_default(&p);
+	p.solver = LSV_SOLVER_KDESIGN;
+	p.kdesign = LSV_KDESIGN_DIFFUSION;
+	p.la_k = 4;
+	p.kd_delta = 1.0;
+	p.gamma_I = 0.0;
+	CHECK(p.lap_graph == LSV_LAP_KERNEL);  /* the default */
+	CHECK(lsv_train_cached(x, NULL, &p, W, &c, NULL, &m, &r, &e) == LSV_OK);
+	if (m == NULL) {
+		lsv_data_free(x);
+		return;
+	}
+	CHECK(c.valid && c.which == LSV_SPEC_KLAPLACIAN_BOTTOM);
+	CHECK(lsv_learned_kernel(&r, 4, K, &e) == LSV_OK);
+	for (i = 0; i < 4; i++)
+		for (j = 0; j < 4; j++) {
+			double p0 = 0.25, p2 = v[i] * v[j] / 4.0;
+			double want = p0 + exp(-2.0) * p2 +
+				      exp(-1.0) * ((i == j) - p0 - p2);
+			err = fmax(err, fabs(K[i + j * 4] - want));
+		}
+	CHECK(err < 1e-12);
+	lsv_train_report_free(&r);
+	lsv_model_free(m);
+	/* -V graph on the same K without a graph: refused, not the cache */
+	p.lap_graph = LSV_LAP_GRAPH;
+	CHECK(lsv_train_cached(x, NULL, &p, W, &c, NULL, &m, &r, &e) ==
+	      LSV_EINVAL);
+	CHECK(strstr(e.msg, "needs a graph over the training rows with -V "
+			    "graph") != NULL);
+	CHECK(c.hits == 0);
+	lsv_eig_cache_free(&c);
 	lsv_data_free(x);
 }
 
@@ -350,6 +433,9 @@ const unit_case kdesign_cases[] = {
 	 align_ordered_is_ordered_sums_to_one_and_beats_the_cone},
 	{"diffusion_kernel_on_a_cycle_matches_its_closed_form",
 	 diffusion_kernel_on_a_cycle_matches_its_closed_form},
+	{"kernel_laplacian_hand_cases", kernel_laplacian_hand_cases},
+	{"diffusion_on_the_kernel_laplacian_of_a_cycle",
+	 diffusion_on_the_kernel_laplacian_of_a_cycle},
 	{"cluster_kernel_has_a_unit_diagonal_and_refuses_one_label",
 	 cluster_kernel_has_a_unit_diagonal_and_refuses_one_label},
 	{NULL, NULL}

@@ -1052,6 +1052,12 @@ static void model_every_name_and_optional_key_round_trips(void)
 				m->param.la_k = count;
 				m->param.kd_delta = m->param.kdesign ==
 					LSV_KDESIGN_DIFFUSION ? 0.125 * count : 0.0;
+				/* the Laplacian's weights, a record of
+				 * diffusion and spectral */
+				if (m->param.kdesign == LSV_KDESIGN_DIFFUSION ||
+				    m->param.kdesign == LSV_KDESIGN_SPECTRAL)
+					m->param.lap_graph = with ? LSV_LAP_GRAPH
+								  : LSV_LAP_KERNEL;
 			}
 			if (s->value == LSV_SOLVER_COMBINE) {
 				m->param.combine_ext = with ? LSV_SOLVER_LAPSVM
@@ -1130,6 +1136,7 @@ static void model_every_name_and_optional_key_round_trips(void)
 					CHECK(r->param.kdesign == m->param.kdesign);
 					CHECK(r->param.la_k == m->param.la_k);
 					CHECK(r->param.kd_delta == m->param.kd_delta);
+					CHECK(r->param.lap_graph == m->param.lap_graph);
 					CHECK(lsv_model_transductive(r) != NULL);
 				}
 				CHECK((r->graph != NULL) == with);
