@@ -3,6 +3,7 @@
  * Table 1, step 1) and write it in the graph format (see README).
  *
  *     graph-build [options] data_file [graph_file]
+ *     graph-build -U old_graph [options] old_data new_data [graph_file]
  */
 #include <limits.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@ static void usage(void)
 {
 	printf(
 "Usage: graph-build [options] data_file [graph_file]\n"
+"       graph-build -U old_graph [options] old_data new_data [graph_file]\n"
 "Build the nearest-neighbour graph of a data set in LIBSVM format (labels\n"
 "are ignored, except with -y) and write its symmetric weight matrix W, one\n"
 "row per line:\n"
@@ -24,6 +26,9 @@ static void usage(void)
 "data_file '-' reads standard input.  graph_file defaults to\n"
 "data_file.graph, or standard output when reading standard input; '-'\n"
 "writes standard output.  The output is replaced only when complete.\n"
+"A graph written to a file (Euclidean or cosine, not -y) comes with its\n"
+"record graph_file.knn, for -U: the chosen pairs with their exact\n"
+"distances, the data's row count and fingerprint, the options.\n"
 "\n"
 "options:\n"
 "-k k        : k nearest neighbours per point (default 6)\n"
@@ -68,6 +73,16 @@ static void usage(void)
 "-N          : write each row's k nearest neighbours instead of the graph,\n"
 "              directed and unweighted: line i is 'i j:d j:d ...' by\n"
 "              increasing distance d (not a graph file: not symmetric)\n"
+"-U old_graph: update: the graph of old_data followed by new_data (rows of\n"
+"              new_data numbered after the old ones), byte for byte the\n"
+"              graph a full build of the concatenation writes, from the\n"
+"              distances of the new rows to every row only.  Needs\n"
+"              old_graph.knn, the record written with old_graph, and the\n"
+"              same graph options (-k/-e, -m, -d, -w, -t; -B, -p, -A may\n"
+"              differ); the record must match old_data (rows, fingerprint)\n"
+"              and old_graph.  Writes graph_file (default\n"
+"              new_data.graph) and its record.  Not with -y, -N, -d\n"
+"              tangent or rotation, or under mpirun\n"
 "-q          : quiet: no progress, summary or warnings\n"
 "Threads: OMP_NUM_THREADS (default: all cores).  A threaded BLAS (OpenBLAS)\n"
 "is called once per block product and keeps its own threads.\n"
@@ -282,6 +297,103 @@ static void report_ranks(const lsv_graph_info *info)
 	free(v);
 }
 
+/* "path.knn": where the record of the graph at path goes. */
+static char *record_path(const char *path)
+{
+	char *r = malloc(strlen(path) + sizeof ".knn");
+	if (r == NULL)
+		tool_die(1, "out of memory");
+	sprintf(r, "%s.knn", path);
+	return r;
+}
+
+/* Does a graph built with p get a record (a file to write it beside)? */
+static int has_record(const lsv_graph_param *p, const char *outpath)
+{
+	return strcmp(outpath, "-") != 0 &&
+	       (p->distance == LSV_DIST_EUCLIDEAN ||
+		p->distance == LSV_DIST_COSINE);
+}
+
+static const char *shown(const char *path)
+{
+	return strcmp(path, "-") ? path : "(stdin)";
+}
+
+/*
+ * -U: the old graph's record (old_graph.knn) checked against old_graph,
+ * old_data and the options; new_data checked against the old data; then
+ * the graph of the concatenation by lsv_graph_update and its record.
+ * Every check fails before anything is written.
+ */
+static void update(const char *oldg, const char *oldd, const char *newd,
+		   const char *outpath, lsv_graph_param *p, double marker,
+		   lsv_graph **gout, lsv_data **xout, lsv_graph_info *info)
+{
+	FILE *fp, *rfp = NULL;
+	char *rin = record_path(oldg), *rout = NULL;
+	lsv_graph_record *old, *rec;
+	lsv_data *a, *b, *x;
+	lsv_graph *g;
+	lsv_error err;
+	size_t n0;
+
+	fp = tool_output_open(outpath);
+	if (has_record(p, outpath)) {
+		rout = record_path(outpath);
+		rfp = tool_output_open(rout);
+	}
+	tool_check_input(oldd);
+	tool_check_input(newd);
+	if (lsv_graph_record_read_path(rin, &old, &err) != LSV_OK) {
+		if (err.status == LSV_EIO)
+			tool_die(1, "%s: -U needs the record graph-build writes "
+				 "beside each graph it builds into a file, and %s has "
+				 "none (%s); rebuild the graph from old_data with "
+				 "this graph-build: graph-build [options] %s %s",
+				 oldg, oldg, err.msg, oldd, oldg);
+		tool_die_err(&err);
+	}
+	if (lsv_data_read_path(oldd, marker, &a, &err) != LSV_OK)
+		tool_die_err(&err);
+	if (lsv_graph_read_path(oldg, a->n, &g, &err) != LSV_OK)
+		tool_die(1, "%s (with old data %s)", err.msg, shown(oldd));
+	if (lsv_graph_record_check(old, a, p, g, &err) != LSV_OK)
+		tool_die(1, "%s: %s: %s", oldg, shown(oldd), err.msg);
+	lsv_graph_free(g);
+	if (lsv_data_read_path(newd, marker, &b, &err) != LSV_OK)
+		tool_die_err(&err);
+	if (lsv_graph_record_check_new(old, b, &err) != LSV_OK)
+		tool_die(1, "%s: %s (old data %s)", shown(newd), err.msg,
+			 shown(oldd));
+	if (lsv_data_concat(a, b, &x, &err) != LSV_OK)
+		tool_die_err(&err);
+	n0 = a->n;
+	lsv_data_free(a);
+	lsv_data_free(b);
+	if (!tool_quiet) {
+		p->progress = tool_progress;
+		p->progress_ctx = NULL;
+	}
+	if (lsv_graph_update(x, n0, p, old, &g, &rec, info, &err) != LSV_OK)
+		tool_die_graph_err(newd, &err);
+	lsv_graph_record_free(old);
+	if (lsv_graph_write(fp, strcmp(outpath, "-") ? outpath : "(stdout)", g,
+			    &err) != LSV_OK)
+		tool_die_err(&err);
+	if (rfp != NULL && lsv_graph_record_write(rfp, rout, rec, &err) != LSV_OK)
+		tool_die_err(&err);
+	tool_outputs_commit();
+	tool_info("update: %zu old rows + %zu new: the new rows' distances to "
+		  "every row (%.3g GFLOP in the block products, %.2f s)", n0,
+		  x->n - n0, info->gemm_flops / 1e9, info->scan_seconds);
+	lsv_graph_record_free(rec);
+	free(rin);
+	free(rout);
+	*gout = g;
+	*xout = x;
+}
+
 int main(int argc, char **argv)
 {
 	static const char *const dists[] = {"euclidean", "cosine", "tangent",
@@ -294,8 +406,10 @@ int main(int argc, char **argv)
 	lsv_data *x = NULL;
 	lsv_graph *g = NULL;
 	lsv_error err;
-	const char *in, *outpath;
-	char *deflt = NULL;
+	const char *in, *outpath, *oldgraph = NULL;
+	char *deflt = NULL, *rout = NULL;
+	FILE *rfp = NULL;
+	lsv_graph_record *rec = NULL;
 	int c, k_given = 0, t_given = 0, lists = 0, classes = 0, u_given = 0;
 	int D_given = 0, tangent_opt = 0, rotation_opt = 0;  /* -C or -s; -r */
 	double marker = LSV_UNLABELED_DEFAULT;
@@ -314,7 +428,7 @@ int main(int argc, char **argv)
 	}
 	lsv_graph_param_default(&p);
 	opterr = 0;
-	while ((c = getopt(argc, argv, ":k:e:md:w:t:B:fp:A:Nyu:D:C:s:r:qh")) != -1) {
+	while ((c = getopt(argc, argv, ":k:e:md:w:t:B:fp:A:Nyu:D:C:s:r:U:qh")) != -1) {
 		switch (c) {
 		case 'k':
 			p.k = (int)tool_opt_long(c, optarg, 1, INT_MAX);
@@ -376,6 +490,9 @@ int main(int argc, char **argv)
 				marker = 0.0;  /* -0 is the label 0, as the reader has it */
 			u_given = 1;
 			break;
+		case 'U':
+			oldgraph = optarg;
+			break;
 		case 'q':
 			tool_quiet = 1;
 			break;
@@ -386,10 +503,29 @@ int main(int argc, char **argv)
 			tool_option_error(c);
 		}
 	}
+	if (oldgraph != NULL && argc - optind < 2)
+		tool_usage_error("-U needs old_data and new_data (graph-build -U "
+				 "old_graph [options] old_data new_data "
+				 "[graph_file])");
 	if (optind >= argc)
 		tool_usage_error("missing data_file");
-	if (argc - optind > 2)
-		tool_usage_error("too many arguments (expected data_file [graph_file])");
+	if (argc - optind > (oldgraph != NULL ? 3 : 2))
+		tool_usage_error(oldgraph != NULL
+				 ? "too many arguments (expected old_data new_data "
+				   "[graph_file])"
+				 : "too many arguments (expected data_file "
+				   "[graph_file])");
+	if (oldgraph != NULL) {
+		const char *what = classes ? "-y (graphs within each class)"
+			: lists ? "-N (neighbour lists)"
+			: p.distance == LSV_DIST_TANGENT ? "-d tangent"
+			: p.distance == LSV_DIST_ROTATION ? "-d rotation"
+			: P > 1 ? "mpirun" : NULL;
+		if (what != NULL)
+			tool_usage_error("-U updates Euclidean and cosine kNN or "
+					 "epsilon graphs on one process, not with %s: "
+					 "build the grown data's graph in full", what);
+	}
 	if (p.epsilon > 0.0 && k_given)
 		tool_usage_error("-k and -e exclude each other (kNN or epsilon-ball)");
 	if (p.epsilon > 0.0 && p.mutual)
@@ -445,6 +581,8 @@ int main(int argc, char **argv)
 		tool_msg("warning: cosine distances are at most 2; -e %g keeps "
 			 "every pair", p.epsilon);
 
+	if (oldgraph != NULL)
+		optind++;  /* old_data: update() reads it; in is new_data */
 	in = argv[optind];
 	if (optind + 1 < argc) {
 		outpath = argv[optind + 1];
@@ -481,9 +619,17 @@ int main(int argc, char **argv)
 			return 0;
 		}
 		solo = 1;
+	} else if (oldgraph != NULL) {
+		update(oldgraph, argv[optind - 1], in, outpath, &p, marker, &g, &x,
+		       &info);
+		goto summary;
 	} else {
 		/* Before the data are read: a bad destination fails at once. */
 		fp = tool_output_open(outpath);
+		if (!classes && !lists && has_record(&p, outpath)) {
+			rout = record_path(outpath);
+			rfp = tool_output_open(rout);
+		}
 		tool_check_input(in);
 
 		if (lsv_data_read_path(in, marker, &x, &err) != LSV_OK)
@@ -504,6 +650,7 @@ int main(int argc, char **argv)
 		return tool_done();
 	}
 	if ((classes ? lsv_graph_build_classes(x, &p, &g, &info, &err)
+	     : rfp != NULL ? lsv_graph_build_record(x, &p, &g, &rec, &info, &err)
 		     : lsv_graph_build(x, &p, &g, &info, &err)) != LSV_OK)
 		tool_die_graph_err(in, &err);
 report:
@@ -531,8 +678,12 @@ report:
 	if (lsv_graph_write(fp, strcmp(outpath, "-") ? outpath : "(stdout)", g,
 			    &err) != LSV_OK)
 		tool_die_err(&err);
+	if (rfp != NULL && lsv_graph_record_write(rfp, rout, rec, &err) != LSV_OK)
+		tool_die_err(&err);
 	tool_outputs_commit();
-
+	lsv_graph_record_free(rec);
+	free(rout);
+summary:
 	if (p.epsilon > 0.0)
 		tool_info("%zu rows, epsilon = %g: %zu edges, %zu isolated rows; "
 			  "%.2f s", x->n, p.epsilon, info.edges, info.isolated,

@@ -128,6 +128,16 @@ lsv_status lsv_knn_pairs(const lsv_data *x, const lsv_graph_param *p,
 			 lsv_pair **pairs, size_t *npairs,
 			 lsv_graph_info *info, lsv_error *err);
 
+/* An update (common/update.c): x is old rows [0, n0) followed by new
+ * rows; old holds the pairs lsv_knn_pairs gave for the old rows alone (d
+ * and d2 exact).  *pairs are those lsv_knn_pairs would give for all of x,
+ * bit for bit, from the products of the new rows with every row only
+ * (dense blocks always). */
+lsv_status lsv_knn_pairs_update(const lsv_data *x, size_t n0,
+				const lsv_graph_param *p, const lsv_pair *old,
+				size_t nold, lsv_pair **pairs, size_t *npairs,
+				lsv_graph_info *info, lsv_error *err);
+
 /* The distributed neighbour search (common/knn.c): this rank's rows q
  * (columns numbered 0..dc-1 over the whole data), global rows [row0,
  * row0 + q->n) of n, against every rank's rows by the ring; *pairs as

@@ -242,6 +242,16 @@ typedef struct {
 	size_t nfail;        /* rows the bound could not certify */
 	size_t B;            /* rows per block */
 	int kk, kc;          /* neighbours kept; candidates kept per row */
+	/* An update (lsv_knn_pairs_update): rows [0, q0) are old, their
+	 * chosen pairs known (old, nold, in the build's order); only pairs
+	 * with a row >= q0 are scanned.  q0 = 0: a full build. */
+	size_t q0;
+	const lsv_pair *old;
+	size_t nold;
+	double *cap;         /* n: bound on thr (an old row's k-th key plus
+				margin: only a closer new row can enter), or
+				NULL */
+	double flops;        /* floating-point operations of the products */
 	cand *heap;          /* n x kc bounded max-heaps */
 	int *hsize;          /* n */
 	double *thr;         /* n: the worst kept key, +inf while not full */
@@ -365,6 +375,8 @@ static void offer(knn *s, size_t q, double key, int c)
 	cand *h = s->heap + q * (size_t)s->kc;
 	heap_offer(h, &s->hsize[q], s->kc, key, c);
 	s->thr[q] = s->hsize[q] < s->kc ? INFINITY : h[0].key;
+	if (s->cap != NULL && s->cap[q] < s->thr[q])
+		s->thr[q] = s->cap[q];
 	s->thre[q] = s->thr[q] + s->margin[q];
 }
 
@@ -503,6 +515,7 @@ static void product(knn *s, size_t bi, size_t bj, int same)
 	}
 	if ((size_t)slices > bj)
 		slices = (int)bj;
+	s->flops += 2.0 * (double)bi * (double)bj * (double)s->dc;
 #pragma omp parallel for num_threads(slices) schedule(static, 1) if (slices > 1)
 	for (t = 0; t < slices; t++) {
 		size_t lo = bj * (size_t)t / (size_t)slices;
@@ -679,17 +692,33 @@ static void select_block(knn *s, size_t i0, size_t bi, size_t j0, size_t bj,
 	}
 }
 
-/* Dense path: every pair of row blocks once (J >= I), one product each. */
+/* Row block b of the dense scan (blocks of s->B rows): its first row and
+ * size.  An update starts a block at q0, so no block mixes old and new
+ * rows; blocks [0, nb_old) are the old rows'. */
+static size_t block_at(const knn *s, size_t b, size_t nb_old, size_t *size)
+{
+	size_t lo = b < nb_old ? b * s->B : s->q0 + (b - nb_old) * s->B;
+	size_t hi = b < nb_old ? s->q0 : s->n;
+	*size = hi - lo < s->B ? hi - lo : s->B;
+	return lo;
+}
+
+/* Dense path: every pair of row blocks once (J >= I), one product each;
+ * in an update only the pairs with a block of new rows (J >= nb_old): the
+ * old rows' products with each other are known already. */
 static void scan_dense(knn *s, pick_buf *bufs)
 {
-	size_t n = s->n, B = s->B, nb = (n + B - 1) / B, I, J;
-	size_t pairs = nb * (nb + 1) / 2, done = 0;
+	size_t n = s->n, B = s->B, I, J;
+	size_t nb_old = (s->q0 + B - 1) / B, nb = nb_old + (n - s->q0 + B - 1) / B;
+	size_t pairs = 0, done = 0;
 
+	for (I = 0; I < nb; I++)
+		pairs += nb - (I > nb_old ? I : nb_old);
 	for (I = 0; I < nb; I++) {
-		size_t i0 = I * B, bi = n - i0 < B ? n - i0 : B;
+		size_t bi, i0 = block_at(s, I, nb_old, &bi);
 		densify_any(s, i0, bi, s->A, s->Af);
-		for (J = I; J < nb; J++) {
-			size_t j0 = J * B, bj = n - j0 < B ? n - j0 : B;
+		for (J = I > nb_old ? I : nb_old; J < nb; J++) {
+			size_t bj, j0 = block_at(s, J, nb_old, &bj);
 			if (J != I)
 				densify_any(s, j0, bj, s->X, s->Xf);
 			product(s, bi, bj, J == I);
@@ -1012,6 +1041,44 @@ static lsv_status finish_knn(knn *s)
 	return LSV_OK;
 }
 
+/*
+ * An update's old rows (kNN).  Row i < q0 chose its list L_i among the
+ * old rows, by (exact key, index).  Among all rows its kk nearest are the
+ * kk first of L_i and the new rows, merged in that order; and as every new
+ * row's index is above every old one, a new row c enters only if its key
+ * is strictly below the kk-th of L_i, K_i (a tie goes to the old row).
+ * So the heap is seeded with L_i (exact keys, within any margin of
+ * themselves) and capped: a product key above K_i + margin means an exact
+ * key above K_i, never a winner, and is turned away like any candidate the
+ * full heap refuses; finish_knn recomputes and certifies the row as in a
+ * full build.  When L_i is shorter than kk (k was capped at the old rows'
+ * count) it holds every old row: no cap, every new row competes.  Old
+ * rows outside L_i are never offered: they rank after its kk-th.
+ */
+static lsv_status seed_old(knn *s)
+{
+	size_t e, i;
+	int cosine = s->p->distance == LSV_DIST_COSINE;
+
+	s->cap = malloc((s->n + 1) * sizeof *s->cap);
+	if (s->cap == NULL)
+		return nomem(s, "the old rows' bounds", s->n * sizeof *s->cap);
+	for (i = 0; i < s->n; i++)
+		s->cap[i] = INFINITY;
+	for (e = 0; e < s->nold; e = i) {
+		size_t q = (size_t)s->old[e].i;
+		int m = 0;
+		for (i = e; i < s->nold && (size_t)s->old[i].i == q; i++) {
+			double key = cosine ? s->old[i].d : s->old[i].d2;
+			if (++m == s->kk)
+				s->cap[q] = key + s->margin[q];
+			if (!s->skip[q] && (size_t)s->old[i].j != q)
+				offer(s, q, key, s->old[i].j);
+		}
+	}
+	return LSV_OK;
+}
+
 /* The whole scan: candidates (kNN) or pairs (epsilon) for every row. */
 static lsv_status scan(knn *s, int sparse)
 {
@@ -1050,6 +1117,10 @@ static lsv_status scan(knn *s, int sparse)
 					       ? 2.0 * rel : rel * (s->sq[i] + sqmax);
 			s->thre[i] = s->skip[i] ? -INFINITY : s->thr[i];
 		}
+		if (s->q0 > 0 && (st = seed_old(s)) != LSV_OK) {
+			free(bufs);
+			return st;
+		}
 	}
 	if (sparse)
 		st = scan_sparse(s, bufs);
@@ -1061,13 +1132,16 @@ static lsv_status scan(knn *s, int sparse)
 		st = nomem(s, "the epsilon pairs", 0);
 	if (st == LSV_OK && s->p->epsilon > 0.0) {
 		/* merge the threads' pairs, in (row, column) order */
-		size_t total = 0;
+		size_t total = s->nold;  /* an update: the old pairs, and new */
 		for (t = 0; t < s->threads; t++)
 			total += bufs[t].n;
 		s->picks = malloc((total + 1) * sizeof *s->picks);
 		if (s->picks == NULL) {
 			st = nomem(s, "the epsilon pairs", total * sizeof *s->picks);
 		} else {
+			if (s->nold > 0)
+				memcpy(s->picks, s->old, s->nold * sizeof *s->picks);
+			s->npicks = s->nold;
 			for (t = 0; t < s->threads; t++) {
 				if (bufs[t].n == 0)
 					continue;  /* v may be NULL */
@@ -1175,6 +1249,8 @@ static void free_scan(knn *s)
 	free(s->thr);
 	free(s->thre);
 	free(s->margin);
+	free(s->cap);
+	s->cap = NULL;
 	s->heap = NULL;
 	s->hsize = NULL;
 	s->thr = NULL;
@@ -1327,10 +1403,26 @@ static int single_safe(const knn *s)
 	return most == 0.0 || (most >= SINGLE_MIN_SQ && most <= SINGLE_MAX_SQ);
 }
 
+static lsv_status build_picks_from(const lsv_data *x,
+				   const lsv_graph_param *p, size_t q0,
+				   const lsv_pair *old, size_t nold, knn *sp,
+				   lsv_graph_info *info, lsv_error *err);
+
 /* Everything up to the chosen pairs (s->picks: kNN lists in row order, or
  * both directions of every epsilon pair); the caller frees with knn_done. */
 static lsv_status build_picks(const lsv_data *x, const lsv_graph_param *p,
 			      knn *sp, lsv_graph_info *info, lsv_error *err)
+{
+	return build_picks_from(x, p, 0, NULL, 0, sp, info, err);
+}
+
+/* build_picks, or (q0 > 0) an update: rows [0, q0) old, their pairs old
+ * (nold of them, in the build's order); the dense path always (the blocks
+ * are what an update reuses). */
+static lsv_status build_picks_from(const lsv_data *x,
+				   const lsv_graph_param *p, size_t q0,
+				   const lsv_pair *old, size_t nold, knn *sp,
+				   lsv_graph_info *info, lsv_error *err)
 {
 	knn s;
 	lsv_status st;
@@ -1355,6 +1447,9 @@ static lsv_status build_picks(const lsv_data *x, const lsv_graph_param *p,
 	s.p = p;
 	s.n = x->n;
 	s.err = err;
+	s.q0 = q0;
+	s.old = old;
+	s.nold = nold;
 	if ((st = compact_features(&s)) != LSV_OK)
 		goto done;
 
@@ -1416,7 +1511,9 @@ static lsv_status build_picks(const lsv_data *x, const lsv_graph_param *p,
 	s.blas_threaded = bt.get != NULL && bt.get() > 1;
 	info->threads = s.threads;
 
-	if (p->sparse > 0)
+	if (q0 > 0)
+		sparse = 0;
+	else if (p->sparse > 0)
 		sparse = 1;
 	else if (p->sparse == 0 &&
 		 (st = choose_path(x, p, s.dc, &sparse, info, err)) != LSV_OK)
@@ -1462,7 +1559,7 @@ static lsv_status build_picks(const lsv_data *x, const lsv_graph_param *p,
 	info->recomputed = s.recomputed;
 	info->ties = s.ties;
 	info->gemm_seconds = s.gemm_seconds;
-	info->gemm_flops = sparse ? 0.0
+	info->gemm_flops = q0 > 0 ? s.flops : sparse ? 0.0
 		: (info->rescanned ? 2.0 : 1.0) * (double)s.n *
 		  ((double)s.n + (double)s.B) * (double)s.dc;
 	info->single = s.single;
@@ -1491,6 +1588,7 @@ static void knn_done(knn *sp)
 	free(s.thr);
 	free(s.thre);
 	free(s.margin);
+	free(s.cap);
 	free(s.picks);
 }
 
@@ -1618,6 +1716,43 @@ lsv_status lsv_knn_lists(const lsv_data *x, const lsv_graph_param *p,
 				(*dist)[q * k + i] = s.picks[e].d;
 			}
 		}
+	}
+	knn_done(&s);
+	return st;
+}
+
+lsv_status lsv_knn_pairs_update(const lsv_data *x, size_t n0,
+				const lsv_graph_param *p, const lsv_pair *old,
+				size_t nold, lsv_pair **pairs, size_t *npairs,
+				lsv_graph_info *info, lsv_error *err)
+{
+	knn s;
+	lsv_graph_info dummy;
+	lsv_status st;
+	size_t e;
+
+	*pairs = NULL;
+	*npairs = 0;
+	if (info == NULL)
+		info = &dummy;
+	if (p->distance != LSV_DIST_EUCLIDEAN && p->distance != LSV_DIST_COSINE)
+		return lsv_fail(err, LSV_EINVAL, "an update needs the Euclidean or "
+				"cosine distance");
+	if (n0 == 0 || n0 >= x->n)
+		return lsv_fail(err, LSV_EINVAL, "an update needs old rows and new "
+				"rows (%zu old of %zu)", n0, x->n);
+	for (e = 0; e < nold; e++)
+		if (old[e].i < 0 || (size_t)old[e].i >= n0 || old[e].j < 0 ||
+		    (size_t)old[e].j >= n0 || old[e].i == old[e].j ||
+		    (e > 0 && old[e].i < old[e - 1].i))
+			return lsv_fail(err, LSV_EINVAL, "old pair %zu (%d, %d) is "
+					"not a pair of two old rows in row order",
+					e + 1, old[e].i + 1, old[e].j + 1);
+	st = build_picks_from(x, p, n0, old, nold, &s, info, err);
+	if (st == LSV_OK) {
+		*pairs = s.picks;
+		*npairs = s.npicks;
+		s.picks = NULL;
 	}
 	knn_done(&s);
 	return st;

@@ -324,6 +324,85 @@ lsv_status lsv_graph_write(FILE *fp, const char *name, const lsv_graph *g,
 void lsv_graph_free(lsv_graph *g);
 
 /*
+ * Incremental graphs (common/update.c): rows appended to a data set.
+ *
+ * A graph's record is what a later update needs and the graph file lacks
+ * (it holds weights, and the default heat width is the mean of the chosen
+ * pairs' squared distances, which new pairs change): every pair the
+ * neighbour search chose, in the build's order, with its exact ranking
+ * key (the squared Euclidean distance, or the cosine distance); and what
+ * the graph belongs to: the data's row count, largest feature index and
+ * fingerprint, the graph options, the graph's own fingerprint.
+ *
+ * lsv_graph_update(x, n0, p, old): x is the old rows [0, n0) followed by
+ * the new ones; old is the record of the graph built by the same p on
+ * those old rows.  The result is bit for bit lsv_graph_build(x, p) (and
+ * its record), from the distances of the new rows to every row only:
+ * O(n_new n d) products, by the same dense blocks as a full build.  kNN
+ * and epsilon graphs, Euclidean and cosine distances; not the image
+ * distances (LSV_EINVAL).
+ */
+#define LSV_OPTIONS_MAX 256
+
+typedef struct {
+	size_t n;                   /* rows of the data */
+	size_t dim;                 /* their largest feature index */
+	int dense;                  /* every row stores dim values */
+	unsigned long long data_fp; /* lsv_data_fingerprint of the data */
+	unsigned long long graph_fp; /* lsv_graph_fingerprint of the graph */
+	char options[LSV_OPTIONS_MAX]; /* lsv_graph_options of the build */
+	size_t *rowptr;             /* n + 1: row i's pairs */
+	int *col;                   /* the row each pair joins, 0-based */
+	double *key;                /* its exact ranking key */
+} lsv_graph_record;
+
+/* 64-bit FNV-1a of the rows' features (the stored index:value pairs, -0
+ * as 0, row by row; not the labels, which a graph does not read). */
+unsigned long long lsv_data_fingerprint(const lsv_data *x);
+/* The same of the graph's text as lsv_graph_write writes it. */
+unsigned long long lsv_graph_fingerprint(const lsv_graph *g);
+/* The options that make the graph, as graph-build spells them ("-k 6 -d
+ * euclidean -w heat"): -k or -e, -m, -d, -w, -t; not those that leave the
+ * graph unchanged (-B, -p, -A, -q). */
+void lsv_graph_options(const lsv_graph_param *p, char *buf, size_t size);
+
+/* A new set: the rows of a, then those of b (b's labels, a's marker). */
+lsv_status lsv_data_concat(const lsv_data *a, const lsv_data *b,
+			   lsv_data **out, lsv_error *err);
+
+/* lsv_graph_build, and its record (*rec, the caller's). */
+lsv_status lsv_graph_build_record(const lsv_data *x, const lsv_graph_param *p,
+				  lsv_graph **out, lsv_graph_record **rec,
+				  lsv_graph_info *info, lsv_error *err);
+lsv_status lsv_graph_update(const lsv_data *x, size_t n0,
+			    const lsv_graph_param *p,
+			    const lsv_graph_record *old, lsv_graph **out,
+			    lsv_graph_record **rec, lsv_graph_info *info,
+			    lsv_error *err);
+
+/* Does rec belong to graph g, built by p on data x?  LSV_EINVAL with the
+ * first thing that differs (rows, options, data, graph), no file names
+ * (the caller adds them). */
+lsv_status lsv_graph_record_check(const lsv_graph_record *rec,
+				  const lsv_data *x, const lsv_graph_param *p,
+				  const lsv_graph *g, lsv_error *err);
+
+/* Can the rows xnew be appended to the data of rec?  LSV_EINVAL if they
+ * reach a feature beyond the old data's largest, or if the old data are
+ * dense (every row stores dim values) and a new row does not (the message
+ * names its 1-based row; the caller adds the file). */
+lsv_status lsv_graph_record_check_new(const lsv_graph_record *rec,
+				      const lsv_data *xnew, lsv_error *err);
+
+/* The record file: a header, then line i "i j:key j:key ..." (keys with
+ * %.17g, exact).  The reader checks every line. */
+lsv_status lsv_graph_record_write(FILE *fp, const char *name,
+				  const lsv_graph_record *rec, lsv_error *err);
+lsv_status lsv_graph_record_read_path(const char *path,
+				      lsv_graph_record **out, lsv_error *err);
+void lsv_graph_record_free(lsv_graph_record *rec);
+
+/*
  * Class-dependent graphs (common/classes.c; JMLR 2006 Section 6.2): a
  * graph whose edges never join two classes, so that its Laplacian is
  * blockdiag(L_c), one block per class.
