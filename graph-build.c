@@ -356,10 +356,12 @@ static void update(const char *oldg, const char *oldd, const char *newd,
 	}
 	if (lsv_data_read_path(oldd, marker, &a, &err) != LSV_OK)
 		tool_die_err(&err);
-	if (lsv_graph_read_path(oldg, a->n, &g, &err) != LSV_OK)
-		tool_die(1, "%s (with old data %s)", err.msg, shown(oldd));
-	if (lsv_graph_record_check(old, a, p, g, &err) != LSV_OK)
+	if (lsv_graph_record_check(old, a, p, NULL, &err) != LSV_OK)
 		tool_die(1, "%s: %s: %s", oldg, shown(oldd), err.msg);
+	if (lsv_graph_read_path(oldg, a->n, &g, &err) != LSV_OK)
+		tool_die_err(&err);
+	if (lsv_graph_record_check(old, NULL, p, g, &err) != LSV_OK)
+		tool_die(1, "%s: %s", oldg, err.msg);
 	lsv_graph_free(g);
 	if (lsv_data_read_path(newd, marker, &b, &err) != LSV_OK)
 		tool_die_err(&err);

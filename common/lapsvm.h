@@ -356,8 +356,10 @@ typedef struct {
 	double *key;                /* its exact ranking key */
 } lsv_graph_record;
 
-/* 64-bit FNV-1a of the rows' features (the stored index:value pairs, -0
- * as 0, row by row; not the labels, which a graph does not read). */
+/* A 64-bit hash of the rows' features (FNV-1a over 64-bit words: each
+ * row's count, then its stored index:value pairs, -0 as 0; not the
+ * labels, which a graph does not read).  A concatenation's is its first
+ * part's continued, so an update hashes only the new rows. */
 unsigned long long lsv_data_fingerprint(const lsv_data *x);
 /* The same of the graph's text as lsv_graph_write writes it. */
 unsigned long long lsv_graph_fingerprint(const lsv_graph *g);
@@ -382,7 +384,7 @@ lsv_status lsv_graph_update(const lsv_data *x, size_t n0,
 
 /* Does rec belong to graph g, built by p on data x?  LSV_EINVAL with the
  * first thing that differs (rows, options, data, graph), no file names
- * (the caller adds them). */
+ * (the caller adds them).  x NULL: only the graph; g NULL: not the graph. */
 lsv_status lsv_graph_record_check(const lsv_graph_record *rec,
 				  const lsv_data *x, const lsv_graph_param *p,
 				  const lsv_graph *g, lsv_error *err);

@@ -18,7 +18,7 @@ TOOLS="graph-build lapsvm-train lapsvm-predict lapsvm-datagen lapsvm-pca"
 # A usage error of PROG naming TEXT: exit 2, the -h hint, nothing written.
 assert_usage() {
 	assert_usage_error "$2" "$1"
-	[ -z "$(ls -A | grep -v -x -e small.txt -e ok.model -e m.graph)" ]
+	[ -z "$(ls -A | grep -v -x -e small.txt -e ok.model -e m.graph -e m.graph.knn)" ]
 }
 
 # small.txt, ok.model (trained on it) and m.graph (its graph).
