@@ -1001,6 +1001,24 @@ static int same_row(const lsv_data *x, size_t i, const lsv_data *d, size_t k)
 	       memcmp(x->val + a, d->val + b, na * sizeof *x->val) == 0;
 }
 
+/* "1 -1", the first classes of a list, for a message. */
+static const char *label_list(const double *v, int nr, char *buf, size_t size)
+{
+	size_t len = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < nr && i < 6 && len < size; i++) {
+		int w = snprintf(buf + len, size - len, "%s%g", i ? " " : "", v[i]);
+		if (w < 0)
+			break;
+		len += (size_t)w;
+	}
+	if (nr > 6 && len < size)
+		snprintf(buf + len, size - len, " ...");
+	return buf;
+}
+
 /*
  * F->alpha from the model m (p->init): m's coefficients on the rows of x
  * its expansion points are, 0 elsewhere (the rows m has not seen).  Each
@@ -1055,20 +1073,23 @@ static lsv_status warm_start(lsv_fit *F, const method_row *row,
 				p->power);
 	if (m->nr_class != F->nr_class || m->nr_fn != F->nr_fn ||
 	    memcmp(m->labels, F->labels,
-		   (size_t)F->nr_class * sizeof *m->labels) != 0)
+		   (size_t)F->nr_class * sizeof *m->labels) != 0) {
+		char a[128], b[128];
 		return lsv_fail(F->err, LSV_EINVAL,
-				"the starting model's classes (%d, the first %g) are "
-				"not these data's (%d, the first %g) in the same order",
-				m->nr_class, m->labels[0], F->nr_class, F->labels[0]);
+				"the starting model's classes (%s) are not these "
+				"data's (%s) in the same order",
+				label_list(m->labels, m->nr_class, a, sizeof a),
+				label_list(F->labels, F->nr_class, b, sizeof b));
+	}
 	for (k = 0; k < m->sv->n; k++, i++) {
 		while (i < n && !same_row(x, i, m->sv, k))
 			i++;
 		if (i == n)
 			return lsv_fail(F->err, LSV_EINVAL,
-					"the starting model's expansion point %zu is "
-					"not a row of these data after the row of "
-					"point %zu: it was not trained on a prefix of "
-					"these data", k + 1, k);
+					"the starting model's expansion point %zu of "
+					"%zu is not a row of these data (in the "
+					"model's order): it was not trained on a "
+					"prefix of these data", k + 1, m->sv->n);
 		for (c = 0; c < F->nr_fn; c++)
 			F->alpha[i + (size_t)c * n] =
 				m->coef[k * (size_t)F->nr_fn + (size_t)c];
