@@ -79,7 +79,7 @@ wait_for() {  # wait_for FILE: up to 20 s
 	[ "$(readlink st/previous)" = gen/1 ]
 	[ "$(wc -l <st/current/data)" -eq 200 ]
 	[ "$(wc -l <st/log)" -eq 1 ]
-	grep -Eq 'night 2: 200 rows \(\+100\), graph update .*train warm PCG: [0-9]+ iterations .*holdout new [0-9]+/200 old [0-9]+/200 -> accepted$' st/log
+	grep -Eq 'generation 2: 200 rows \(\+100\), graph update .*train warm PCG: [0-9]+ iterations .*holdout new [0-9]+/200 old [0-9]+/200 -> accepted$' st/log
 	"$PRED" hold.txt st/current/model out.txt
 	# the warm-started model is the cold start's
 	"$TRAIN" -q -M pcg -g "$(key st/gen/1/model gamma)" -G st/current/graph st/current/data cold.model
