@@ -91,8 +91,8 @@ run_case() {
 }
 
 echo "BLAS: $BLAS"
-echo "| case | rows old -> new | method | cold iterations | warm iterations | ratio | wall cold / warm | labels differing, max decision difference |"
-echo "|---|---|---|---|---|---|---|---|"
+echo "| case | rows old -> new | method | cold iterations | warm iterations | ratio | wall cold / warm | labels differing | max decision difference |"
+echo "|---|---|---|---|---|---|---|---|---|"
 for c in $cases; do
 	case $c in
 	3v8 | 3v8-1pct)
