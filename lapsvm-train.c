@@ -540,7 +540,7 @@ static void parse_options(int argc, char **argv, options *o)
 	o->seed = 1;
 	opterr = 0;
 	while ((c = getopt(argc, argv, ":s:t:d:g:r:A:a:c:I:i:G:F:k:L:P:u:e:o:x:v:S:C:p:w:M:N:m:K:E:R:yW:U:T:l:X:Y:O:n:B:D:j:z:H:Q:J:Z:f:qh")) != -1) {
-		if (c != ':' && c != '?' && strchr("stdrkuevSCpwMNmKERUTXJf", c) != NULL &&
+		if (c != ':' && c != '?' && strchr("stdrkuevSCpwMNmKERUTXJ", c) != NULL &&
 		    strpbrk(optarg, ",:") != NULL)
 			tool_usage_error("option -%c takes one value, not a list "
 					 "('%s'); lists are for -a, -A, -c, -i, -I, "
