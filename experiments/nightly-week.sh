@@ -31,7 +31,7 @@
 # Environment: DATA (../shared/data), OUT (a state directory to keep;
 # default a temporary one).  Exit status 0 when every check passed.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 DATA=${DATA:-../shared/data}
 SLOW=${SLOW:-5}
 make -s all || exit 1
@@ -94,8 +94,7 @@ night() {
 		./lapsvm-predict -q "$st/holdout" "$st/current/model" /dev/null
 }
 wait_started() {
-	local i
-	for i in $(seq 300); do [ -e "$tmp/started" ] && return 0; sleep 0.1; done
+	for _ in $(seq 300); do [ -e "$tmp/started" ] && return 0; sleep 0.1; done
 	return 1
 }
 
