@@ -108,6 +108,18 @@ static void usage(void)
 "-N m      : Nystrom approximation with m landmarks sampled uniformly\n"
 "            (seeded by -S): memory O(n m) instead of O(n^2); needs -M newton\n"
 "            (-s labelaware: the kernel eigenvectors v from the landmarks)\n"
+"-f model  : warm start from a model trained on a prefix of these rows\n"
+"            (yesterday's model, today's data appended): the iterative\n"
+"            kernel methods (-M pcg, pcg-early; lapsvm -M newton) start from\n"
+"            its coefficients, the new rows at 0, and reach the same\n"
+"            minimizer (the cold start's, to the solver's tolerance) in\n"
+"            fewer iterations.  The model must have the same kernel and\n"
+"            gamma (give -g: the default gamma moves with the data), the\n"
+"            same method family, Laplacian and classes, and expansion\n"
+"            points that are rows of these data in order; anything else is\n"
+"            an error.  Refused for the direct solvers, feature maps (-N,\n"
+"            linear -M newton), -s tsvm and the others (nothing iterates\n"
+"            from alpha there), and with -v\n"
 "-m MB     : memory the dense arrays may take (default: the physical memory\n"
 "            or ulimit -v); larger problems are refused with a suggestion\n"
 "Graph and Laplacian:\n"
@@ -361,6 +373,7 @@ typedef struct {
 	const char *V_arg;    /* -V: the Laplacian's weights, kernel or graph */
 	plist Zl;             /* -Z: the diffusion kernel's delta (kdesign) */
 	const char *weights_file;  /* -l */
+	const char *from_file;     /* -f: the model to warm-start from */
 	const char *singles_file;  /* -O */
 	char **listed;        /* the files of -F lists (owned) */
 	size_t nlisted;
@@ -553,7 +566,7 @@ static void parse_options(int argc, char **argv, options *o)
 	o->marker = LSV_UNLABELED_DEFAULT;
 	o->seed = 1;
 	opterr = 0;
-	while ((c = getopt(argc, argv, ":s:t:d:g:r:A:a:c:I:i:G:F:k:L:P:u:e:o:x:v:S:C:p:w:M:N:m:K:E:R:yW:U:T:l:X:Y:O:n:B:D:j:z:H:Q:J:Z:V:qh")) != -1) {
+	while ((c = getopt(argc, argv, ":s:t:d:g:r:A:a:c:I:i:G:F:k:L:P:u:e:o:x:v:S:C:p:w:M:N:m:K:E:R:yW:U:T:l:X:Y:O:n:B:D:j:z:H:Q:J:Z:V:f:qh")) != -1) {
 		if (c != ':' && c != '?' && strchr("stdrkuevSCpwMNmKERUTXJ", c) != NULL &&
 		    strpbrk(optarg, ",:") != NULL)
 			tool_usage_error("option -%c takes one value, not a list "
@@ -676,6 +689,9 @@ static void parse_options(int argc, char **argv, options *o)
 		case 'o':
 			o->pred_file = optarg;
 			break;
+		case 'f':
+			o->from_file = optarg;
+			break;
 		case 'x':
 			o->kernel_file = optarg;
 			break;
@@ -791,6 +807,9 @@ static void parse_options(int argc, char **argv, options *o)
 	if (argc - optind > 2)
 		tool_usage_error("too many arguments (expected training_set_file "
 				 "[model_file])");
+	if (o->from_file != NULL && o->folds > 0)
+		tool_usage_error("-f with -v: the folds train on parts of the "
+				 "rows, which the starting model was not trained on");
 	if (o->graph_file && o->k_given)
 		tool_usage_error("-k sets the graph built here; it does not apply "
 				 "with -G");
@@ -2042,6 +2061,8 @@ static void check_distributed(const options *o)
 
 	if (p->solver == LSV_SOLVER_COMBINE)
 		what = "-s combine";
+	else if (o->from_file != NULL)
+		what = "-f (a warm start)";
 	else if (o->folds > 0)
 		what = "-v (cross validation)";
 	else if (!((p->solver == LSV_SOLVER_LAPRLS ||
@@ -2085,7 +2106,7 @@ int main(int argc, char **argv)
 {
 	options o;
 	lsv_data *x;
-	lsv_model *m;
+	lsv_model *m, *from = NULL;
 	lsv_train_report rep;
 	lsv_train_progress progress = {NULL, NULL, NULL};
 	lsv_error err;
@@ -2130,6 +2151,8 @@ int main(int argc, char **argv)
 				tool_check_input(o.list_files[j]);
 			if (o.weights_file != NULL)
 				tool_check_input(o.weights_file);
+			if (o.from_file != NULL)
+				tool_check_input(o.from_file);
 		}
 		x = read_data(&o);
 	} else {
@@ -2139,6 +2162,11 @@ int main(int argc, char **argv)
 	rank0_end();
 	if (nproc > 1 && lsv_data_share(comm, 0, &x, &err) != LSV_OK)
 		tool_die_err(&err);
+	if (o.from_file != NULL) {  /* one process only: check_distributed */
+		if (lsv_model_read_path(o.from_file, &from, &err) != LSV_OK)
+			tool_die_err(&err);
+		o.p.init = from;
+	}
 	check_classes(&o, x);
 	check_fraction(&o, x);
 	resolve_reg(&o.reg, x->l, x->n, &o.p);
@@ -2194,6 +2222,10 @@ int main(int argc, char **argv)
 	} else {
 		double t0 = tool_elapsed();
 		clock_t c0 = clock();
+		if (from != NULL)
+			tool_info("warm start from %s (%zu training rows, %zu "
+				  "expansion points)", o.from_file,
+				  from->l + from->u, from->sv->n);
 		if (lsv_train_with_kernel(x, g, &o.p, K, &progress, &m, &rep,
 					  &err) != LSV_OK)
 			tool_die_err(&err);
@@ -2222,6 +2254,7 @@ int main(int argc, char **argv)
 	rank0_end();
 	lsv_train_report_free(&rep);
 	lsv_model_free(m);
+	lsv_model_free(from);
 	for (chosen = 0; chosen < o.Gl.n; chosen++) {
 		lsv_graph_free(gs[chosen]);
 		free(descs[chosen]);

@@ -129,7 +129,7 @@ lsv_status lsv_fit_laprls_pcg(lsv_fit *F, lsv_model **out)
 			Yn[F->lab[r] + (size_t)c * n] = F->Y[r + (size_t)c * l];
 	}
 	st = lsv_laprls_pcg(F->K, n, F->L, lsv_fit_intrinsic(F, 1.0), lab, 0,
-			    lab, l, Yn, nrhs, F->p, F->alpha, 0,
+			    lab, l, Yn, nrhs, F->p, F->alpha, F->warm,
 			    &F->report->pcg_iterations, F->err);
 	free(Yn);
 	free(lab);

@@ -830,6 +830,24 @@ typedef struct {
 	 * c - 1 functions under the augmented Lagrangian of sum F = 0,
 	 * sum F^2 = n (and, for c > 2, sum F_j F_k = 0), then k-means. */
 	int boost_clusters;
+	/* A warm start (lsv_train_param_default: NULL, a cold start): a model
+	 * trained on a prefix of these rows by an iterative kernel method
+	 * (lapsvm -M pcg, pcg-early or newton on the n x n kernel; laprls
+	 * -M pcg or pcg-early).  Its expansion coefficients start the solver,
+	 * the rows it has not seen at 0; the minimizer is the same, so the
+	 * result equals a cold start to the solver's tolerance.  Refused
+	 * (LSV_EINVAL) unless: the method is one of those and of the model's
+	 * family (the same fit: lapsvm pcg, pcg-early and newton share one;
+	 * laprls pcg and pcg-early another), the kernel and its parameters
+	 * are the model's (type, degree, the resolved gamma, coef0), so are
+	 * the Laplacian's normalization and power and the classes in order,
+	 * the model has at most n training rows, and its expansion points
+	 * are rows of x in the same order (each matched to the first equal
+	 * row after the previous match: the model was trained on a prefix).
+	 * gamma_A and gamma_I may differ (-a and -i scale with l and n, which
+	 * grow with the data): the start is then only less close.  Not
+	 * saved: a trained model's param.init is NULL. */
+	const struct lsv_model_s *init;
 } lsv_train_param;
 
 /* The base learners of ManifoldBoost (lsv_train_param.boost_learner). */
@@ -884,7 +902,7 @@ lsv_status lsv_train_param_check(const lsv_train_param *p, lsv_error *err);
  * 1); with c > 2 a point belongs to the nearest of the centroids, its
  * embedding first scaled to unit length when param.cluster_unit is set.
  */
-typedef struct {
+typedef struct lsv_model_s {
 	lsv_train_param param;  /* solver, kernel, gammas, Laplacian */
 	size_t l, u;            /* labeled / unlabeled training rows */
 	double unlabeled;       /* the unlabeled marker used in training */

@@ -63,7 +63,8 @@ static lsv_status solve(void *ctx, const unsigned char *act,
 	if (P->pcg) {
 		memcpy(zn, z, nc * sizeof *zn);
 		return lsv_laprls_pcg(F->K, n, F->L, P->cI, P->act_n, n,
-				      P->labeled, l, P->Yn, C, F->p, zn, step > 0,
+				      P->labeled, l, P->Yn, C, F->p, zn,
+				      step > 0 || F->warm,
 				      &F->report->pcg_iterations, F->err);
 	}
 	for (c = 0; c < C; c++) {

@@ -22,6 +22,9 @@
  * objective's solve serves all of them at once (joint), in which case they
  * stop together.  At most LSV_NEWTON_MAX_STEPS steps per function; a
  * function that reaches the cap is reported, and its z is the last iterate.
+ * A warm start (F->warm: z given, e.g. yesterday's coefficients padded
+ * with zeros) begins at that z with S from its outputs; convergence is the
+ * same test, so the result is the same minimizer.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -95,9 +98,20 @@ lsv_status lsv_newton(lsv_fit *F, const lsv_newton_obj *O, int hinge,
 		st = O->agree(O->ctx, st);
 	if (st != LSV_OK)
 		goto done;
-	memset(z, 0, nz * C * sizeof *z);
-	memset(act, 1, l * C);  /* from z = 0 every labeled loss is active */
 	memset(live, 1, C);
+	if (!F->warm) {
+		memset(z, 0, nz * C * sizeof *z);
+		memset(act, 1, l * C);  /* from z = 0 every labeled loss is active */
+	} else {
+		/* a warm start: f = A z, S from f; the first step is no longer
+		 * the minimizer of F itself, so it is line-searched too */
+		if ((st = O->outputs(O->ctx, live, z, f)) != LSV_OK)
+			goto done;
+		for (c = 0; c < C; c++)
+			for (r = 0; r < l; r++)
+				act[r + c * l] = (unsigned char)active(
+					hinge, F->Y[r + c * l], f[c * n + F->lab[r]]);
+	}
 	for (step = 0;; step++) {
 		size_t changed = 0;
 		int any = 0, all_done = 1;
@@ -120,7 +134,7 @@ lsv_status lsv_newton(lsv_fit *F, const lsv_newton_obj *O, int hinge,
 		}
 		if ((st = O->outputs(O->ctx, live, zn, df)) != LSV_OK)
 			goto done;
-		if (hinge && step > 0 &&
+		if (hinge && (step > 0 || F->warm) &&
 		    (st = O->slope(O->ctx, live, z, zn, f, df, a1, a2)) != LSV_OK)
 			goto done;
 		for (c = 0; c < C; c++) {
@@ -130,7 +144,7 @@ lsv_status lsv_newton(lsv_fit *F, const lsv_newton_obj *O, int hinge,
 			int full;
 			if (!live[c])
 				continue;
-			if (hinge && step > 0) {
+			if (hinge && (step > 0 || F->warm)) {
 				for (r = 0; r < l; r++) {
 					fl[r] = f[o + F->lab[r]];
 					dfl[r] = df[o + F->lab[r]];

@@ -102,6 +102,9 @@ typedef struct {
 	 * model (see lsv_fit_fn). */
 	double *alpha;              /* n x nr_fn, column-major */
 	double *bias;               /* nr_fn */
+	int warm;                   /* 1: the driver filled alpha with a
+				       start (p->init, a warm start); the
+				       iterative solvers begin there */
 	double *ystar;              /* TSVM: n x nr_fn final labels, row-major,
 				       allocated by the solver (the driver
 				       hands it to the report) */
@@ -540,6 +543,8 @@ typedef struct {
  * under a full step (hinge 0: after one step).  z (nz x C) is the
  * caller's and gets the result.  Steps are added to F->report
  * (newton_steps; newton_capped when a function reaches the cap).
+ * F->warm: z holds a start instead; f = A z and the active sets are
+ * taken from it, and the first step is line-searched like the others.
  */
 lsv_status lsv_newton(lsv_fit *F, const lsv_newton_obj *O, int hinge,
 		      double *z);

@@ -997,6 +997,126 @@ done:
 	return st;
 }
 
+/* ------------------------------------------------------------------ */
+/* Warm starts                                                         */
+/* ------------------------------------------------------------------ */
+
+/* The methods a warm start serves: the iterative ones on the n x n
+ * kernel, whose unknowns are the expansion coefficients alpha. */
+static int warm_method(const method_row *row)
+{
+	return !row->map && (row->fit == lsv_fit_lapsvm_primal ||
+			     row->fit == lsv_fit_laprls_pcg);
+}
+
+/* Is row i of x equal to row k of d (same stored indices and values)? */
+static int same_row(const lsv_data *x, size_t i, const lsv_data *d, size_t k)
+{
+	size_t a = x->rowptr[i], b = d->rowptr[k];
+	size_t na = x->rowptr[i + 1] - a, nb = d->rowptr[k + 1] - b;
+
+	return na == nb &&
+	       memcmp(x->col + a, d->col + b, na * sizeof *x->col) == 0 &&
+	       memcmp(x->val + a, d->val + b, na * sizeof *x->val) == 0;
+}
+
+/* "1 -1", the first classes of a list, for a message. */
+static const char *label_list(const double *v, int nr, char *buf, size_t size)
+{
+	size_t len = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < nr && i < 6 && len < size; i++) {
+		int w = snprintf(buf + len, size - len, "%s%g", i ? " " : "", v[i]);
+		if (w < 0)
+			break;
+		len += (size_t)w;
+	}
+	if (nr > 6 && len < size)
+		snprintf(buf + len, size - len, " ...");
+	return buf;
+}
+
+/*
+ * F->alpha from the model m (p->init): m's coefficients on the rows of x
+ * its expansion points are, 0 elsewhere (the rows m has not seen).  Each
+ * expansion point is matched to the first row equal to it after the
+ * previous match (a model keeps its points in row order), so the points
+ * must be rows of x in order: a model trained on a prefix of x.  Duplicate
+ * rows may take each other's coefficient; K alpha, the function, is the
+ * same.  Checks m against the resolved parameters F->p first
+ * (lsv_train_param.init says which).
+ */
+static lsv_status warm_start(lsv_fit *F, const method_row *row,
+			     const lsv_model *m)
+{
+	const lsv_train_param *p = F->p, *q = &m->param;
+	const lsv_data *x = F->x;
+	lsv_train_param mq = *q;
+	const method_row *mrow;
+	lsv_error e;
+	size_t n = F->n, i = 0, k;
+	int c;
+
+	mrow = find_method(&mq, &e);
+	if (mrow == NULL || mrow->fit != row->fit || mrow->map ||
+	    q->solver != p->solver)
+		return lsv_fail(F->err, LSV_EINVAL,
+				"the starting model was trained by %s %s, not by the "
+				"method asked for (%s %s) nor one of its family",
+				lsv_solver_name(q->solver), lsv_method_name(q->method),
+				lsv_solver_name(p->solver), lsv_method_name(p->method));
+	if (q->kernel.type != p->kernel.type ||
+	    (p->kernel.type == LSV_KERNEL_POLY &&
+	     (q->kernel.degree != p->kernel.degree ||
+	      q->kernel.coef0 != p->kernel.coef0)) ||
+	    (p->kernel.type != LSV_KERNEL_LINEAR &&
+	     q->kernel.gamma != p->kernel.gamma))
+		return lsv_fail(F->err, LSV_EINVAL,
+				"the starting model's kernel (%s, gamma %.17g, degree "
+				"%d, coef0 %.17g) is not this one (%s, gamma %.17g, "
+				"degree %d, coef0 %.17g): give the kernel and its "
+				"gamma (-g) as the model was trained",
+				lsv_kernel_name(q->kernel.type), q->kernel.gamma,
+				q->kernel.degree, q->kernel.coef0,
+				lsv_kernel_name(p->kernel.type), p->kernel.gamma,
+				p->kernel.degree, p->kernel.coef0);
+	if (p->gamma_I > 0.0 && q->gamma_I > 0.0 &&
+	    (q->normalized != p->normalized || q->power != p->power))
+		return lsv_fail(F->err, LSV_EINVAL,
+				"the starting model's Laplacian (%s, power %d) is not "
+				"this one (%s, power %d)",
+				q->normalized ? "normalized" : "unnormalized",
+				q->power, p->normalized ? "normalized" : "unnormalized",
+				p->power);
+	if (m->nr_class != F->nr_class || m->nr_fn != F->nr_fn ||
+	    memcmp(m->labels, F->labels,
+		   (size_t)F->nr_class * sizeof *m->labels) != 0) {
+		char a[128], b[128];
+		return lsv_fail(F->err, LSV_EINVAL,
+				"the starting model's classes (%s) are not these "
+				"data's (%s) in the same order",
+				label_list(m->labels, m->nr_class, a, sizeof a),
+				label_list(F->labels, F->nr_class, b, sizeof b));
+	}
+	for (k = 0; k < m->sv->n; k++, i++) {
+		while (i < n && !same_row(x, i, m->sv, k))
+			i++;
+		if (i == n)
+			return lsv_fail(F->err, LSV_EINVAL,
+					"the starting model's expansion point %zu of "
+					"%zu is not a row of these data (in the "
+					"model's order): it was not trained on a "
+					"prefix of these data", k + 1, m->sv->n);
+		for (c = 0; c < F->nr_fn; c++)
+			F->alpha[i + (size_t)c * n] =
+				m->coef[k * (size_t)F->nr_fn + (size_t)c];
+	}
+	F->warm = 1;
+	return LSV_OK;
+}
+
 /* lsv_train with a report and progress that are never NULL; Kin: the
  * caller's n x n kernel (lsv_train_kernel), or NULL to compute it here;
  * gs[0..ng): the graphs (one, or several for the combination). */
@@ -1023,6 +1143,15 @@ static lsv_status train(const lsv_data *x, const lsv_graph *const *gs,
 	if ((st = lsv_train_param_check(p, err)) != LSV_OK)
 		return st;
 	row = find_method(p, err);
+	if (row != NULL && p->init != NULL && !warm_method(row))
+		return lsv_fail(err, LSV_EINVAL,
+				"a warm start is for the iterative methods on the "
+				"kernel (lapsvm -M pcg, pcg-early or newton; laprls "
+				"-M pcg or pcg-early), not %s", row->name);
+	if (p->init != NULL && p->class_graph)
+		return lsv_fail(err, LSV_EINVAL,
+				"a warm start does not apply with class-dependent "
+				"Laplacians");
 	if (ng > 1 && p->solver != LSV_SOLVER_COMBINE)
 		return lsv_fail(err, LSV_EINVAL,
 				"%zu graphs: only the combination (-s combine) takes "
@@ -1207,6 +1336,8 @@ static lsv_status train(const lsv_data *x, const lsv_graph *const *gs,
 			Y[i + (size_t)c * F.l] = x->y[lab[i]] == labels[c] ? 1.0 : -1.0;
 	F.lab = lab;
 	F.Y = Y;
+	if (prm.init != NULL && (st = warm_start(&F, row, prm.init)) != LSV_OK)
+		goto done;
 	if (prm.gamma_I > 0.0 && prm.solver != LSV_SOLVER_COMBINE) {
 		if ((st = lsv_lapop_init(&L, g, prm.normalized, prm.power,
 					 err)) != LSV_OK)
@@ -1481,9 +1612,16 @@ static lsv_status train_top(const lsv_data *x, const lsv_graph *const *gs,
 		return lsv_fail(err, LSV_EINVAL,
 				"a positive fraction r is for two classes; with "
 				"more, balance by the labeled ratio of each class");
+	if (p->init != NULL && p->init->l + p->init->u > x->n)
+		return lsv_fail(err, LSV_EINVAL,
+				"the starting model was trained on %zu rows, these "
+				"data have %zu: a warm start needs a model of a "
+				"prefix of the data", p->init->l + p->init->u, x->n);
 	st = train(x, gs, ng, start, p, K, eig,
 		   progress != NULL ? progress : &none,
 		   out, report, err);
+	if (st == LSV_OK)
+		(*out)->param.init = NULL;  /* not the model's to keep */
 	/* a precomputed kernel's expansion points are training serial
 	 * numbers, as in LIBSVM's model (the values stay in the data) */
 	if (st == LSV_OK && p->kernel.type == LSV_KERNEL_PRECOMPUTED &&

@@ -35,7 +35,7 @@ setup() {
 @test "unknown option: exit 2 naming it" {
 	moons1
 	run --separate-stderr "$TRAIN" -f m.txt
-	assert_train_usage "unknown option -f"  # -Z: kdesign delta, -Q: boost RBFs, -V: Laplacian weights
+	assert_train_usage "unknown option -9"  # every letter but b is taken (-f: warm start, -V: Laplacian weights)
 }
 
 @test "option missing its value: exit 2" {

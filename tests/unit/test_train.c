@@ -1038,10 +1038,124 @@ static void pcg_early_stopping_stops_sooner_with_the_same_labels(void)
 	lsv_data_free(x);
 }
 
+/* The first m rows of x, as a data set of their own. */
+static lsv_data *prefix_rows(const lsv_data *x, size_t m)
+{
+	return points(x->val, x->y, m);  /* toy rows store (u, v) in order */
+}
+
+static void warm_start_reaches_the_cold_minimizer(void)
+{
+	/* A model of the first 32 rows starts the training on all 40: LapRLS
+	 * PCG reaches eq. 8's closed form (the direct solver), LapSVM PCG and
+	 * Newton (LU) the cold start's minimizer, one function and three
+	 * (one-vs-rest); the warm Newton run takes no more steps, and from
+	 * the cold start's own model one. */
+	size_t n = 40, m = 32, lab3[6] = {0, 5, 9, 13, 17, 22};
+	double laby3[6] = {1, 2, 3, 1, 2, 3};
+	lsv_data *xs[2];
+	int k, v;
+
+	xs[0] = toy(n, 44, LAB, LABY, 6);
+	xs[1] = toy(n, 45, lab3, laby3, 6);
+	for (k = 0; k < 2; k++) {
+		lsv_data *old = prefix_rows(xs[k], m);
+		lsv_graph *g = knn_graph(xs[k], 5), *go = knn_graph(old, 5);
+		for (v = 0; v < 3; v++) {
+			lsv_train_param p;
+			lsv_train_report rc, rw;
+			lsv_model *mo, *mc, *mw, *mo2;
+			double *fc, *fw;
+			lsv_train_param_default(&p);
+			p.solver = v == 0 ? LSV_SOLVER_LAPRLS : LSV_SOLVER_LAPSVM;
+			p.kernel.gamma = 0.5;
+			p.gamma_A = 0.01;
+			p.gamma_I = 2.0;
+			p.method = v == 2 ? LSV_METHOD_NEWTON : LSV_METHOD_PCG;
+			p.pcg_tol = 1e-12;
+			p.pcg_max_iter = 10 * (long)n;
+			mo = train(old, go, &p);
+			if (v == 0) {  /* the reference: eq. 8 by LU */
+				p.method = LSV_METHOD_DIRECT;
+				mc = train_r(xs[k], g, &p, &rc);
+				p.method = LSV_METHOD_PCG;
+			} else {
+				mc = train_r(xs[k], g, &p, &rc);
+			}
+			p.init = mo;
+			mw = train_r(xs[k], g, &p, &rw);
+			CHECK(mo != NULL && mc != NULL && mw != NULL);
+			if (mo == NULL || mc == NULL || mw == NULL)
+				continue;
+			CHECK(mw->param.init == NULL);
+			fc = decision(mc, xs[k]);
+			fw = decision(mw, xs[k]);
+			CHECK(fc && fw &&
+			      max_rel_diff(fw, fc, n * (size_t)mc->nr_fn) < 1e-6);
+			if (v == 2)
+				CHECK(rw.newton_steps <= rc.newton_steps);
+			/* from the minimizer itself: one Newton step per
+			 * function (the active sets unchanged, the step 0),
+			 * at most one PCG iteration */
+			lsv_train_report_free(&rw);
+			p.init = v == 0 ? mw : mc;  /* LapRLS: mc is eq. 8's */
+			mo2 = train_r(xs[k], g, &p, &rw);
+			CHECK(mo2 != NULL);
+			if (v > 0)  /* summed over the functions */
+				CHECK(rw.newton_steps == mc->nr_fn);
+			CHECK(rw.pcg_iterations <= 1);
+			lsv_model_free(mo2);
+			free(fc);
+			free(fw);
+			lsv_train_report_free(&rc);
+			lsv_train_report_free(&rw);
+			lsv_model_free(mo);
+			lsv_model_free(mc);
+			lsv_model_free(mw);
+		}
+		lsv_graph_free(g);
+		lsv_graph_free(go);
+		lsv_data_free(old);
+	}
+	lsv_data_free(xs[0]);
+	lsv_data_free(xs[1]);
+}
+
+static void warm_start_refuses_a_model_of_other_rows(void)
+{
+	size_t n = 40;
+	lsv_data *x = toy(n, 46, LAB, LABY, 6), *y = toy(n, 47, LAB, LABY, 6);
+	lsv_graph *g = knn_graph(x, 5), *gy = knn_graph(y, 5);
+	lsv_train_param p;
+	lsv_model *mo, *mw = NULL;
+	lsv_error e;
+
+	lsv_train_param_default(&p);
+	p.method = LSV_METHOD_PCG;
+	p.kernel.gamma = 0.5;
+	p.gamma_A = 0.01;
+	p.gamma_I = 2.0;
+	mo = train(y, gy, &p);
+	CHECK(mo != NULL);
+	p.init = mo;
+	CHECK(lsv_train(x, g, &p, NULL, &mw, NULL, &e) == LSV_EINVAL);
+	CHECK(mw == NULL);
+	CHECK(strstr(e.msg, "not trained on a prefix of these data") != NULL);
+	lsv_model_free(mo);
+	lsv_graph_free(g);
+	lsv_graph_free(gy);
+	lsv_data_free(x);
+	lsv_data_free(y);
+}
+
 const unit_case pcg_cases[] = {
 	{"pcg_reaches_the_closed_form", pcg_reaches_the_closed_form},
 	{"pcg_early_stopping_stops_sooner_with_the_same_labels",
 	 pcg_early_stopping_stops_sooner_with_the_same_labels},
+	{"warm_start_reaches_the_cold_minimizer",
+	 warm_start_reaches_the_cold_minimizer},
+	{"warm_start_refuses_a_model_of_other_rows",
+	 warm_start_refuses_a_model_of_other_rows},
 	{NULL, NULL},
 };
 

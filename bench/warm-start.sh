@@ -1,0 +1,126 @@
+#!/bin/bash
+# warm-start.sh -- lapsvm-train -f on a grown problem: yesterday's model
+# (trained on the old rows) starts today's training on the old rows plus the
+# new ones appended; iterations cold and warm, and whether the two models
+# agree (labels of every row, largest decision value difference relative to
+# 1 + |f|).  One Markdown table row per case.  Not part of make test.
+#
+#   bench/warm-start.sh [case ...]
+# Cases (default: all):
+#   3v8       USPS digits 3 (+1) and 8 (-1): the 1200 training rows old, the
+#             332 test rows new (+28%); every 4th row labeled (so that the
+#             squared hinge has inactive rows and Newton several steps);
+#             lapsvm pcg, pcg-early, newton (LU), laprls pcg
+#   3v8-1pct  the same rows, old = all but the last 1% (15 rows)
+#   usps      all of USPS, digit 3 (+1) vs the rest (-1): the 7291 training
+#             rows old, the 2007 test rows new (+28%), every 20th row
+#             labeled; lapsvm pcg and pcg-early (an n = 9298 LU per Newton
+#             step is past this machine's minutes)
+#   usps-1pct the same, old = all but the last 1% (93 rows)
+# Settings: RBF gamma 0.01 (USPS features in [-1, 1]: about 1 / the mean
+# squared distance / 4), -a 0.005 -i 0.045 (the defaults: the minimizer does
+# not move with l), graphs by graph-build -k 6 (heat weights, default t)
+# over each row set, the new one by graph-build -U (byte-identical to a
+# full build).  Environment: DATA (../shared/data), BLAS (openblas or
+# reference).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+DATA=${DATA:-../shared/data}
+BLAS=${BLAS:-openblas}
+cases=${*:-3v8 3v8-1pct usps usps-1pct}
+LIB=/usr/lib/x86_64-linux-gnu
+if [ "$BLAS" = openblas ]; then
+	export LD_LIBRARY_PATH=$LIB/openblas-pthread${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+fi
+make -s all
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# rows FILE KEEP EVERY: digits KEEP ("3 8" or "all"), digit 3 -> +1, else -1,
+# every EVERY-th kept row labeled, the others 0 (unlabeled)
+rows() {
+	zcat "$1" | awk -v keep="$2" -v every="$3" '
+		BEGIN { all = keep == "all"; n = split(keep, k, " "); for (i = 1; i <= n; i++) want[k[i]] = 1 }
+		all || ($1 in want) { c++; $1 = (c % every == 1) ? ($1 == 3 ? 1 : -1) : 0; print }'
+}
+
+# iters STDERR_FILE: "PCG: N" / "Newton: N" count
+iters() {
+	sed -n 's/^lapsvm-train: \(PCG\|Newton\): \([0-9]*\) .*/\2/p' "$1"
+}
+
+# compare A B: "label disagreements / rows, max |fa - fb| / (1 + |fb|)"
+compare() {
+	paste -d' ' "$1" "$2" | awk 'NR > 1 { n++; if ($1 != $3) bad++
+		d = $2 - $4; if (d < 0) d = -d; m = $4 < 0 ? -$4 : $4
+		r = d / (1 + m); if (r > mx) mx = r }
+		END { printf "%d/%d | %.1e", bad, n, mx }'
+}
+
+# run_case NAME OLD NEW SOLVER METHOD...: old.model, the cold and the warm
+# training on old + new, one table row each method
+run_case() {
+	local name=$1 old=$2 new=$3 solver=$4
+	shift 4
+	cat "$old" "$new" > "$tmp/all"
+	./graph-build -q "$old" "$tmp/old.graph"
+	./graph-build -q -U "$tmp/old.graph" "$old" "$new" "$tmp/all.graph"
+	local no nn
+	no=$(wc -l < "$old")
+	nn=$(wc -l < "$tmp/all")
+	for m in "$@"; do
+		local opts="-s $solver -M $m -g 0.01"
+		./lapsvm-train -q $opts -G "$tmp/old.graph" "$old" "$tmp/old.model"
+		local t0 t1 t2
+		t0=$(date +%s.%N)
+		./lapsvm-train $opts -G "$tmp/all.graph" "$tmp/all" "$tmp/cold.model" 2> "$tmp/cold.err"
+		t1=$(date +%s.%N)
+		./lapsvm-train $opts -G "$tmp/all.graph" -f "$tmp/old.model" "$tmp/all" "$tmp/warm.model" 2> "$tmp/warm.err"
+		t2=$(date +%s.%N)
+		./lapsvm-predict -d "$tmp/all" "$tmp/cold.model" "$tmp/cold.out" > /dev/null
+		./lapsvm-predict -d "$tmp/all" "$tmp/warm.model" "$tmp/warm.out" > /dev/null
+		local ic iw
+		ic=$(iters "$tmp/cold.err")
+		iw=$(iters "$tmp/warm.err")
+		printf '| %s | %d -> %d | %s %s | %s | %s | %s | %.1f / %.1f s | %s |\n' \
+			"$name" "$no" "$nn" "$solver" "$m" "$ic" "$iw" \
+			"$(awk -v a="$ic" -v b="$iw" 'BEGIN { printf "%.2fx", (b > 0) ? a / b : 0 }')" \
+			"$(echo "$t1 - $t0" | bc)" "$(echo "$t2 - $t1" | bc)" \
+			"$(compare "$tmp/warm.out" "$tmp/cold.out")"
+	done
+}
+
+echo "BLAS: $BLAS"
+echo "| case | rows old -> new | method | cold iterations | warm iterations | ratio | wall cold / warm | labels differing | max decision difference |"
+echo "|---|---|---|---|---|---|---|---|---|"
+for c in $cases; do
+	case $c in
+	3v8 | 3v8-1pct)
+		rows "$DATA/usps.train.libsvm.gz" "3 8" 4 > "$tmp/tr"
+		rows "$DATA/usps.test.libsvm.gz" "3 8" 4 > "$tmp/te"
+		if [ "$c" = 3v8 ]; then
+			cp "$tmp/tr" "$tmp/o"; cp "$tmp/te" "$tmp/n"
+		else
+			cat "$tmp/tr" "$tmp/te" > "$tmp/a"
+			head -n 1517 "$tmp/a" > "$tmp/o"; tail -n +1518 "$tmp/a" > "$tmp/n"
+		fi
+		run_case "$c" "$tmp/o" "$tmp/n" lapsvm pcg pcg-early newton
+		run_case "$c" "$tmp/o" "$tmp/n" laprls pcg
+		;;
+	usps | usps-1pct)
+		rows "$DATA/usps.train.libsvm.gz" all 20 > "$tmp/tr"
+		rows "$DATA/usps.test.libsvm.gz" all 20 > "$tmp/te"
+		if [ "$c" = usps ]; then
+			cp "$tmp/tr" "$tmp/o"; cp "$tmp/te" "$tmp/n"
+		else
+			cat "$tmp/tr" "$tmp/te" > "$tmp/a"
+			head -n 9205 "$tmp/a" > "$tmp/o"; tail -n +9206 "$tmp/a" > "$tmp/n"
+		fi
+		run_case "$c" "$tmp/o" "$tmp/n" lapsvm pcg pcg-early
+		;;
+	*)
+		echo "warm-start.sh: unknown case '$c'" >&2
+		exit 2
+		;;
+	esac
+done

@@ -1,0 +1,199 @@
+#!/usr/bin/env bats
+# tools/lapsvm-nightly: the nightly retraining script.  A night is all or
+# nothing: the new generation (data, graph, model) goes live by one rename
+# only when its model is no worse on the holdout; a rejected or failed night,
+# a killed run or a run that finds the lock taken changes nothing live.
+# Exit codes: 0 accepted, 1 failed, 2 usage, 3 rejected, 4 locked.
+# Small data: 400 two-moons points (6 labels per class), the classes
+# interleaved row by row, in chunks of 100; a 200-point labeled holdout.
+
+load helpers
+
+NIGHTLY="$BATS_TEST_DIRNAME/../../tools/lapsvm-nightly"
+
+setup() {
+	need_tools "$GB" "$TRAIN" "$PRED" "$DG"
+	command -v flock >/dev/null || skip "flock(1) not installed"
+	enter_work
+	export LAPSVM_BIN="$BIN"
+	"$DG" -n 400 -S 2 -l 6 moons |
+		awk 'NR <= 200 { a[NR] = $0; next } { print a[NR - 200]; print }' >all.txt
+	"$DG" -n 200 -S 9 moons hold.txt
+	sed -n 1,100p all.txt >day0.txt
+	sed -n 101,200p all.txt >day1.txt
+	sed -n 201,300p all.txt >day2.txt
+}
+
+# init_state: state st from day0.txt, PCG (warm-startable), fixed gamma
+init_state() {
+	"$NIGHTLY" init -T "-M pcg -g 2" st day0.txt hold.txt 2>/dev/null
+}
+
+# live: the live generation and its model's checksum
+live() {
+	echo "$(readlink st/current) $(cksum <st/current/model)"
+}
+
+# slow_bin SECONDS: a LAPSVM_BIN whose lapsvm-train first writes
+# train.started and sleeps, so that a run can be caught mid-way
+slow_bin() {
+	mkdir -p slow
+	ln -sf "$BIN/graph-build" "$BIN/lapsvm-predict" slow/
+	cat >slow/lapsvm-train <<EOF
+#!/bin/sh
+touch "$WORK/train.started"
+sleep $1
+exec "$BIN/lapsvm-train" "\$@"
+EOF
+	chmod +x slow/lapsvm-train
+}
+
+wait_for() {  # wait_for FILE: up to 20 s
+	local i
+	for i in $(seq 200); do
+		[ -e "$1" ] && return 0
+		sleep 0.1
+	done
+	echo "timed out waiting for $1"
+	return 1
+}
+
+@test "init: generation 1 live, gamma pinned in the config, an empty log" {
+	run --separate-stderr "$NIGHTLY" init -T "-M pcg" st day0.txt hold.txt
+	assert_status 0
+	[ "$(readlink st/current)" = gen/1 ]
+	grep -Eq '^train_options=-M pcg -g [0-9.e+-]+$' st/config
+	grep -q '^dim=2$' st/config
+	[ -s st/gen/1/graph ] && [ -s st/gen/1/graph.knn ] && [ -s st/gen/1/model ]
+	[ ! -s st/log ]
+	run --separate-stderr "$NIGHTLY" init st day0.txt hold.txt
+	assert_status 1
+	assert_stderr_has "lapsvm-nightly: st: already a state directory"
+}
+
+@test "a good night goes live: new generation, previous kept, one log line" {
+	init_state
+	run --separate-stderr "$NIGHTLY" run st day1.txt
+	assert_status 0
+	[ "$(readlink st/current)" = gen/2 ]
+	[ "$(readlink st/previous)" = gen/1 ]
+	[ "$(wc -l <st/current/data)" -eq 200 ]
+	[ "$(wc -l <st/log)" -eq 1 ]
+	grep -Eq 'generation 2: 200 rows \(\+100\), graph update .*train warm PCG: [0-9]+ iterations .*holdout new [0-9]+/200 old [0-9]+/200 -> accepted$' st/log
+	"$PRED" hold.txt st/current/model out.txt
+	# the warm-started model is the cold start's
+	"$TRAIN" -q -M pcg -g "$(key st/gen/1/model gamma)" -G st/current/graph st/current/data cold.model
+	"$PRED" hold.txt cold.model cold.txt
+	assert_same out.txt cold.txt
+	# the next night: generation 1 deleted, 2 the previous
+	run --separate-stderr "$NIGHTLY" run st day2.txt
+	assert_status 0
+	[ "$(readlink st/current)" = gen/3 ] && [ "$(readlink st/previous)" = gen/2 ]
+	[ ! -e st/gen/1 ]
+}
+
+@test "-R (full rebuild) gives the graph the update gives" {
+	init_state
+	cp -r st st2
+	"$NIGHTLY" run st day1.txt
+	"$NIGHTLY" run -R st2 day1.txt
+	assert_same st/current/graph st2/current/graph
+	grep -q 'graph full' st2/log
+}
+
+@test "a worse model (corrupted labels) is rejected: live model untouched, exit 3" {
+	init_state
+	before=$(live)
+	# every row of the night labeled, and labeled wrong
+	awk '{ $1 = ($2 ~ /^1:/ && NR % 2 == 1) ? -1 : 1; print }' day1.txt >bad.txt
+	run --separate-stderr "$NIGHTLY" run st bad.txt
+	assert_status 3
+	assert_stderr_has "new model worse on the holdout"
+	[ "$(live)" = "$before" ]
+	grep -q 'REJECTED (worse), live model unchanged$' st/log
+	ls st/rejected/bad.txt.*
+	[ ! -e st/gen/2 ]
+	# the next night goes on from the last accepted one
+	run --separate-stderr "$NIGHTLY" run st day1.txt
+	assert_status 0
+	[ "$(wc -l <st/current/data)" -eq 200 ]
+}
+
+@test "a run killed mid-way (SIGKILL) leaves the live model; the next night recovers" {
+	init_state
+	before=$(live)
+	slow_bin 30
+	LAPSVM_BIN=$WORK/slow setsid "$NIGHTLY" run st day1.txt 2>/dev/null &
+	pid=$!
+	wait_for train.started
+	kill -KILL -- -"$pid"
+	wait "$pid" || true
+	[ "$(live)" = "$before" ]
+	ls -d st/work.*  # its scratch is left behind ...
+	run --separate-stderr "$NIGHTLY" run st day1.txt
+	assert_status 0
+	[ "$(readlink st/current)" = gen/2 ]
+	! ls -d st/work.* 2>/dev/null  # ... and removed by the next run
+}
+
+@test "two overlapping runs: the second does not proceed (exit 4), the first completes" {
+	init_state
+	slow_bin 3
+	LAPSVM_BIN=$WORK/slow "$NIGHTLY" run st day1.txt 2>/dev/null &
+	pid=$!
+	wait_for train.started
+	run --separate-stderr "$NIGHTLY" run st day2.txt
+	assert_status 4
+	assert_stderr_has "lapsvm-nightly: st: another run holds the lock; not started"
+	wait "$pid"
+	[ "$(readlink st/current)" = gen/2 ]
+	[ "$(wc -l <st/current/data)" -eq 200 ]  # day2 never appended
+	grep -q 'SKIPPED: another run holds the lock' st/log
+}
+
+# failed NEW MESSAGE: the night fails with status 1 and MESSAGE, nothing live
+# changes, the log says FAILED
+failed() {
+	before=$(live)
+	run --separate-stderr "$NIGHTLY" run st "$1"
+	assert_status 1
+	assert_stderr_has "$2"
+	[ "$(live)" = "$before" ]
+	[ ! -e st/gen/2 ]
+	grep -q "FAILED: " st/log
+}
+
+@test "a new file with more features than yesterday's is an error; nothing replaced" {
+	init_state
+	sed 's/$/ 3:0.5/' day1.txt >wide.txt
+	failed wide.txt "lapsvm-nightly: wide.txt: features up to 3, yesterday's data up to 2: not the same feature space"
+}
+
+@test "an empty new file is an error; nothing replaced" {
+	init_state
+	: >empty.txt
+	failed empty.txt "lapsvm-nightly: empty.txt: no data rows (empty new file)"
+}
+
+@test "a live model trained on other data is an error; nothing replaced" {
+	init_state
+	"$DG" -n 100 -S 5 -l 3 moons other.txt
+	"$TRAIN" -q -M pcg -g "$(key st/gen/1/model gamma)" other.txt st/gen/1/model
+	failed day1.txt "lapsvm-nightly: lapsvm-train: the starting model's expansion point 1 of"
+}
+
+@test "a state whose graph record does not match the data is an error; nothing replaced" {
+	init_state
+	"$GB" -q -k 4 st/gen/1/data st/gen/1/graph
+	failed day1.txt "lapsvm-nightly: graph-build: "
+}
+
+@test "usage errors exit 2; a directory that is no state is an error" {
+	run --separate-stderr "$NIGHTLY"
+	assert_status 2
+	run --separate-stderr "$NIGHTLY" run st
+	assert_status 2
+	run --separate-stderr "$NIGHTLY" run nowhere day1.txt
+	assert_status 1
+	assert_stderr_has "lapsvm-nightly: nowhere: not a state directory (run 'lapsvm-nightly init')"
+}
