@@ -60,7 +60,9 @@
  *        split maximizing S_L^2/n_L + S_R^2/n_R - S^2/n), the split search
  *        on histograms of at most LSV_BOOST_BINS bins per feature fixed
  *        once from the training values' quantiles, so a level costs
- *        O(n d);
+ *        O(n d), or O(nnz) when the rows are sparse (nnz <= n d /
+ *        BOOST_SPARSE_RATIO, e.g. one-hot codes: the histograms from the
+ *        stored entries, each feature's zero bin by difference);
  *      - or R RBFs exp(-gamma |x - x_r|^2) centred on training rows,
  *        chosen greedily (Algorithm 2, line 4; matching pursuit): the
  *        centre whose RBF b best fits the residual r by least squares
@@ -99,6 +101,7 @@
 #include "solver.h"
 
 #define LSV_BOOST_BINS 256     /* histogram bins per feature (bytes) */
+#define BOOST_SPARSE_RATIO 4   /* sparse histograms when nnz <= n d / 4 */
 #define BOOST_STEPS 3          /* BFGS steps per round */
 #define BOOST_MAX_MOVE 10.0    /* largest change of an F_i in one step */
 #define BOOST_CANDIDATES 256   /* RBF centres tried per function and round */
@@ -395,6 +398,15 @@ typedef struct {
 	int *nb;             /* bins of each feature (1: constant) */
 	double *cut;         /* d x (LSV_BOOST_BINS - 1): x <= cut[b] iff
 				bin <= b */
+	/* Sparse rows (nnz <= n d / BOOST_SPARSE_RATIO): the histograms are
+	 * built from the stored entries only, O(nnz) a level instead of
+	 * O(n d); each feature's bin of 0 gets what its stored entries do
+	 * not account for (the node's total and count minus theirs).  The
+	 * layout is the data's own (rowptr, col; not owned). */
+	const size_t *rowptr;  /* NULL: the dense path */
+	const int *col;
+	unsigned char *sbin;   /* nnz: the bin of each stored entry */
+	unsigned char *zbin;   /* d: the bin of the value 0 */
 } bins;
 
 static void bins_free(bins *B)
@@ -402,6 +414,8 @@ static void bins_free(bins *B)
 	free(B->bin);
 	free(B->nb);
 	free(B->cut);
+	free(B->sbin);
+	free(B->zbin);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -516,6 +530,23 @@ static lsv_status bins_build(const lsv_data *x, const lsv_train_param *p,
 			B->bin[i * d + c] = (unsigned char)bin_of(
 				B->cut + c * (size_t)MC, B->nb[c] - 1, x->val[q]);
 		}
+	if ((double)x->nnz * BOOST_SPARSE_RATIO <= (double)n * (double)d) {
+		B->sbin = lsv_alloc(x->nnz, 1);
+		B->zbin = lsv_alloc(d, 1);
+		if (!B->sbin || !B->zbin) {
+			st = lsv_fail(err, LSV_ENOMEM, "out of memory for the "
+				      "binned features (%zu stored)", x->nnz);
+			goto done;
+		}
+		for (j = 0; j < d; j++)
+			B->zbin[j] = (unsigned char)bin_of(
+				B->cut + j * (size_t)MC, B->nb[j] - 1, 0.0);
+		for (i = 0; i < n; i++)
+			for (q = x->rowptr[i]; q < x->rowptr[i + 1]; q++)
+				B->sbin[q] = B->bin[i * d + (size_t)x->col[q]];
+		B->rowptr = x->rowptr;
+		B->col = x->col;
+	}
 done:
 	free(cnt);
 	free(start);
@@ -535,6 +566,53 @@ typedef struct {
 	size_t a, b;   /* its rows idx[a..b) */
 	int depth;
 } span;
+
+/*
+ * The histograms of the cnt rows idx[] of a node: hs[j BINS + q] the sum
+ * of r and hc[j BINS + q] the count of its rows in bin q of feature j
+ * (tot: the sum of their r).  Dense rows: every (row, feature) pair.
+ * Sparse rows: the stored entries, then each feature's zero bin gets the
+ * rest, tot minus the stored entries' sum (rounding aside, the same
+ * sums).
+ */
+static void histograms(const bins *B, const double *r, const size_t *idx,
+		       size_t cnt, double tot, double *hs, size_t *hc)
+{
+	size_t d = B->d, j, k, q;
+
+	memset(hs, 0, d * LSV_BOOST_BINS * sizeof *hs);
+	memset(hc, 0, d * LSV_BOOST_BINS * sizeof *hc);
+	if (B->rowptr == NULL) {
+		for (k = 0; k < cnt; k++) {
+			const unsigned char *row = B->bin + idx[k] * d;
+			double rv = r[idx[k]];
+			for (j = 0; j < d; j++) {
+				hs[j * LSV_BOOST_BINS + row[j]] += rv;
+				hc[j * LSV_BOOST_BINS + row[j]]++;
+			}
+		}
+		return;
+	}
+	for (k = 0; k < cnt; k++) {
+		double rv = r[idx[k]];
+		for (q = B->rowptr[idx[k]]; q < B->rowptr[idx[k] + 1]; q++) {
+			size_t at = (size_t)B->col[q] * LSV_BOOST_BINS + B->sbin[q];
+			hs[at] += rv;
+			hc[at]++;
+		}
+	}
+	for (j = 0; j < d; j++) {
+		double s = 0.0;
+		size_t c = 0, z = j * LSV_BOOST_BINS + B->zbin[j];
+		int b;
+		for (b = 0; b < B->nb[j]; b++) {
+			s += hs[j * LSV_BOOST_BINS + (size_t)b];
+			c += hc[j * LSV_BOOST_BINS + (size_t)b];
+		}
+		hs[z] += tot - s;
+		hc[z] += cnt - c;
+	}
+}
 
 /*
  * Grow the tree of depth at most D on r (n values) level by level: a
@@ -566,16 +644,7 @@ static lsv_status grow_tree(const bins *B, const double *r, int D,
 		for (k = a; k < b; k++)
 			tot += r[idx[k]];
 		if (sp[v].depth < D && cnt >= 2) {
-			memset(hs, 0, d * LSV_BOOST_BINS * sizeof *hs);
-			memset(hc, 0, d * LSV_BOOST_BINS * sizeof *hc);
-			for (k = a; k < b; k++) {
-				const unsigned char *row = B->bin + idx[k] * d;
-				double rv = r[idx[k]];
-				for (j = 0; j < d; j++) {
-					hs[j * LSV_BOOST_BINS + row[j]] += rv;
-					hc[j * LSV_BOOST_BINS + row[j]]++;
-				}
-			}
+			histograms(B, r, idx + a, cnt, tot, hs, hc);
 			for (j = 0; j < d; j++) {
 				double sl = 0.0;
 				size_t nl = 0;

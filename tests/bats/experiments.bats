@@ -235,3 +235,24 @@ need() {
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"ssl_digit1.splits.l10.txt: no split 13"* ]]
 }
+
+@test "experiments/manifoldboost-secstr.sh: bad settings, missing data, a missing split: clear messages" {
+	run env ROUNDS=many "$TOP/experiments/manifoldboost-secstr.sh"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"manifoldboost-secstr.sh: ROUNDS=many is not a whole number"* ]]
+	run env SIZES=50 "$TOP/experiments/manifoldboost-secstr.sh"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"manifoldboost-secstr.sh: SIZES: 50 is not 100, 1000 or 10000"* ]]
+	run env BASELINE=yes "$TOP/experiments/manifoldboost-secstr.sh"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"BASELINE=yes is not 0 or 1"* ]]
+	run "$TOP/experiments/manifoldboost-secstr.sh" extra
+	[ "$status" -eq 2 ]
+	run env DATA="$WORK/nothing" "$TOP/experiments/manifoldboost-secstr.sh"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"manifoldboost-secstr.sh: $WORK/nothing/ssl_secstr.libsvm.gz not found"* ]]
+	need ssl_secstr.libsvm.gz
+	run env SPLITS=11 "$TOP/experiments/manifoldboost-secstr.sh"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"ssl_secstr.splits.l100.txt: no split 11"* ]]
+}
