@@ -230,69 +230,21 @@ static void write_lists(const lsv_data *x, const char *in,
 }
 
 /*
- * Under mpirun (P > 1 ranks of the MPI build): every rank parses the same
- * options; rank 0 alone opens the output, reads the data and writes the
- * graph (the same crash-safe temporary file and rename), while the other
- * ranks wait at an agreement (lsv_comm_agree); the neighbour search is
- * shared (lsv_graph_build_dist).  Every exit passes comm_exit (atexit):
- * if rank 0 dies during a phase of its own, it first tells the waiting
- * ranks (so none hangs), then every rank finalizes MPI.  Only rank 0
- * prints (tool_silent elsewhere); the others exit with the same code.
+ * Under mpirun (P > 1 ranks of the MPI build; tool.h: rank 0's phases):
+ * rank 0 alone opens the output, reads the data and writes the graph (the
+ * same crash-safe temporary file and rename); the neighbour search is
+ * shared (lsv_graph_build_dist).
  */
-static lsv_comm *comm;
-static int solo;  /* rank 0 in a phase the other ranks wait at */
-
-static void comm_exit(void)
-{
-	lsv_error err;
-	if (comm == NULL)
-		return;
-	if (solo) {
-		/* rank 0 is dying (its message is out): the others must too */
-		solo = 0;
-		lsv_fail(&err, LSV_EIO, "rank 0 failed");
-		lsv_comm_agree(comm, LSV_EIO, &err);
-	}
-	lsv_comm_end(comm);
-	comm = NULL;
-}
-
-/* The other ranks: wait for rank 0's phase; exit 1 silently if it failed
- * (rank 0 has said why). */
-static void wait_for_rank0(void)
-{
-	lsv_error err;
-	if (lsv_comm_agree(comm, LSV_OK, &err) != LSV_OK)
-		exit(EXIT_FAILURE);
-}
-
-/* Rank 0: its phase is over and went well. */
-static void rank0_done(void)
-{
-	lsv_error err;
-	solo = 0;
-	if (lsv_comm_agree(comm, LSV_OK, &err) != LSV_OK)
-		tool_die_err(&err);
-}
 
 /* The bytes each rank sent and its scan time, on rank 0's stderr. */
 static void report_ranks(const lsv_graph_info *info)
 {
-	int P = lsv_comm_size(comm), me = lsv_comm_rank(comm), r;
-	double *v = calloc(3 * (size_t)P, sizeof *v);
-	lsv_error err;
+	double *v = tool_rank_values(info->scan_seconds, info->gemm_seconds);
+	int r;
 
-	if (v == NULL)
-		tool_die(1, "out of memory");
-	v[3 * me] = (double)lsv_comm_sent(comm);
-	v[3 * me + 1] = info->scan_seconds;
-	v[3 * me + 2] = info->gemm_seconds;
-	if (lsv_comm_allreduce_double(comm, v, 3 * (size_t)P, LSV_COMM_SUM,
-				      &err) != LSV_OK)
-		tool_die_err(&err);
-	for (r = 0; r < P; r++)
+	for (r = 0; r < tool_nproc; r++)
 		tool_info("rank %d of %d: scan %.2f s (%s block products %.2f s), "
-			  "sent %.0f bytes", r, P, v[3 * r + 1],
+			  "sent %.0f bytes", r, tool_nproc, v[3 * r + 1],
 			  info->single ? "sgemm" : "dgemm", v[3 * r + 2], v[3 * r]);
 	free(v);
 }
@@ -424,18 +376,11 @@ int main(int argc, char **argv)
 	int D_given = 0, tangent_opt = 0, rotation_opt = 0;  /* -C or -s; -r */
 	double marker = LSV_UNLABELED_DEFAULT;
 	FILE *fp = NULL;
-
-	int P = 1, me = 0;
+	int P = 1;
 
 	tool_init(argv[0]);
-	if (lsv_comm_mpi()) {
-		if (lsv_comm_init(&argc, &argv, &comm, &err) != LSV_OK)
-			tool_die_err(&err);
-		atexit(comm_exit);
-		P = lsv_comm_size(comm);
-		me = lsv_comm_rank(comm);
-		tool_silent = me != 0;
-	}
+	tool_comm_start(&argc, &argv);
+	P = tool_nproc;
 	lsv_graph_param_default(&p);
 	opterr = 0;
 	while ((c = getopt(argc, argv, ":k:e:md:w:t:B:fp:A:Nyu:D:C:s:r:U:qh")) != -1) {
@@ -607,28 +552,24 @@ int main(int argc, char **argv)
 	}
 	if (P > 1) {
 		/* rank 0 reads, the others wait; then the search is shared */
-		if (me == 0) {
-			solo = 1;
+		if (tool_rank0_begin()) {
 			fp = tool_output_open(outpath);
 			tool_check_input(in);
 			if (lsv_data_read_path(in, marker, &x, &err) != LSV_OK)
 				tool_die_err(&err);
-			rank0_done();
 			p.progress = tool_quiet ? NULL : tool_progress;
 			p.progress_ctx = NULL;
-		} else {
-			wait_for_rank0();
 		}
-		if (lsv_graph_build_dist(comm, x, &p, &g, &info, &err) != LSV_OK)
+		tool_rank0_end();
+		if (lsv_graph_build_dist(tool_comm, x, &p, &g, &info, &err) != LSV_OK)
 			tool_die_graph_err(in, &err);
 		if (!tool_quiet)
 			report_ranks(&info);
-		if (me != 0) {
-			wait_for_rank0();
+		if (!tool_rank0_begin()) {  /* wait for rank 0's writing */
+			tool_rank0_end();
 			free(deflt);
 			return 0;
 		}
-		solo = 1;
 	} else if (oldgraph != NULL) {
 		update(oldgraph, argv[optind - 1], in, outpath, &p, marker, &g, &x,
 		       &info);
@@ -712,7 +653,6 @@ summary:
 	lsv_graph_free(g);
 	lsv_data_free(x);
 	free(deflt);
-	if (P > 1)
-		rank0_done();
+	tool_rank0_end();
 	return tool_done();
 }

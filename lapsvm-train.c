@@ -2001,56 +2001,13 @@ static int *grid_prepare(options *o, const lsv_data *x)
 }
 
 /*
- * Under mpirun (P > 1 ranks of the MPI build), as graph-build: every rank
- * parses the same options; rank 0 alone opens the outputs, reads the data
- * and the graph and writes the model (the same crash-safe temporary files
- * and renames), while the other ranks wait at an agreement
- * (lsv_comm_agree); then the inputs are copied to every rank
- * (lsv_data_share, lsv_graph_share) and every rank trains with o.p.comm,
- * each on its block of rows.  Every exit passes comm_exit (atexit): if
- * rank 0 dies during a phase of its own, it first tells the waiting ranks
- * (so none hangs).  Only rank 0 prints (tool_silent elsewhere).
+ * Under mpirun (P > 1 ranks of the MPI build), as graph-build (tool.h:
+ * rank 0's phases): rank 0 alone opens the outputs, reads the data and the
+ * graph and writes the model (the same crash-safe temporary files and
+ * renames); then the inputs are copied to every rank (lsv_data_share,
+ * lsv_graph_share) and every rank trains with o.p.comm, each on its block
+ * of rows.
  */
-static lsv_comm *comm;
-static int solo;  /* rank 0 in a phase the other ranks wait at */
-static int nproc = 1, rank_me = 0;
-
-static void comm_exit(void)
-{
-	lsv_error err;
-	if (comm == NULL)
-		return;
-	if (solo) {
-		/* rank 0 is dying (its message is out): the others must too */
-		solo = 0;
-		lsv_fail(&err, LSV_EIO, "rank 0 failed");
-		lsv_comm_agree(comm, LSV_EIO, &err);
-	}
-	lsv_comm_end(comm);
-	comm = NULL;
-}
-
-/* Rank 0 starts a phase of its own (nothing to do on one process). */
-static int rank0_begin(void)
-{
-	solo = nproc > 1 && rank_me == 0;
-	return rank_me == 0;
-}
-
-/* The end of rank 0's phase: rank 0 says it went well; the other ranks
- * exit 1 silently if it failed (rank 0 has said why). */
-static void rank0_end(void)
-{
-	lsv_error err;
-	if (nproc == 1)
-		return;
-	solo = 0;
-	if (lsv_comm_agree(comm, LSV_OK, &err) != LSV_OK) {
-		if (rank_me == 0)
-			tool_die_err(&err);
-		exit(EXIT_FAILURE);
-	}
-}
 
 /* The methods that split their rows over the ranks (lsv_train_param's
  * comm): a usage error before any input is read, naming them. */
@@ -2074,31 +2031,22 @@ static void check_distributed(const options *o)
 		tool_usage_error("%s is not distributed: on %d processes train "
 				 "-s laprls or lapsvm by Newton on a feature map "
 				 "(-M newton -N m, or -M newton -t 0), or run on one "
-				 "process (without mpirun, or -np 1)", what, nproc);
+				 "process (without mpirun, or -np 1)", what, tool_nproc);
 }
 
 /* Each rank's training time (wall and its process's CPU time) and bytes
  * sent, on rank 0's stderr. */
 static void report_ranks(size_t n, double seconds, double cpu)
 {
-	double *v = calloc(3 * (size_t)nproc, sizeof *v);
-	lsv_error err;
+	double *v = tool_rank_values(seconds, cpu);
+	size_t P = (size_t)tool_nproc;
 	int r;
 
-	if (v == NULL)
-		tool_die(1, "out of memory");
-	v[3 * rank_me] = (double)lsv_comm_sent(comm);
-	v[3 * rank_me + 1] = seconds;
-	v[3 * rank_me + 2] = cpu;
-	if (lsv_comm_allreduce_double(comm, v, 3 * (size_t)nproc, LSV_COMM_SUM,
-				      &err) != LSV_OK)
-		tool_die_err(&err);
-	for (r = 0; r < nproc; r++)
+	for (r = 0; r < tool_nproc; r++)
 		tool_info("rank %d of %d: rows %zu..%zu, train %.2f s (CPU %.2f s), "
-			  "sent %.0f bytes", r, nproc,
-			  n * (size_t)r / (size_t)nproc + 1,
-			  n * (size_t)(r + 1) / (size_t)nproc, v[3 * r + 1],
-			  v[3 * r + 2], v[3 * r]);
+			  "sent %.0f bytes", r, tool_nproc, n * (size_t)r / P + 1,
+			  n * (size_t)(r + 1) / P, v[3 * r + 1], v[3 * r + 2],
+			  v[3 * r]);
 	free(v);
 }
 
@@ -2118,23 +2066,16 @@ int main(int argc, char **argv)
 	FILE *model_fp, *pred_fp = NULL, *singles_fp = NULL, *kernel_fp = NULL;
 
 	tool_init(argv[0]);
-	if (lsv_comm_mpi()) {
-		if (lsv_comm_init(&argc, &argv, &comm, &err) != LSV_OK)
-			tool_die_err(&err);
-		atexit(comm_exit);
-		nproc = lsv_comm_size(comm);
-		rank_me = lsv_comm_rank(comm);
-		tool_silent = rank_me != 0;
-	}
+	tool_comm_start(&argc, &argv);
 	parse_options(argc, argv, &o);
-	if (nproc > 1) {
+	if (tool_nproc > 1) {
 		check_distributed(&o);
-		o.p.comm = comm;
+		o.p.comm = tool_comm;
 	}
 	/* Both outputs before the data are read: a bad destination fails at
 	 * once, not after the training; neither is replaced before both are
 	 * complete. */
-	if (rank0_begin()) {
+	if (tool_rank0_begin()) {
 		model_fp = tool_output_open(o.outpath);
 		if (o.pred_file != NULL)
 			pred_fp = tool_output_open(o.pred_file);
@@ -2159,8 +2100,8 @@ int main(int argc, char **argv)
 		x = NULL;
 		model_fp = NULL;
 	}
-	rank0_end();
-	if (nproc > 1 && lsv_data_share(comm, 0, &x, &err) != LSV_OK)
+	tool_rank0_end();
+	if (tool_nproc > 1 && lsv_data_share(tool_comm, 0, &x, &err) != LSV_OK)
 		tool_die_err(&err);
 	if (o.from_file != NULL) {  /* one process only: check_distributed */
 		if (lsv_model_read_path(o.from_file, &from, &err) != LSV_OK)
@@ -2205,10 +2146,10 @@ int main(int argc, char **argv)
 				tool_die(1, "out of memory");
 			gs[j] = NULL;
 			descs[j][0] = '\0';
-			if (rank0_begin())
+			if (tool_rank0_begin())
 				gs[j] = read_graph(&o, j, x, descs[j], 256);
-			rank0_end();
-			if (nproc > 1 && lsv_graph_share(comm, 0, &gs[j], &err) !=
+			tool_rank0_end();
+			if (tool_nproc > 1 && lsv_graph_share(tool_comm, 0, &gs[j], &err) !=
 			    LSV_OK)
 				tool_die_err(&err);
 		}
@@ -2230,7 +2171,7 @@ int main(int argc, char **argv)
 					  &err) != LSV_OK)
 			tool_die_err(&err);
 		set_graph_desc(m, descs[chosen]);
-		if (nproc > 1 && !tool_quiet)
+		if (tool_nproc > 1 && !tool_quiet)
 			report_ranks(x->n, tool_elapsed() - t0,
 				     (double)(clock() - c0) / CLOCKS_PER_SEC);
 	}
@@ -2241,7 +2182,7 @@ int main(int argc, char **argv)
 		cluster_report(x, m, &rep);
 	if (o.p.solver == LSV_SOLVER_COMBINE)
 		report_combination(&o, m, &rep);
-	if (rank0_begin()) {  /* the outputs were opened by rank 0 alone */
+	if (tool_rank0_begin()) {  /* the outputs were opened by rank 0 alone */
 		if (pred_fp != NULL)
 			write_transductive(pred_fp, x, m, &rep);
 		if (singles_fp != NULL)
@@ -2251,7 +2192,7 @@ int main(int argc, char **argv)
 		write_model(model_fp, &o, m);
 		tool_outputs_commit();
 	}
-	rank0_end();
+	tool_rank0_end();
 	lsv_train_report_free(&rep);
 	lsv_model_free(m);
 	lsv_model_free(from);

@@ -554,3 +554,74 @@ void tool_progress(void *ctx, size_t done, size_t total)
 		 100.0 * (double)done / (double)total, t,
 		 (t - start) * (double)(total - done) / (double)done);
 }
+
+/* ------------------------------------------------------------ MPI ranks */
+
+lsv_comm *tool_comm;
+int tool_nproc = 1;
+int tool_rank;
+static int solo;  /* rank 0 in a phase the other ranks wait at */
+
+static void comm_exit(void)
+{
+	lsv_error err;
+	if (tool_comm == NULL)
+		return;
+	if (solo) {
+		/* rank 0 is dying (its message is out): the others must too */
+		solo = 0;
+		lsv_fail(&err, LSV_EIO, "rank 0 failed");
+		lsv_comm_agree(tool_comm, LSV_EIO, &err);
+	}
+	lsv_comm_end(tool_comm);
+	tool_comm = NULL;
+}
+
+void tool_comm_start(int *argc, char ***argv)
+{
+	lsv_error err;
+
+	if (!lsv_comm_mpi())
+		return;
+	if (lsv_comm_init(argc, argv, &tool_comm, &err) != LSV_OK)
+		tool_die_err(&err);
+	atexit(comm_exit);
+	tool_nproc = lsv_comm_size(tool_comm);
+	tool_rank = lsv_comm_rank(tool_comm);
+	tool_silent = tool_rank != 0;
+}
+
+int tool_rank0_begin(void)
+{
+	solo = tool_nproc > 1 && tool_rank == 0;
+	return tool_rank == 0;
+}
+
+void tool_rank0_end(void)
+{
+	lsv_error err;
+	if (tool_nproc == 1)
+		return;
+	solo = 0;
+	if (lsv_comm_agree(tool_comm, LSV_OK, &err) != LSV_OK) {
+		if (tool_rank == 0)
+			tool_die_err(&err);
+		exit(EXIT_FAILURE);
+	}
+}
+
+double *tool_rank_values(double a, double b)
+{
+	double *v = calloc(3 * (size_t)tool_nproc, sizeof *v);
+	lsv_error err;
+
+	if (v == NULL)
+		tool_die(1, "out of memory");
+	v[3 * tool_rank] = (double)lsv_comm_sent(tool_comm);
+	v[3 * tool_rank + 1] = a;
+	v[3 * tool_rank + 2] = b;
+	if (lsv_comm_allreduce_double(tool_comm, v, 3 * (size_t)tool_nproc,
+				      LSV_COMM_SUM, &err) != LSV_OK)
+		tool_die_err(&err);
+	return v;
+}

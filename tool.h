@@ -102,4 +102,30 @@ void tool_progress(void *ctx, size_t done, size_t total);
 /* Seconds since tool_init. */
 double tool_elapsed(void);
 
+/*
+ * Under mpirun (the MPI build, P > 1 ranks): every rank parses the same
+ * options; rank 0 alone opens the outputs and reads the inputs in a phase
+ * of its own, bracketed by tool_rank0_begin/tool_rank0_end, while the
+ * other ranks wait at an agreement (lsv_comm_agree).  Every exit passes an
+ * atexit handler: if rank 0 dies inside its phase (its message is out), it
+ * first tells the waiting ranks, so none hangs; then every rank finalizes
+ * MPI.  Only rank 0 prints (tool_silent elsewhere).
+ */
+extern lsv_comm *tool_comm;  /* NULL unless tool_comm_start made one */
+extern int tool_nproc;       /* ranks (1 without MPI) */
+extern int tool_rank;        /* this rank (0 without MPI) */
+
+/* The MPI build: MPI initialized, the exit handler set, tool_nproc and
+ * tool_rank known (exit 1 with a message if MPI fails).  Nothing in the
+ * plain build. */
+void tool_comm_start(int *argc, char ***argv);
+/* Rank 0 starts a phase of its own: 1 on rank 0, 0 elsewhere. */
+int tool_rank0_begin(void);
+/* The phase's end: rank 0 says it went well; the other ranks exit 1
+ * silently if it failed (rank 0 has said why).  Nothing on one rank. */
+void tool_rank0_end(void);
+/* Every rank's bytes sent and two numbers of its own (a, b), as 3 P
+ * values (rank r: sent, a, b at 3 r), owned by the caller; collective. */
+double *tool_rank_values(double a, double b);
+
 #endif

@@ -339,10 +339,11 @@ same_training() {
 	one_message 1 "lapsvm-train: kernel value of row 180 and row" z.txt m.libsvm
 }
 
-@test "mpi train: the exact solvers, -v and combine are refused on P > 1 (exit 2, once)" {
+@test "mpi train: the exact solvers, -v, warm starts and combine are refused on P > 1 (exit 2, once)" {
 	moons m.libsvm -S 3
+	"$TRAIN" -q -M newton -N 20 m.libsvm old.model
 	for opts in "-M direct" "-M pcg" "-s laprls" "-M newton" "-s tsvm" \
-		    "-M newton -N 20 -v 2 -a 1,2"; do
+		    "-M newton -N 20 -v 2 -a 1,2" "-M newton -N 20 -f old.model"; do
 		run --separate-stderr mtrain 2 $opts m.libsvm m.model
 		assert_status 2
 		assert_stderr_has "is not distributed: on 2 processes train -s laprls or lapsvm by Newton on a feature map (-M newton -N m, or -M newton -t 0)"
