@@ -106,7 +106,7 @@ fixtures() {
 	fixtures
 	run --separate-stderr "$GB" -Z small.txt
 	assert_usage graph-build "unknown option -Z"
-	run --separate-stderr "$TRAIN" -f small.txt
+	run --separate-stderr "$TRAIN" -9 small.txt
 	assert_usage lapsvm-train "unknown option -9"  # every letter but b is taken (-f: warm start, -V: Laplacian weights)
 	run --separate-stderr "$PRED" -Z small.txt ok.model out
 	assert_usage lapsvm-predict "unknown option -Z"

@@ -34,7 +34,7 @@ setup() {
 
 @test "unknown option: exit 2 naming it" {
 	moons1
-	run --separate-stderr "$TRAIN" -f m.txt
+	run --separate-stderr "$TRAIN" -9 m.txt
 	assert_train_usage "unknown option -9"  # every letter but b is taken (-f: warm start, -V: Laplacian weights)
 }
 
