@@ -429,7 +429,10 @@ lsv_status lsv_graph_record_check_new(const lsv_graph_record *rec,
 {
 	size_t i;
 
-	if (xnew->dim > rec->dim)
+	/* Sparse rows leave zeros out, so a feature no old row stored is
+	 * only a zero the old rows did not write: allowed.  Dense rows
+	 * (every row stores every feature) fix the dimension. */
+	if (rec->dense && xnew->dim > rec->dim)
 		return lsv_fail(err, LSV_EINVAL, "feature %zu, but the old data's "
 				"features end at %zu: new rows must have the old "
 				"rows' features", xnew->dim, rec->dim);

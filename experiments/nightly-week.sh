@@ -49,8 +49,8 @@ check() {  # check WHAT CONDITION...
 }
 
 # every row ends with feature 784 (an explicit 784:0 where the file omits
-# the zero pixel): graph-build -U refuses new rows with a feature index past
-# the old data's last, and sparse MNIST rows end at varied indices
+# the zero pixel), as when the week was measured: graph-build -U then
+# refused new sparse rows with a feature index past the old data's last
 zcat "$DATA/mnist.t10k.libsvm.gz" |
 	awk '$1 == 3 || $1 == 8 { $1 = $1 == 3 ? 1 : -1
 		if ($NF !~ /^784:/) $0 = $0 " 784:0"; print }' >"$tmp/all"

@@ -245,6 +245,18 @@ nothing_written() {
 	nothing_written "b3.txt: feature 3, but the old data's features end at 2"
 }
 
+@test "-U: sparse old rows, new rows with a feature no old row stored: the full build's bytes" {
+	printf '1 1:1 3:2\n-1 2:1\n1 1:2 2:1\n0 3:1\n0 1:1 2:2 3:1\n0 2:3\n' >a.txt
+	printf '0 4:1\n0 1:1 5:2\n0 3:1 4:1\n' >b.txt
+	cat a.txt b.txt >ab.txt
+	"$GB" -q -k 2 a.txt a.g
+	run --separate-stderr "$GB" -q -U a.g -k 2 a.txt b.txt up.g
+	assert_status 0
+	"$GB" -q -k 2 ab.txt full.g
+	cmp up.g full.g
+	cmp up.g.knn full.g.knn
+}
+
 @test "-U error: dense old rows, a new row with fewer features" {
 	moons_chunks
 	"$GB" -q a.txt a.g
