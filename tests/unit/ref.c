@@ -1,5 +1,5 @@
 /*
- * ref.c -- brute-force reference graph (see ref.h).
+ * ref.c -- the tests' independent references and fixtures (see ref.h).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -203,4 +203,69 @@ int ref_graph_equal(const lsv_graph *a, const lsv_graph *b)
 		if (a->col[i] != b->col[i] || a->w[i] != b->w[i])
 			return 0;
 	return 1;
+}
+
+lsv_data *ref_dense(const double *a, size_t n, size_t d)
+{
+	lsv_data *x = calloc(1, sizeof *x);
+	size_t i, f;
+	if (x == NULL)
+		return NULL;
+	x->n = x->l = n;
+	x->rowptr = malloc((n + 1) * sizeof *x->rowptr);
+	x->col = malloc((n * d + 1) * sizeof *x->col);
+	x->val = malloc((n * d + 1) * sizeof *x->val);
+	x->y = calloc(n + 1, sizeof *x->y);
+	if (x->rowptr == NULL || x->col == NULL || x->val == NULL || x->y == NULL) {
+		lsv_data_free(x);
+		return NULL;
+	}
+	for (i = 0; i < n; i++) {
+		x->rowptr[i] = x->nnz;
+		for (f = 0; f < d; f++) {
+			if (a[i * d + f] == 0.0)
+				continue;
+			x->col[x->nnz] = (int)f;
+			x->val[x->nnz++] = a[i * d + f];
+			if (f + 1 > x->dim)
+				x->dim = f + 1;
+		}
+	}
+	x->rowptr[n] = x->nnz;
+	return x;
+}
+
+void ref_gauss(double *A, double *B, size_t n, size_t m)
+{
+	size_t i, j, k, c;
+	for (k = 0; k < n; k++) {
+		size_t piv = k;
+		for (i = k + 1; i < n; i++)
+			if (fabs(A[i + k * n]) > fabs(A[piv + k * n]))
+				piv = i;
+		for (j = 0; j < n; j++) {
+			double t = A[k + j * n];
+			A[k + j * n] = A[piv + j * n];
+			A[piv + j * n] = t;
+		}
+		for (c = 0; c < m; c++) {
+			double t = B[k + c * n];
+			B[k + c * n] = B[piv + c * n];
+			B[piv + c * n] = t;
+		}
+		for (i = k + 1; i < n; i++) {
+			double f = A[i + k * n] / A[k + k * n];
+			for (j = k; j < n; j++)
+				A[i + j * n] -= f * A[k + j * n];
+			for (c = 0; c < m; c++)
+				B[i + c * n] -= f * B[k + c * n];
+		}
+	}
+	for (c = 0; c < m; c++)
+		for (k = n; k-- > 0;) {
+			double s = B[k + c * n];
+			for (j = k + 1; j < n; j++)
+				s -= A[k + j * n] * B[j + c * n];
+			B[k + c * n] = s / A[k + k * n];
+		}
 }

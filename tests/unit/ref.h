@@ -1,5 +1,7 @@
 /*
- * ref.h -- an independent brute-force kNN / epsilon graph for the tests:
+ * ref.h -- independent references and fixtures shared by the unit tests.
+ *
+ * ref_graph: an independent brute-force kNN / epsilon graph:
  * dense rows, every pair's distance by a plain loop over all features, a
  * full sort of each row's candidates by (distance, index).  Deliberately
  * the naive O(n^2 d) method, sharing no code with common/knn.c.
@@ -14,5 +16,15 @@ lsv_graph *ref_graph(const lsv_data *x, const lsv_graph_param *p);
 
 /* 1 if a and b are identical (same rows, columns and weights, bit for bit). */
 int ref_graph_equal(const lsv_graph *a, const lsv_graph *b);
+
+/* A data set from a dense row-major n x d array (zeros not stored; every
+ * row counted labeled, labels 0; dim = the last nonzero feature + 1).
+ * The caller owns it (lsv_data_free); NULL when out of memory. */
+lsv_data *ref_dense(const double *a, size_t n, size_t d);
+
+/* Solve A X = B (A n x n, B n x m, column-major) by Gaussian elimination
+ * with partial pivoting, in place: A is overwritten, X returned in B.  The
+ * tests' independent answer to the solvers' LAPACK calls. */
+void ref_gauss(double *A, double *B, size_t n, size_t m);
 
 #endif

@@ -12,6 +12,7 @@
 
 #include "lapsvm.h"
 #include "solver.h"
+#include "ref.h"
 #include "unit.h"
 
 void dsyev_(const char *jobz, const char *uplo, const int *n, double *a,
@@ -393,43 +394,6 @@ static void combination_eigenpairs_of_full_rank_equal_the_exact_kernels(void)
 	lsv_data_free(x);
 }
 
-/* Solve A X = B (n x n, n x m, column-major) by Gaussian elimination with
- * partial pivoting, in place (X in B). */
-static void gauss(double *A, double *B, size_t n, size_t m)
-{
-	size_t i, j, k, c;
-	for (k = 0; k < n; k++) {
-		size_t piv = k;
-		for (i = k + 1; i < n; i++)
-			if (fabs(A[i + k * n]) > fabs(A[piv + k * n]))
-				piv = i;
-		for (j = 0; j < n; j++) {
-			double t = A[k + j * n];
-			A[k + j * n] = A[piv + j * n];
-			A[piv + j * n] = t;
-		}
-		for (c = 0; c < m; c++) {
-			double t = B[k + c * n];
-			B[k + c * n] = B[piv + c * n];
-			B[piv + c * n] = t;
-		}
-		for (i = k + 1; i < n; i++) {
-			double f = A[i + k * n] / A[k + k * n];
-			for (j = k; j < n; j++)
-				A[i + j * n] -= f * A[k + j * n];
-			for (c = 0; c < m; c++)
-				B[i + c * n] -= f * B[k + c * n];
-		}
-	}
-	for (c = 0; c < m; c++)
-		for (k = n; k-- > 0;) {
-			double t = B[k + c * n];
-			for (j = k + 1; j < n; j++)
-				t -= A[k + j * n] * B[j + c * n];
-			B[k + c * n] = t / A[k + k * n];
-		}
-}
-
 /* The normalized Laplacian of g from its definition, dense (isolated
  * rows: zero row and column), into L (n x n). */
 static void laplacian_by_hand(const lsv_graph *g, double *L)
@@ -499,7 +463,7 @@ static void combination_model_is_laprls_on_the_weighted_sum_of_laplacians(void)
 		}
 	for (i = 0; i < n; i++)
 		B[i] = y[i];
-	gauss(A, B, n, 1);
+	ref_gauss(A, B, n, 1);
 	CHECK(lsv_model_decision(m, x, f, &e) == LSV_OK);
 	for (i = 0; i < n; i++) {
 		double want = 0.0;

@@ -8,31 +8,6 @@
 #include "ref.h"
 #include "unit.h"
 
-/* A data set from a dense row-major n x d array (zeros not stored). */
-static lsv_data *dense(const double *a, size_t n, size_t d)
-{
-	lsv_data *x = calloc(1, sizeof *x);
-	size_t i, f;
-	x->n = x->l = n;
-	x->rowptr = malloc((n + 1) * sizeof *x->rowptr);
-	x->col = malloc((n * d + 1) * sizeof *x->col);
-	x->val = malloc((n * d + 1) * sizeof *x->val);
-	x->y = calloc(n, sizeof *x->y);
-	for (i = 0; i < n; i++) {
-		x->rowptr[i] = x->nnz;
-		for (f = 0; f < d; f++) {
-			if (a[i * d + f] == 0.0)
-				continue;
-			x->col[x->nnz] = (int)f;
-			x->val[x->nnz++] = a[i * d + f];
-			if (f + 1 > x->dim)
-				x->dim = f + 1;
-		}
-	}
-	x->rowptr[n] = x->nnz;
-	return x;
-}
-
 static lsv_graph *build(const lsv_data *x, const lsv_graph_param *p,
 			lsv_graph_info *info)
 {
@@ -81,7 +56,7 @@ static void knn_equals_bruteforce_on_integer_data_with_ties(void)
 	lsv_rng_seed(&r, 11);
 	for (i = 0; i < N * D; i++)
 		a[i] = (double)(lsv_rng_next(&r) % 3);
-	x = dense(a, N, D);
+	x = ref_dense(a, N, D);
 	for (k = 0; k < 3; k++)
 		for (m = 0; m < 2; m++)
 			for (dist = 0; dist < 2; dist++)
@@ -117,7 +92,7 @@ static void knn_equals_bruteforce_on_real_valued_data(void)
 	lsv_rng_seed(&r, 5);
 	for (i = 0; i < N * D; i++)
 		a[i] = lsv_rng_normal(&r) * (i % D == 0 ? 100.0 : 1.0);
-	x = dense(a, N, D);
+	x = ref_dense(a, N, D);
 	lsv_graph_param_default(&p);
 	p.k = 10;
 	CHECK(same_as_reference(x, &p));
@@ -142,7 +117,7 @@ static void knn_equals_bruteforce_on_real_valued_data(void)
  * brute-force one (both precisions); returns what the build reported. */
 static lsv_graph_info default_build_of(const double *a, size_t n)
 {
-	lsv_data *x = dense(a, n, 4);
+	lsv_data *x = ref_dense(a, n, 4);
 	lsv_graph_param p;
 	lsv_graph_info info;
 	lsv_graph *g;
@@ -233,7 +208,7 @@ static void sparse_path_handles_rows_sharing_no_feature(void)
 	for (i = 0; i < N; i++)
 		for (f = 0; f < 3; f++)
 			a[i * D + lsv_rng_next(&r) % D] = 1.0 + (double)(lsv_rng_next(&r) % 4);
-	x = dense(a, N, D);
+	x = ref_dense(a, N, D);
 	for (dist = 0; dist < 2; dist++) {
 		lsv_graph_param_default(&p);
 		p.k = 5;
@@ -259,7 +234,7 @@ static void epsilon_graph_equals_bruteforce(void)
 	lsv_rng_seed(&r, 9);
 	for (i = 0; i < N * D; i++)
 		a[i] = lsv_rng_uniform(&r);
-	x = dense(a, N, D);
+	x = ref_dense(a, N, D);
 	for (i = 0; i < 4; i++) {
 		lsv_graph_param_default(&p);
 		p.epsilon = eps[i];
@@ -283,7 +258,7 @@ static void ties_are_broken_by_lower_index(void)
 	const double a[] = {0, 1, -1, 2, -2};
 	const int want_col[] = {1, 2, 0, 3, 0, 4, 1, 2};
 	const size_t want_ptr[] = {0, 2, 4, 6, 7, 8};
-	lsv_data *x = dense(a, 5, 1);
+	lsv_data *x = ref_dense(a, 5, 1);
 	lsv_graph_param p;
 	lsv_graph *g;
 	size_t i;
@@ -307,7 +282,7 @@ static void ties_are_broken_by_lower_index(void)
 static void heat_weight_matches_hand_computation(void)
 {
 	const double a[] = {0, 0, 3, 4};  /* distance 5 */
-	lsv_data *x = dense(a, 2, 2);
+	lsv_data *x = ref_dense(a, 2, 2);
 	lsv_graph_param p;
 	lsv_graph_info info;
 	lsv_graph *g;
@@ -332,7 +307,7 @@ static void heat_weight_matches_hand_computation(void)
 static void identical_points_give_finite_weights(void)
 {
 	const double a[] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
-	lsv_data *x = dense(a, 5, 2);
+	lsv_data *x = ref_dense(a, 5, 2);
 	lsv_graph_param p;
 	lsv_graph_info info;
 	lsv_graph *g;
@@ -356,7 +331,7 @@ static void identical_points_give_finite_weights(void)
 static void cosine_leaves_zero_rows_isolated(void)
 {
 	const double a[] = {1, 0, 0, 0, 1, 1, 2, 1};
-	lsv_data *x = dense(a, 4, 2);
+	lsv_data *x = ref_dense(a, 4, 2);
 	lsv_graph_param p;
 	lsv_graph_info info;
 	lsv_graph *g;
@@ -375,7 +350,7 @@ static void cosine_leaves_zero_rows_isolated(void)
 static void k_at_least_n_is_capped(void)
 {
 	const double a[] = {0, 1, 3, 7};
-	lsv_data *x = dense(a, 4, 1);
+	lsv_data *x = ref_dense(a, 4, 1);
 	lsv_graph_param p;
 	lsv_graph_info info;
 	lsv_graph *g;
@@ -386,7 +361,7 @@ static void k_at_least_n_is_capped(void)
 	CHECK(g != NULL && info.k == 3 && g->nnz == 12);  /* complete graph */
 	lsv_graph_free(g);
 	lsv_data_free(x);
-	x = dense(a, 1, 1);
+	x = ref_dense(a, 1, 1);
 	g = build(x, &p, &info);
 	CHECK(g != NULL && g->n == 1 && g->nnz == 0 && info.isolated == 1);
 	lsv_graph_free(g);
@@ -398,7 +373,7 @@ static void huge_feature_indices_give_the_same_graph(void)
 	/* Compacting features must not change distances: the same points
 	 * with indices 3, 2147483647 instead of 1, 2. */
 	const double a[] = {1, 2, 2, 2, 5, 1, 0, 3, 4, 4};
-	lsv_data *x = dense(a, 5, 2), *z = dense(a, 5, 2);
+	lsv_data *x = ref_dense(a, 5, 2), *z = ref_dense(a, 5, 2);
 	lsv_graph_param p;
 	lsv_graph *g, *h;
 	size_t i;
@@ -431,7 +406,7 @@ static void values_whose_squared_norm_overflows_are_refused(void)
 	const char *want_big = "row 3: feature values too large (squared norm "
 			       "1e+308, expected at most 4.49423e+307): distances "
 			       "would overflow a double; rescale the data";
-	lsv_data *x = dense(a, 4, 2), *y = dense(b, 4, 2), *z = dense(c, 4, 2);
+	lsv_data *x = ref_dense(a, 4, 2), *y = ref_dense(b, 4, 2), *z = ref_dense(c, 4, 2);
 	lsv_graph_param p;
 	lsv_graph_info info;
 	lsv_graph *g;
@@ -497,7 +472,7 @@ static void progress_reports_every_block_to_the_end(void)
 	size_t i;
 	for (i = 0; i < 40; i++)
 		a[i] = (double)i;
-	x = dense(a, 40, 1);
+	x = ref_dense(a, 40, 1);
 	lsv_graph_param_default(&p);
 	p.block = 16;
 	p.progress = note_progress;

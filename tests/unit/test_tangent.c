@@ -9,32 +9,8 @@
 #include <string.h>
 
 #include "lapsvm.h"
+#include "ref.h"
 #include "unit.h"
-
-/* n dense rows of d values (row-major in v), labels 0. */
-static lsv_data *dense(const double *v, size_t n, size_t d)
-{
-	lsv_data *x = calloc(1, sizeof *x);
-	size_t i, j, k = 0;
-	x->n = n;
-	x->rowptr = malloc((n + 1) * sizeof *x->rowptr);
-	x->col = malloc((n * d + 1) * sizeof *x->col);
-	x->val = malloc((n * d + 1) * sizeof *x->val);
-	x->y = calloc(n, sizeof *x->y);
-	for (i = 0; i < n; i++) {
-		x->rowptr[i] = k;
-		for (j = 0; j < d; j++)
-			if (v[i * d + j] != 0.0) {
-				x->col[k] = (int)j;
-				x->val[k++] = v[i * d + j];
-				if (j + 1 > x->dim)
-					x->dim = j + 1;
-			}
-	}
-	x->rowptr[n] = k;
-	x->nnz = k;
-	return x;
-}
 
 /* A 16 x 16 Gaussian blob, elongated, centred at (cx, cy), turned by th. */
 static void blob(double *img, double cx, double cy, double th)
@@ -80,7 +56,7 @@ static void blank_images_are_at_their_euclidean_distance(void)
 		v[256 + i] = -0.25;
 		v[512 + i] = 2.0;
 	}
-	x = dense(v, 3, 256);
+	x = ref_dense(v, 3, 256);
 	image_param(&p, LSV_DIST_TANGENT, 2);
 	CHECK(lsv_knn_lists(x, &p, &idx, &dist, NULL, &e) == LSV_OK);
 	/* no gradient, no tangent: |a - b| sqrt(256) = 16 |a - b| */
@@ -117,7 +93,7 @@ static void tangent_distance_sees_through_small_moves_and_turns(void)
 			double u = c - 6.0, w = r - 8.0;
 			v[768 + r * 16 + c] = -1.0 + 2.0 * exp(-(u * u + w * w) / 6.0);
 		}
-	x = dense(v, 4, 256);
+	x = ref_dense(v, 4, 256);
 	image_param(&p, LSV_DIST_TANGENT, 3);
 	CHECK(lsv_knn_lists(x, &p, &idx, &dist, NULL, &e) == LSV_OK);
 	if (idx == NULL)
@@ -156,7 +132,7 @@ static void rotation_distance_is_zero_for_exact_quarter_turns(void)
 			v[512 + r * 16 + c] = v[(15 - r) * 16 + (15 - c)];  /* 180 */
 		}
 	blob(v + 768, 8.0, 8.0, 0.0);
-	x = dense(v, 4, 256);
+	x = ref_dense(v, 4, 256);
 	image_param(&p, LSV_DIST_ROTATION, 3);
 	CHECK(lsv_knn_lists(x, &p, &idx, &dist, NULL, &e) == LSV_OK);
 	if (idx != NULL) {
@@ -189,7 +165,7 @@ static void image_distances_refuse_rows_of_another_shape_and_sparse_text(void)
 
 	for (i = 0; i < 600; i++)
 		v[i] = (i % 300) < 257 ? 1.0 + (double)(i % 7) : 0.0;
-	x = dense(v, 2, 300);
+	x = ref_dense(v, 2, 300);
 	image_param(&p, LSV_DIST_TANGENT, 1);
 	CHECK(lsv_graph_build(x, &p, &g, NULL, &e) == LSV_EINVAL && g == NULL);
 	CHECK_STR(e.msg, "row 1: feature 257 is beyond the declared 16x16 image "
@@ -200,7 +176,7 @@ static void image_distances_refuse_rows_of_another_shape_and_sparse_text(void)
 		double *w = calloc(2 * 10000, sizeof *w);
 		for (i = 0; i < 50; i++)
 			w[i * 37] = w[10000 + i * 41] = 1.0;
-		x = dense(w, 2, 10000);
+		x = ref_dense(w, 2, 10000);
 		free(w);
 	}
 	p.width = p.height = 100;

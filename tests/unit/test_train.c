@@ -6,44 +6,8 @@
 #include <string.h>
 
 #include "lapsvm.h"
+#include "ref.h"
 #include "unit.h"
-
-/* Solve A X = B (n x n, n x m, column-major) by Gaussian elimination with
- * partial pivoting; A and B are overwritten, X returned in B. */
-static void gauss(double *A, double *B, size_t n, size_t m)
-{
-	size_t i, j, k, c;
-	for (k = 0; k < n; k++) {
-		size_t piv = k;
-		for (i = k + 1; i < n; i++)
-			if (fabs(A[i + k * n]) > fabs(A[piv + k * n]))
-				piv = i;
-		for (j = 0; j < n; j++) {
-			double t = A[k + j * n];
-			A[k + j * n] = A[piv + j * n];
-			A[piv + j * n] = t;
-		}
-		for (c = 0; c < m; c++) {
-			double t = B[k + c * n];
-			B[k + c * n] = B[piv + c * n];
-			B[piv + c * n] = t;
-		}
-		for (i = k + 1; i < n; i++) {
-			double f = A[i + k * n] / A[k + k * n];
-			for (j = k; j < n; j++)
-				A[i + j * n] -= f * A[k + j * n];
-			for (c = 0; c < m; c++)
-				B[i + c * n] -= f * B[k + c * n];
-		}
-	}
-	for (c = 0; c < m; c++)
-		for (k = n; k-- > 0;) {
-			double s = B[k + c * n];
-			for (j = k + 1; j < n; j++)
-				s -= A[k + j * n] * B[j + c * n];
-			B[k + c * n] = s / A[k + k * n];
-		}
-}
 
 /* Small 2-D problem: n points, labels +1/-1/0 (unlabeled) given. */
 static lsv_data *points(const double *xy, const double *y, size_t n)
@@ -219,7 +183,7 @@ static void laprls_matches_closed_form_of_eq8(void)
 			}
 		for (i = 0; i < n; i++)
 			a[i] = x->y[i];
-		gauss(M, a, n, 1);
+		ref_gauss(M, a, n, 1);
 		for (i = 0; i < n; i++)
 			for (j = 0; j < n; j++)
 				want[i] += K[i + j * n] * a[j];
@@ -258,7 +222,7 @@ static void rls_at_gamma_I_zero_is_the_labeled_closed_form(void)
 			A[i + j * l] = K[LAB[i] + LAB[j] * n] + (i == j ? 0.02 * l : 0.0);
 		b[i] = LABY[i];
 	}
-	gauss(A, b, l, 1);
+	ref_gauss(A, b, l, 1);
 	for (i = 0; i < n; i++)
 		for (j = 0; j < l; j++)
 			want[i] += K[i + LAB[j] * n] * b[j];
@@ -346,7 +310,7 @@ static void lapsvm_two_labels_matches_analytic_dual(void)
 		}
 	Z[lab[0]] = 1.0;
 	Z[lab[1] + n] = 1.0;
-	gauss(P, Z, n, 2);  /* Z = P^-1 J' */
+	ref_gauss(P, Z, n, 2);  /* Z = P^-1 J' */
 	for (i = 0; i < 2; i++)
 		for (j = 0; j < 2; j++) {
 			G[i + 2 * j] = 0.0;
@@ -1199,7 +1163,7 @@ static double *biased_reference(const double *K, const double *L, size_t n,
 		B[i] = S[i] ? il * y[i] : 0.0;
 		B[n] += B[i];
 	}
-	gauss(A, B, n1, 1);
+	ref_gauss(A, B, n1, 1);
 	for (i = 0; i < n; i++) {
 		double s = B[n];
 		for (j = 0; j < n; j++)
@@ -1338,7 +1302,7 @@ static void primal_linear_path_matches_the_normal_equations(void)
 				B[1] += il * x->y[i] * x->val[2 * i + 1];
 				B[2] += il * x->y[i];
 			}
-		gauss(A, B, 3, 1);
+		ref_gauss(A, B, 3, 1);
 		{
 			double ref[30];
 			for (i = 0; i < n; i++)
@@ -1483,7 +1447,7 @@ static void primal_full_kernel_lapsvm_newton_and_pcg_reach_the_squared_hinge_opt
 			}
 			B[i] = S[i] ? il * x->y[i] : 0.0;
 		}
-		gauss(A, B, n, 1);
+		ref_gauss(A, B, n, 1);
 		for (i = 0; i < n; i++) {
 			ref[i] = 0.0;
 			for (j = 0; j < n; j++)

@@ -5,32 +5,8 @@
 #include <string.h>
 
 #include "lapsvm.h"
+#include "ref.h"
 #include "unit.h"
-
-/* A data set from a dense row-major n x d array (zeros not stored). */
-static lsv_data *dense(const double *a, size_t n, size_t d)
-{
-	lsv_data *x = calloc(1, sizeof *x);
-	size_t i, f;
-	x->n = x->l = n;
-	x->rowptr = malloc((n + 1) * sizeof *x->rowptr);
-	x->col = malloc((n * d + 1) * sizeof *x->col);
-	x->val = malloc((n * d + 1) * sizeof *x->val);
-	x->y = calloc(n, sizeof *x->y);
-	for (i = 0; i < n; i++) {
-		x->rowptr[i] = x->nnz;
-		for (f = 0; f < d; f++) {
-			if (a[i * d + f] == 0.0)
-				continue;
-			x->col[x->nnz] = (int)f;
-			x->val[x->nnz++] = a[i * d + f];
-			if (f + 1 > x->dim)
-				x->dim = f + 1;
-		}
-	}
-	x->rowptr[n] = x->nnz;
-	return x;
-}
 
 static int same_graph(const lsv_graph *a, const lsv_graph *b)
 {
@@ -72,7 +48,7 @@ static int update_equals_full(const lsv_data *x, size_t n0, size_t n1,
 		/* the first cut[c] rows: the first cut[0] copied, the rest
 		 * appended in place */
 		{
-			lsv_data *none = dense(NULL, 0, 0), one = *x, rest;
+			lsv_data *none = ref_dense(NULL, 0, 0), one = *x, rest;
 			one.n = cut[0];
 			one.nnz = x->rowptr[cut[0]];
 			ok = lsv_data_concat(&one, none, &head, &e) == LSV_OK;
@@ -134,7 +110,7 @@ static void merge_takes_only_strictly_closer_new_rows(void)
 	const double a[] = {0, 2, 5, 4, -2};
 	const int want_col[] = {1, 0, 3, 2, 0};
 	const double want_key[] = {4, 4, 1, 1, 4};
-	lsv_data *x = dense(a, 5, 1), *old;
+	lsv_data *x = ref_dense(a, 5, 1), *old;
 	lsv_graph_param p;
 	lsv_graph_record *r0 = NULL, *r = NULL;
 	lsv_graph *g0 = NULL, *g = NULL;
@@ -144,7 +120,7 @@ static void merge_takes_only_strictly_closer_new_rows(void)
 	lsv_graph_param_default(&p);
 	p.k = 1;
 	{
-		lsv_data head = *x, *none = dense(NULL, 0, 0);
+		lsv_data head = *x, *none = ref_dense(NULL, 0, 0);
 		head.n = 3;
 		head.nnz = x->rowptr[3];
 		CHECK(lsv_data_concat(&head, none, &old, &e) == LSV_OK);
@@ -186,7 +162,7 @@ static void merge_takes_only_strictly_closer_new_rows(void)
 static void capped_old_lists_take_new_rows_beyond_them(void)
 {
 	const double a[] = {0, 1, 2, 10, 11, 12};
-	lsv_data *x = dense(a, 6, 1);
+	lsv_data *x = ref_dense(a, 6, 1);
 	lsv_graph_param p;
 
 	lsv_graph_param_default(&p);
@@ -215,7 +191,7 @@ static void update_equals_full_build_in_every_mode(void)
 	memcpy(a + 17 * D, a + 3 * D, D * sizeof *a);   /* old duplicate */
 	memcpy(a + 50 * D, a + 20 * D, D * sizeof *a);  /* new duplicate of old */
 	memset(a + 44 * D, 0, D * sizeof *a);           /* a new zero row */
-	x = dense(a, N, D);
+	x = ref_dense(a, N, D);
 	for (mode = 0; mode < 6; mode++)
 		for (single = 0; single < 2; single++) {
 			lsv_graph_param_default(&p);
@@ -239,7 +215,7 @@ static void update_equals_full_build_in_every_mode(void)
 static void record_reads_back_exactly(void)
 {
 	const double a[] = {0.1, 0.7, 1.0 / 3, 2, -5e-7, 1e10, 3, 3};
-	lsv_data *x = dense(a, 4, 2);
+	lsv_data *x = ref_dense(a, 4, 2);
 	lsv_graph_param p;
 	lsv_graph_record *r = NULL, *back = NULL;
 	lsv_graph *g = NULL;
@@ -275,8 +251,8 @@ static void fingerprint_sees_features_only(void)
 {
 	const double a[] = {1, 2, 3, 4}, b[] = {1, 2, 3, 4.000000000000001};
 	const double c[] = {2, 1, 3, 4};
-	lsv_data *x = dense(a, 2, 2), *y = dense(b, 2, 2), *z = dense(c, 2, 2);
-	lsv_data *w = dense(a, 1, 4);
+	lsv_data *x = ref_dense(a, 2, 2), *y = ref_dense(b, 2, 2), *z = ref_dense(c, 2, 2);
+	lsv_data *w = ref_dense(a, 1, 4);
 	unsigned long long h = lsv_data_fingerprint(x);
 
 	x->y[0] = 5;
@@ -297,7 +273,7 @@ static void fingerprint_sees_features_only(void)
 static void image_distances_have_no_record(void)
 {
 	const double a[] = {0, 1, 1, 0, 1, 1, 0, 0};
-	lsv_data *x = dense(a, 2, 4);
+	lsv_data *x = ref_dense(a, 2, 4);
 	lsv_graph_param p;
 	lsv_graph_record *r = NULL;
 	lsv_graph *g = NULL;
