@@ -511,8 +511,9 @@ typedef struct {
 	double full_tol;    /* |t - 1| below this: a full step */
 	double small_step;  /* > 0: a step that moves no output by more than
 			       small_step (1 + max |f|) also counts as full */
-	int stop_stable;    /* stop once no active set changed after the
-			       first step (inexact inner solves: pcg-early) */
+	int stop_stable;    /* stop once no active set changed by a step,
+			       the first too when warm (inexact inner
+			       solves: pcg-early) */
 	void *ctx;
 	/* zn: the minimizer of each live function's quadratic on its active
 	 * set act (l x C, by labeled rank); z the current point (a warm
