@@ -45,7 +45,7 @@ lsv_status lsv_laprls_pcg(const double *K, size_t n, const lsv_lapop *L,
 			  size_t act_stride, const unsigned char *labeled,
 			  size_t l, const double *Y, int C,
 			  const lsv_train_param *p, double *alpha, int warm,
-			  long *iters, lsv_error *err)
+			  long *iters, double *start_res, lsv_error *err)
 {
 	size_t nc = n * (size_t)C, i;
 	double *buf, *s, *Ks, *d, *Kd, *q, *Kq, *f, *Lq;
@@ -107,6 +107,11 @@ lsv_status lsv_laprls_pcg(const double *K, size_t n, const lsv_lapop *L,
 		for (i = 0; i < n; i++)
 			r += s[i + (size_t)c * n] * Ks[i + (size_t)c * n];
 		rho[c] = r;
+		if (start_res != NULL && c == 0)
+			*start_res = 0.0;
+		if (start_res != NULL && rho0[c] > 0.0 &&
+		    sqrt(r / rho0[c]) > *start_res)
+			*start_res = sqrt(r / rho0[c]);
 	}
 	/* The early stop's first window only records the classes (-1: every
 	 * row counts as changed), so it needs two windows, warm or cold.  The
