@@ -1491,7 +1491,13 @@ static void report(const lsv_train_param *p, const lsv_model *m,
 			  "below -z" : "the round cap -B", p->boost_rbfs,
 			  m->param.kernel.gamma, m->sv->n, r->boost_cost0,
 			  r->boost_cost);
-	if (p->method == LSV_METHOD_PCG || p->method == LSV_METHOD_PCG_EARLY)
+	if ((p->method == LSV_METHOD_PCG || p->method == LSV_METHOD_PCG_EARLY) &&
+	    p->init != NULL)
+		tool_info("PCG: %ld iterations, from a warm start at relative "
+			  "residual %.2g (the stop: %s%g)", r->pcg_iterations,
+			  r->warm_residual, p->method == LSV_METHOD_PCG_EARLY ?
+			  "stable predictions, or " : "", p->pcg_tol);
+	else if (p->method == LSV_METHOD_PCG || p->method == LSV_METHOD_PCG_EARLY)
 		tool_info("PCG: %ld iterations", r->pcg_iterations);
 	if (r->kernel_seconds > 0.0 || r->solve_seconds > 0.0)
 		tool_info("time: kernel matrix %.2f s, solver %.2f s",

@@ -130,7 +130,8 @@ lsv_status lsv_fit_laprls_pcg(lsv_fit *F, lsv_model **out)
 	}
 	st = lsv_laprls_pcg(F->K, n, F->L, lsv_fit_intrinsic(F, 1.0), lab, 0,
 			    lab, l, Yn, nrhs, F->p, F->alpha, F->warm,
-			    &F->report->pcg_iterations, F->err);
+			    &F->report->pcg_iterations,
+			    F->warm ? &F->report->warm_residual : NULL, F->err);
 	free(Yn);
 	free(lab);
 	return st;

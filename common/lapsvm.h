@@ -962,6 +962,11 @@ typedef struct {
 	long newton_cap;        /* the Newton step cap per function ... */
 	int newton_capped;      /* ... and whether some function stopped there */
 	long pcg_iterations;    /* PCG iterations (pcg methods), all steps */
+	double warm_residual;   /* PCG from a warm start (p->init): the
+				   relative residual sqrt(s'Ks / c'Kc) at the
+				   start of the first solve, the largest over
+				   the functions (PCG stops below pcg_tol:
+				   each decade costs iterations); else 0 */
 	long cg_iterations;     /* CG iterations of the sparse linear map */
 	long switches;          /* TSVM label switches, all functions */
 	int switch_capped;      /* some TSVM problem stopped at the switch cap */

@@ -65,7 +65,9 @@ static lsv_status solve(void *ctx, const unsigned char *act,
 		return lsv_laprls_pcg(F->K, n, F->L, P->cI, P->act_n, n,
 				      P->labeled, l, P->Yn, C, F->p, zn,
 				      step > 0 || F->warm,
-				      &F->report->pcg_iterations, F->err);
+				      &F->report->pcg_iterations,
+				      step == 0 && F->warm ?
+				      &F->report->warm_residual : NULL, F->err);
 	}
 	for (c = 0; c < C; c++) {
 		const unsigned char *ac = P->act_n + (size_t)c * n;

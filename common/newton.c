@@ -176,8 +176,14 @@ lsv_status lsv_newton(lsv_fit *F, const lsv_newton_obj *O, int hinge,
 				all_done = 0;
 			}
 		}
+		/* stable (early stopping): no S changed by a step.  Not asked
+		 * of the cold first step, whose S is the all-active one of
+		 * z = 0 rather than of its outputs; a warm first step's S is
+		 * its start's outputs', as every later step's is its
+		 * iterate's, so an unchanged S ends a warm run at once */
 		if (O->joint &&
-		    (all_done || (O->stop_stable && step > 0 && changed == 0)))
+		    (all_done || (O->stop_stable && (step > 0 || F->warm) &&
+				  changed == 0)))
 			memset(live, 0, C);
 	}
 	F->report->newton_cap = LSV_NEWTON_MAX_STEPS;

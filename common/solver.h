@@ -398,13 +398,15 @@ lsv_status lsv_combine_weights(const double *S, size_t l, size_t Q,
  * 0); labeled[i] nonzero for the l labeled rows (the loss is 1/l times
  * the sum; early stopping watches the other rows); Y n x C targets (0 off
  * the active rows); alpha (n x C) is the start when warm, else 0, and the
- * result; iterations are added to *iters. */
+ * result; iterations are added to *iters.  start_res (NULL: not wanted)
+ * gets the relative residual at the start, the largest over the classes
+ * (1 cold). */
 lsv_status lsv_laprls_pcg(const double *K, size_t n, const lsv_lapop *L,
 			  double cI, const unsigned char *act,
 			  size_t act_stride, const unsigned char *labeled,
 			  size_t l, const double *Y, int C,
 			  const lsv_train_param *p, double *alpha, int warm,
-			  long *iters, lsv_error *err);
+			  long *iters, double *start_res, lsv_error *err);
 
 /* One binary TSVM problem (common/tsvm.c) on the dense n x n kernel K:
  * labeled rows lab[0..l) with labels ylab (+-1); fills alpha (n), the bias,
@@ -511,8 +513,9 @@ typedef struct {
 	double full_tol;    /* |t - 1| below this: a full step */
 	double small_step;  /* > 0: a step that moves no output by more than
 			       small_step (1 + max |f|) also counts as full */
-	int stop_stable;    /* stop once no active set changed after the
-			       first step (inexact inner solves: pcg-early) */
+	int stop_stable;    /* stop once no active set changed by a step,
+			       the first too when warm (inexact inner
+			       solves: pcg-early) */
 	void *ctx;
 	/* zn: the minimizer of each live function's quadratic on its active
 	 * set act (l x C, by labeled rank); z the current point (a warm

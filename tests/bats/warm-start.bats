@@ -57,6 +57,8 @@ cold_vs_warm() {
 @test "warm PCG (lapsvm): the cold start's predictions in fewer iterations" {
 	cold_vs_warm lapsvm pcg
 	[ "$warm" -lt "$cold" ]
+	# how far the start was, against the stop
+	assert_stderr_regex '^lapsvm-train: PCG: [0-9]+ iterations, from a warm start at relative residual [0-9.e+-]+ \(the stop: 1e-06\)$'
 }
 
 # early stopping is inexact by design (it stops once the predictions are
@@ -64,6 +66,7 @@ cold_vs_warm() {
 @test "warm pcg-early (lapsvm): the cold start's predictions in fewer iterations" {
 	cold_vs_warm lapsvm pcg-early 1e-2
 	[ "$warm" -lt "$cold" ]
+	assert_stderr_has "(the stop: stable predictions, or 1e-06)"
 }
 
 @test "warm Newton (lapsvm, LU steps): the cold start's predictions in fewer steps" {
@@ -76,11 +79,17 @@ cold_vs_warm() {
 	[ "$warm" -lt "$cold" ]
 }
 
-@test "a warm start from the model of the same rows takes at most one iteration" {
+# the start meets PCG's tolerance: no product with K is spent to find out
+@test "a warm start from the model of the same rows takes no iteration" {
 	"$TRAIN" -q -M pcg -g 2 a.txt same.model
 	run --separate-stderr "$TRAIN" -M pcg -g 2 -f same.model a.txt again.model
 	assert_status 0
-	[ "$(iterations PCG)" -le 1 ]
+	[ "$(iterations PCG)" -eq 0 ]
+	assert_stderr_has "from a warm start at relative residual"
+	"$TRAIN" -q -s laprls -M pcg -g 2 a.txt same.model
+	run --separate-stderr "$TRAIN" -s laprls -M pcg -g 2 -f same.model a.txt again.model
+	assert_status 0
+	[ "$(iterations PCG)" -eq 0 ]
 }
 
 @test "the warm-started model does not record its start" {

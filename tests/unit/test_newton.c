@@ -19,6 +19,7 @@ typedef struct {
 	double gA;
 	long solves;
 	int wobble;  /* solve returns a point off the minimizer, alternately */
+	double miss; /* solve returns the minimizer plus miss, every step */
 } toy_obj;
 
 static const double A[2] = {1.0, 2.0};
@@ -38,7 +39,8 @@ static lsv_status toy_solve(void *ctx, const unsigned char *act,
 			num += 0.5 * A[i];
 			den += 0.5 * A[i] * A[i];
 		}
-	zn[0] = num / den + (T->wobble && step > 0 ? (step % 2 ? 0.3 : -0.3) : 0.0);
+	zn[0] = num / den + (T->wobble && step > 0 ? (step % 2 ? 0.3 : -0.3) : 0.0) +
+		T->miss;
 	T->solves++;
 	return LSV_OK;
 }
@@ -100,12 +102,71 @@ static double run_toy(toy_obj *T, int hinge, double small_step,
 	return z;
 }
 
+/* The toy problem from the warm start z0 with early stopping's rule
+ * (stop_stable: one solve serves all functions, joint): z, the report in
+ * rep. */
+static double run_toy_warm(toy_obj *T, double z0, lsv_train_report *rep)
+{
+	static const size_t lab[2] = {0, 1};
+	static const double Y[2] = {1.0, 1.0};
+	lsv_newton_obj O;
+	lsv_error err;
+	lsv_fit F;
+	double z = z0;
+
+	memset(&F, 0, sizeof F);
+	memset(rep, 0, sizeof *rep);
+	F.n = 2;
+	F.l = 2;
+	F.lab = lab;
+	F.nr_class = 2;
+	F.nr_fn = 1;
+	F.Y = Y;
+	F.report = rep;
+	F.err = &err;
+	F.warm = 1;
+	memset(&O, 0, sizeof O);
+	O.nz = 1;
+	O.joint = 1;
+	O.full_tol = 1e-3;
+	O.small_step = 1e-6;
+	O.stop_stable = 1;
+	O.ctx = T;
+	O.solve = toy_solve;
+	O.outputs = toy_outputs;
+	O.slope = toy_slope;
+	CHECK(lsv_newton(&F, &O, 1, &z) == LSV_OK);
+	return z;
+}
+
+static void newton_early_stop_ends_a_warm_start_whose_set_holds(void)
+{
+	/* From z0 = 0.7 (f = (0.7, 1.4): S = row 1, the optimum's) an
+	 * inexact solve (the minimizer 5/6 less 0.1, as an early-stopped
+	 * PCG's) gives d = 1/30; the line search goes on to the optimum
+	 * (t = 4, not a full step) and S stays {row 1}.  Under early
+	 * stopping's rule an unchanged S ends the run after that one step,
+	 * as it ends a cold run after any step but the first. */
+	toy_obj T = {0.1, 0, 0, -0.1};
+	lsv_train_report rep;
+	double z = run_toy_warm(&T, 0.7, &rep);
+
+	CHECK(fabs(z - 5.0 / 6.0) < 1e-9);
+	CHECK(rep.newton_steps == 1 && T.solves == 1);
+	/* a start whose S is not the optimum's takes its steps: from
+	 * z0 = 0.3 both rows are active until the first step */
+	T.solves = 0;
+	z = run_toy_warm(&T, 0.3, &rep);
+	CHECK(fabs(z - 5.0 / 6.0) < 1e-9);
+	CHECK(rep.newton_steps == 2 && T.solves == 2);
+}
+
 static void newton_squared_hinge_reaches_the_hand_optimum_in_two_steps(void)
 {
 	/* Step 1 (S = both rows): z = 1.5 / 2.6; then f_2 = 2z > 1 leaves S.
 	 * Step 2 (S = row 1): z = 0.5 / 0.6 = 5/6, a full step along which
 	 * row 2 stays out; S is unchanged: done. */
-	toy_obj T = {0.1, 0, 0};
+	toy_obj T = {0.1, 0, 0, 0.0};
 	lsv_train_report rep;
 	double z = run_toy(&T, 1, 1e-6, &rep);
 
@@ -117,7 +178,7 @@ static void newton_squared_hinge_reaches_the_hand_optimum_in_two_steps(void)
 static void newton_squared_loss_takes_one_full_step(void)
 {
 	/* Squared loss: every row active, z = 1.5 / 2.6 in one step. */
-	toy_obj T = {0.1, 0, 0};
+	toy_obj T = {0.1, 0, 0, 0.0};
 	lsv_train_report rep;
 	double z = run_toy(&T, 0, 1e-6, &rep);
 
@@ -132,7 +193,7 @@ static void newton_reports_its_cap_when_steps_never_settle(void)
 	 * exact line search lands on the optimum, and every later step is
 	 * cut to t = 0, never full; with no small-step test the driver stops
 	 * at its cap, saying so, with the iterate at the optimum. */
-	toy_obj T = {0.1, 0, 1};
+	toy_obj T = {0.1, 0, 1, 0.0};
 	lsv_train_report rep;
 	double z = run_toy(&T, 1, 0.0, &rep);
 
@@ -170,6 +231,8 @@ const unit_case newton_cases[] = {
 	 newton_squared_loss_takes_one_full_step},
 	{"newton_reports_its_cap_when_steps_never_settle",
 	 newton_reports_its_cap_when_steps_never_settle},
+	{"newton_early_stop_ends_a_warm_start_whose_set_holds",
+	 newton_early_stop_ends_a_warm_start_whose_set_holds},
 	{"line_search_finds_the_kink_of_the_squared_hinge",
 	 line_search_finds_the_kink_of_the_squared_hinge},
 	{NULL, NULL},
