@@ -438,3 +438,32 @@ rings_boost() {
 	acc=$(printf '%s\n' "$output" | sed -n 's/^Accuracy = \([0-9.]*\)%.*/\1/p')
 	awk -v a="$acc" 'BEGIN { exit !(a >= 90) }' || { echo "$output"; false; }
 }
+
+@test "-p labeled with boosting: unbalanced labels put the unlabeled rows in the majority; the shift gives the labeled ratio" {
+	# one +1 (row 1) and five -1 (rows 101-105) labeled: at a minimizer the
+	# derivative along a constant shift of F is 0 (1'L = 0), so the labeled
+	# losses' derivatives sum to 0 and the level of F away from the labels
+	# is the majority's
+	"$DG" -S 1 moons all.txt
+	awk 'NR == 1 || (NR >= 101 && NR <= 105) { print; next } { $1 = 0; print }' all.txt >ub.txt
+	"$GB" -q -e 0.25 ub.txt ub.g
+	"$TRAIN" -q -s boost -D 3 -B 100 -i 1 -G ub.g -o t.pred ub.txt t.model
+	[ "$(tail -n +2 t.pred | awk '$1 == 1' | wc -l)" -eq 0 ]
+	"$TRAIN" -q -s boost -H rbf -g 10 -B 100 -i 1 -G ub.g -o r.pred ub.txt r.model
+	[ "$(tail -n +2 r.pred | awk '$1 == 1' | wc -l)" -lt 32 ]
+	[ -z "$(key r.model balance_shift)" ]
+	# 1/6 of the 194 unlabeled rows: floor(32.33 + 0.5) = 32 positive
+	run --separate-stderr "$TRAIN" -q -s boost -H rbf -g 10 -B 100 -i 1 -G ub.g -p labeled \
+		-o rp.pred ub.txt rp.model
+	assert_status 0
+	[ "$(tail -n +2 rp.pred | awk '$1 == 1' | wc -l)" -eq 32 ]
+	# the shift is recorded and already in the bias; lapsvm-predict agrees
+	local b0 b s
+	b0=$(key r.model bias)
+	b=$(key rp.model bias)
+	s=$(key rp.model balance_shift)
+	assert_close "$(awk -v b="$b" -v s="$s" 'BEGIN { printf "%.17g", b - s }')" "$b0" 1e-12
+	awk '$1 == 0' ub.txt >unl.txt
+	"$PRED" -q unl.txt rp.model p.txt
+	[ "$(grep -v '^labels ' p.txt | awk '$1 == 1' | wc -l)" -eq 32 ]
+}
