@@ -467,3 +467,35 @@ rings_boost() {
 	"$PRED" -q unl.txt rp.model p.txt
 	[ "$(grep -v '^labels ' p.txt | awk '$1 == 1' | wc -l)" -eq 32 ]
 }
+
+@test "-K 3:spectral: three rings clustered from the Laplacian's bottom eigenvectors, where the random start stalls" {
+	"$DG" -S 1 -n 300 rings r.txt
+	"$GB" -q -e 0.5 r.txt r.g
+	# the paper's random start: an angular mode of the outer ring (README)
+	"$TRAIN" -q -s boost -K 3 -D 5 -j 0.5 -B 300 -S 1 -G r.g r.txt rand.model
+	run --separate-stderr "$PRED" r.txt rand.model rand.pred
+	assert_status 0
+	acc=$(printf '%s\n' "$output" | sed -n 's/^Clustering accuracy = \([0-9.]*\)%.*/\1/p')
+	awk -v a="$acc" 'BEGIN { exit !(a < 95) }' || { echo "$output"; false; }
+	run --separate-stderr "$TRAIN" -s boost -K 3:spectral -D 5 -j 0.5 -B 300 -S 1 -G r.g r.txt spec.model
+	assert_status 0
+	assert_stderr_has "clustering by boosting: largest constraint violation"
+	run --separate-stderr "$PRED" r.txt spec.model spec.pred
+	assert_status 0
+	[[ "$output" == "Clustering accuracy = 100% (300/300)"* ]] || { echo "$output"; false; }
+	# :random is the default start
+	"$TRAIN" -q -s boost -K 3:random -D 5 -j 0.5 -B 300 -S 1 -G r.g r.txt r2.model
+	assert_same rand.model r2.model
+}
+
+@test "-K c:start: an unknown start, or a spectral start outside -s boost, is a usage error" {
+	"$DG" -S 1 -n 60 rings r.txt
+	run --separate-stderr "$TRAIN" -s boost -K 3:eigen r.txt m.model
+	assert_status 2
+	assert_stderr_has "lapsvm-train: option -K: unknown start 'eigen' (expected c, c:random or c:spectral)"
+	run --separate-stderr "$TRAIN" -s cluster -K 3:spectral r.txt m.model
+	assert_status 2
+	assert_stderr_has "-K c:spectral is the start of -s boost's clustering"
+	run --separate-stderr "$TRAIN" -s boost -K 3:spectral,x r.txt m.model
+	assert_status 2
+}
