@@ -488,7 +488,7 @@ rings_boost() {
 	assert_same rand.model r2.model
 }
 
-@test "-K c:start: an unknown start, or a spectral start outside -s boost, is a usage error" {
+@test "-K c:start: an unknown start, or a spectral start outside -s boost, is a usage error; the dense start over -m is refused" {
 	"$DG" -S 1 -n 60 rings r.txt
 	run --separate-stderr "$TRAIN" -s boost -K 3:eigen r.txt m.model
 	assert_status 2
@@ -498,4 +498,9 @@ rings_boost() {
 	assert_stderr_has "-K c:spectral is the start of -s boost's clustering"
 	run --separate-stderr "$TRAIN" -s boost -K 3:spectral,x r.txt m.model
 	assert_status 2
+	# the dense eigenproblem is checked against the memory limit first
+	"$DG" -S 1 -n 300 rings big.txt
+	run --separate-stderr "$TRAIN" -s boost -K 3:spectral -m 1 big.txt m.model
+	assert_status 1
+	assert_stderr_has "lapsvm-train: the spectral start's dense Laplacian would need 1.45 MB, over the memory limit (-m) of 1.00 MB; start at random (-K c without :spectral)"
 }
