@@ -158,6 +158,8 @@ static void usage(void)
 "            mean F^2 = 1 (and mean F_j F_k = 0) by the augmented\n"
 "            Lagrangian, F_0 random (-S); all -B rounds run; for c > 2\n"
 "            k-means on the functions' rows as -s cluster (-E, -R)\n"
+"-K c:spectral: the same, F_0 fitted to the c - 1 bottom nonconstant\n"
+"            eigenvectors of L instead (dense: 2 n^2 doubles)\n"
 "TSVM (labeled cost C = 1/(2 gamma_A l), as the SVM):\n"
 "-C cost   : cost C* of the unlabeled points (default C)\n"
 "-w n      : at most n label switches per binary problem (default: no cap)\n"
@@ -568,7 +570,7 @@ static void parse_options(int argc, char **argv, options *o)
 	opterr = 0;
 	while ((c = getopt(argc, argv, ":s:t:d:g:r:A:a:c:I:i:G:F:k:L:P:u:e:o:x:v:S:C:p:w:M:N:m:K:E:R:yW:U:T:l:X:Y:O:n:B:D:j:z:H:Q:J:Z:V:f:qh")) != -1) {
 		if (c != ':' && c != '?' && strchr("stdrkuevSCpwMNmKERUTXJ", c) != NULL &&
-		    strpbrk(optarg, ",:") != NULL)
+		    strpbrk(optarg, c == 'K' ? "," : ",:") != NULL)
 			tool_usage_error("option -%c takes one value, not a list "
 					 "('%s'); lists are for -a, -A, -c, -i, -I, "
 					 "-g, -P and -L", c, optarg);
@@ -724,10 +726,28 @@ static void parse_options(int argc, char **argv, options *o)
 		case 'm':
 			o->p.mem_limit = tool_opt_double(c, optarg, 1.0, 1e12) * 1e6;
 			break;
-		case 'K':
-			o->p.clusters = (int)tool_opt_long(c, optarg, 2, INT_MAX);
+		case 'K': {
+			/* c, or c:random / c:spectral (the start of -s boost's
+			 * clustering) */
+			char num[64], *colon = strchr(optarg, ':');
+			if (colon != NULL) {
+				if (strcmp(colon + 1, "spectral") == 0)
+					o->p.boost_init = LSV_BOOST_INIT_SPECTRAL;
+				else if (strcmp(colon + 1, "random") == 0)
+					o->p.boost_init = LSV_BOOST_INIT_RANDOM;
+				else
+					tool_usage_error("option -K: unknown start '%s' "
+							 "(expected c, c:random or "
+							 "c:spectral)", colon + 1);
+				snprintf(num, sizeof num, "%.*s",
+					 (int)(colon - optarg), optarg);
+			} else {
+				snprintf(num, sizeof num, "%s", optarg);
+			}
+			o->p.clusters = (int)tool_opt_long(c, num, 2, INT_MAX);
 			o->K_given = 1;
 			break;
+		}
 		case 'n':
 			o->p.la_k = tool_opt_long(c, optarg, 1, INT_MAX);
 			o->n_given = 1;
@@ -906,6 +926,11 @@ static void parse_options(int argc, char **argv, options *o)
 		tool_usage_error("-Q is the number of RBFs per round of -H rbf");
 	if (o->K_given && o->p.solver == LSV_SOLVER_BOOST)
 		o->p.boost_clusters = o->p.clusters;
+	if (o->p.boost_init != LSV_BOOST_INIT_RANDOM &&
+	    o->p.solver != LSV_SOLVER_BOOST)
+		tool_usage_error("-K c:spectral is the start of -s boost's "
+				 "clustering (-s cluster solves its eigenproblem "
+				 "directly)");
 	/* -E and -R shape k-means on an embedding: -s cluster's, or the
 	 * boosted one of more than two clusters */
 	if (o->ER_given && o->p.solver != LSV_SOLVER_CLUSTER &&

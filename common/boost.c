@@ -45,7 +45,10 @@
  * clustering a base learner fitted by least squares to values drawn from
  * N(0, BOOST_INIT_SCALE^2) (seeded by -S), minus its mean over the rows
  * (Algorithm 3, line 1: random, zero mean, low variance; a learner so
- * that F_0 is a function of x).  Round m:
+ * that F_0 is a function of x), or, with boost_init spectral, to
+ * BOOST_INIT_SCALE times the C bottom nonconstant eigenvectors of L^p
+ * (lsv_boost_spectral_start: the minimizer of eq. 10 over all functions,
+ * at the same low variance; not the paper's).  Round m:
  *   1. the functional gradient g = dV/dF at every row (eq. 8 / eq. 14):
  *        two classes  g_i = [i labeled] 1/l (-2 y_i / (1 + exp(2 y_i F_i)))
  *                          + 2 gamma_M/n^2 (L^p F)_i,
@@ -137,6 +140,98 @@ static double d2phi(double y, double f)
 {
 	double s = sigmoid(-2.0 * y * f);
 	return 4.0 * s * (1.0 - s);
+}
+
+/* ------------------------------------------------------------------ */
+/* The spectral start (clustering)                                     */
+/* ------------------------------------------------------------------ */
+
+/*
+ * The minimizer of 1/n sum_j F_j'L^pF_j over all functions on the n rows
+ * under mean F_j = 0, mean F_j^2 = 1 and mean F_j F_k = 0 (eq. 10) is,
+ * by the Courant-Fischer theorem on the complement of the constants, the
+ * C eigenvectors of L^p of smallest eigenvalue orthogonal to 1 (scaled
+ * by sqrt(n)).  Started from random values the stagewise method can stop
+ * at another eigenvector, a stationary point of larger cost (on
+ * concentric rings an angular mode of the outer ring, README); started
+ * here it begins in the global minimum's basin.  L^p is formed densely,
+ * column by column by the sparse operator, then dsyevr gives its C + 1
+ * smallest eigenpairs; these are centred and orthonormalized in order
+ * (Gram-Schmidt), and the one that centring leaves (numerically)
+ * nothing of is dropped: the constant eigenvector of a connected graph,
+ * or, when the null space holds the indicators of several components,
+ * the combination of them that is constant.  2 n^2 doubles.
+ */
+lsv_status lsv_boost_spectral_start(const lsv_lapop *L, size_t n, int C,
+				    const lsv_train_param *p, double *E,
+				    lsv_error *err)
+{
+	size_t k = (size_t)C + 1, i, q;
+	double *A = NULL, *V = NULL, *w = NULL;
+	lsv_status st;
+	int got = 0;
+
+	if (C < 1 || k > n)
+		return lsv_fail(err, LSV_EINVAL, "a spectral start of %d "
+				"functions needs more than %zu rows", C, n);
+	if ((st = lsv_check_bytes(p, 2.0 * (double)n * (double)n +
+				  (double)n * (double)(k + 1),
+				  "the spectral start's dense Laplacian",
+				  "start at random (-K c without :spectral)",
+				  err)) != LSV_OK)
+		return st;
+	A = calloc(n * n, sizeof *A);
+	V = lsv_alloc(n * n, sizeof *V);  /* first the identity, then L^p */
+	w = lsv_alloc(k, sizeof *w);
+	if (A == NULL || V == NULL || w == NULL) {
+		st = lsv_fail(err, LSV_ENOMEM, "out of memory for the spectral "
+			      "start of %zu rows", n);
+		goto done;
+	}
+	for (i = 0; i < n; i++)
+		A[i + i * n] = 1.0;
+	if ((st = lsv_lapop_apply(L, A, V, n, 1.0, err)) != LSV_OK)
+		goto done;
+	/* A = L^p (V's columns are L^p e_i: symmetric) */
+	memcpy(A, V, n * n * sizeof *A);
+	if ((st = lsv_eig_extreme(A, n, k, 0, w, V, err)) != LSV_OK)
+		goto done;
+	for (q = 0; q < k && got < C; q++) {
+		double *v = V + q * n, mean = 0.0, nrm = 0.0;
+		int r;
+		for (i = 0; i < n; i++)
+			mean += v[i];
+		mean /= (double)n;
+		for (i = 0; i < n; i++)
+			v[i] -= mean;
+		for (r = 0; r < got; r++) {  /* E's columns: unit norm here */
+			double *e = E + (size_t)r * n, d = 0.0;
+			for (i = 0; i < n; i++)
+				d += v[i] * e[i];
+			for (i = 0; i < n; i++)
+				v[i] -= d * e[i];
+		}
+		for (i = 0; i < n; i++)
+			nrm += v[i] * v[i];
+		if (nrm < 1e-12)  /* dsyevr's vectors have norm 1 */
+			continue;
+		nrm = sqrt(nrm);
+		for (i = 0; i < n; i++)
+			E[i + (size_t)got * n] = v[i] / nrm;
+		got++;
+	}
+	if (got < C) {
+		st = lsv_fail(err, LSV_ENUMERIC, "the spectral start found %d "
+			      "of %d nonconstant eigenvectors", got, C);
+		goto done;
+	}
+	for (i = 0; i < n * (size_t)C; i++)  /* mean square 1 */
+		E[i] *= sqrt((double)n);
+done:
+	free(A);
+	free(V);
+	free(w);
+	return st;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1497,6 +1592,7 @@ lsv_status lsv_fit_boost(lsv_fit *F, lsv_model **out)
 	prob P;
 	run rr;
 	lsv_rng rng;
+	double *E0 = NULL;  /* clustering: the spectral start, or NULL */
 	lsv_status st = LSV_OK;
 	long m, nrounds = p->boost_rounds + (kind == COST_AUGLAG);
 
@@ -1628,13 +1724,23 @@ lsv_status lsv_fit_boost(lsv_fit *F, lsv_model **out)
 		for (i = 0; i < n; i++)
 			rr.Fv[i + (size_t)j * n] = rr.bias[j];
 	if (kind == COST_AUGLAG) {
-		/* a learner fitted to N(0, BOOST_INIT_SCALE^2) values, centred */
+		/* a learner fitted to N(0, BOOST_INIT_SCALE^2) values, or to
+		 * BOOST_INIT_SCALE times the spectral start; centred */
+		if (p->boost_init == LSV_BOOST_INIT_SPECTRAL) {
+			if ((E0 = lsv_alloc(nC, sizeof *E0)) == NULL)
+				goto nomem;
+			if ((st = lsv_boost_spectral_start(F->L, n, C, p, E0,
+							   F->err)) != LSV_OK)
+				goto done;
+		}
 		for (j = 0; j < C; j++) {
 			double *fj = rr.Fv + (size_t)j * n, mean = 0.0;
 			size_t t0 = rr.ntrees;
 			int s;
 			for (i = 0; i < n; i++)
-				rr.res[i] = BOOST_INIT_SCALE * lsv_rng_normal(&rng);
+				rr.res[i] = BOOST_INIT_SCALE *
+					    (E0 != NULL ? E0[i + (size_t)j * n]
+							: lsv_rng_normal(&rng));
 			if ((st = learn(F, &rr, &rng, j)) != LSV_OK)
 				goto done;
 			if (tree) {  /* its leaves keep their least-squares values */
@@ -1656,6 +1762,8 @@ lsv_status lsv_fit_boost(lsv_fit *F, lsv_model **out)
 				fj[i] -= mean;
 			rr.bias[j] = -mean;
 		}
+		free(E0);
+		E0 = NULL;
 	}
 	if (F->L != NULL &&
 	    (st = lsv_lapop_apply(F->L, rr.Fv, rr.LF, (size_t)C, 1.0, F->err)) !=
@@ -1748,8 +1856,10 @@ done:
 		*out = NULL;
 	}
 	run_free(&rr);
+	free(E0);
 	return st;
 nomem:
 	run_free(&rr);
+	free(E0);
 	return lsv_fail(F->err, LSV_ENOMEM, "out of memory for boosting");
 }

@@ -830,6 +830,13 @@ typedef struct {
 	 * c - 1 functions under the augmented Lagrangian of sum F = 0,
 	 * sum F^2 = n (and, for c > 2, sum F_j F_k = 0), then k-means. */
 	int boost_clusters;
+	/* boost clustering: F_0, the start of the c - 1 functions
+	 * (LSV_BOOST_INIT_RANDOM, default: a learner fitted to seeded
+	 * N(0, 0.1^2) values, the paper's Algorithm 3 line 1;
+	 * LSV_BOOST_INIT_SPECTRAL: fitted to the c - 1 bottom nontrivial
+	 * eigenvectors of L, at the same scale; a dense eigenproblem, n^2
+	 * memory, for n small enough).  0 without boost_clusters. */
+	int boost_init;
 	/* A warm start (lsv_train_param_default: NULL, a cold start): a model
 	 * trained on a prefix of these rows by an iterative kernel method
 	 * (lapsvm -M pcg, pcg-early or newton on the n x n kernel; laprls
@@ -852,6 +859,7 @@ typedef struct {
 
 /* The base learners of ManifoldBoost (lsv_train_param.boost_learner). */
 typedef enum { LSV_BOOST_TREE = 0, LSV_BOOST_RBF = 1 } lsv_boost_learner;
+typedef enum { LSV_BOOST_INIT_RANDOM = 0, LSV_BOOST_INIT_SPECTRAL = 1 } lsv_boost_init;
 
 #define LSV_BOOST_MAX_DEPTH 10
 #define LSV_BOOST_MAX_ROUNDS 100000

@@ -319,6 +319,14 @@ lsv_status lsv_boost_alcost(const lsv_lapop *L, size_t n, int C,
 			    double *g, double *pen, double *reg, double *h,
 			    lsv_error *err);
 
+/* The spectral start of clustering by boosting: E (n x C, column-major)
+ * = the C eigenvectors of L^p of smallest eigenvalue orthogonal to the
+ * constants, each of mean 0 and mean square 1 (common/boost.c).  Dense:
+ * 2 n^2 doubles, checked against p's limit first. */
+lsv_status lsv_boost_spectral_start(const lsv_lapop *L, size_t n, int C,
+				    const lsv_train_param *p, double *E,
+				    lsv_error *err);
+
 /* k-means on the n rows of E (n x k, row-major) into c clusters: the best
  * of restarts k-means++ runs seeded by seed, its centres (c x k,
  * row-major) numbered by their first row (common/cluster.c). */

@@ -296,6 +296,7 @@ void lsv_train_param_default(lsv_train_param *p)
 	p->boost_learner = LSV_BOOST_TREE;
 	p->boost_rbfs = 15;
 	p->boost_clusters = 0;
+	p->boost_init = LSV_BOOST_INIT_RANDOM;
 }
 
 lsv_status lsv_train_param_check(const lsv_train_param *p, lsv_error *err)
@@ -494,9 +495,17 @@ lsv_status lsv_train_param_check(const lsv_train_param *p, lsv_error *err)
 		if (p->boost_clusters > 0 && !(p->gamma_I > 0.0))
 			return lsv_fail(err, LSV_EINVAL, "clustering by boosting "
 					"needs gamma_I > 0 (the graph is all it has)");
+		if (p->boost_init != LSV_BOOST_INIT_RANDOM &&
+		    (p->boost_init != LSV_BOOST_INIT_SPECTRAL ||
+		     p->boost_clusters == 0))
+			return lsv_fail(err, LSV_EINVAL, "a spectral start is for "
+					"clustering by boosting (boost_clusters)");
 		if (p->boost_clusters > 0 && p->balance != LSV_BALANCE_NONE)
 			return lsv_fail(err, LSV_EINVAL, "a positive fraction is "
 					"for classifiers, not for clustering");
+	} else if (p->boost_init != LSV_BOOST_INIT_RANDOM) {
+		return lsv_fail(err, LSV_EINVAL, "a spectral start is for "
+				"clustering by boosting (-s boost)");
 	} else if (p->boost_clusters != 0) {
 		return lsv_fail(err, LSV_EINVAL, "a number of boosting clusters "
 				"is for -s boost");

@@ -34,7 +34,9 @@
 # MOONS_TREE ("-D 5 -j 0.5 -B 300"), MOONS_RBF ("-H rbf -g 30 -Q 30 -j 0.5
 # -B 300"),
 # RINGS_TREE ("-D 5 -j 0.5 -B 300"), RINGS_RBF ("-H rbf -g 30 -j 1 -B 1000"),
-# RINGS_GRAPH ("-e 0.5"), FIG3_TREE ("-D 4 -j 0.5 -B 150 -z 0 -i 10"),
+# RINGS_GRAPH ("-e 0.5"), RINGS_START ("spectral": -K 3:spectral, F_0 fitted
+# to the graph Laplacian's two bottom nonconstant eigenvectors; "random":
+# the paper's random start, which stalls at an angular mode), FIG3_TREE ("-D 4 -j 0.5 -B 150 -z 0 -i 10"),
 # FIG3_RBF ("-H rbf -g 3 -j 0.5 -B 150 -z 0 -i 10").
 set -euo pipefail
 prog=manifoldboost-figures.sh
@@ -51,6 +53,7 @@ MOONS_RBF=${MOONS_RBF:--H rbf -g 30 -Q 30 -j 0.5 -B 300}
 RINGS_TREE=${RINGS_TREE:--D 5 -j 0.5 -B 300}
 RINGS_RBF=${RINGS_RBF:--H rbf -g 30 -j 1 -B 1000}
 RINGS_GRAPH=${RINGS_GRAPH:--e 0.5}
+RINGS_START=${RINGS_START:-spectral}
 FIG3_TREE=${FIG3_TREE:--D 4 -j 0.5 -B 150 -z 0 -i 10}
 FIG3_RBF=${FIG3_RBF:--H rbf -g 3 -j 0.5 -B 150 -z 0 -i 10}
 
@@ -224,17 +227,17 @@ for h in tree rbf; do
 		# shellcheck disable=SC2086
 		"$BIN"/graph-build -q $RINGS_GRAPH "$tmp/rings" "$tmp/rgraph"
 		# shellcheck disable=SC2086
-		cluster "$tmp/rings" "$tmp/rgraph" -K 3 -S "$s" $opts
+		cluster "$tmp/rings" "$tmp/rgraph" -K "3:$RINGS_START" -S "$s" $opts
 		list="$list $agree"
 		if [ $first = 1 ]; then
 			xy "$tmp/rings" > "$tmp/rxy"
 			grid "$tmp/rxy"
 			clusterplot "mb-cluster-rings-$h" "$tmp/rings" "$tmp/rxy" \
-				"$h-ManifoldBoost clustering, three rings into 3, no labels\\n{/=10 -K 3 $opts -S $s; agreement $agree%}"
+				"$h-ManifoldBoost clustering, three rings into 3, no labels\\n{/=10 -K 3:$RINGS_START $opts -S $s; agreement $agree%}"
 			first=0
 		fi
 	done
-	printf 'rings|%s|-K 3 %s|%s\n' "$h" "$opts" "$list" >> "$tmp/fig2"
+	printf 'rings|%s|-K 3:%s %s|%s\n' "$h" "$RINGS_START" "$opts" "$list" >> "$tmp/fig2"
 done
 
 # ------------------------------------------------------------ Figure 3

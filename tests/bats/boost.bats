@@ -438,3 +438,69 @@ rings_boost() {
 	acc=$(printf '%s\n' "$output" | sed -n 's/^Accuracy = \([0-9.]*\)%.*/\1/p')
 	awk -v a="$acc" 'BEGIN { exit !(a >= 90) }' || { echo "$output"; false; }
 }
+
+@test "-p labeled with boosting: unbalanced labels put the unlabeled rows in the majority; the shift gives the labeled ratio" {
+	# one +1 (row 1) and five -1 (rows 101-105) labeled: at a minimizer the
+	# derivative along a constant shift of F is 0 (1'L = 0), so the labeled
+	# losses' derivatives sum to 0 and the level of F away from the labels
+	# is the majority's
+	"$DG" -S 1 moons all.txt
+	awk 'NR == 1 || (NR >= 101 && NR <= 105) { print; next } { $1 = 0; print }' all.txt >ub.txt
+	"$GB" -q -e 0.25 ub.txt ub.g
+	"$TRAIN" -q -s boost -D 3 -B 100 -i 1 -G ub.g -o t.pred ub.txt t.model
+	[ "$(tail -n +2 t.pred | awk '$1 == 1' | wc -l)" -eq 0 ]
+	"$TRAIN" -q -s boost -H rbf -g 10 -B 100 -i 1 -G ub.g -o r.pred ub.txt r.model
+	[ "$(tail -n +2 r.pred | awk '$1 == 1' | wc -l)" -lt 32 ]
+	[ -z "$(key r.model balance_shift)" ]
+	# 1/6 of the 194 unlabeled rows: floor(32.33 + 0.5) = 32 positive
+	run --separate-stderr "$TRAIN" -q -s boost -H rbf -g 10 -B 100 -i 1 -G ub.g -p labeled \
+		-o rp.pred ub.txt rp.model
+	assert_status 0
+	[ "$(tail -n +2 rp.pred | awk '$1 == 1' | wc -l)" -eq 32 ]
+	# the shift is recorded and already in the bias; lapsvm-predict agrees
+	local b0 b s
+	b0=$(key r.model bias)
+	b=$(key rp.model bias)
+	s=$(key rp.model balance_shift)
+	assert_close "$(awk -v b="$b" -v s="$s" 'BEGIN { printf "%.17g", b - s }')" "$b0" 1e-12
+	awk '$1 == 0' ub.txt >unl.txt
+	"$PRED" -q unl.txt rp.model p.txt
+	[ "$(grep -v '^labels ' p.txt | awk '$1 == 1' | wc -l)" -eq 32 ]
+}
+
+@test "-K 3:spectral: three rings clustered from the Laplacian's bottom eigenvectors, where the random start stalls" {
+	"$DG" -S 1 -n 300 rings r.txt
+	"$GB" -q -e 0.5 r.txt r.g
+	# the paper's random start: an angular mode of the outer ring (README)
+	"$TRAIN" -q -s boost -K 3 -D 5 -j 0.5 -B 300 -S 1 -G r.g r.txt rand.model
+	run --separate-stderr "$PRED" r.txt rand.model rand.pred
+	assert_status 0
+	acc=$(printf '%s\n' "$output" | sed -n 's/^Clustering accuracy = \([0-9.]*\)%.*/\1/p')
+	awk -v a="$acc" 'BEGIN { exit !(a < 95) }' || { echo "$output"; false; }
+	run --separate-stderr "$TRAIN" -s boost -K 3:spectral -D 5 -j 0.5 -B 300 -S 1 -G r.g r.txt spec.model
+	assert_status 0
+	assert_stderr_has "clustering by boosting: largest constraint violation"
+	run --separate-stderr "$PRED" r.txt spec.model spec.pred
+	assert_status 0
+	[[ "$output" == "Clustering accuracy = 100% (300/300)"* ]] || { echo "$output"; false; }
+	# :random is the default start
+	"$TRAIN" -q -s boost -K 3:random -D 5 -j 0.5 -B 300 -S 1 -G r.g r.txt r2.model
+	assert_same rand.model r2.model
+}
+
+@test "-K c:start: an unknown start, or a spectral start outside -s boost, is a usage error; the dense start over -m is refused" {
+	"$DG" -S 1 -n 60 rings r.txt
+	run --separate-stderr "$TRAIN" -s boost -K 3:eigen r.txt m.model
+	assert_status 2
+	assert_stderr_has "lapsvm-train: option -K: unknown start 'eigen' (expected c, c:random or c:spectral)"
+	run --separate-stderr "$TRAIN" -s cluster -K 3:spectral r.txt m.model
+	assert_status 2
+	assert_stderr_has "-K c:spectral is the start of -s boost's clustering"
+	run --separate-stderr "$TRAIN" -s boost -K 3:spectral,x r.txt m.model
+	assert_status 2
+	# the dense eigenproblem is checked against the memory limit first
+	"$DG" -S 1 -n 300 rings big.txt
+	run --separate-stderr "$TRAIN" -s boost -K 3:spectral -m 1 big.txt m.model
+	assert_status 1
+	assert_stderr_has "lapsvm-train: the spectral start's dense Laplacian would need 1.45 MB, over the memory limit (-m) of 1.00 MB; start at random (-K c without :spectral)"
+}

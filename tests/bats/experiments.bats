@@ -221,6 +221,8 @@ need() {
 	[[ "$rls" =~ ^\|\ digit1\ \|\ 100\ \|\ [0-9.]+\ ±\ 0.00\ \|\ -\ \|\ -\ \|\ -\ \|\ 2.92\ \|\ 5.53\ \| ]]
 	[[ "$output" == *"  l=100 tree: [-i "*"] x1"* ]]
 	[ "$(grep -c '^l=100 split 1 ' "$WORK/d1.log")" = 2 ]
+	# class mass normalization by default (lapsvm-train -p labeled)
+	[[ "$output" == *"-z 0, class mass normalization: -p labeled;"* ]]
 }
 
 @test "experiments/manifoldboost-digit1.sh: missing data, a missing split, an unknown learner: clear messages" {

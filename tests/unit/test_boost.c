@@ -839,6 +839,76 @@ static void boost_model_refuses_bad_rbf_and_cluster_sections(void)
 	}
 }
 
+/* The spectral start of clustering: on three components (pairs) the two
+ * functions are zero-mean, mean square 1, orthogonal, constant on each
+ * component (L E = 0); on the connected chain6 the one function is an
+ * eigenvector of L (L E = lambda E) whose Rayleigh quotient is at most
+ * that of other zero-mean vectors (Courant-Fischer). */
+static void boost_spectral_start_is_the_bottom_eigenspace(void)
+{
+	lsv_graph *g3 = graph_of("1 2:1\n2 1:1\n3 4:1\n4 3:1\n5 6:1\n6 5:1\n", 6);
+	lsv_graph *g1 = graph_of(chain6, 6);
+	lsv_train_param p;
+	lsv_lapop L;
+	lsv_error e;
+	double E[12], LE[12], lam = 0.0, nrm = 0.0;
+	size_t i;
+	int j, t;
+
+	CHECK(g3 != NULL && g1 != NULL);
+	if (g3 == NULL || g1 == NULL)
+		goto out;
+	lsv_train_param_default(&p);
+	CHECK(lsv_lapop_init(&L, g3, 0, 1, &e) == LSV_OK);
+	CHECK(lsv_boost_spectral_start(&L, 6, 2, &p, E, &e) == LSV_OK);
+	CHECK(lsv_lapop_apply(&L, E, LE, 2, 1.0, &e) == LSV_OK);
+	for (j = 0; j < 2; j++) {
+		double s = 0.0, q = 0.0, x = 0.0;
+		for (i = 0; i < 6; i++) {
+			s += E[i + 6 * (size_t)j];
+			q += E[i + 6 * (size_t)j] * E[i + 6 * (size_t)j];
+			x += E[i] * E[i + 6];
+			CHECK(fabs(LE[i + 6 * (size_t)j]) < 1e-10);
+		}
+		CHECK(fabs(s) < 1e-10 && fabs(q / 6 - 1.0) < 1e-10);
+		CHECK(fabs(x) < 1e-10);
+		for (i = 0; i < 6; i += 2)  /* constant on each pair */
+			CHECK(fabs(E[i + 6 * (size_t)j] - E[i + 1 + 6 * (size_t)j]) <
+			      1e-10);
+	}
+	lsv_lapop_free(&L);
+	/* more functions than rows allow: refused */
+	CHECK(lsv_boost_spectral_start(&L, 6, 6, &p, E, &e) == LSV_EINVAL);
+	CHECK(lsv_lapop_init(&L, g1, 0, 1, &e) == LSV_OK);
+	CHECK(lsv_boost_spectral_start(&L, 6, 1, &p, E, &e) == LSV_OK);
+	CHECK(lsv_lapop_apply(&L, E, LE, 1, 1.0, &e) == LSV_OK);
+	for (i = 0; i < 6; i++) {
+		lam += E[i] * LE[i];
+		nrm += E[i] * E[i];
+	}
+	lam /= nrm;
+	CHECK(lam > 1e-6 && fabs(nrm / 6 - 1.0) < 1e-10);
+	for (i = 0; i < 6; i++)
+		CHECK(fabs(LE[i] - lam * E[i]) < 1e-9);
+	for (t = 1; t <= 5; t++) {  /* zero-mean test vectors */
+		double v[6], Lv[6], m = 0.0, a = 0.0, b = 0.0;
+		for (i = 0; i < 6; i++)
+			m += (v[i] = cos(0.7 * t * (double)i) + 0.3 * (double)i) / 6;
+		for (i = 0; i < 6; i++)
+			v[i] -= m;
+		CHECK(lsv_lapop_apply(&L, v, Lv, 1, 1.0, &e) == LSV_OK);
+		for (i = 0; i < 6; i++) {
+			a += v[i] * Lv[i];
+			b += v[i] * v[i];
+		}
+		CHECK(lam <= a / b + 1e-12);
+	}
+	lsv_lapop_free(&L);
+out:
+	lsv_graph_free(g3);
+	lsv_graph_free(g1);
+}
+
 const unit_case boost_cases[] = {
 	{"boost_gradient_matches_finite_differences",
 	 boost_gradient_matches_finite_differences},
@@ -860,6 +930,8 @@ const unit_case boost_cases[] = {
 	{"multiclass_boosting_on_three_rings",
 	 multiclass_boosting_on_three_rings},
 	{"boost_clusters_two_components", boost_clusters_two_components},
+	{"boost_spectral_start_is_the_bottom_eigenspace",
+	 boost_spectral_start_is_the_bottom_eigenspace},
 	{"boost_model_refuses_bad_rbf_and_cluster_sections",
 	 boost_model_refuses_bad_rbf_and_cluster_sections},
 	{NULL, NULL}
