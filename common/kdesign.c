@@ -10,23 +10,34 @@
  * then trains the SVM with C = 1/(2 gamma_A l) (one-vs-rest for more than
  * two classes) on its labeled block by SMO (lsv_lowrank_svm), f_c =
  * sum_{s labeled} alpha_sc K~(., x_s) + b_c, evaluated on every training
- * row as Z diag(mu) Z_l' alpha + b.  k = -n (default n/10, at least 1).
+ * row as Z diag(mu) Z_l' alpha + b.  k = -n (default n/10, at least 1;
+ * the cluster kernel: n, its whole spectrum).
  *
  * The designs (lsv_kdesign):
  *
  *   cluster    Chapelle, Weston & Schoelkopf, "Cluster kernels for
- *              semi-supervised learning" (NIPS 2003), Section 3 with the
- *              "linear-step" transfer (the linear transfer on the top k):
- *              W = K with its diagonal set to 0, D = diag(W 1),
- *              A = D^-1/2 W D^-1/2 = U Lambda U', its k largest
- *              eigenpairs, L~ = U_k max(Lambda_k, 0) U_k' (a negative
- *              eigenvalue is clipped to 0, so that K~ is positive
- *              semi-definite), then the paper's step 4, the rows
- *              renormalized so that K~_ii = 1:
- *                  K~_ij = L~_ij / sqrt(L~_ii L~_jj),
- *              i.e. z_j = D~^-1/2 u_j with D~ = diag(L~), mu_j =
- *              max(lambda_j, 0).  A row with L~_ii = 0 (or degree 0)
- *              gets z = 0.
+ *              semi-supervised learning" (NIPS 2003), Section 3, with the
+ *              linear transfer phi(lambda) = lambda that Wang et al. name
+ *              ("r(lambda) = lambda"), on the spectrum of their
+ *              degree-normalized kernel S = D^-1/2 K D^-1/2, D = diag(K 1)
+ *              (K's diagonal kept: with Chapelle et al.'s W_ii = 0 the
+ *              linear transfer would leave L~_ii = S_ii = 0 and their
+ *              step 4 would divide by zero):
+ *                  S = U Lambda U',  L~ = U phi(Lambda) U',
+ *                  K~ = D~^1/2 L~ D~^1/2,  D~_ii = 1 / L~_ii,
+ *              i.e. K~_ij = L~_ij / sqrt(L~_ii L~_jj), the unit diagonal;
+ *              z_j = D~^1/2 u_j, mu_j = phi(lambda_j).  By default every
+ *              eigenpair (k = n): phi is then the identity, L~ = S, and
+ *              K~_ij = K_ij / sqrt(K_ii K_jj) -- for a unit-diagonal
+ *              kernel such as the RBF, K itself ("the linear transfer
+ *              gives back the original kernel", Chapelle et al.), which
+ *              test_kdesign.c checks by hand.  With -n k < n, the
+ *              linear-step transfer (phi = lambda on the k largest, 0
+ *              below: their "linear-step"), the transfer of this design
+ *              before the default became the issue's linear one.  A
+ *              negative eigenvalue (S is PSD when K is, so only rounding)
+ *              is clipped to 0, so that K~ is PSD.  A row with L~_ii = 0
+ *              (or degree 0) gets z = 0.
  *   diffusion  The diffusion kernel on the graph's spectrum (Kondor &
  *              Lafferty 2002, truncated as in Zhu et al. 2004): the k
  *              smallest eigenpairs (lambda_j, phi_j) of the normalized
@@ -85,8 +96,9 @@ static double now(void)
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* The cluster kernel's z_j and mu_j (see the top): Z n x k, w the
- * eigenvalues of D^-1/2 W D^-1/2 (descending), mu = max(w, 0). */
+/* The cluster kernel's z_j and mu_j (see the top): Z n x k, w the k
+ * largest eigenvalues of S = D^-1/2 K D^-1/2 (descending), mu = max(w, 0)
+ * (the linear transfer). */
 static lsv_status cluster_basis(const lsv_fit *F, size_t k, double *w,
 				double *Z, double *mu)
 {
@@ -110,11 +122,10 @@ static lsv_status cluster_basis(const lsv_fit *F, size_t k, double *w,
 		return lsv_fail(F->err, LSV_ENOMEM, "out of memory for the "
 				"cluster kernel's affinity (%zu rows)", n);
 	}
+	/* S = D^-1/2 K D^-1/2, K's diagonal kept (see the top) */
 	memcpy(A, F->K, n * n * sizeof *A);
-	for (i = 0; i < n; i++) {
-		A[i + i * n] = 0.0;  /* W_ii = 0 (Chapelle et al., step 1) */
+	for (i = 0; i < n; i++)
 		one[i] = 1.0;
-	}
 	dgemv_("N", &N, &N, &d1, A, &N, one, &inc, &d0, s, &inc, 1);
 	for (i = 0; i < n; i++)
 		s[i] = s[i] > 0.0 && isfinite(s[i]) ? 1.0 / sqrt(s[i]) : 0.0;
@@ -238,7 +249,11 @@ lsv_status lsv_fit_kdesign(lsv_fit *F, lsv_model **out)
 		return lsv_fail(F->err, LSV_EINVAL, "unknown kernel design %d",
 				(int)p->kdesign);
 	snprintf(who, sizeof who, "the %s kernel (-s kdesign -J %s)", name, name);
-	k = p->la_k > 0 ? (size_t)p->la_k : (n / 10 > 0 ? n / 10 : 1);
+	/* default: the paper's 0.1 n; the cluster kernel's linear transfer
+	 * is over the whole spectrum (k = n; -n k < n: linear-step) */
+	k = p->la_k > 0 ? (size_t)p->la_k
+	    : p->kdesign == LSV_KDESIGN_CLUSTER ? n
+	    : (n / 10 > 0 ? n / 10 : 1);
 	if (k > n)
 		return lsv_fail(F->err, LSV_EINVAL, "%s: %zu eigenvectors asked "
 				"for (-n), but there are only n = %zu rows "

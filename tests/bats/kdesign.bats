@@ -31,11 +31,22 @@ errors() {
 		awk '$1 != $2 { e++ } END { print e + 0 }'
 }
 
-@test "cluster kernel: -x writes Chapelle et al.'s kernel (numpy, 1e-8)" {
+@test "cluster kernel: -x writes Chapelle et al.'s kernel, -n 12: linear-step (numpy, 1e-8)" {
 	need_numpy
 	moons m.txt -S 3 -n 120 -l 8
 	"$TRAIN" -q -s kdesign -J cluster -g 2 -n 12 -x k.t4 m.txt a.model
 	run /usr/bin/python3 "$REF" cluster m.txt 2 12 k.t4
+	[[ "$output" == ok* ]] || { echo "$output"; false; }
+}
+
+@test "cluster kernel: the default linear transfer uses all n eigenpairs and gives the RBF kernel back (numpy, 1e-8)" {
+	need_numpy
+	moons m.txt -S 3 -n 120 -l 8
+	run --separate-stderr "$TRAIN" -s kdesign -J cluster -g 2 -x k.t4 m.txt a.model
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"kernel design cluster: 120 eigenvectors of the 120 rows"* ]]
+	grep -qx "kdesign_k 120" a.model
+	run /usr/bin/python3 "$REF" cluster m.txt 2 120 k.t4
 	[[ "$output" == ok* ]] || { echo "$output"; false; }
 }
 
@@ -122,7 +133,7 @@ errors() {
 	[[ "$(key a.model graph)" == "built knn k=6"* ]]
 	[ "$(key a.model laplacian_weights)" = graph ]
 	"$TRAIN" -q -s kdesign -J cluster m.txt b.model
-	[ "$(key b.model kdesign_k)" = 20 ]
+	[ "$(key b.model kdesign_k)" = 200 ]  # the linear transfer: all n
 	[ -z "$(key b.model kdesign_delta)" ]
 	[ -z "$(key b.model graph)" ]
 	[ -z "$(key b.model laplacian_weights)" ]

@@ -5,7 +5,9 @@
  * al.'s order-constrained QP against its KKT conditions and a hand case,
  * the diffusion kernel on a 4-cycle against its closed form (the cycle as
  * a graph, -V graph, and as the weights W = K, -V kernel), the kernel's
- * normalized Laplacian on hand cases, the cluster kernel's unit diagonal,
+ * normalized Laplacian on hand cases, the cluster kernel's linear transfer
+ * (by hand: the cosine of a linear kernel, K itself for the RBF) and its
+ * unit diagonal,
  * and the refusals.
  */
 #include <math.h>
@@ -364,6 +366,74 @@ static void cluster_kernel_has_a_unit_diagonal_and_refuses_one_label(void)
 	lsv_data_free(x);
 }
 
+/* The cluster kernel's default, the linear transfer phi(lambda) = lambda
+ * over the whole spectrum of S = D^-1/2 K D^-1/2: L~ = S, and the unit
+ * diagonal gives K~_ij = K_ij / sqrt(K_ii K_jj).  By hand on a linear
+ * kernel of six points in the plane, that is the cosine of the angle
+ * between x_i and x_j: cos(x1, x2) = 1/sqrt 2 ((1,0), (1,1)), cos(x1, x3)
+ * = 0 ((1,0), (0,1)), cos(x2, x4) = 3/sqrt 10 ((1,1), (2,1)); and on the
+ * RBF kernel (unit diagonal) K~ = K.  All n = 6 eigenpairs are used. */
+static void cluster_kernel_linear_transfer_is_the_normalized_kernel(void)
+{
+	static const double X[6][2] = {{1, 0}, {1, 1}, {0, 1}, {2, 1},
+				       {1, 2}, {3, 1}};
+	lsv_data *x = data_of("1 1:1 2:0\n0 1:1 2:1\n-1 1:0 2:1\n"
+			      "1 1:2 2:1\n-1 1:1 2:2\n0 1:3 2:1\n");
+	lsv_train_param p;
+	lsv_model *m = NULL;
+	lsv_train_report r;
+	lsv_error e;
+	double Kt[36], d = 0.0, dr = 0.0;
+	size_t i, j;
+
+	CHECK(x != NULL);
+	if (x == NULL)
+		return;
+	lsv_train_param_default(&p);
+	p.solver = LSV_SOLVER_KDESIGN;
+	p.kdesign = LSV_KDESIGN_CLUSTER;
+	p.gamma_I = 0.0;
+	p.kernel.type = LSV_KERNEL_LINEAR;
+	CHECK(lsv_train(x, NULL, &p, NULL, &m, &r, &e) == LSV_OK);
+	if (m == NULL) {
+		lsv_data_free(x);
+		return;
+	}
+	CHECK(r.la_k == 6 && m->param.la_k == 6);  /* the whole spectrum */
+	CHECK(lsv_learned_kernel(&r, 6, Kt, &e) == LSV_OK);
+	CHECK(fabs(Kt[0 + 1 * 6] - 1.0 / sqrt(2.0)) < 1e-10);
+	CHECK(fabs(Kt[0 + 2 * 6]) < 1e-10);
+	CHECK(fabs(Kt[1 + 3 * 6] - 3.0 / sqrt(10.0)) < 1e-10);
+	for (i = 0; i < 6; i++)
+		for (j = 0; j < 6; j++) {
+			double xy = X[i][0] * X[j][0] + X[i][1] * X[j][1];
+			double c = xy / sqrt((X[i][0] * X[i][0] + X[i][1] * X[i][1]) *
+					     (X[j][0] * X[j][0] + X[j][1] * X[j][1]));
+			d = fmax(d, fabs(Kt[i + j * 6] - c));
+		}
+	CHECK(d < 1e-10);
+	lsv_train_report_free(&r);
+	lsv_model_free(m);
+	m = NULL;
+	/* RBF: K~ = K, exp(-|x_i - x_j|^2 / 2) */
+	p.kernel.type = LSV_KERNEL_RBF;
+	p.kernel.gamma = 0.5;
+	CHECK(lsv_train(x, NULL, &p, NULL, &m, &r, &e) == LSV_OK);
+	if (m != NULL) {
+		CHECK(lsv_learned_kernel(&r, 6, Kt, &e) == LSV_OK);
+		for (i = 0; i < 6; i++)
+			for (j = 0; j < 6; j++) {
+				double a = X[i][0] - X[j][0], b = X[i][1] - X[j][1];
+				dr = fmax(dr, fabs(Kt[i + j * 6] -
+						   exp(-0.5 * (a * a + b * b))));
+			}
+		CHECK(dr < 1e-10);
+		lsv_train_report_free(&r);
+		lsv_model_free(m);
+	}
+	lsv_data_free(x);
+}
+
 /* The spectrum cache of cross validation: a second training on the same K
  * (other labels) takes the eigenpairs from it and gives exactly what an
  * uncached training gives; another K, or another spectrum, misses. */
@@ -436,6 +506,8 @@ const unit_case kdesign_cases[] = {
 	{"kernel_laplacian_hand_cases", kernel_laplacian_hand_cases},
 	{"diffusion_on_the_kernel_laplacian_of_a_cycle",
 	 diffusion_on_the_kernel_laplacian_of_a_cycle},
+	{"cluster_kernel_linear_transfer_is_the_normalized_kernel",
+	 cluster_kernel_linear_transfer_is_the_normalized_kernel},
 	{"cluster_kernel_has_a_unit_diagonal_and_refuses_one_label",
 	 cluster_kernel_has_a_unit_diagonal_and_refuses_one_label},
 	{NULL, NULL}
