@@ -7,6 +7,7 @@
 #
 #   bench/mpi.sh [fashion|mnist10k]     (default fashion)
 #   bench/mpi.sh train                  (lapsvm-train on SecStr, below)
+#   bench/mpi.sh train-usps38           (lapsvm-train on USPS 3 vs 8)
 #
 # train: lapsvm-train $TRAIN (default -s lapsvm -M newton -N 1000) on
 # SecStr (83679 rows) with the labels of split $SPLIT (default 1) of
@@ -18,6 +19,11 @@
 # lapsvm-train reports them), the largest relative difference of any
 # number of the model from the serial one, whether the predicted labels
 # of the unlabelled rows (-o) are identical, and their error (%).
+# train-usps38: the same table for lapsvm-train $TRAIN (default -s laprls
+# -M pcg: PCG on the exact kernel, its rows split over the ranks) on the
+# 1200 digits 3 and 8 of USPS's training set (usps.train.libsvm.gz), every
+# $EVERY-th of them (default 20: l = 60) labelled, the others not, and the
+# graph graph-build -k 10 of those rows.
 # Environment: GRAPH ("-k 10"), PS ("1 2"), BLAS (the directory of the BLAS
 # to run with, default /usr/lib/x86_64-linux-gnu/openblas-pthread; empty:
 # the system's), FASHION (directory of the IDX files, as bench/fashion.sh),
@@ -56,14 +62,24 @@ model_diff() {
 		printf "%.1e\n", w }'
 }
 
-if [ "$set_name" = train ]; then
-	TRAIN=${TRAIN:--s lapsvm -M newton -N 1000}
-	SPLIT=${SPLIT:-1}
-	L=${L:-1000}
-	[ -f "$DATA/ssl_secstr.libsvm.gz" ] || { echo "mpi.sh: $DATA/ssl_secstr.libsvm.gz not found" >&2; exit 1; }
-	gzip -dc "$DATA/ssl_secstr.libsvm.gz" > "$tmp/full"
-	sed -n "${SPLIT}p" "$DATA/ssl_secstr.splits.l$L.txt" > "$tmp/lab"
-	[ -s "$tmp/lab" ] || { echo "mpi.sh: no split $SPLIT of l = $L" >&2; exit 1; }
+if [ "$set_name" = train ] || [ "$set_name" = train-usps38 ]; then
+	if [ "$set_name" = train ]; then
+		TRAIN=${TRAIN:--s lapsvm -M newton -N 1000}
+		SPLIT=${SPLIT:-1}
+		L=${L:-1000}
+		[ -f "$DATA/ssl_secstr.libsvm.gz" ] || { echo "mpi.sh: $DATA/ssl_secstr.libsvm.gz not found" >&2; exit 1; }
+		gzip -dc "$DATA/ssl_secstr.libsvm.gz" > "$tmp/full"
+		sed -n "${SPLIT}p" "$DATA/ssl_secstr.splits.l$L.txt" > "$tmp/lab"
+		[ -s "$tmp/lab" ] || { echo "mpi.sh: no split $SPLIT of l = $L" >&2; exit 1; }
+		what="SecStr, split $SPLIT of l = $L"
+	else
+		TRAIN=${TRAIN:--s laprls -M pcg}
+		EVERY=${EVERY:-20}
+		[ -f "$DATA/usps.train.libsvm.gz" ] || { echo "mpi.sh: $DATA/usps.train.libsvm.gz not found" >&2; exit 1; }
+		gzip -dc "$DATA/usps.train.libsvm.gz" | awk '$1 == 3 || $1 == 8' > "$tmp/full"
+		awk -v e="$EVERY" 'BEGIN { for (i = 1; i <= 1200; i += e) printf "%d ", i; print "" }' > "$tmp/lab"
+		what="USPS train 3 vs 8, every ${EVERY}th row labelled"
+	fi
 	# as experiments/ssl-book.sh: the split's rows keep their label, the
 	# others get the marker 9; the truth of the unlabelled rows for scoring
 	awk 'NR == FNR { for (j = 1; j <= NF; j++) keep[$j] = 1; next }
@@ -76,7 +92,7 @@ if [ "$set_name" = train ]; then
 	export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1
 	[ -n "$BLAS" ] && export LD_LIBRARY_PATH="$BLAS${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 	./graph-build -q -k 10 "$tmp/semi" "$tmp/graph"
-	echo "lapsvm-train $TRAIN -u 9 -G (graph-build -k 10) on SecStr, split $SPLIT of l = $L: $(wc -l < "$tmp/semi") rows; one thread per rank; BLAS: ${BLAS:-system}; $(nproc --all) cores, shared: load average $(cut -d" " -f1-3 /proc/loadavg)"
+	echo "lapsvm-train $TRAIN -u 9 -G (graph-build -k 10) on $what: $(wc -l < "$tmp/semi") rows; one thread per rank; BLAS: ${BLAS:-system}; $(nproc --all) cores, shared: load average $(cut -d" " -f1-3 /proc/loadavg)"
 	echo
 	error() { tail -n +2 "$1" | cut -d' ' -f1 | paste -d' ' "$tmp/truth" - |
 		awk '{ n++; e += ($1 != $2) } END { printf "%.2f", 100 * e / n }'; }
@@ -116,7 +132,7 @@ mnist10k)
 	gzip -dc "$DATA/mnist.t10k.libsvm.gz" > "$tmp/x"
 	;;
 *)
-	echo "mpi.sh: unknown set '$set_name' (fashion, mnist10k or train)" >&2
+	echo "mpi.sh: unknown set '$set_name' (fashion, mnist10k, train or train-usps38)" >&2
 	exit 2
 	;;
 esac

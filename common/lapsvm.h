@@ -718,11 +718,12 @@ typedef struct {
 	 * never an n x n array). */
 	long landmarks;         /* Nystrom landmarks m (0: none) */
 	/* NULL, or the processes (common/comm.c) among which Newton on a
-	 * feature map splits the rows (lapsvm-train under mpirun): every
-	 * rank calls lsv_train with the same data, graph and parameters and
-	 * gets the same model; each computes only its block of the rows of
-	 * Phi.  With more than one rank the other methods are refused
-	 * (LSV_EINVAL). */
+	 * feature map and PCG on the kernel (laprls or lapsvm -M pcg,
+	 * pcg-early) split the rows (lapsvm-train under mpirun): every rank
+	 * calls lsv_train with the same data, graph and parameters and gets
+	 * the same model; each computes only its block of the rows of Phi
+	 * or of K.  With more than one rank the other methods are refused
+	 * (LSV_EINVAL; lsv_train_distributed says which). */
 	struct lsv_comm *comm;
 	unsigned long long seed;/* landmark sampling */
 	double mem_limit;       /* bytes the dense arrays may take (0: the
@@ -889,6 +890,11 @@ typedef struct {
 
 void lsv_train_param_default(lsv_train_param *p);
 lsv_status lsv_train_param_check(const lsv_train_param *p, lsv_error *err);
+
+/* 1 if p's method splits its rows over the ranks of p->comm (Newton on a
+ * feature map; PCG on the kernel, LapRLS or LapSVM), else 0: the others
+ * run on one process only. */
+int lsv_train_distributed(const lsv_train_param *p);
 
 /*
  * A trained model: nr_fn decision functions (1 for two classes, else one

@@ -1,7 +1,9 @@
 #!/usr/bin/env bats
 # The MPI build (make MPI=1, in LAPSVM_MPIBIN, default build/mpi) under
 # mpirun: graphs byte for byte those of the serial build for P = 1..4
-# ranks, and failures on any rank ending every rank with one message.
+# ranks, models (Nystrom and linear Newton, PCG on the exact kernel) those
+# of one process to 1e-9 relative with the same predicted labels, and
+# failures on any rank ending every rank with one message.
 # Skipped when the MPI build or mpirun is absent.
 #
 # Every run: timeout 60 mpirun -q --oversubscribe --bind-to none -np P,
@@ -291,6 +293,66 @@ same_training() {
 	same_training s.txt t.libsvm -s lapsvm -M newton -t 0 -k 2
 }
 
+@test "mpi train: PCG on the exact kernel (laprls, lapsvm; pcg, pcg-early): the serial model for P = 1..4" {
+	# 301 rows: uneven blocks of K's rows (150/151, 100/100/101, 75/75/75/76)
+	"$DG" -S 3 -n 301 -l 10 moons m.libsvm
+	"$DG" -S 9 -n 200 moons t.libsvm
+	"$GB" -q -k 6 m.libsvm m.graph
+	same_training m.libsvm t.libsvm -s laprls -M pcg -G m.graph
+	same_training m.libsvm t.libsvm -s laprls -M pcg-early -G m.graph
+	same_training m.libsvm t.libsvm -s lapsvm -M pcg -G m.graph
+	same_training m.libsvm t.libsvm -s lapsvm -M pcg-early -G m.graph
+	# iterative: many products with K, each gathered
+	mtrain 3 -s lapsvm -M pcg -G m.graph m.libsvm p.model 2> err
+	grep -q 'PCG: [1-9][0-9] iterations' err || { cat err; false; }
+}
+
+@test "mpi train: PCG one-vs-rest on three rings, L^2, the graph built in: the serial model" {
+	"$DG" -S 4 -n 301 -l 8 rings r.libsvm
+	"$DG" -S 8 -n 150 rings t.libsvm
+	same_training r.libsvm t.libsvm -s lapsvm -M pcg -k 5 -P 2
+	same_training r.libsvm t.libsvm -s laprls -M pcg -k 5 -t 2 -d 3
+	[ "$(key serial.model nr_class)" = 3 ]
+}
+
+@test "mpi train: PCG with 3 rows on 4 ranks (a rank with no rows) and at gamma_I = 0" {
+	small_data s.txt
+	sed -i 4d s.txt
+	"$DG" -S 9 -n 20 moons t.libsvm
+	same_training s.txt t.libsvm -s laprls -M pcg -k 2
+	same_training s.txt t.libsvm -s lapsvm -M pcg -k 2
+	"$DG" -S 3 -n 301 -l 10 moons m.libsvm
+	same_training m.libsvm t.libsvm -s laprls -M pcg -I 0
+}
+
+@test "mpi train: PCG keeps n/P rows of K per rank (-m refuses one process, not two)" {
+	# 1000 rows: K is 8 MB; each of 2 ranks keeps 500 rows (4 MB)
+	"$DG" -S 5 -n 1000 -l 20 moons b.libsvm
+	"$GB" -q -k 6 b.libsvm b.graph
+	run --separate-stderr "$TRAIN" -q -M pcg -m 5 -G b.graph b.libsvm s.model
+	assert_status 1
+	assert_stderr_has "the n x n kernel matrix would need 8.00 MB"
+	run --separate-stderr mtrain 3 -M pcg -m 2 -G b.graph b.libsvm p.model
+	assert_status 1
+	assert_stderr_has "this rank's rows of the n x n kernel matrix would need 2.67 MB"
+	[ ! -e p.model ]
+	mtrain 2 -q -M pcg -m 5 -G b.graph b.libsvm p.model
+	"$TRAIN" -q -M pcg -G b.graph b.libsvm s.model
+	close_models s.model p.model
+}
+
+@test "mpi train: PCG sends each rank's block of K q once per iteration" {
+	moons m.libsvm -S 3
+	run --separate-stderr mtrain 2 -s laprls -M pcg m.libsvm m.model
+	assert_status 0
+	it=$(sed -n 's/.*PCG: \([0-9]*\) iterations.*/\1/p' <<< "$stderr")
+	[ "$it" -gt 5 ]
+	# rank 1 holds rows 101..200: at least 100 doubles (800 bytes) per
+	# product, the iterations' and the first's
+	sent=$(sed -n 's/.*rank 1 of 2: .*, sent \([0-9]*\) bytes/\1/p' <<< "$stderr")
+	[ "$sent" -ge $((800 * (it + 1))) ]
+}
+
 @test "mpi train: each rank's rows, training time and bytes sent are reported" {
 	moons m.libsvm -S 3
 	run --separate-stderr mtrain 2 -M newton -N 20 m.libsvm m.model
@@ -327,6 +389,15 @@ same_training() {
 	one_message 1 "no/dir/p.txt" m.libsvm
 }
 
+@test "mpi train fault: a kernel value of rank 2's rows overflows under PCG: one message" {
+	moons m.libsvm -S 3
+	sed -i '180s/.*/1 1:1e100 2:1/' m.libsvm
+	run --separate-stderr mtrain 3 -q -s laprls -M pcg -t 1 -g 1 -k 3 m.libsvm m.model
+	one_message 1 "lapsvm-train: kernel value of row 180 and row" m.libsvm
+	run --separate-stderr mtrain 3 -q -s lapsvm -M pcg-early -t 1 -g 1 -k 3 m.libsvm m.model
+	one_message 1 "lapsvm-train: kernel value of row 180 and row" m.libsvm
+}
+
 @test "mpi train fault: numerical failures end every rank with one message" {
 	# the landmarks' kernel matrix is zero (the same on every rank)
 	printf '%s\n' '1 1:0' '-1 1:0' '0 1:0' '0 1:0' > z.txt
@@ -342,11 +413,13 @@ same_training() {
 @test "mpi train: the exact solvers, -v, warm starts and combine are refused on P > 1 (exit 2, once)" {
 	moons m.libsvm -S 3
 	"$TRAIN" -q -M newton -N 20 m.libsvm old.model
-	for opts in "-M direct" "-M pcg" "-s laprls" "-M newton" "-s tsvm" \
-		    "-M newton -N 20 -v 2 -a 1,2" "-M newton -N 20 -f old.model"; do
+	for opts in "-M direct" "-s laprls -M direct" "-M newton" "-s tsvm" \
+		    "-s laprls -M newton" \
+		    "-M newton -N 20 -v 2 -a 1,2" "-M newton -N 20 -f old.model" \
+		    "-M pcg -v 2 -a 1,2"; do
 		run --separate-stderr mtrain 2 $opts m.libsvm m.model
 		assert_status 2
-		assert_stderr_has "is not distributed: on 2 processes train -s laprls or lapsvm by Newton on a feature map (-M newton -N m, or -M newton -t 0)"
+		assert_stderr_has "is not distributed: on 2 processes train -s laprls or lapsvm by Newton on a feature map (-M newton -N m, or -M newton -t 0) or by PCG on the kernel (-M pcg or pcg-early)"
 		[ "$(grep -c 'not distributed' <<< "$stderr")" -eq 1 ]
 		[ ! -e m.model ]
 	done
