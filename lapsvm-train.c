@@ -2040,14 +2040,15 @@ static void check_distributed(const options *o)
 static void report_ranks(size_t n, double seconds, double cpu)
 {
 	double *v = tool_rank_values(seconds, cpu);
-	size_t P = (size_t)tool_nproc;
+	size_t lo, nl;
 	int r;
 
-	for (r = 0; r < tool_nproc; r++)
+	for (r = 0; r < tool_nproc; r++) {
+		lsv_comm_block(n, r, tool_nproc, &lo, &nl);
 		tool_info("rank %d of %d: rows %zu..%zu, train %.2f s (CPU %.2f s), "
-			  "sent %.0f bytes", r, tool_nproc, n * (size_t)r / P + 1,
-			  n * (size_t)(r + 1) / P, v[3 * r + 1], v[3 * r + 2],
-			  v[3 * r]);
+			  "sent %.0f bytes", r, tool_nproc, lo + 1, lo + nl,
+			  v[3 * r + 1], v[3 * r + 2], v[3 * r]);
+	}
 	free(v);
 }
 

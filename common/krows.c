@@ -3,14 +3,16 @@
  * whole on every process: the exact-kernel solvers written once for one
  * process and for P ranks (solver.h, lsv_krows).
  *
- * Distribution (lapsvm-train -M pcg under mpirun): rank r of P holds rows
- * [n r/P, n (r+1)/P) of K (its nl rows x all n columns: O(n^2/P) memory),
- * computed from the data by lsv_kernel_matrix, the serial kernel code.
- * Y = K X (X n x C, the same on every rank) is nl x C block products, one
- * dgemm on each rank, and one allgatherv of the blocks, after which every
- * rank holds the whole Y: the rows of one process's product, each entry
- * the same sum (the order of a row's sum is dgemm's over its n columns on
- * either side).  One process: one dgemm on the whole K, nothing gathered.
+ * Distribution (lapsvm-train -M pcg under mpirun): rank r of P holds its
+ * block of about n/P rows of K (lsv_comm_block: whole groups of 16 rows;
+ * its nl rows x all n columns, O(n^2/P) memory), computed from the data
+ * by lsv_kernel_matrix, the serial kernel code.  Y = K X (X n x C, the
+ * same on every rank) is nl x C block products, one dgemm on each rank,
+ * and one allgatherv of the blocks, after which every rank holds the
+ * whole Y: the rows of one process's product, each entry the same sum
+ * (a row's sum is dgemm's over its n columns on either side, and the
+ * blocks end where dgemm's row groups do).  One process: one dgemm on the
+ * whole K, nothing gathered.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -25,17 +27,10 @@ static int dist(const lsv_krows *K)
 
 void lsv_block_rows(lsv_comm *comm, size_t n, size_t *lo, size_t *nl)
 {
-	size_t P, r;
-
-	if (comm == NULL || lsv_comm_size(comm) <= 1) {
-		*lo = 0;
-		*nl = n;
-		return;
-	}
-	P = (size_t)lsv_comm_size(comm);
-	r = (size_t)lsv_comm_rank(comm);
-	*lo = n * r / P;
-	*nl = n * (r + 1) / P - *lo;
+	if (comm == NULL)
+		lsv_comm_block(n, 0, 1, lo, nl);
+	else
+		lsv_comm_block(n, lsv_comm_rank(comm), lsv_comm_size(comm), lo, nl);
 }
 
 lsv_krows lsv_fit_krows(const lsv_fit *F)

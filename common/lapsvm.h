@@ -1472,6 +1472,18 @@ lsv_status lsv_comm_shift_finish(lsv_comm *c, lsv_comm_req *req,
 				 void **recv, size_t *bytes, lsv_error *err);
 
 /*
+ * The rows of rank r of P in the distributed training (lapsvm-train under
+ * mpirun; common/comm.c): [*lo, *lo + *nl), whole groups of 16 rows,
+ * lo = min(n, 16 floor(g r / P)) with g = ceil(n / 16) groups.  At the
+ * ends of 16-row groups, a rank's block product meets the BLAS's row
+ * groups where one process's product over all n rows does (OpenBLAS
+ * rounds the rows of a partial group at the end of a matrix differently,
+ * measured), so the products are the one-process ones.  A rank may hold
+ * no row (n < 16 (P - 1) + 1 leaves some empty).
+ */
+void lsv_comm_block(size_t n, int r, int P, size_t *lo, size_t *nl);
+
+/*
  * lsv_graph_build over the ranks of comm (common/knn.c): the rows in 1-D
  * blocks, rank r holding rows [n r / P, n (r + 1) / P) (rank 0 reads the
  * data, x, and scatters; x is ignored elsewhere), the blocks passed around

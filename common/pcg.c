@@ -21,8 +21,8 @@
  * sqrt(n)/2 iterations (Melacci & Belkin's criterion); or the iteration cap.
  *
  * Distributed (K by rows over P ranks, lsv_krows: lapsvm-train -M pcg
- * under mpirun): rank r holds rows [n r/P, n (r+1)/P) of K, computed on
- * the fly from the data (O(n^2/P) memory); the vectors a, s, Ks, d, Kd,
+ * under mpirun): rank r holds its block of about n/P rows of K
+ * (lsv_comm_block), computed on the fly from the data (O(n^2/P) memory); the vectors a, s, Ks, d, Kd,
  * q, Kq, f are whole on every rank and updated alike by every rank.  The
  * one product per iteration, Kq = K q, is each rank's block of rows by
  * dgemm and one allgatherv of the blocks (lsv_krows_mul), so every rank
@@ -32,8 +32,10 @@
  * alternative, L^p on the owned rows, would need one more gather per
  * iteration and per power p).  No reduction is needed: every rank
  * computes the same numbers, so they agree on every step and stop.  The
- * model differs from one process's only where dgemm's blocking of the
- * products differs (the same sums with the reference BLAS).
+ * model differs from one process's only if the BLAS rounds a row of a
+ * block product otherwise than the same row of the whole product (the
+ * blocks end on dgemm's row groups, which makes them the same sums with
+ * the reference BLAS and OpenBLAS, measured).
  */
 #include <limits.h>
 #include <math.h>

@@ -411,8 +411,8 @@ typedef struct lsv_krows {
 	lsv_comm *comm;
 } lsv_krows;
 
-/* This rank's block of n rows: [n r/P, n (r+1)/P) (all n for comm NULL
- * or of one rank); a rank may get none when n < P. */
+/* This rank's block of n rows (lsv_comm_block; all n for comm NULL or of
+ * one rank); a rank may get none. */
 void lsv_block_rows(lsv_comm *comm, size_t n, size_t *lo, size_t *nl);
 
 /* F's kernel by rows: *F->Kr, or the whole F->K of one process. */

@@ -259,7 +259,8 @@ same_training() {
 }
 
 @test "mpi train: Nystrom LapSVM and LapRLS on 301 moons: the serial model for P = 1..4" {
-	# 301 rows: uneven blocks (150/151, 100/100/101, 75/75/75/76)
+	# 301 rows, whole 16-row groups: uneven blocks (144/157, 96/96/109,
+	# 64/80/80/77)
 	"$DG" -S 3 -n 301 -l 10 moons m.libsvm
 	"$DG" -S 9 -n 200 moons t.libsvm
 	"$GB" -q -k 6 m.libsvm m.graph
@@ -285,7 +286,7 @@ same_training() {
 	same_training m.libsvm t.libsvm -s laprls -M newton -t 0 -G m.graph
 }
 
-@test "mpi train: 3 rows on 4 ranks (a rank with no rows): the serial model" {
+@test "mpi train: 3 rows on 4 ranks (ranks with no rows): the serial model" {
 	small_data s.txt
 	sed -i 4d s.txt
 	"$DG" -S 9 -n 20 moons t.libsvm
@@ -294,7 +295,7 @@ same_training() {
 }
 
 @test "mpi train: PCG on the exact kernel (laprls, lapsvm; pcg, pcg-early): the serial model for P = 1..4" {
-	# 301 rows: uneven blocks of K's rows (150/151, 100/100/101, 75/75/75/76)
+	# 301 rows: uneven blocks of K's rows (144/157, 96/96/109, 64/80/80/77)
 	"$DG" -S 3 -n 301 -l 10 moons m.libsvm
 	"$DG" -S 9 -n 200 moons t.libsvm
 	"$GB" -q -k 6 m.libsvm m.graph
@@ -315,7 +316,7 @@ same_training() {
 	[ "$(key serial.model nr_class)" = 3 ]
 }
 
-@test "mpi train: PCG with 3 rows on 4 ranks (a rank with no rows) and at gamma_I = 0" {
+@test "mpi train: PCG with 3 rows on 4 ranks (ranks with no rows) and at gamma_I = 0" {
 	small_data s.txt
 	sed -i 4d s.txt
 	"$DG" -S 9 -n 20 moons t.libsvm
@@ -347,26 +348,27 @@ same_training() {
 	assert_status 0
 	it=$(sed -n 's/.*PCG: \([0-9]*\) iterations.*/\1/p' <<< "$stderr")
 	[ "$it" -gt 5 ]
-	# rank 1 holds rows 101..200: at least 100 doubles (800 bytes) per
+	# rank 1 holds rows 97..200: at least 104 doubles (832 bytes) per
 	# product, the iterations' and the first's
 	sent=$(sed -n 's/.*rank 1 of 2: .*, sent \([0-9]*\) bytes/\1/p' <<< "$stderr")
-	[ "$sent" -ge $((800 * (it + 1))) ]
+	[ "$sent" -ge $((832 * (it + 1))) ]
 }
 
 @test "mpi train: each rank's rows, training time and bytes sent are reported" {
 	moons m.libsvm -S 3
 	run --separate-stderr mtrain 2 -M newton -N 20 m.libsvm m.model
 	assert_status 0
-	[[ "$stderr" =~ "rank 0 of 2: rows 1..100, train "[0-9.]+" s (CPU "[0-9.]+" s), sent "[0-9]+" bytes" ]]
-	[[ "$stderr" =~ "rank 1 of 2: rows 101..200, train "[0-9.]+" s (CPU "[0-9.]+" s), sent "[0-9]+" bytes" ]]
-	# rank 1 sends at least its 100 outputs (8 bytes each) per Newton step
+	# blocks of whole 16-row groups: 13 groups, 6 and 7
+	[[ "$stderr" =~ "rank 0 of 2: rows 1..96, train "[0-9.]+" s (CPU "[0-9.]+" s), sent "[0-9]+" bytes" ]]
+	[[ "$stderr" =~ "rank 1 of 2: rows 97..200, train "[0-9.]+" s (CPU "[0-9.]+" s), sent "[0-9]+" bytes" ]]
+	# rank 1 sends at least its 104 outputs (8 bytes each) per Newton step
 	sent=$(sed -n 's/.*rank 1 of 2: .*, sent \([0-9]*\) bytes/\1/p' <<< "$stderr")
 	[ "$sent" -gt 800 ]
 }
 
 @test "mpi train fault: a malformed line in the rows of rank 2: file:line, exit 1, no stray file" {
 	moons m.libsvm -S 3
-	# 200 rows on 3 ranks: rank 2 trains on rows 134..200
+	# 200 rows on 3 ranks: rank 2 trains on rows 129..200
 	sed -i '180s/.*/1 1:0.5 2:oops/' m.libsvm
 	run --separate-stderr mtrain 3 -M newton -N 20 m.libsvm m.model
 	one_message 1 "lapsvm-train: m.libsvm:180:" m.libsvm
