@@ -39,9 +39,10 @@ void *lsv_alloc(size_t count, size_t size)
 /* Doubles a row's dense arrays take, for n rows (the memory check). */
 static double mem_krows(const lsv_train_param *p, double n)
 {
-	/* the kernel; over P processes each holds its n/P rows of it */
+	/* the kernel; over P processes each holds its block of rows of it,
+	 * at most 16 ceil(g / P) rows (g = ceil(n / 16): lsv_comm_block) */
 	double P = p->comm != NULL ? (double)lsv_comm_size(p->comm) : 1.0;
-	return n * ceil(n / P);
+	return P > 1.0 ? n * fmin(n, 16.0 * ceil(ceil(n / 16.0) / P)) : n * n;
 }
 
 /* the kernel, and with a graph the n x n system beside it */
