@@ -240,9 +240,12 @@ static void usage(void)
 "rows of Phi, the (m+1) x (m+1) Newton systems and gradients are summed\n"
 "over the ranks (allreduce) and the outputs Phi w gathered; the landmarks\n"
 "are those of one process (-S), the model equals the one-process model up\n"
-"to rounding, and rank 0 writes it.  Every other method (the exact n x n\n"
-"solvers: direct, pcg, the dual), -v and -s combine run on one process\n"
-"only and are refused.  A graph built here is built by rank 0 alone:\n"
+"to rounding, and rank 0 writes it.  So does -s laprls or lapsvm -M pcg\n"
+"or pcg-early: each rank computes and keeps its block of rows of the\n"
+"n x n kernel (memory n^2/P), the products with it are block products\n"
+"gathered once per iteration.  Every other method (direct, Newton by LU,\n"
+"the dual, tsvm...), -v, -f and -s combine run on one process only and\n"
+"are refused.  A graph built here is built by rank 0 alone:\n"
 "build it with graph-build under mpirun and give it with -G.\n"
 "\n"
 "Exit status: 0 success, 1 failure (bad input, numerical failure), 2 usage.\n");
@@ -2055,15 +2058,13 @@ static void check_distributed(const options *o)
 		what = "-f (a warm start)";
 	else if (o->folds > 0)
 		what = "-v (cross validation)";
-	else if (!((p->solver == LSV_SOLVER_LAPRLS ||
-		    p->solver == LSV_SOLVER_LAPSVM) &&
-		   p->method == LSV_METHOD_NEWTON &&
-		   (p->landmarks > 0 || p->kernel.type == LSV_KERNEL_LINEAR)))
+	else if (!lsv_train_distributed(p))
 		what = "this method";
 	if (what != NULL)
 		tool_usage_error("%s is not distributed: on %d processes train "
 				 "-s laprls or lapsvm by Newton on a feature map "
-				 "(-M newton -N m, or -M newton -t 0), or run on one "
+				 "(-M newton -N m, or -M newton -t 0) or by PCG on the "
+				 "kernel (-M pcg or pcg-early), or run on one "
 				 "process (without mpirun, or -np 1)", what, tool_nproc);
 }
 
@@ -2072,14 +2073,15 @@ static void check_distributed(const options *o)
 static void report_ranks(size_t n, double seconds, double cpu)
 {
 	double *v = tool_rank_values(seconds, cpu);
-	size_t P = (size_t)tool_nproc;
+	size_t lo, nl;
 	int r;
 
-	for (r = 0; r < tool_nproc; r++)
+	for (r = 0; r < tool_nproc; r++) {
+		lsv_comm_block(n, r, tool_nproc, &lo, &nl);
 		tool_info("rank %d of %d: rows %zu..%zu, train %.2f s (CPU %.2f s), "
-			  "sent %.0f bytes", r, tool_nproc, n * (size_t)r / P + 1,
-			  n * (size_t)(r + 1) / P, v[3 * r + 1], v[3 * r + 2],
-			  v[3 * r]);
+			  "sent %.0f bytes", r, tool_nproc, lo + 1, lo + nl,
+			  v[3 * r + 1], v[3 * r + 2], v[3 * r]);
+	}
 	free(v);
 }
 

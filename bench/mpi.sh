@@ -7,6 +7,7 @@
 #
 #   bench/mpi.sh [fashion|mnist10k]     (default fashion)
 #   bench/mpi.sh train                  (lapsvm-train on SecStr, below)
+#   bench/mpi.sh train-usps             (lapsvm-train on USPS, 3 vs 8)
 #
 # train: lapsvm-train $TRAIN (default -s lapsvm -M newton -N 1000) on
 # SecStr (83679 rows) with the labels of split $SPLIT (default 1) of
@@ -18,6 +19,12 @@
 # lapsvm-train reports them), the largest relative difference of any
 # number of the model from the serial one, whether the predicted labels
 # of the unlabelled rows (-o) are identical, and their error (%).
+# train-usps: the same table for lapsvm-train $TRAIN (default -s laprls
+# -M pcg: PCG on the exact kernel, its rows split over the ranks) on the
+# digits $DIGITS (default "3 8": 1200 rows; "all": the 7291 rows, ten
+# one-vs-rest functions) of USPS's training set (usps.train.libsvm.gz),
+# every $EVERY-th of them (default 20) labelled, the others not, and the
+# graph graph-build -k 10 of those rows.
 # Environment: GRAPH ("-k 10"), PS ("1 2"), BLAS (the directory of the BLAS
 # to run with, default /usr/lib/x86_64-linux-gnu/openblas-pthread; empty:
 # the system's), FASHION (directory of the IDX files, as bench/fashion.sh),
@@ -56,19 +63,45 @@ model_diff() {
 		printf "%.1e\n", w }'
 }
 
-if [ "$set_name" = train ]; then
-	TRAIN=${TRAIN:--s lapsvm -M newton -N 1000}
-	SPLIT=${SPLIT:-1}
-	L=${L:-1000}
-	[ -f "$DATA/ssl_secstr.libsvm.gz" ] || { echo "mpi.sh: $DATA/ssl_secstr.libsvm.gz not found" >&2; exit 1; }
-	gzip -dc "$DATA/ssl_secstr.libsvm.gz" > "$tmp/full"
-	sed -n "${SPLIT}p" "$DATA/ssl_secstr.splits.l$L.txt" > "$tmp/lab"
-	[ -s "$tmp/lab" ] || { echo "mpi.sh: no split $SPLIT of l = $L" >&2; exit 1; }
+# max |f - g| / max |f| over the decision values of two -o files (every
+# column after the label of every row but the header)
+output_diff() {
+	paste -d' ' "$1" "$2" | awk 'NR > 1 { h = NF / 2
+		for (i = 2; i <= h; i++) { a = $i < 0 ? -$i : $i; d = $i - $(i + h); d = d < 0 ? -d : d
+			if (a > m) m = a; if (d > w) w = d } }
+		END { printf "%.1e\n", (m > 0 ? w / m : 0) }'
+}
+
+if [ "$set_name" = train ] || [ "$set_name" = train-usps ]; then
+	if [ "$set_name" = train ]; then
+		TRAIN=${TRAIN:--s lapsvm -M newton -N 1000}
+		SPLIT=${SPLIT:-1}
+		L=${L:-1000}
+		[ -f "$DATA/ssl_secstr.libsvm.gz" ] || { echo "mpi.sh: $DATA/ssl_secstr.libsvm.gz not found" >&2; exit 1; }
+		gzip -dc "$DATA/ssl_secstr.libsvm.gz" > "$tmp/full"
+		sed -n "${SPLIT}p" "$DATA/ssl_secstr.splits.l$L.txt" > "$tmp/lab"
+		[ -s "$tmp/lab" ] || { echo "mpi.sh: no split $SPLIT of l = $L" >&2; exit 1; }
+		what="SecStr, split $SPLIT of l = $L"
+		MARK=9
+	else
+		TRAIN=${TRAIN:--s laprls -M pcg}
+		EVERY=${EVERY:-20}
+		DIGITS=${DIGITS:-3 8}
+		[ -f "$DATA/usps.train.libsvm.gz" ] || { echo "mpi.sh: $DATA/usps.train.libsvm.gz not found" >&2; exit 1; }
+		gzip -dc "$DATA/usps.train.libsvm.gz" |
+			awk -v d="$DIGITS" 'BEGIN { n = split(d, a, " "); for (i = 1; i <= n; i++) keep[a[i]] = 1 }
+				d == "all" || ($1 in keep)' > "$tmp/full"
+		awk -v e="$EVERY" -v n="$(wc -l < "$tmp/full")" \
+			'BEGIN { for (i = 1; i <= n; i += e) printf "%d ", i; print "" }' > "$tmp/lab"
+		what="USPS train, digits $DIGITS, every ${EVERY}th row labelled"
+		MARK=99  # not a digit
+	fi
 	# as experiments/ssl-book.sh: the split's rows keep their label, the
-	# others get the marker 9; the truth of the unlabelled rows for scoring
-	awk 'NR == FNR { for (j = 1; j <= NF; j++) keep[$j] = 1; next }
-		{ if (!(FNR in keep)) $1 = 9; print }' "$tmp/lab" "$tmp/full" > "$tmp/semi"
-	awk 'NR == FNR { y[FNR] = $1; next } $1 == 9 { print y[FNR] }' \
+	# others get the marker $MARK; the truth of the unlabelled rows for
+	# scoring
+	awk -v u="$MARK" 'NR == FNR { for (j = 1; j <= NF; j++) keep[$j] = 1; next }
+		{ if (!(FNR in keep)) $1 = u; print }' "$tmp/lab" "$tmp/full" > "$tmp/semi"
+	awk -v u="$MARK" 'NR == FNR { y[FNR] = $1; next } $1 == u { print y[FNR] }' \
 		<(cut -d' ' -f1 "$tmp/full") "$tmp/semi" > "$tmp/truth"
 	if [ "$(id -u)" = 0 ]; then
 		export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -76,34 +109,38 @@ if [ "$set_name" = train ]; then
 	export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1
 	[ -n "$BLAS" ] && export LD_LIBRARY_PATH="$BLAS${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 	./graph-build -q -k 10 "$tmp/semi" "$tmp/graph"
-	echo "lapsvm-train $TRAIN -u 9 -G (graph-build -k 10) on SecStr, split $SPLIT of l = $L: $(wc -l < "$tmp/semi") rows; one thread per rank; BLAS: ${BLAS:-system}; $(nproc --all) cores, shared: load average $(cut -d" " -f1-3 /proc/loadavg)"
+	echo "lapsvm-train $TRAIN -u $MARK -G (graph-build -k 10) on $what: $(wc -l < "$tmp/semi") rows; one thread per rank; BLAS: ${BLAS:-system}; $(nproc --all) cores, shared: load average $(cut -d" " -f1-3 /proc/loadavg)"
 	echo
 	error() { tail -n +2 "$1" | cut -d' ' -f1 | paste -d' ' "$tmp/truth" - |
 		awk '{ n++; e += ($1 != $2) } END { printf "%.2f", 100 * e / n }'; }
-	printf '| run | wall s | CPU s | train s per rank (its CPU s) | bytes sent per rank | model vs serial (max rel. diff) | labels | error %% |\n|---|---|---|---|---|---|---|---|\n'
+	printf '| run | wall s | CPU s | train s per rank (its CPU s) | bytes sent per rank | model vs serial (max rel. diff) | outputs vs serial (max abs. diff / max abs.) | labels | error %% |\n|---|---|---|---|---|---|---|---|---|\n'
 	# shellcheck disable=SC2086
-	/usr/bin/time -f '%e %U %S' -o "$tmp/serial.time" ./lapsvm-train $TRAIN -u 9 -G "$tmp/graph" \
+	/usr/bin/time -f '%e %U %S' -o "$tmp/serial.time" ./lapsvm-train $TRAIN -u "$MARK" -G "$tmp/graph" \
 		-o "$tmp/serial.pred" "$tmp/semi" "$tmp/serial.model" 2> "$tmp/serial.err"
 	read -r w u s < "$tmp/serial.time"
-	printf '| serial, 1 thread | %s | %s | - | - | reference | reference | %s |\n' "$w" \
+	printf '| serial, 1 thread | %s | %s | - | - | reference | reference | reference | %s |\n' "$w" \
 		"$(awk -v a="$u" -v b="$s" 'BEGIN { printf "%.1f", a + b }')" "$(error "$tmp/serial.pred")"
 	for P in $PS; do
 		# shellcheck disable=SC2086
 		/usr/bin/time -f '%e %U %S' -o "$tmp/p$P.time" mpirun -q --oversubscribe --bind-to none \
-			-np "$P" build/mpi/lapsvm-train $TRAIN -u 9 -G "$tmp/graph" -o "$tmp/p$P.pred" \
+			-np "$P" build/mpi/lapsvm-train $TRAIN -u "$MARK" -G "$tmp/graph" -o "$tmp/p$P.pred" \
 			"$tmp/semi" "$tmp/p$P.model" 2> "$tmp/p$P.err"
 		read -r w u s < "$tmp/p$P.time"
 		tr=$(sed -n 's/.*rank [0-9]* of .*train \([0-9.]*\) s (CPU \([0-9.]*\) s).*/\1 (\2)/p' "$tmp/p$P.err" | paste -sd/ -)
 		sent=$(sed -n 's/.*rank [0-9]* of .*sent \([0-9]*\) bytes/\1/p' "$tmp/p$P.err" | paste -sd/ -)
 		same=$(cmp -s <(cut -d' ' -f1 "$tmp/serial.pred") <(cut -d' ' -f1 "$tmp/p$P.pred") &&
 			echo identical || echo DIFFERENT)
-		printf '| mpirun -np %s | %s | %s | %s | %s | %s | %s | %s |\n' "$P" "$w" \
+		printf '| mpirun -np %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$P" "$w" \
 			"$(awk -v a="$u" -v b="$s" 'BEGIN { printf "%.1f", a + b }')" "${tr:--}" "${sent:--}" \
-			"$(model_diff "$tmp/serial.model" "$tmp/p$P.model")" "$same" "$(error "$tmp/p$P.pred")"
+			"$(model_diff "$tmp/serial.model" "$tmp/p$P.model")" \
+			"$(output_diff "$tmp/serial.pred" "$tmp/p$P.pred")" "$same" "$(error "$tmp/p$P.pred")"
 	done
 	echo
 	echo "The serial run's report:"
 	sed 's/^/    /' "$tmp/serial.err"
+	for P in $PS; do
+		echo "mpirun -np $P: $(grep -E 'PCG: |Newton: |conjugate gradient: ' "$tmp/p$P.err" | sed 's/^lapsvm-train: //' | paste -sd';' -)"
+	done
 	exit 0
 fi
 case $set_name in
@@ -116,7 +153,7 @@ mnist10k)
 	gzip -dc "$DATA/mnist.t10k.libsvm.gz" > "$tmp/x"
 	;;
 *)
-	echo "mpi.sh: unknown set '$set_name' (fashion, mnist10k or train)" >&2
+	echo "mpi.sh: unknown set '$set_name' (fashion, mnist10k, train or train-usps)" >&2
 	exit 2
 	;;
 esac

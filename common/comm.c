@@ -41,6 +41,21 @@ struct lsv_comm_req {
 #endif
 };
 
+void lsv_comm_block(size_t n, int r, int P, size_t *lo, size_t *nl)
+{
+	size_t g = (n + 15) / 16, a, b;
+
+	if (P <= 1) {
+		*lo = 0;
+		*nl = n;
+		return;
+	}
+	a = 16 * (g * (size_t)r / (size_t)P);
+	b = 16 * (g * (size_t)(r + 1) / (size_t)P);
+	*lo = a < n ? a : n;
+	*nl = (b < n ? b : n) - *lo;
+}
+
 int lsv_comm_mpi(void)
 {
 #ifdef LSV_MPI

@@ -20,7 +20,8 @@
  * the full kernel is the direct solve too.
  *
  * PCG (pcg.c): the same objective minimized iteratively, one product with
- * K per iteration, with or without early stopping.
+ * K per iteration, with or without early stopping; it also runs on K held
+ * by rows over the ranks of an MPI run (lsv_krows).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -115,20 +116,26 @@ lsv_status lsv_fit_laprls_pcg(lsv_fit *F, lsv_model **out)
 	/* targets on every row (0 unlabeled), no LU */
 	double *Yn = calloc(n * (size_t)nrhs, sizeof *Yn);
 	unsigned char *lab = calloc(n, 1);
+	lsv_krows K = lsv_fit_krows(F);
 	lsv_status st;
 
 	(void)out;
-	if (Yn == NULL || lab == NULL) {
+	if (Yn == NULL || lab == NULL)
+		st = lsv_fail(F->err, LSV_ENOMEM, "out of memory");
+	else
+		st = LSV_OK;
+	/* distributed: a failure of one rank ends every rank */
+	if ((st = lsv_krows_agree(&K, st, F->err)) != LSV_OK) {
 		free(Yn);
 		free(lab);
-		return lsv_fail(F->err, LSV_ENOMEM, "out of memory");
+		return st;
 	}
 	for (r = 0; r < l; r++) {
 		lab[F->lab[r]] = 1;
 		for (c = 0; c < nrhs; c++)
 			Yn[F->lab[r] + (size_t)c * n] = F->Y[r + (size_t)c * l];
 	}
-	st = lsv_laprls_pcg(F->K, n, F->L, lsv_fit_intrinsic(F, 1.0), lab, 0,
+	st = lsv_laprls_pcg(&K, F->L, lsv_fit_intrinsic(F, 1.0), lab, 0,
 			    lab, l, Yn, nrhs, F->p, F->alpha, F->warm,
 			    &F->report->pcg_iterations,
 			    F->warm ? &F->report->warm_residual : NULL, F->err);

@@ -718,11 +718,12 @@ typedef struct {
 	 * never an n x n array). */
 	long landmarks;         /* Nystrom landmarks m (0: none) */
 	/* NULL, or the processes (common/comm.c) among which Newton on a
-	 * feature map splits the rows (lapsvm-train under mpirun): every
-	 * rank calls lsv_train with the same data, graph and parameters and
-	 * gets the same model; each computes only its block of the rows of
-	 * Phi.  With more than one rank the other methods are refused
-	 * (LSV_EINVAL). */
+	 * feature map and PCG on the kernel (laprls or lapsvm -M pcg,
+	 * pcg-early) split the rows (lapsvm-train under mpirun): every rank
+	 * calls lsv_train with the same data, graph and parameters and gets
+	 * the same model; each computes only its block of the rows of Phi
+	 * or of K.  With more than one rank the other methods are refused
+	 * (LSV_EINVAL; lsv_train_distributed says which). */
 	struct lsv_comm *comm;
 	unsigned long long seed;/* landmark sampling */
 	double mem_limit;       /* bytes the dense arrays may take (0: the
@@ -897,6 +898,11 @@ typedef struct {
 
 void lsv_train_param_default(lsv_train_param *p);
 lsv_status lsv_train_param_check(const lsv_train_param *p, lsv_error *err);
+
+/* 1 if p's method splits its rows over the ranks of p->comm (Newton on a
+ * feature map; PCG on the kernel, LapRLS or LapSVM), else 0: the others
+ * run on one process only. */
+int lsv_train_distributed(const lsv_train_param *p);
 
 /*
  * A trained model: nr_fn decision functions (1 for two classes, else one
@@ -1477,6 +1483,18 @@ lsv_status lsv_comm_shift_start(lsv_comm *c, const void *send, size_t bytes,
 				lsv_comm_req **req, lsv_error *err);
 lsv_status lsv_comm_shift_finish(lsv_comm *c, lsv_comm_req *req,
 				 void **recv, size_t *bytes, lsv_error *err);
+
+/*
+ * The rows of rank r of P in the distributed training (lapsvm-train under
+ * mpirun; common/comm.c): [*lo, *lo + *nl), whole groups of 16 rows,
+ * lo = min(n, 16 floor(g r / P)) with g = ceil(n / 16) groups.  At the
+ * ends of 16-row groups, a rank's block product meets the BLAS's row
+ * groups where one process's product over all n rows does (OpenBLAS
+ * rounds the rows of a partial group at the end of a matrix differently,
+ * measured), so the products are the one-process ones.  A rank may hold
+ * no row (n < 16 (P - 1) + 1 leaves some empty).
+ */
+void lsv_comm_block(size_t n, int r, int P, size_t *lo, size_t *nl);
 
 /*
  * lsv_graph_build over the ranks of comm (common/knn.c): the rows in 1-D

@@ -20,6 +20,13 @@
  * more than 1e-6 (1 + max |f|); with early stopping the inner solves are
  * inexact by design and an unchanged S is the stop (Melacci & Belkin stop
  * on stable predictions).
+ *
+ * With PCG the solver also runs on K held by rows over the ranks of an MPI
+ * run (lsv_krows, pcg.c's comment): the products K d are the ranks' block
+ * products gathered (lsv_krows_mul), and everything else -- the active
+ * sets, the line search, the Laplacian terms of the slope -- is the serial
+ * arithmetic on whole vectors, the same on every rank.  The LU steps need
+ * the whole K and stay on one process.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +36,7 @@
 
 typedef struct {
 	lsv_fit *F;
+	lsv_krows K;              /* F's kernel, whole or by rows */
 	double cI;                /* gamma_I / n^2 */
 	int pcg;                  /* inner solves by PCG, else LU */
 	unsigned char *act_n;     /* n x C: the active rows by row number */
@@ -62,7 +70,7 @@ static lsv_status solve(void *ctx, const unsigned char *act,
 		}
 	if (P->pcg) {
 		memcpy(zn, z, nc * sizeof *zn);
-		return lsv_laprls_pcg(F->K, n, F->L, P->cI, P->act_n, n,
+		return lsv_laprls_pcg(&P->K, F->L, P->cI, P->act_n, n,
 				      P->labeled, l, P->Yn, C, F->p, zn,
 				      step > 0 || F->warm,
 				      &F->report->pcg_iterations,
@@ -99,13 +107,9 @@ static lsv_status outputs(void *ctx, const unsigned char *live,
 			  const double *d, double *df)
 {
 	kprimal *P = ctx;
-	int N = (int)P->F->n, NC = P->F->nr_fn;
-	const double one = 1.0, zero = 0.0;
 
 	(void)live;
-	dgemm_("N", "N", &N, &NC, &N, &one, P->F->K, &N, d, &N, &zero, df, &N,
-	       1, 1);
-	return LSV_OK;
+	return lsv_krows_mul(&P->K, d, P->F->nr_fn, df, P->F->err);
 }
 
 static lsv_status slope(void *ctx, const unsigned char *live,
@@ -122,7 +126,9 @@ static lsv_status slope(void *ctx, const unsigned char *live,
 	(void)live;
 	(void)z;
 	if (F->L != NULL &&
-	    (st = lsv_lapop_apply(F->L, df, P->Ldf, (size_t)F->nr_fn, P->cI,
+	    (st = lsv_krows_agree(&P->K, lsv_lapop_apply(F->L, df, P->Ldf,
+							  (size_t)F->nr_fn,
+							  P->cI, F->err),
 				  F->err)) != LSV_OK)
 		return st;
 	for (c = 0; c < F->nr_fn; c++) {
@@ -143,6 +149,13 @@ static lsv_status slope(void *ctx, const unsigned char *live,
 	return LSV_OK;
 }
 
+/* A local outcome agreed by every rank (the Newton driver's hook). */
+static lsv_status agree(void *ctx, lsv_status st)
+{
+	kprimal *P = ctx;
+	return lsv_krows_agree(&P->K, st, P->F->err);
+}
+
 lsv_status lsv_fit_lapsvm_primal(lsv_fit *F, lsv_model **out)
 {
 	size_t n = F->n, nc = n * (size_t)F->nr_fn, r;
@@ -153,16 +166,18 @@ lsv_status lsv_fit_lapsvm_primal(lsv_fit *F, lsv_model **out)
 	(void)out;
 	memset(&P, 0, sizeof P);
 	P.F = F;
+	P.K = lsv_fit_krows(F);
 	P.cI = lsv_fit_intrinsic(F, 1.0);
 	P.pcg = F->p->method != LSV_METHOD_NEWTON;
 	P.act_n = malloc(nc);
 	P.labeled = calloc(n, 1);
 	P.Yn = malloc(nc * sizeof *P.Yn);
 	P.Ldf = malloc(nc * sizeof *P.Ldf);
-	if (!P.act_n || !P.labeled || !P.Yn || !P.Ldf) {
+	if (!P.act_n || !P.labeled || !P.Yn || !P.Ldf)
 		st = lsv_fail(F->err, LSV_ENOMEM, "out of memory");
+	/* distributed: a failure of one rank ends every rank */
+	if ((st = lsv_krows_agree(&P.K, st, F->err)) != LSV_OK)
 		goto done;
-	}
 	for (r = 0; r < F->l; r++)
 		P.labeled[F->lab[r]] = 1;
 	if (!P.pcg) {
@@ -194,6 +209,7 @@ lsv_status lsv_fit_lapsvm_primal(lsv_fit *F, lsv_model **out)
 	O.solve = solve;
 	O.outputs = outputs;
 	O.slope = slope;
+	O.agree = agree;
 	st = lsv_newton(F, &O, 1, F->alpha);
 done:
 	free(P.act_n);

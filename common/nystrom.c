@@ -14,8 +14,8 @@
  * + b.  Linear kernel without landmarks: Phi = X (the features that occur,
  * compactly numbered), the model keeps w itself.
  *
- * Distributed (p->comm of P > 1 ranks): rank r builds rows [n r/P,
- * n (r+1)/P) of Phi only (the landmarks, K_mm and V are the same on every
+ * Distributed (p->comm of P > 1 ranks): rank r builds its block of rows
+ * of Phi only (lsv_comm_block) (the landmarks, K_mm and V are the same on every
  * rank: one seeded sampling over all n rows), lsv_primal_train reduces
  * and gathers across the blocks, and the training outputs are gathered at
  * the end; every rank ends with the same model.
@@ -175,14 +175,9 @@ lsv_status lsv_fit_feature_map(lsv_fit *F, lsv_model **out)
 	memset(&map, 0, sizeof map);
 	memset(&ny, 0, sizeof ny);
 	map.n = n;
-	map.nl = n;
-	if (p->comm != NULL && lsv_comm_size(p->comm) > 1) {
-		size_t R = (size_t)lsv_comm_size(p->comm);
-		size_t me = (size_t)lsv_comm_rank(p->comm);
+	if (p->comm != NULL && lsv_comm_size(p->comm) > 1)
 		map.comm = p->comm;
-		map.lo = n * me / R;
-		map.nl = n * (me + 1) / R - map.lo;
-	}
+	lsv_block_rows(map.comm, n, &map.lo, &map.nl);
 	if (p->landmarks > 0) {
 		st = lsv_nystrom_build_rows(x, p, map.lo, map.nl, &ny, F->err);
 		/* a kernel value of one rank's rows can fail there alone */

@@ -19,13 +19,29 @@
  * class; or, with early stopping, when under 1.5% of the unlabeled rows
  * changed the sign of f = K a (or, multiclass, its argmax) over the last
  * sqrt(n)/2 iterations (Melacci & Belkin's criterion); or the iteration cap.
+ *
+ * Distributed (K by rows over P ranks, lsv_krows: lapsvm-train -M pcg
+ * under mpirun): rank r holds its block of about n/P rows of K
+ * (lsv_comm_block), computed on the fly from the data (O(n^2/P) memory); the vectors a, s, Ks, d, Kd,
+ * q, Kq, f are whole on every rank and updated alike by every rank.  The
+ * one product per iteration, Kq = K q, is each rank's block of rows by
+ * dgemm and one allgatherv of the blocks (lsv_krows_mul), so every rank
+ * holds the same Kq; the Laplacian product L^p Kd, the dot products and
+ * the updates are then the serial arithmetic on whole vectors, done by
+ * every rank (O(p nnz(W) + n) each, small beside the n^2/P product; the
+ * alternative, L^p on the owned rows, would need one more gather per
+ * iteration and per power p).  No reduction is needed: every rank
+ * computes the same numbers, so they agree on every step and stop.  The
+ * model differs from one process's only if the BLAS rounds a row of a
+ * block product otherwise than the same row of the whole product (the
+ * blocks end on dgemm's row groups, which makes them the same sums with
+ * the reference BLAS and OpenBLAS, measured).
  */
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "blas.h"
 #include "solver.h"
 
 /* The class of a row from its scores (argmax; sign for one function). */
@@ -40,32 +56,32 @@ static int decide(const double *f, size_t n, size_t i, int C)
 	return best;
 }
 
-lsv_status lsv_laprls_pcg(const double *K, size_t n, const lsv_lapop *L,
+lsv_status lsv_laprls_pcg(const lsv_krows *K, const lsv_lapop *L,
 			  double cI, const unsigned char *act,
 			  size_t act_stride, const unsigned char *labeled,
 			  size_t l, const double *Y, int C,
 			  const lsv_train_param *p, double *alpha, int warm,
 			  long *iters, double *start_res, lsv_error *err)
 {
-	size_t nc = n * (size_t)C, i;
+	size_t n = K->n, nc = n * (size_t)C, i;
 	double *buf, *s, *Ks, *d, *Kd, *q, *Kq, *f, *Lq;
 	double *rho, *rho0;
-	int *cls = NULL, c, N = (int)n, NC = C;
+	int *cls = NULL, c;
 	long it, maxit = p->pcg_max_iter > 0 ? p->pcg_max_iter : (long)n;
 	long every = (long)(sqrt((double)n) / 2.0) > 0 ? (long)(sqrt((double)n) / 2.0) : 1;
 	double il = 1.0 / (double)l;
 	int graph = L != NULL && cI > 0.0;
-	const double one = 1.0, zero = 0.0;
 	lsv_status st = LSV_OK;
 
 	buf = calloc(8 * nc + 2 * (size_t)C, sizeof *buf);
 	cls = malloc(n * sizeof *cls);
-	if (buf == NULL || cls == NULL) {
+	if (buf == NULL || cls == NULL)
 		st = lsv_fail(err, LSV_ENOMEM,
 			      "out of memory for the PCG vectors (%zu bytes)",
 			      8 * nc * sizeof *buf);
+	/* every rank learns a failure of one before the first product */
+	if ((st = lsv_krows_agree(K, st, err)) != LSV_OK)
 		goto done;
-	}
 	s = buf; Ks = s + nc; d = Ks + nc; Kd = d + nc; q = Kd + nc;
 	Kq = q + nc; f = Kq + nc; Lq = f + nc;
 	rho = Lq + nc; rho0 = rho + C;
@@ -76,7 +92,8 @@ lsv_status lsv_laprls_pcg(const double *K, size_t n, const lsv_lapop *L,
 	for (c = 0; c < C; c++)
 		for (i = 0; i < n; i++)
 			s[i + (size_t)c * n] = Y[i + (size_t)c * n] * il;
-	dgemm_("N", "N", &N, &NC, &N, &one, K, &N, s, &N, &zero, Ks, &N, 1, 1);
+	if ((st = lsv_krows_mul(K, s, C, Ks, err)) != LSV_OK)
+		goto done;
 	for (c = 0; c < C; c++) {
 		double r = 0.0;
 		for (i = 0; i < n; i++)
@@ -86,10 +103,11 @@ lsv_status lsv_laprls_pcg(const double *K, size_t n, const lsv_lapop *L,
 	if (!warm) {
 		memset(alpha, 0, nc * sizeof *alpha);
 	} else {
-		dgemm_("N", "N", &N, &NC, &N, &one, K, &N, alpha, &N, &zero, f, &N,
-		       1, 1);
-		if (graph &&
-		    (st = lsv_lapop_apply(L, f, Lq, (size_t)C, 1.0, err)) != LSV_OK)
+		if ((st = lsv_krows_mul(K, alpha, C, f, err)) != LSV_OK)
+			goto done;
+		if (graph)
+			st = lsv_lapop_apply(L, f, Lq, (size_t)C, 1.0, err);
+		if ((st = lsv_krows_agree(K, st, err)) != LSV_OK)
 			goto done;
 		for (c = 0; c < C; c++)
 			for (i = 0; i < n; i++) {
@@ -98,7 +116,8 @@ lsv_status lsv_laprls_pcg(const double *K, size_t n, const lsv_lapop *L,
 					 p->gamma_A * alpha[at] +
 					 (graph ? cI * Lq[at] : 0.0);
 			}
-		dgemm_("N", "N", &N, &NC, &N, &one, K, &N, s, &N, &zero, Ks, &N, 1, 1);
+		if ((st = lsv_krows_mul(K, s, C, Ks, err)) != LSV_OK)
+			goto done;
 	}
 	memcpy(d, s, nc * sizeof *d);
 	memcpy(Kd, Ks, nc * sizeof *Kd);
@@ -134,8 +153,9 @@ lsv_status lsv_laprls_pcg(const double *K, size_t n, const lsv_lapop *L,
 	for (it = 0; it < maxit; it++) {
 		int done_all = 1;
 		/* q = M d = J Kd / l + gamma_A d + gamma_I/n^2 L Kd */
-		if (graph &&
-		    (st = lsv_lapop_apply(L, Kd, Lq, (size_t)C, 1.0, err)) != LSV_OK)
+		if (graph)
+			st = lsv_lapop_apply(L, Kd, Lq, (size_t)C, 1.0, err);
+		if ((st = lsv_krows_agree(K, st, err)) != LSV_OK)
 			goto done;
 		for (c = 0; c < C; c++)
 			for (i = 0; i < n; i++) {
@@ -144,8 +164,8 @@ lsv_status lsv_laprls_pcg(const double *K, size_t n, const lsv_lapop *L,
 					p->gamma_A * d[at] +
 					(graph ? cI * Lq[at] : 0.0);
 			}
-		dgemm_("N", "N", &N, &NC, &N, &one, K, &N, q, &N, &zero, Kq, &N,
-		       1, 1);
+		if ((st = lsv_krows_mul(K, q, C, Kq, err)) != LSV_OK)
+			goto done;
 		for (c = 0; c < C; c++) {
 			double *sc = s + (size_t)c * n, *Ksc = Ks + (size_t)c * n;
 			double *dc = d + (size_t)c * n, *Kdc = Kd + (size_t)c * n;

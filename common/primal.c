@@ -36,7 +36,7 @@
  * its own; the dense part of H is shared.
  *
  * Distributed (lsv_fmat.comm of P > 1 ranks, lapsvm-train under mpirun):
- * the rows of Phi in 1-D blocks, rank r holding rows [n r/P, n (r+1)/P).
+ * the rows of Phi in 1-D blocks of about n/P rows (lsv_comm_block).
  * z, H and the m-vectors are the same on every rank; each sum over rows
  * (Phi~_S' Phi~_S, Phi~' v, the right-hand side, Phi~' L^p Phi~) is a
  * sum of the ranks' partial sums, reduced by one allreduce; an n-vector
@@ -391,7 +391,8 @@ static lsv_status gather_slice(const prob *P, size_t c0, size_t w, double *G)
 	if (st != LSV_OK)
 		return st;
 	for (r = 0; r < R; r++) {
-		size_t lo = n * r / R, nr = n * (r + 1) / R - lo;
+		size_t lo, nr;
+		lsv_comm_block(n, (int)r, (int)R, &lo, &nr);
 		for (j = 0; j < w; j++)
 			for (i = 0; i < nr; i++)
 				G[lo + i + j * n] = all[off + i + j * nr];

@@ -92,7 +92,12 @@ typedef struct {
 				       labelaware -J laplacian) need its
 				       dense normalized Laplacian */
 	const double *K;            /* the n x n kernel (column-major), or
-				       NULL for a row on a feature map */
+				       NULL for a row on a feature map or
+				       when this process holds only rows
+				       of it (Kr) */
+	const struct lsv_krows *Kr; /* the kernel by rows (a distributed
+				       row), or NULL: K whole on this
+				       process (lsv_fit_krows) */
 	const lsv_train_progress *progress;  /* never NULL (may be empty) */
 	lsv_train_report *report;   /* never NULL; the solver adds its
 				       iteration counts */
@@ -400,7 +405,45 @@ lsv_status lsv_combine_weights(const double *S, size_t l, size_t Q,
 			       int *capped, double *obj0, double *obj,
 			       lsv_error *err);
 
-/* LapRLS by PCG (common/pcg.c): K dense n x n; L^p with the weight cI
+/*
+ * The n x n kernel by rows (common/krows.c): this process holds rows
+ * [lo, lo + nl) of K, column-major nl x n: K[(i - lo) + j nl] =
+ * k(x_i, x_j).  comm NULL (or of one rank): lo = 0, nl = n, K whole and
+ * no communication; otherwise every rank of comm holds its block and
+ * calls the products together.  The vectors multiplied are whole (all n
+ * rows) and the same on every rank.
+ */
+typedef struct lsv_krows {
+	const double *K;
+	size_t n, lo, nl;
+	lsv_comm *comm;
+} lsv_krows;
+
+/* This rank's block of n rows (lsv_comm_block; all n for comm NULL or of
+ * one rank); a rank may get none. */
+void lsv_block_rows(lsv_comm *comm, size_t n, size_t *lo, size_t *nl);
+
+/* F's kernel by rows: *F->Kr, or the whole F->K of one process. */
+lsv_krows lsv_fit_krows(const lsv_fit *F);
+
+/* Y = K X, X and Y n x C column-major, whole on every rank: this rank's
+ * rows by one dgemm, then every rank's rows gathered (one allgatherv). */
+lsv_status lsv_krows_mul(const lsv_krows *K, const double *X, int C,
+			 double *Y, lsv_error *err);
+
+/* Y (n x C, whole on every rank) from each rank's rows of it, T (nl x C
+ * column-major); one process: Y = T (T may be Y). */
+lsv_status lsv_krows_gather(const lsv_krows *K, const double *T, int C,
+			    double *Y, lsv_error *err);
+
+/* st agreed by every rank of K (lsv_comm_agree; one process: st): a
+ * failure of one rank before a product must not leave the others
+ * waiting in its gather. */
+lsv_status lsv_krows_agree(const lsv_krows *K, lsv_status st,
+			   lsv_error *err);
+
+/* LapRLS by PCG (common/pcg.c): K dense n x n, by rows (lsv_krows); L^p
+ * with the weight cI
  * (NULL: no graph term); the loss on the rows with act[i + c act_stride]
  * nonzero for function c (act_stride n), or act[i] for all (act_stride
  * 0); labeled[i] nonzero for the l labeled rows (the loss is 1/l times
@@ -409,7 +452,7 @@ lsv_status lsv_combine_weights(const double *S, size_t l, size_t Q,
  * result; iterations are added to *iters.  start_res (NULL: not wanted)
  * gets the relative residual at the start, the largest over the classes
  * (1 cold). */
-lsv_status lsv_laprls_pcg(const double *K, size_t n, const lsv_lapop *L,
+lsv_status lsv_laprls_pcg(const lsv_krows *K, const lsv_lapop *L,
 			  double cI, const unsigned char *act,
 			  size_t act_stride, const unsigned char *labeled,
 			  size_t l, const double *Y, int C,

@@ -37,10 +37,12 @@ void *lsv_alloc(size_t count, size_t size)
 /* ------------------------------------------------------------------ */
 
 /* Doubles a row's dense arrays take, for n rows (the memory check). */
-static double mem_nn(const lsv_train_param *p, double n)
+static double mem_krows(const lsv_train_param *p, double n)
 {
-	(void)p;
-	return n * n;
+	/* the kernel; over P processes each holds its block of rows of it,
+	 * at most 16 ceil(g / P) rows (g = ceil(n / 16): lsv_comm_block) */
+	double P = p->comm != NULL ? (double)lsv_comm_size(p->comm) : 1.0;
+	return P > 1.0 ? n * fmin(n, 16.0 * ceil(ceil(n / 16.0) / P)) : n * n;
 }
 
 /* the kernel, and with a graph the n x n system beside it */
@@ -120,10 +122,10 @@ static const method_row methods[] = {
 	 1, 1, mem_nn_system, "the n x n kernel and system matrices",
 	 lsv_fit_lapsvm_dual, 1},
 	{LSV_SOLVER_LAPSVM, LSV_METHOD_PCG, 0, "lapsvm pcg (primal Newton, PCG)",
-	 1, 1, mem_nn, "the n x n kernel matrix", lsv_fit_lapsvm_primal, 0},
+	 1, 1, mem_krows, "the n x n kernel matrix", lsv_fit_lapsvm_primal, 0},
 	{LSV_SOLVER_LAPSVM, LSV_METHOD_PCG_EARLY, 0,
 	 "lapsvm pcg-early (primal Newton, PCG, early stopping)",
-	 1, 1, mem_nn, "the n x n kernel matrix", lsv_fit_lapsvm_primal, 0},
+	 1, 1, mem_krows, "the n x n kernel matrix", lsv_fit_lapsvm_primal, 0},
 	{LSV_SOLVER_LAPSVM, LSV_METHOD_NEWTON, 0, "lapsvm newton (primal, LU)",
 	 1, 0, mem_3nn, "the n x n kernel and system matrices",
 	 lsv_fit_lapsvm_primal, 0},
@@ -134,10 +136,10 @@ static const method_row methods[] = {
 	 1, 1, mem_nn_system, "the n x n kernel and system matrices",
 	 lsv_fit_laprls_direct, 1},
 	{LSV_SOLVER_LAPRLS, LSV_METHOD_PCG, 0, "laprls pcg (primal PCG)",
-	 1, 1, mem_nn, "the n x n kernel matrix", lsv_fit_laprls_pcg, 0},
+	 1, 1, mem_krows, "the n x n kernel matrix", lsv_fit_laprls_pcg, 0},
 	{LSV_SOLVER_LAPRLS, LSV_METHOD_PCG_EARLY, 0,
 	 "laprls pcg-early (primal PCG, early stopping)",
-	 1, 1, mem_nn, "the n x n kernel matrix", lsv_fit_laprls_pcg, 0},
+	 1, 1, mem_krows, "the n x n kernel matrix", lsv_fit_laprls_pcg, 0},
 	/* the squared loss's Newton step is the LU of eq. 8 */
 	{LSV_SOLVER_LAPRLS, LSV_METHOD_NEWTON, 0,
 	 "laprls newton (one step: the LU of eq. 8)",
@@ -194,6 +196,18 @@ static const method_row methods[] = {
 
 #define NMETHODS (sizeof methods / sizeof *methods)
 
+/* The rows that split their rows over the ranks of p->comm: Newton on a
+ * feature map (primal.c: the rows of Phi) and PCG on the kernel (pcg.c:
+ * the rows of K, lsv_krows). */
+static int distributed(const method_row *row)
+{
+	return (row->map && row->fit == lsv_fit_feature_map) ||
+	       (!row->map && (row->method == LSV_METHOD_PCG ||
+			      row->method == LSV_METHOD_PCG_EARLY) &&
+		(row->fit == lsv_fit_laprls_pcg ||
+		 row->fit == lsv_fit_lapsvm_primal));
+}
+
 /* A feature map is asked for by landmarks, or by Newton on the linear
  * kernel (the data themselves). */
 static int wants_map(const lsv_train_param *p)
@@ -234,6 +248,12 @@ static const method_row *find_method(const lsv_train_param *p,
 		 lsv_solver_name(p->solver), lsv_method_name(p->method),
 		 p->landmarks > 0 ? " with landmarks" : "", list);
 	return NULL;
+}
+
+int lsv_train_distributed(const lsv_train_param *p)
+{
+	const method_row *row = find_method(p, NULL);
+	return row != NULL && distributed(row);
 }
 
 lsv_fit_fn lsv_method_exact_fit(const lsv_train_param *p)
@@ -308,14 +328,13 @@ lsv_status lsv_train_param_check(const lsv_train_param *p, lsv_error *err)
 	if (lsv_method_name(p->method) == NULL)
 		return lsv_fail(err, LSV_EINVAL, "unknown method %d", (int)p->method);
 	if (p->comm != NULL && lsv_comm_size(p->comm) > 1 &&
-	    !((p->solver == LSV_SOLVER_LAPRLS || p->solver == LSV_SOLVER_LAPSVM) &&
-	      p->method == LSV_METHOD_NEWTON &&
-	      (p->landmarks > 0 || p->kernel.type == LSV_KERNEL_LINEAR)))
+	    !lsv_train_distributed(p))
 		return lsv_fail(err, LSV_EINVAL,
 				"%s -M %s is not distributed: on %d processes "
 				"train LapRLS or LapSVM by Newton on a feature map "
 				"(-M newton -N m, or -M newton with the linear "
-				"kernel), or run on one process",
+				"kernel) or by PCG on the kernel (-M pcg or "
+				"pcg-early), or run on one process",
 				lsv_solver_name(p->solver), lsv_method_name(p->method),
 				lsv_comm_size(p->comm));
 	if (k.gamma == 0.0)
@@ -791,18 +810,20 @@ nomem:
 static double *train_outputs(const lsv_fit *F)
 {
 	size_t n = F->n, i;
-	int N = (int)n, C = F->nr_fn, c;
-	const double one = 1.0, zero = 0.0;
+	int C = F->nr_fn, c;
+	lsv_krows K = lsv_fit_krows(F);
 	double *KA = lsv_alloc(n * (size_t)C, sizeof *KA);
 	double *f = lsv_alloc(n * (size_t)C, sizeof *f);
+	lsv_error e;
 
-	if (KA == NULL || f == NULL) {
+	/* K by rows: every rank takes part in the product or none does */
+	if (lsv_krows_agree(&K, KA != NULL && f != NULL ? LSV_OK
+			    : lsv_fail(&e, LSV_ENOMEM, "out of memory"), &e) !=
+	    LSV_OK || lsv_krows_mul(&K, F->alpha, C, KA, &e) != LSV_OK) {
 		free(KA);
 		free(f);
 		return NULL;
 	}
-	dgemm_("N", "N", &N, &C, &N, &one, F->K, &N, F->alpha, &N, &zero, KA, &N,
-	       1, 1);
 	for (c = 0; c < C; c++)
 		for (i = 0; i < n; i++)
 			f[i * (size_t)C + (size_t)c] = KA[i + (size_t)c * n] + F->bias[c];
@@ -894,25 +915,47 @@ static lsv_status default_gamma(const lsv_data *x, lsv_kernel *k,
 
 /* Is K numerically the identity or all ones?  Off-diagonal normalized
  * values k_ij / sqrt(k_ii k_jj) on up to 64 columns spread over K (each a
- * contiguous column of n, so O(64 n)). */
-static void check_kernel(const double *K, size_t n, lsv_train_report *r)
+ * contiguous column of n, so O(64 n)).  K by rows: each rank scans the
+ * entries of its rows j in those columns, with the diagonal gathered, and
+ * the extremes are reduced (every rank gets the one-process answer). */
+static lsv_status check_kernel(const lsv_krows *K, lsv_train_report *r,
+			       lsv_error *err)
 {
-	size_t step = n > 64 ? n / 64 : 1, i, j;
-	double hi = 0.0, lo = 1.0;
-	int any = 0;
+	size_t n = K->n, nl = K->nl, step = n > 64 ? n / 64 : 1, i, j;
+	double v3[3] = {0.0, -1.0, 0.0};  /* hi, -lo, any */
+	double *diag = lsv_alloc(n, sizeof *diag);
+	lsv_status st = LSV_OK;
 
+	if (diag == NULL)
+		st = lsv_fail(err, LSV_ENOMEM, "out of memory");
+	if ((st = lsv_krows_agree(K, st, err)) != LSV_OK)
+		return st;
+	for (j = 0; j < nl; j++)
+		diag[j] = K->K[j + (K->lo + j) * nl];
+	/* in place: the gather copies out of its own buffer, and with one
+	 * process diag already holds all n */
+	if ((st = lsv_krows_gather(K, diag, 1, diag, err)) != LSV_OK) {
+		free(diag);
+		return st;
+	}
 	for (i = 0; i < n; i += step)
-		for (j = 0; j < n; j++) {
-			double d = K[i + i * n] * K[j + j * n], v;
+		for (j = K->lo; j < K->lo + nl; j++) {
+			double d = diag[i] * diag[j], v;
 			if (j == i || !(d > 0.0))
 				continue;
-			v = fabs(K[j + i * n]) / sqrt(d);
-			hi = fmax(hi, v);
-			lo = fmin(lo, v);
-			any = 1;
+			v = fabs(K->K[(j - K->lo) + i * nl]) / sqrt(d);
+			v3[0] = fmax(v3[0], v);
+			v3[1] = fmax(v3[1], -v);
+			v3[2] = 1.0;
 		}
-	r->kernel_identity = any && hi < 1e-6;
-	r->kernel_constant = any && lo > 1.0 - 1e-6;
+	free(diag);
+	if (K->comm != NULL && lsv_comm_size(K->comm) > 1 &&
+	    (st = lsv_comm_allreduce_double(K->comm, v3, 3, LSV_COMM_MAX,
+					    err)) != LSV_OK)
+		return st;
+	r->kernel_identity = v3[2] > 0.0 && v3[0] < 1e-6;
+	r->kernel_constant = v3[2] > 0.0 && -v3[1] > 1.0 - 1e-6;
+	return LSV_OK;
 }
 
 /* The model's record of class-dependent Laplacians: w_c of each class in
@@ -1141,14 +1184,16 @@ static lsv_status train(const lsv_data *x, const lsv_graph *const *gs,
 	lsv_train_param prm = *p;
 	const method_row *row;
 	lsv_lapop L;
+	lsv_krows Kr;
 	double *labels = NULL, *Y = NULL, *K = NULL;
-	size_t *lab = NULL, n = x->n, i;
+	size_t *lab = NULL, *krow = NULL, n = x->n, i;
 	lsv_status st;
 	double t0 = 0.0, t1 = 0.0, *startw = NULL;
 	int c;
 
 	memset(&F, 0, sizeof F);
 	memset(&L, 0, sizeof L);
+	memset(&Kr, 0, sizeof Kr);
 	if ((st = lsv_train_param_check(p, err)) != LSV_OK)
 		return st;
 	row = find_method(p, err);
@@ -1246,7 +1291,11 @@ static lsv_status train(const lsv_data *x, const lsv_graph *const *gs,
 				     err);
 	if (n > INT_MAX)
 		return lsv_fail(err, LSV_ETOOBIG, "%zu rows: too many", n);
-	if ((st = lsv_check_bytes(&prm, row->mem(&prm, (double)n), row->mem_what,
+	if ((st = lsv_check_bytes(&prm, row->mem(&prm, (double)n),
+			      row->mem == mem_krows && prm.comm != NULL &&
+			      lsv_comm_size(prm.comm) > 1
+			      ? "this rank's rows of the n x n kernel matrix"
+			      : row->mem_what,
 			      row->map ? "use fewer landmarks (-N)"
 			      : prm.solver == LSV_SOLVER_LABELAWARE &&
 				prm.la_basis == LSV_LA_KERNEL
@@ -1328,14 +1377,25 @@ static lsv_status train(const lsv_data *x, const lsv_graph *const *gs,
 	Y = lsv_alloc(x->l * (size_t)F.nr_fn, sizeof *Y);
 	F.alpha = calloc(n * (size_t)F.nr_fn, sizeof *F.alpha);
 	F.bias = calloc((size_t)F.nr_fn, sizeof *F.bias);
-	if (!row->map && Kin == NULL)
-		K = lsv_alloc(n * n, sizeof *K);
-	if (!lab || !Y || !F.alpha || !F.bias || (!row->map && !Kin && !K)) {
+	/* a distributed row computes and keeps only this rank's block of
+	 * rows of K (lsv_krows; a caller's whole K is used whole by every
+	 * rank); from here a local failure is agreed by every rank before
+	 * the next product */
+	Kr.n = n;
+	Kr.comm = !row->map && Kin == NULL && distributed(row) ? prm.comm : NULL;
+	lsv_block_rows(Kr.comm, n, &Kr.lo, &Kr.nl);
+	if (!row->map && Kin == NULL) {
+		K = lsv_alloc(Kr.nl * n, sizeof *K);
+		krow = lsv_alloc(Kr.nl, sizeof *krow);
+	}
+	st = LSV_OK;
+	if (!lab || !Y || !F.alpha || !F.bias ||
+	    (!row->map && !Kin && (!K || !krow)))
 		st = lsv_fail(err, LSV_ENOMEM,
 			      "out of memory for the kernel matrix (%zu bytes)",
-			      n * n * sizeof *K);
+			      Kr.nl * n * sizeof *K);
+	if ((st = lsv_krows_agree(&Kr, st, err)) != LSV_OK)
 		goto done;
-	}
 	for (i = 0; i < n; i++)  /* clustering: every row counts as unlabeled */
 		if (lsv_data_is_labeled(x, i) && prm.solver != LSV_SOLVER_CLUSTER &&
 		    prm.boost_clusters == 0)
@@ -1345,18 +1405,19 @@ static lsv_status train(const lsv_data *x, const lsv_graph *const *gs,
 			Y[i + (size_t)c * F.l] = x->y[lab[i]] == labels[c] ? 1.0 : -1.0;
 	F.lab = lab;
 	F.Y = Y;
-	if (prm.init != NULL && (st = warm_start(&F, row, prm.init)) != LSV_OK)
-		goto done;
-	if (prm.gamma_I > 0.0 && prm.solver != LSV_SOLVER_COMBINE) {
-		if ((st = lsv_lapop_init(&L, g, prm.normalized, prm.power,
-					 err)) != LSV_OK)
-			goto done;
+	if (prm.init != NULL)
+		st = warm_start(&F, row, prm.init);
+	if (st == LSV_OK && prm.gamma_I > 0.0 &&
+	    prm.solver != LSV_SOLVER_COMBINE) {
+		st = lsv_lapop_init(&L, g, prm.normalized, prm.power, err);
 		/* class-dependent: blockdiag(w_c L_c^p) (common/classes.c) */
-		if (prm.class_graph &&
-		    (st = lsv_class_weigh_rows(&L, x, &prm, err)) != LSV_OK)
-			goto done;
-		F.L = &L;
+		if (st == LSV_OK && prm.class_graph)
+			st = lsv_class_weigh_rows(&L, x, &prm, err);
+		if (st == LSV_OK)
+			F.L = &L;
 	}
+	if ((st = lsv_krows_agree(&Kr, st, err)) != LSV_OK)
+		goto done;
 	if (prm.solver == LSV_SOLVER_COMBINE) {  /* it builds its own L */
 		double sum = 0.0;
 		size_t j;
@@ -1377,16 +1438,27 @@ static lsv_status train(const lsv_data *x, const lsv_graph *const *gs,
 	report->path = row->name;
 	if (!row->map && Kin != NULL) {  /* the caller's, as computed here */
 		t0 = t1 = seconds();
-		F.K = Kin;
-		check_kernel(Kin, n, report);
+		F.K = Kr.K = Kin;
+		F.Kr = &Kr;
+		if ((st = check_kernel(&Kr, report, err)) != LSV_OK)
+			goto done;
 	} else if (!row->map) {
+		/* this rank's rows [lo, lo + nl) against all n (one process:
+		 * K whole), by the kernel code of every other caller */
 		t0 = seconds();
-		if ((st = lsv_kernel_matrix(&prm.kernel, x, NULL, n, x, NULL, n, K,
-					    err)) != LSV_OK)
+		for (i = 0; i < Kr.nl; i++)
+			krow[i] = Kr.lo + i;
+		st = lsv_kernel_matrix(&prm.kernel, x, krow, Kr.nl, x, NULL, n, K,
+				       err);
+		/* a value of one rank's rows can fail there alone */
+		if ((st = lsv_krows_agree(&Kr, st, err)) != LSV_OK)
 			goto done;
 		t1 = seconds();
-		F.K = K;
-		check_kernel(K, n, report);
+		F.K = Kr.comm != NULL && lsv_comm_size(Kr.comm) > 1 ? NULL : K;
+		Kr.K = K;
+		F.Kr = &Kr;
+		if ((st = check_kernel(&Kr, report, err)) != LSV_OK)
+			goto done;
 	}
 	/* a feature map's row, or clustering, builds its own model */
 	if ((st = row->fit(&F, out)) != LSV_OK || *out != NULL)
@@ -1399,7 +1471,7 @@ static lsv_status train(const lsv_data *x, const lsv_graph *const *gs,
 				      "(ill-conditioned system)");
 			goto done;
 		}
-	if ((st = lsv_fit_model(&F, out)) != LSV_OK)
+	if ((st = lsv_krows_agree(&Kr, lsv_fit_model(&F, out), err)) != LSV_OK)
 		goto done;
 	if (F.graph_weight != NULL) {  /* the combination's weights */
 		(*out)->ngraphs = F.ngraphs;
@@ -1423,6 +1495,7 @@ done:
 	}
 	lsv_lapop_free(&L);
 	free(K);
+	free(krow);
 	free(lab);
 	free(Y);
 	free(labels);

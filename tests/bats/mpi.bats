@@ -1,7 +1,9 @@
 #!/usr/bin/env bats
 # The MPI build (make MPI=1, in LAPSVM_MPIBIN, default build/mpi) under
 # mpirun: graphs byte for byte those of the serial build for P = 1..4
-# ranks, and failures on any rank ending every rank with one message.
+# ranks, models (Nystrom and linear Newton, PCG on the exact kernel) those
+# of one process to 1e-9 relative with the same predicted labels, and
+# failures on any rank ending every rank with one message.
 # Skipped when the MPI build or mpirun is absent.
 #
 # Every run: timeout 60 mpirun -q --oversubscribe --bind-to none -np P,
@@ -257,7 +259,8 @@ same_training() {
 }
 
 @test "mpi train: Nystrom LapSVM and LapRLS on 301 moons: the serial model for P = 1..4" {
-	# 301 rows: uneven blocks (150/151, 100/100/101, 75/75/75/76)
+	# 301 rows, whole 16-row groups: uneven blocks (144/157, 96/96/109,
+	# 64/80/80/77)
 	"$DG" -S 3 -n 301 -l 10 moons m.libsvm
 	"$DG" -S 9 -n 200 moons t.libsvm
 	"$GB" -q -k 6 m.libsvm m.graph
@@ -283,7 +286,7 @@ same_training() {
 	same_training m.libsvm t.libsvm -s laprls -M newton -t 0 -G m.graph
 }
 
-@test "mpi train: 3 rows on 4 ranks (a rank with no rows): the serial model" {
+@test "mpi train: 3 rows on 4 ranks (ranks with no rows): the serial model" {
 	small_data s.txt
 	sed -i 4d s.txt
 	"$DG" -S 9 -n 20 moons t.libsvm
@@ -291,20 +294,82 @@ same_training() {
 	same_training s.txt t.libsvm -s lapsvm -M newton -t 0 -k 2
 }
 
+@test "mpi train: PCG on the exact kernel (laprls, lapsvm; pcg, pcg-early): the serial model for P = 1..4" {
+	# 301 rows: uneven blocks of K's rows (144/157, 96/96/109, 64/80/80/77)
+	"$DG" -S 3 -n 301 -l 10 moons m.libsvm
+	"$DG" -S 9 -n 200 moons t.libsvm
+	"$GB" -q -k 6 m.libsvm m.graph
+	same_training m.libsvm t.libsvm -s laprls -M pcg -G m.graph
+	same_training m.libsvm t.libsvm -s laprls -M pcg-early -G m.graph
+	same_training m.libsvm t.libsvm -s lapsvm -M pcg -G m.graph
+	same_training m.libsvm t.libsvm -s lapsvm -M pcg-early -G m.graph
+	# iterative: many products with K, each gathered
+	mtrain 3 -s lapsvm -M pcg -G m.graph m.libsvm p.model 2> err
+	grep -q 'PCG: [1-9][0-9] iterations' err || { cat err; false; }
+}
+
+@test "mpi train: PCG one-vs-rest on three rings, L^2, the graph built in: the serial model" {
+	"$DG" -S 4 -n 301 -l 8 rings r.libsvm
+	"$DG" -S 8 -n 150 rings t.libsvm
+	same_training r.libsvm t.libsvm -s lapsvm -M pcg -k 5 -P 2
+	same_training r.libsvm t.libsvm -s laprls -M pcg -k 5 -t 2 -d 3
+	[ "$(key serial.model nr_class)" = 3 ]
+}
+
+@test "mpi train: PCG with 3 rows on 4 ranks (ranks with no rows) and at gamma_I = 0" {
+	small_data s.txt
+	sed -i 4d s.txt
+	"$DG" -S 9 -n 20 moons t.libsvm
+	same_training s.txt t.libsvm -s laprls -M pcg -k 2
+	same_training s.txt t.libsvm -s lapsvm -M pcg -k 2
+	"$DG" -S 3 -n 301 -l 10 moons m.libsvm
+	same_training m.libsvm t.libsvm -s laprls -M pcg -I 0
+}
+
+@test "mpi train: PCG keeps n/P rows of K per rank (-m refuses one process, not two)" {
+	# 1000 rows: K is 8 MB; each of 2 ranks keeps 500 rows (4 MB)
+	"$DG" -S 5 -n 1000 -l 20 moons b.libsvm
+	"$GB" -q -k 6 b.libsvm b.graph
+	run --separate-stderr "$TRAIN" -q -M pcg -m 5 -G b.graph b.libsvm s.model
+	assert_status 1
+	assert_stderr_has "the n x n kernel matrix would need 8.00 MB"
+	run --separate-stderr mtrain 3 -M pcg -m 2 -G b.graph b.libsvm p.model
+	assert_status 1
+	# 63 groups of 16 rows, 21 a rank: 336 rows
+	assert_stderr_has "this rank's rows of the n x n kernel matrix would need 2.69 MB"
+	[ ! -e p.model ]
+	mtrain 2 -q -M pcg -m 5 -G b.graph b.libsvm p.model
+	"$TRAIN" -q -M pcg -G b.graph b.libsvm s.model
+	close_models s.model p.model
+}
+
+@test "mpi train: PCG sends each rank's block of K q once per iteration" {
+	moons m.libsvm -S 3
+	run --separate-stderr mtrain 2 -s laprls -M pcg m.libsvm m.model
+	assert_status 0
+	it=$(sed -n 's/.*PCG: \([0-9]*\) iterations.*/\1/p' <<< "$stderr")
+	[ "$it" -gt 5 ]
+	# rank 1 holds rows 97..200: at least 104 doubles (832 bytes) per
+	# product, the iterations' and the first's
+	sent=$(sed -n 's/.*rank 1 of 2: .*, sent \([0-9]*\) bytes/\1/p' <<< "$stderr")
+	[ "$sent" -ge $((832 * (it + 1))) ]
+}
+
 @test "mpi train: each rank's rows, training time and bytes sent are reported" {
 	moons m.libsvm -S 3
 	run --separate-stderr mtrain 2 -M newton -N 20 m.libsvm m.model
 	assert_status 0
-	[[ "$stderr" =~ "rank 0 of 2: rows 1..100, train "[0-9.]+" s (CPU "[0-9.]+" s), sent "[0-9]+" bytes" ]]
-	[[ "$stderr" =~ "rank 1 of 2: rows 101..200, train "[0-9.]+" s (CPU "[0-9.]+" s), sent "[0-9]+" bytes" ]]
-	# rank 1 sends at least its 100 outputs (8 bytes each) per Newton step
+	# blocks of whole 16-row groups: 13 groups, 6 and 7
+	[[ "$stderr" =~ "rank 0 of 2: rows 1..96, train "[0-9.]+" s (CPU "[0-9.]+" s), sent "[0-9]+" bytes" ]]
+	[[ "$stderr" =~ "rank 1 of 2: rows 97..200, train "[0-9.]+" s (CPU "[0-9.]+" s), sent "[0-9]+" bytes" ]]
+	# rank 1 sends at least its 104 outputs (8 bytes each) per Newton step
 	sent=$(sed -n 's/.*rank 1 of 2: .*, sent \([0-9]*\) bytes/\1/p' <<< "$stderr")
 	[ "$sent" -gt 800 ]
 }
 
 @test "mpi train fault: a malformed line in the rows of rank 2: file:line, exit 1, no stray file" {
 	moons m.libsvm -S 3
-	# 200 rows on 3 ranks: rank 2 trains on rows 134..200
+	# 200 rows on 3 ranks: rank 2 trains on rows 129..200
 	sed -i '180s/.*/1 1:0.5 2:oops/' m.libsvm
 	run --separate-stderr mtrain 3 -M newton -N 20 m.libsvm m.model
 	one_message 1 "lapsvm-train: m.libsvm:180:" m.libsvm
@@ -327,6 +392,15 @@ same_training() {
 	one_message 1 "no/dir/p.txt" m.libsvm
 }
 
+@test "mpi train fault: a kernel value of rank 2's rows overflows under PCG: one message" {
+	moons m.libsvm -S 3
+	sed -i '180s/.*/1 1:1e100 2:1/' m.libsvm
+	run --separate-stderr mtrain 3 -q -s laprls -M pcg -t 1 -g 1 -k 3 m.libsvm m.model
+	one_message 1 "lapsvm-train: kernel value of row 180 and row" m.libsvm
+	run --separate-stderr mtrain 3 -q -s lapsvm -M pcg-early -t 1 -g 1 -k 3 m.libsvm m.model
+	one_message 1 "lapsvm-train: kernel value of row 180 and row" m.libsvm
+}
+
 @test "mpi train fault: numerical failures end every rank with one message" {
 	# the landmarks' kernel matrix is zero (the same on every rank)
 	printf '%s\n' '1 1:0' '-1 1:0' '0 1:0' '0 1:0' > z.txt
@@ -342,11 +416,13 @@ same_training() {
 @test "mpi train: the exact solvers, -v, warm starts and combine are refused on P > 1 (exit 2, once)" {
 	moons m.libsvm -S 3
 	"$TRAIN" -q -M newton -N 20 m.libsvm old.model
-	for opts in "-M direct" "-M pcg" "-s laprls" "-M newton" "-s tsvm" \
-		    "-M newton -N 20 -v 2 -a 1,2" "-M newton -N 20 -f old.model"; do
+	for opts in "-M direct" "-s laprls -M direct" "-M newton" "-s tsvm" \
+		    "-s laprls -M newton" \
+		    "-M newton -N 20 -v 2 -a 1,2" "-M newton -N 20 -f old.model" \
+		    "-M pcg -v 2 -a 1,2"; do
 		run --separate-stderr mtrain 2 $opts m.libsvm m.model
 		assert_status 2
-		assert_stderr_has "is not distributed: on 2 processes train -s laprls or lapsvm by Newton on a feature map (-M newton -N m, or -M newton -t 0)"
+		assert_stderr_has "is not distributed: on 2 processes train -s laprls or lapsvm by Newton on a feature map (-M newton -N m, or -M newton -t 0) or by PCG on the kernel (-M pcg or pcg-early)"
 		[ "$(grep -c 'not distributed' <<< "$stderr")" -eq 1 ]
 		[ ! -e m.model ]
 	done

@@ -245,7 +245,63 @@ static void share_on_one_rank_keeps_the_inputs(void)
 	lsv_comm_end(c);
 }
 
+/* The training's row blocks (lsv_comm_block): contiguous, covering the
+ * n rows in rank order, each starting on a 16-row group (or at n), the
+ * groups shared as g r / P says. */
+static void train_blocks_are_whole_16_row_groups(void)
+{
+	static const size_t ns[] = {0, 1, 3, 15, 16, 17, 200, 301, 7291};
+	size_t k, lo, nl, at;
+	int P, r;
+
+	for (k = 0; k < sizeof ns / sizeof *ns; k++)
+		for (P = 1; P <= 5; P++) {
+			size_t g = (ns[k] + 15) / 16;
+			for (r = 0, at = 0; r < P; r++) {
+				lsv_comm_block(ns[k], r, P, &lo, &nl);
+				CHECK(lo == at);
+				CHECK(lo % 16 == 0 || lo == ns[k]);
+				CHECK(nl <= 16 * ((g + (size_t)P - 1) / (size_t)P));
+				at = lo + nl;
+			}
+			CHECK(at == ns[k]);
+		}
+	/* by hand: 301 rows = 19 groups over 4 ranks: 4, 5, 5, 5 groups */
+	lsv_comm_block(301, 0, 4, &lo, &nl);
+	CHECK(lo == 0 && nl == 64);
+	lsv_comm_block(301, 1, 4, &lo, &nl);
+	CHECK(lo == 64 && nl == 80);
+	lsv_comm_block(301, 3, 4, &lo, &nl);
+	CHECK(lo == 224 && nl == 77);
+	/* 3 rows on 4 ranks: one group, on the last rank */
+	lsv_comm_block(3, 0, 4, &lo, &nl);
+	CHECK(nl == 0);
+	lsv_comm_block(3, 3, 4, &lo, &nl);
+	CHECK(lo == 0 && nl == 3);
+}
+
+/* The kernel by rows on one process (comm NULL): K X by hand. */
+static void kernel_rows_product_on_one_process(void)
+{
+	const double K[9] = {2, 1, 0, 1, 3, 1, 0, 1, 4};  /* symmetric */
+	const double X[6] = {1, -1, 2, 0, 1, 0};
+	double Y[6], T[3] = {5, 6, 7}, Z[3];
+	lsv_krows kr = {K, 3, 0, 3, NULL};
+	lsv_error e;
+
+	CHECK(lsv_krows_mul(&kr, X, 2, Y, &e) == LSV_OK);
+	/* K [1 -1 2]' = [1 0 7]', K [0 1 0]' = [1 3 1]' */
+	CHECK(Y[0] == 1 && Y[1] == 0 && Y[2] == 7);
+	CHECK(Y[3] == 1 && Y[4] == 3 && Y[5] == 1);
+	CHECK(lsv_krows_gather(&kr, T, 1, Z, &e) == LSV_OK);
+	CHECK(Z[0] == 5 && Z[1] == 6 && Z[2] == 7);
+	CHECK(lsv_krows_agree(&kr, LSV_EINVAL, &e) == LSV_EINVAL);
+}
+
 const unit_case comm_cases[] = {
+	{"train_blocks_are_whole_16_row_groups",
+	 train_blocks_are_whole_16_row_groups},
+	{"kernel_rows_product_on_one_process", kernel_rows_product_on_one_process},
 	{"nystrom_block_is_rows_of_the_whole_map",
 	 nystrom_block_is_rows_of_the_whole_map},
 	{"share_on_one_rank_keeps_the_inputs", share_on_one_rank_keeps_the_inputs},
