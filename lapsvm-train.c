@@ -2058,8 +2058,8 @@ static void check_distributed(const options *o)
 		what = "-f (a warm start)";
 	else if (o->folds > 0)
 		what = "-v (cross validation)";
-	else if (!lsv_train_distributed(p))
-		what = "this method";
+	else if (lsv_train_distributed(p) == 0)
+		what = "this method";  /* no method at all: the check says so */
 	if (what != NULL)
 		tool_usage_error("%s is not distributed: on %d processes train "
 				 "-s laprls or lapsvm by Newton on a feature map "

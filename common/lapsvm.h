@@ -900,8 +900,9 @@ void lsv_train_param_default(lsv_train_param *p);
 lsv_status lsv_train_param_check(const lsv_train_param *p, lsv_error *err);
 
 /* 1 if p's method splits its rows over the ranks of p->comm (Newton on a
- * feature map; PCG on the kernel, LapRLS or LapSVM), else 0: the others
- * run on one process only. */
+ * feature map; PCG on the kernel, LapRLS or LapSVM), 0 if it runs on one
+ * process only, -1 if p names no training method at all (the parameter
+ * check says so, listing the methods). */
 int lsv_train_distributed(const lsv_train_param *p);
 
 /*

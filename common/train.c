@@ -253,7 +253,7 @@ static const method_row *find_method(const lsv_train_param *p,
 int lsv_train_distributed(const lsv_train_param *p)
 {
 	const method_row *row = find_method(p, NULL);
-	return row != NULL && distributed(row);
+	return row == NULL ? -1 : distributed(row);
 }
 
 lsv_fit_fn lsv_method_exact_fit(const lsv_train_param *p)
@@ -328,7 +328,7 @@ lsv_status lsv_train_param_check(const lsv_train_param *p, lsv_error *err)
 	if (lsv_method_name(p->method) == NULL)
 		return lsv_fail(err, LSV_EINVAL, "unknown method %d", (int)p->method);
 	if (p->comm != NULL && lsv_comm_size(p->comm) > 1 &&
-	    !lsv_train_distributed(p))
+	    lsv_train_distributed(p) == 0)
 		return lsv_fail(err, LSV_EINVAL,
 				"%s -M %s is not distributed: on %d processes "
 				"train LapRLS or LapSVM by Newton on a feature map "

@@ -413,6 +413,18 @@ same_training() {
 	one_message 1 "lapsvm-train: kernel value of row 180 and row" z.txt m.libsvm
 }
 
+@test "mpi train: a method that does not exist is named as such, as on one process (exit 2)" {
+	moons m.libsvm -S 3
+	run --separate-stderr "$TRAIN" -q -M pcg -N 20 m.libsvm s.model
+	assert_status 2
+	assert_stderr_has "no training method lapsvm pcg with landmarks (the methods are:"
+	run --separate-stderr mtrain 2 -q -M pcg -N 20 m.libsvm m.model
+	assert_status 2
+	assert_stderr_has "no training method lapsvm pcg with landmarks (the methods are:"
+	[[ "$stderr" != *"not distributed"* ]]
+	[ ! -e m.model ]
+}
+
 @test "mpi train: the exact solvers, -v, warm starts and combine are refused on P > 1 (exit 2, once)" {
 	moons m.libsvm -S 3
 	"$TRAIN" -q -M newton -N 20 m.libsvm old.model
