@@ -140,15 +140,59 @@ static lsv_status nomem(reader *r)
 			r->name, r->line, r->x->n, r->x->nnz);
 }
 
+/* The common token "index:value", index 1..LSV_MAX_FEATURE in at most 10
+ * digits and a value lsv_fast_decimal reads, parsed in one pass without
+ * cutting it out first: the end of the token returned, with *idx and *v;
+ * NULL for anything else (a sign, more digits, an exponent strtod must
+ * read, a bad token), which the general path then reads or refuses with
+ * its message, untouched. */
+static char *fast_feature(char *p, long *idx, double *v)
+{
+	const char *end;
+	long j = 0;
+	int nd = 0;
+
+	while (*p >= '0' && *p <= '9' && nd < 10) {
+		j = j * 10 + (*p++ - '0');
+		nd++;
+	}
+	if (*p != ':' || j < 1 || j > LSV_MAX_FEATURE ||
+	    !lsv_fast_decimal(p + 1, &end, v) ||
+	    (*end != ' ' && *end != '\t' && *end != '\0'))
+		return NULL;
+	*idx = j;
+	return (char *)end;
+}
+
+static lsv_status bad_order(lsv_error *err, const char *name, size_t line,
+			    long idx, long prev)
+{
+	return lsv_fail(err, LSV_EFORMAT, "%s:%zu: feature index %ld %s (found "
+			"%ld after %ld, expected indices strictly increasing)",
+			name, line, idx, idx == prev ? "repeated" : "decreasing",
+			idx, prev);
+}
+
 lsv_status lsv_parse_features(char *s, lsv_data *x, size_t *cap_nnz,
 			      const char *name, size_t line, lsv_error *err)
 {
 	lsv_error why;
-	char *tok, *colon, what[64];
+	char *tok, *colon, *end, what[64];
 	long idx, prev = 0;
 	double v;
 
-	while ((tok = lsv_token(&s)) != NULL) {
+	for (;;) {
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (*s == '\0')
+			break;
+		if ((end = fast_feature(s, &idx, &v)) != NULL) {
+			s = end;
+			if (idx <= prev)
+				return bad_order(err, name, line, idx, prev);
+			goto store;
+		}
+		tok = lsv_token(&s);
 		colon = strchr(tok, ':');
 		if (colon == NULL)
 			return lsv_bad_token(err, name, line, "bad feature", tok,
@@ -164,17 +208,13 @@ lsv_status lsv_parse_features(char *s, lsv_data *x, size_t *cap_nnz,
 					     "index:value with a positive integer index");
 		}
 		if (idx <= prev)
-			return lsv_fail(err, LSV_EFORMAT,
-					"%s:%zu: feature index %ld %s (found %ld after "
-					"%ld, expected indices strictly increasing)",
-					name, line, idx,
-					idx == prev ? "repeated" : "decreasing", idx,
-					prev);
+			return bad_order(err, name, line, idx, prev);
 		if (lsv_parse_double(colon + 1, &v, &why) != LSV_OK) {
 			snprintf(what, sizeof what, "bad value for feature %ld", idx);
 			return lsv_bad_token(err, name, line, what, colon + 1,
 					     lsv_want_number(&why));
 		}
+	store:
 		if (x->nnz == *cap_nnz) {
 			/* col and val share one capacity, grown together. */
 			size_t c = *cap_nnz, c2 = c;
@@ -344,6 +384,7 @@ lsv_status lsv_data_read_path(const char *path, double unlabeled,
 			      lsv_data **out, lsv_error *err)
 {
 	FILE *fp;
+	char *buf;
 	lsv_status st;
 
 	*out = NULL;
@@ -353,8 +394,10 @@ lsv_status lsv_data_read_path(const char *path, double unlabeled,
 	if (fp == NULL)
 		return lsv_fail(err, LSV_EIO, "%s: cannot open: %s", path,
 				strerror(errno));
+	buf = lsv_big_buffer(fp);
 	st = lsv_data_read(fp, path, unlabeled, out, err);
 	fclose(fp);
+	free(buf);
 	return st;
 }
 

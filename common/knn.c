@@ -226,6 +226,7 @@ typedef struct {
 	const lsv_graph_param *p;
 	size_t n, dc;        /* rows, distinct features */
 	int *ccol;           /* compact column of every stored value */
+	int ccol_shared;     /* ccol is x->col (every feature occurs) */
 	double *sq;          /* |x_i|^2 (cosine: 1, or 0 for a zero row) */
 	double *nrm;         /* |x_i| (cosine) */
 	unsigned char *skip; /* cosine: zero rows, never chosen nor choosing */
@@ -284,6 +285,15 @@ static lsv_status compact_features(knn *s)
 
 	if ((st = lsv_fmap_build(x, NULL, 0, &f, s->err)) != LSV_OK)
 		return st;
+	if (f.table != NULL && f.m == x->dim) {
+		/* every feature occurs: the map is the identity, and the
+		 * columns are compact already (no copy of nnz ints) */
+		s->ccol = x->col;
+		s->ccol_shared = 1;
+		s->dc = f.m;
+		lsv_fmap_free(&f);
+		return LSV_OK;
+	}
 	s->ccol = malloc((x->nnz ? x->nnz : 1) * sizeof *s->ccol);
 	if (s->ccol == NULL) {
 		lsv_fmap_free(&f);
@@ -1596,7 +1606,8 @@ done:
 static void knn_done(knn *sp)
 {
 	knn s = *sp;
-	free(s.ccol);
+	if (!s.ccol_shared)
+		free(s.ccol);
 	free(s.sq);
 	free(s.nrm);
 	free(s.skip);

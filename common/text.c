@@ -95,6 +95,20 @@ again:
 	return 1;
 }
 
+char *lsv_big_buffer(FILE *fp)
+{
+	/* glibc ignores the size unless given the buffer itself */
+	size_t size = (size_t)1 << 20;
+	char *buf = malloc(size);
+
+	/* failure leaves stdio's own buffer: slower, not wrong */
+	if (buf != NULL && setvbuf(fp, buf, _IOFBF, size) != 0) {
+		free(buf);
+		buf = NULL;
+	}
+	return buf;
+}
+
 void lsv_lines_done(lsv_lines *r)
 {
 	free(r->buf);
