@@ -95,6 +95,17 @@ lsv_status lsv_bad_token(lsv_error *err, const char *name, size_t line,
  * (then strtod must decide). */
 int lsv_fast_decimal(const char *s, const char **end, double *out);
 
+/* snprintf(buf, LSV_G17_MAX, "%.17g", v), the same bytes, faster
+ * (common/format.c); the length.  buf holds LSV_G17_MAX bytes. */
+#define LSV_G17_MAX 32
+int lsv_format_g17(char *buf, double v);
+
+/* " j:v" as "%zu:%.17g" (an entry of a graph, record or data row) and a
+ * row number "%zu"; the length.  buf holds LSV_ENTRY_MAX bytes. */
+#define LSV_ENTRY_MAX 64
+int lsv_format_entry(char *buf, size_t j, double v);
+int lsv_format_row(char *buf, size_t i);
+
 /* What a number should have been, from lsv_parse_double's reason. */
 const char *lsv_want_number(const lsv_error *why);
 

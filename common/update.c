@@ -91,16 +91,15 @@ unsigned long long lsv_data_fingerprint(const lsv_data *x)
 unsigned long long lsv_graph_fingerprint(const lsv_graph *g)
 {
 	unsigned long long h = FNV_OFFSET;
-	char buf[64];
+	char buf[LSV_ENTRY_MAX];
 	size_t i, p;
 	int len;
 
 	for (i = 0; i < g->n; i++) {
-		len = snprintf(buf, sizeof buf, "%zu", i + 1);
+		len = lsv_format_row(buf, i + 1);
 		h = fnv(h, buf, (size_t)len);
 		for (p = g->rowptr[i]; p < g->rowptr[i + 1]; p++) {
-			len = snprintf(buf, sizeof buf, " %d:%.17g", g->col[p] + 1,
-				       g->w[p]);
+			len = lsv_format_entry(buf, (size_t)g->col[p] + 1, g->w[p]);
 			h = fnv(h, buf, (size_t)len);
 		}
 		h = fnv(h, "\n", 1);
@@ -450,6 +449,7 @@ lsv_status lsv_graph_record_check_new(const lsv_graph_record *rec,
 lsv_status lsv_graph_record_write(FILE *fp, const char *name,
 				  const lsv_graph_record *r, lsv_error *err)
 {
+	char buf[LSV_ENTRY_MAX];
 	size_t i, q;
 
 	fprintf(fp, "%s %d\nrows %zu\nfeatures %zu %s\ndata fnv1a64 %016llx\n"
@@ -458,9 +458,10 @@ lsv_status lsv_graph_record_write(FILE *fp, const char *name,
 		r->dense ? "dense" : "sparse", r->data_fp, r->graph_fp,
 		r->rowptr[r->n], pairs_fingerprint(r), r->options);
 	for (i = 0; i < r->n && !ferror(fp); i++) {
-		fprintf(fp, "%zu", i + 1);
+		fwrite(buf, 1, (size_t)lsv_format_row(buf, i + 1), fp);
 		for (q = r->rowptr[i]; q < r->rowptr[i + 1]; q++)
-			fprintf(fp, " %d:%.17g", r->col[q] + 1, r->key[q]);
+			fwrite(buf, 1, (size_t)lsv_format_entry(buf,
+				(size_t)r->col[q] + 1, r->key[q]), fp);
 		putc('\n', fp);
 	}
 	if (ferror(fp))
@@ -622,6 +623,7 @@ lsv_status lsv_graph_record_read_path(const char *path,
 				      lsv_graph_record **out, lsv_error *err)
 {
 	FILE *fp;
+	char *buf;
 	lsv_status st;
 
 	*out = NULL;
@@ -629,7 +631,9 @@ lsv_status lsv_graph_record_read_path(const char *path,
 	if (fp == NULL)
 		return lsv_fail(err, LSV_EIO, "%s: cannot open: %s", path,
 				strerror(errno));
+	buf = lsv_big_buffer(fp);
 	st = read_record(fp, path, out, err);
 	fclose(fp);
+	free(buf);
 	return st;
 }
