@@ -149,6 +149,7 @@ static lsv_status nomem(reader *r)
 static char *fast_feature(char *p, long *idx, double *v)
 {
 	const char *end;
+	unsigned long long m;
 	long j = 0;
 	int nd = 0;
 
@@ -156,9 +157,17 @@ static char *fast_feature(char *p, long *idx, double *v)
 		j = j * 10 + (*p++ - '0');
 		nd++;
 	}
-	if (*p != ':' || j < 1 || j > LSV_MAX_FEATURE ||
-	    !lsv_fast_decimal(p + 1, &end, v) ||
-	    (*end != ' ' && *end != '\t' && *end != '\0'))
+	if (*p != ':' || j < 1 || j > LSV_MAX_FEATURE)
+		return NULL;
+	/* an unsigned integer value of at most 15 digits is exact as it is
+	 * (grey levels, counts): no call; else lsv_fast_decimal decides */
+	for (end = ++p, m = 0, nd = 0; *end >= '0' && *end <= '9' && nd < 15;
+	     end++, nd++)
+		m = m * 10 + (unsigned long long)(*end - '0');
+	if (nd > 0 && (*end == ' ' || *end == '\t' || *end == '\0'))
+		*v = (double)m;
+	else if (!lsv_fast_decimal(p, &end, v) ||
+		 (*end != ' ' && *end != '\t' && *end != '\0'))
 		return NULL;
 	*idx = j;
 	return (char *)end;
