@@ -333,8 +333,9 @@ static int looks_like_graph(const lsv_data *x)
 	return 1;
 }
 
-lsv_status lsv_data_read(FILE *fp, const char *name, double unlabeled,
-			 lsv_data **out, lsv_error *err)
+static lsv_status read_data(FILE *fp, const char *name, double unlabeled,
+			    lsv_data **out, unsigned long long *fpr,
+			    lsv_error *err)
 {
 	reader r;
 	lsv_lines in = {fp, name, NULL, 0, 0};
@@ -364,6 +365,11 @@ lsv_status lsv_data_read(FILE *fp, const char *name, double unlabeled,
 		st = parse_line(&r, line);
 		if (st != LSV_OK)
 			break;
+		if (fpr != NULL) {
+			size_t at = starts[r.x->n - 1];
+			*fpr = lsv_row_fingerprint(*fpr, r.x->col + at,
+						   r.x->val + at, r.x->nnz - at);
+		}
 	}
 	if (got == -1)
 		st = err ? err->status : LSV_EFORMAT;
@@ -389,25 +395,40 @@ lsv_status lsv_data_read(FILE *fp, const char *name, double unlabeled,
 	return LSV_OK;
 }
 
-lsv_status lsv_data_read_path(const char *path, double unlabeled,
-			      lsv_data **out, lsv_error *err)
+lsv_status lsv_data_read(FILE *fp, const char *name, double unlabeled,
+			 lsv_data **out, lsv_error *err)
+{
+	return read_data(fp, name, unlabeled, out, NULL, err);
+}
+
+lsv_status lsv_data_read_path_fp(const char *path, double unlabeled,
+				 lsv_data **out, unsigned long long *fpr,
+				 lsv_error *err)
 {
 	FILE *fp;
 	char *buf;
 	lsv_status st;
 
 	*out = NULL;
+	if (fpr != NULL)
+		*fpr = LSV_FNV_OFFSET;
 	if (strcmp(path, "-") == 0)
-		return lsv_data_read(stdin, "(stdin)", unlabeled, out, err);
+		return read_data(stdin, "(stdin)", unlabeled, out, fpr, err);
 	fp = fopen(path, "r");
 	if (fp == NULL)
 		return lsv_fail(err, LSV_EIO, "%s: cannot open: %s", path,
 				strerror(errno));
 	buf = lsv_big_buffer(fp);
-	st = lsv_data_read(fp, path, unlabeled, out, err);
+	st = read_data(fp, path, unlabeled, out, fpr, err);
 	fclose(fp);
 	free(buf);
 	return st;
+}
+
+lsv_status lsv_data_read_path(const char *path, double unlabeled,
+			      lsv_data **out, lsv_error *err)
+{
+	return lsv_data_read_path_fp(path, unlabeled, out, NULL, err);
 }
 
 lsv_status lsv_data_write(FILE *fp, const char *name, const lsv_data *x,

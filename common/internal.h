@@ -106,6 +106,12 @@ int lsv_format_g17(char *buf, double v);
 int lsv_format_entry(char *buf, size_t j, double v);
 int lsv_format_row(char *buf, size_t i);
 
+/* lsv_data_fingerprint's hash: its start, and one row of m values
+ * (common/update.c) continuing h. */
+#define LSV_FNV_OFFSET 0xcbf29ce484222325ULL
+unsigned long long lsv_row_fingerprint(unsigned long long h, const int *col,
+				       const double *val, size_t m);
+
 /* What a number should have been, from lsv_parse_double's reason. */
 const char *lsv_want_number(const lsv_error *why);
 

@@ -31,7 +31,7 @@
 
 #include "internal.h"
 
-#define FNV_OFFSET 0xcbf29ce484222325ULL
+#define FNV_OFFSET LSV_FNV_OFFSET
 #define FNV_PRIME 0x100000001b3ULL
 #define RECORD_MAGIC "lapsvm_graph_record"
 #define RECORD_VERSION 1
@@ -71,14 +71,24 @@ static unsigned long long bits_of(double v)
 static unsigned long long rows_fingerprint(unsigned long long h,
 					   const lsv_data *x, size_t from)
 {
-	size_t i, q;
+	size_t i;
 
-	for (i = from; i < x->n; i++) {
-		h = fnv_u64(h, x->rowptr[i + 1] - x->rowptr[i]);
-		for (q = x->rowptr[i]; q < x->rowptr[i + 1]; q++) {
-			h = fnv_u64(h, (unsigned long long)x->col[q]);
-			h = fnv_u64(h, bits_of(x->val[q]));
-		}
+	for (i = from; i < x->n; i++)
+		h = lsv_row_fingerprint(h, x->col + x->rowptr[i],
+					x->val + x->rowptr[i],
+					x->rowptr[i + 1] - x->rowptr[i]);
+	return h;
+}
+
+unsigned long long lsv_row_fingerprint(unsigned long long h, const int *col,
+				       const double *val, size_t m)
+{
+	size_t q;
+
+	h = fnv_u64(h, m);
+	for (q = 0; q < m; q++) {
+		h = fnv_u64(h, (unsigned long long)col[q]);
+		h = fnv_u64(h, bits_of(val[q]));
 	}
 	return h;
 }
@@ -393,29 +403,38 @@ lsv_status lsv_graph_update(const lsv_data *x, size_t n0,
 	return st;
 }
 
-lsv_status lsv_graph_record_check(const lsv_graph_record *rec,
-				  const lsv_data *x, const lsv_graph_param *p,
-				  const lsv_graph *g, lsv_error *err)
+lsv_status lsv_graph_record_check_data(const lsv_graph_record *rec,
+				       size_t n, unsigned long long fp,
+				       const lsv_graph_param *p, lsv_error *err)
 {
 	char opts[LSV_OPTIONS_MAX];
-	unsigned long long fp;
 
-	if (x == NULL)
-		goto graph;
-	if (rec->n != x->n)
+	if (rec->n != n)
 		return lsv_fail(err, LSV_EINVAL, "the graph has %zu rows but the "
 				"old data %zu: it was built from other data",
-				rec->n, x->n);
+				rec->n, n);
 	lsv_graph_options(p, opts, sizeof opts);
 	if (strcmp(opts, rec->options) != 0)
 		return lsv_fail(err, LSV_EINVAL, "the graph was built with other "
 				"options ('%s'; this run: '%s'): give the same "
 				"options as the old build", rec->options, opts);
-	if ((fp = lsv_data_fingerprint(x)) != rec->data_fp)
+	if (fp != rec->data_fp)
 		return lsv_fail(err, LSV_EINVAL, "the graph was built from other "
 				"data (fingerprint %016llx; the old data's: "
 				"%016llx)", rec->data_fp, fp);
-graph:
+	return LSV_OK;
+}
+
+lsv_status lsv_graph_record_check(const lsv_graph_record *rec,
+				  const lsv_data *x, const lsv_graph_param *p,
+				  const lsv_graph *g, lsv_error *err)
+{
+	unsigned long long fp;
+	lsv_status st;
+
+	if (x != NULL && (st = lsv_graph_record_check_data(rec, x->n,
+			lsv_data_fingerprint(x), p, err)) != LSV_OK)
+		return st;
 	if (g != NULL && (fp = lsv_graph_fingerprint(g)) != rec->graph_fp)
 		return lsv_fail(err, LSV_EINVAL, "the graph changed since its "
 				"record was written (fingerprint %016llx; the "
