@@ -1331,9 +1331,22 @@ static lsv_status check_magnitude(const lsv_data *x, lsv_error *err)
 #define EXACT_SINGLE 0x1p24  /* largest squared norm: sgemm exact */
 #define EXACT_DOUBLE 0x1p51  /* the same for double (keys up to 2^53) */
 
+/* v == nearbyint(v), without a libm call per value (tens of millions):
+ * below 2^52 the truncation is exact, from 2^52 every double is an
+ * integer (and inf too); NaN is not. */
+static int is_integer(double v)
+{
+	double a = fabs(v);
+
+	if (!(a < 0x1p52))
+		return a == a;
+	return v == (double)(long long)v;
+}
+
 /* The largest squared row norm if x is integer-valued data ranked by
- * Euclidean distance, else -1. */
-static double integral_sqmax(const lsv_data *x, const lsv_graph_param *p)
+ * Euclidean distance, else -1; sq[i] is row i's squared norm. */
+static double integral_sqmax(const lsv_data *x, const lsv_graph_param *p,
+			     const double *sq)
 {
 	size_t i, q;
 	double most = 0.0;
@@ -1341,14 +1354,10 @@ static double integral_sqmax(const lsv_data *x, const lsv_graph_param *p)
 	if (p->distance != LSV_DIST_EUCLIDEAN)
 		return -1.0;
 	for (q = 0; q < x->nnz; q++)
-		if (x->val[q] != nearbyint(x->val[q]))
+		if (!is_integer(x->val[q]))
 			return -1.0;
-	for (i = 0; i < x->n; i++) {
-		double v = 0.0;
-		for (q = x->rowptr[i]; q < x->rowptr[i + 1]; q++)
-			v += x->val[q] * x->val[q];
-		most = fmax(most, v);
-	}
+	for (i = 0; i < x->n; i++)
+		most = fmax(most, sq[i]);
 	return most;
 }
 
@@ -1560,7 +1569,7 @@ static lsv_status build_picks_from(const lsv_data *x,
 	 * Not for integer data that the products get exactly (below): the
 	 * means would make them inexact. */
 	s.single = p->single && !sparse;
-	integral = integral_sqmax(x, p);
+	integral = integral_sqmax(x, p, s.sq);  /* Euclidean: sq unchanged */
 	if (!sparse && p->distance == LSV_DIST_EUCLIDEAN && s.dc > 0 &&
 	    !(integral >= 0.0 && integral <= EXACT_SINGLE)) {
 		if ((st = center(&s)) != LSV_OK)
@@ -2225,7 +2234,7 @@ static lsv_status ring_globals(ring *r, double *integral, lsv_error *err)
 		v[1] = fmax(v[1], w);
 	}
 	for (q = 0; q < s->x->nnz; q++)
-		if (s->x->val[q] != nearbyint(s->x->val[q]))
+		if (!is_integer(s->x->val[q]))
 			v[2] = 1.0;
 	if ((st = lsv_comm_allreduce_double(r->comm, v, 1, LSV_COMM_SUM, err)) ||
 	    (st = lsv_comm_allreduce_double(r->comm, v + 1, 2, LSV_COMM_MAX, err)))
