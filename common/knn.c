@@ -1298,6 +1298,15 @@ static void free_scan(knn *s)
  * a squared norm exceeds a quarter of the largest double (so every squared
  * distance, at most (|a| + |b|)^2, is finite too).  The message names no
  * file: the data carry no name, the caller adds it. */
+/* Row i (0-based) of squared norm v: its distances would overflow. */
+static lsv_status too_large(size_t i, double v, lsv_error *err)
+{
+	return lsv_fail(err, LSV_EINVAL, "row %zu: feature values too large "
+			"(squared norm %g, expected at most %g): distances would "
+			"overflow a double; rescale the data", i + 1, v,
+			DBL_MAX / 4);
+}
+
 static lsv_status check_magnitude(const lsv_data *x, lsv_error *err)
 {
 	size_t i, q;
@@ -1307,12 +1316,7 @@ static lsv_status check_magnitude(const lsv_data *x, lsv_error *err)
 		for (q = x->rowptr[i]; q < x->rowptr[i + 1]; q++)
 			v += x->val[q] * x->val[q];
 		if (!(v <= DBL_MAX / 4))
-			return lsv_fail(err, LSV_EINVAL,
-					"row %zu: feature values too large "
-					"(squared norm %g, expected at most %g): "
-					"distances would overflow a double; "
-					"rescale the data", i + 1, v,
-					DBL_MAX / 4);
+			return too_large(i, v, err);
 	}
 	return LSV_OK;
 }
@@ -1483,8 +1487,6 @@ static lsv_status build_picks_from(const lsv_data *x,
 	if (x->n > INT_MAX)
 		return lsv_fail(err, LSV_ETOOBIG,
 				"%zu rows: at most %d are supported", x->n, INT_MAX);
-	if ((st = check_magnitude(x, err)) != LSV_OK)
-		return st;
 	memset(&s, 0, sizeof s);
 	s.x = x;
 	s.p = p;
@@ -1512,6 +1514,12 @@ static lsv_status build_picks_from(const lsv_data *x,
 		if (v == 0.0)
 			info->zero_rows++;
 	}
+	/* check_magnitude's test on the same sums (no second pass) */
+	for (i = 0; i < s.n; i++)
+		if (!(s.sq[i] <= DBL_MAX / 4)) {
+			st = too_large(i, s.sq[i], err);
+			goto done;
+		}
 	if (p->distance == LSV_DIST_COSINE)
 		for (i = 0; i < s.n; i++)
 			s.sq[i] = s.nrm[i] > 0.0 ? 1.0 : 0.0;
