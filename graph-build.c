@@ -290,7 +290,7 @@ static void update(const char *oldg, const char *oldd, const char *newd,
 	lsv_error err;
 	size_t n0;
 	double t_read, t_built;
-	unsigned long long gfp;
+	unsigned long long gfp, afp;
 
 	fp = tool_output_open(outpath);
 	if (has_record(p, outpath)) {
@@ -308,9 +308,10 @@ static void update(const char *oldg, const char *oldd, const char *newd,
 				 oldg, oldg, err.msg, oldd, oldg);
 		tool_die_err(&err);
 	}
-	if (lsv_data_read_path(oldd, marker, &a, &err) != LSV_OK)
+	/* the old data's fingerprint hashed as they are read */
+	if (lsv_data_read_path_fp(oldd, marker, &a, &afp, &err) != LSV_OK)
 		tool_die_err(&err);
-	if (lsv_graph_record_check(old, a, p, NULL, &err) != LSV_OK)
+	if (lsv_graph_record_check_data(old, a->n, afp, p, &err) != LSV_OK)
 		tool_die(1, "%s: %s: %s", oldg, shown(oldd), err.msg);
 	/* the graph the record describes: its bytes, not parsed */
 	if (lsv_file_fingerprint(oldg, &gfp, &err) != LSV_OK)

@@ -140,15 +140,68 @@ static lsv_status nomem(reader *r)
 			r->name, r->line, r->x->n, r->x->nnz);
 }
 
+/* The common token "index:value", index 1..LSV_MAX_FEATURE in at most 10
+ * digits and a value lsv_fast_decimal reads, parsed in one pass without
+ * cutting it out first: the end of the token returned, with *idx and *v;
+ * NULL for anything else (a sign, more digits, an exponent strtod must
+ * read, a bad token), which the general path then reads or refuses with
+ * its message, untouched. */
+static char *fast_feature(char *p, long *idx, double *v)
+{
+	const char *end;
+	unsigned long long m;
+	long j = 0;
+	int nd = 0;
+
+	while (*p >= '0' && *p <= '9' && nd < 10) {
+		j = j * 10 + (*p++ - '0');
+		nd++;
+	}
+	if (*p != ':' || j < 1 || j > LSV_MAX_FEATURE)
+		return NULL;
+	/* an unsigned integer value of at most 15 digits is exact as it is
+	 * (grey levels, counts): no call; else lsv_fast_decimal decides */
+	for (end = ++p, m = 0, nd = 0; *end >= '0' && *end <= '9' && nd < 15;
+	     end++, nd++)
+		m = m * 10 + (unsigned long long)(*end - '0');
+	if (nd > 0 && (*end == ' ' || *end == '\t' || *end == '\0'))
+		*v = (double)m;
+	else if (!lsv_fast_decimal(p, &end, v) ||
+		 (*end != ' ' && *end != '\t' && *end != '\0'))
+		return NULL;
+	*idx = j;
+	return (char *)end;
+}
+
+static lsv_status bad_order(lsv_error *err, const char *name, size_t line,
+			    long idx, long prev)
+{
+	return lsv_fail(err, LSV_EFORMAT, "%s:%zu: feature index %ld %s (found "
+			"%ld after %ld, expected indices strictly increasing)",
+			name, line, idx, idx == prev ? "repeated" : "decreasing",
+			idx, prev);
+}
+
 lsv_status lsv_parse_features(char *s, lsv_data *x, size_t *cap_nnz,
 			      const char *name, size_t line, lsv_error *err)
 {
 	lsv_error why;
-	char *tok, *colon, what[64];
+	char *tok, *colon, *end, what[64];
 	long idx, prev = 0;
 	double v;
 
-	while ((tok = lsv_token(&s)) != NULL) {
+	for (;;) {
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (*s == '\0')
+			break;
+		if ((end = fast_feature(s, &idx, &v)) != NULL) {
+			s = end;
+			if (idx <= prev)
+				return bad_order(err, name, line, idx, prev);
+			goto store;
+		}
+		tok = lsv_token(&s);
 		colon = strchr(tok, ':');
 		if (colon == NULL)
 			return lsv_bad_token(err, name, line, "bad feature", tok,
@@ -164,17 +217,13 @@ lsv_status lsv_parse_features(char *s, lsv_data *x, size_t *cap_nnz,
 					     "index:value with a positive integer index");
 		}
 		if (idx <= prev)
-			return lsv_fail(err, LSV_EFORMAT,
-					"%s:%zu: feature index %ld %s (found %ld after "
-					"%ld, expected indices strictly increasing)",
-					name, line, idx,
-					idx == prev ? "repeated" : "decreasing", idx,
-					prev);
+			return bad_order(err, name, line, idx, prev);
 		if (lsv_parse_double(colon + 1, &v, &why) != LSV_OK) {
 			snprintf(what, sizeof what, "bad value for feature %ld", idx);
 			return lsv_bad_token(err, name, line, what, colon + 1,
 					     lsv_want_number(&why));
 		}
+	store:
 		if (x->nnz == *cap_nnz) {
 			/* col and val share one capacity, grown together. */
 			size_t c = *cap_nnz, c2 = c;
@@ -284,8 +333,9 @@ static int looks_like_graph(const lsv_data *x)
 	return 1;
 }
 
-lsv_status lsv_data_read(FILE *fp, const char *name, double unlabeled,
-			 lsv_data **out, lsv_error *err)
+static lsv_status read_data(FILE *fp, const char *name, double unlabeled,
+			    lsv_data **out, unsigned long long *fpr,
+			    lsv_error *err)
 {
 	reader r;
 	lsv_lines in = {fp, name, NULL, 0, 0};
@@ -315,6 +365,11 @@ lsv_status lsv_data_read(FILE *fp, const char *name, double unlabeled,
 		st = parse_line(&r, line);
 		if (st != LSV_OK)
 			break;
+		if (fpr != NULL) {
+			size_t at = starts[r.x->n - 1];
+			*fpr = lsv_row_fingerprint(*fpr, r.x->col + at,
+						   r.x->val + at, r.x->nnz - at);
+		}
 	}
 	if (got == -1)
 		st = err ? err->status : LSV_EFORMAT;
@@ -340,33 +395,54 @@ lsv_status lsv_data_read(FILE *fp, const char *name, double unlabeled,
 	return LSV_OK;
 }
 
-lsv_status lsv_data_read_path(const char *path, double unlabeled,
-			      lsv_data **out, lsv_error *err)
+lsv_status lsv_data_read(FILE *fp, const char *name, double unlabeled,
+			 lsv_data **out, lsv_error *err)
+{
+	return read_data(fp, name, unlabeled, out, NULL, err);
+}
+
+lsv_status lsv_data_read_path_fp(const char *path, double unlabeled,
+				 lsv_data **out, unsigned long long *fpr,
+				 lsv_error *err)
 {
 	FILE *fp;
+	char *buf;
 	lsv_status st;
 
 	*out = NULL;
+	if (fpr != NULL)
+		*fpr = LSV_FNV_OFFSET;
 	if (strcmp(path, "-") == 0)
-		return lsv_data_read(stdin, "(stdin)", unlabeled, out, err);
+		return read_data(stdin, "(stdin)", unlabeled, out, fpr, err);
 	fp = fopen(path, "r");
 	if (fp == NULL)
 		return lsv_fail(err, LSV_EIO, "%s: cannot open: %s", path,
 				strerror(errno));
-	st = lsv_data_read(fp, path, unlabeled, out, err);
+	buf = lsv_big_buffer(fp);
+	st = read_data(fp, path, unlabeled, out, fpr, err);
 	fclose(fp);
+	free(buf);
 	return st;
+}
+
+lsv_status lsv_data_read_path(const char *path, double unlabeled,
+			      lsv_data **out, lsv_error *err)
+{
+	return lsv_data_read_path_fp(path, unlabeled, out, NULL, err);
 }
 
 lsv_status lsv_data_write(FILE *fp, const char *name, const lsv_data *x,
 			  lsv_error *err)
 {
+	char buf[LSV_ENTRY_MAX];
 	size_t i, p;
 
+	/* "%.17g" and " %d:%.17g", by lsv_format_* (printf's bytes, faster) */
 	for (i = 0; i < x->n; i++) {
-		fprintf(fp, "%.17g", x->y[i]);
+		fwrite(buf, 1, (size_t)lsv_format_g17(buf, x->y[i]), fp);
 		for (p = x->rowptr[i]; p < x->rowptr[i + 1]; p++)
-			fprintf(fp, " %d:%.17g", x->col[p] + 1, x->val[p]);
+			fwrite(buf, 1, (size_t)lsv_format_entry(buf,
+				(size_t)x->col[p] + 1, x->val[p]), fp);
 		if (putc('\n', fp) == EOF)
 			break;
 	}

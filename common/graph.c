@@ -258,12 +258,15 @@ lsv_status lsv_graph_read_path(const char *path, size_t expect_n,
 lsv_status lsv_graph_write(FILE *fp, const char *name, const lsv_graph *g,
 			   lsv_error *err)
 {
+	char buf[LSV_ENTRY_MAX];
 	size_t i, p;
 
+	/* "%zu" and " %d:%.17g", by lsv_format_* (printf's bytes, faster) */
 	for (i = 0; i < g->n; i++) {
-		fprintf(fp, "%zu", i + 1);
+		fwrite(buf, 1, (size_t)lsv_format_row(buf, i + 1), fp);
 		for (p = g->rowptr[i]; p < g->rowptr[i + 1]; p++)
-			fprintf(fp, " %d:%.17g", g->col[p] + 1, g->w[p]);
+			fwrite(buf, 1, (size_t)lsv_format_entry(buf,
+				(size_t)g->col[p] + 1, g->w[p]), fp);
 		if (putc('\n', fp) == EOF)
 			break;
 	}

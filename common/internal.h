@@ -38,6 +38,12 @@ typedef struct {
 int lsv_lines_next(lsv_lines *r, char **s, lsv_error *err);
 void lsv_lines_done(lsv_lines *r);
 
+/* Give a stream just opened a 1 MiB buffer: stdio's default is the file
+ * system's block size (4 KiB), one read or write system call per 4 KiB,
+ * which on a virtual machine costs more than parsing the bytes.  Returns
+ * the buffer, to be freed after fclose (NULL: stdio's own stays). */
+char *lsv_big_buffer(FILE *fp);
+
 /* Next blank-separated token of *s, NUL-terminated in place; NULL if none. */
 char *lsv_token(char **s);
 
@@ -79,6 +85,32 @@ lsv_status lsv_precomputed_serials(lsv_data *sv, lsv_error *err);
  * LSV_SHOW characters; returns LSV_EFORMAT. */
 lsv_status lsv_bad_token(lsv_error *err, const char *name, size_t line,
 			 const char *what, const char *tok, const char *want);
+
+/* The number at the start of s if it is one strtod reads exactly without
+ * being called: [-+]digits[.digits][(e|E)[-+]digits] with at most 15
+ * significant digits and a power of ten within 10^-22..10^22 (Clinger's
+ * fast path: both factors exact, one correctly rounded multiply or
+ * divide, so the same double as strtod's).  Returns 1 with *out and *end
+ * (the first byte after the number; the caller checks what it is), or 0
+ * (then strtod must decide). */
+int lsv_fast_decimal(const char *s, const char **end, double *out);
+
+/* snprintf(buf, LSV_G17_MAX, "%.17g", v), the same bytes, faster
+ * (common/format.c); the length.  buf holds LSV_G17_MAX bytes. */
+#define LSV_G17_MAX 32
+int lsv_format_g17(char *buf, double v);
+
+/* " j:v" as "%zu:%.17g" (an entry of a graph, record or data row) and a
+ * row number "%zu"; the length.  buf holds LSV_ENTRY_MAX bytes. */
+#define LSV_ENTRY_MAX 64
+int lsv_format_entry(char *buf, size_t j, double v);
+int lsv_format_row(char *buf, size_t i);
+
+/* lsv_data_fingerprint's hash: its start, and one row of m values
+ * (common/update.c) continuing h. */
+#define LSV_FNV_OFFSET 0xcbf29ce484222325ULL
+unsigned long long lsv_row_fingerprint(unsigned long long h, const int *col,
+				       const double *val, size_t m);
 
 /* What a number should have been, from lsv_parse_double's reason. */
 const char *lsv_want_number(const lsv_error *why);

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "internal.h"
 #include "lapsvm.h"
 
 #ifndef NAME_MAX
@@ -28,6 +29,7 @@
 
 struct lsv_out {
 	FILE *fp;    /* NULL once closed (standard output stays) */
+	char *buf;   /* fp's buffer (lsv_big_buffer), freed after fclose */
 	char *path;  /* destination; NULL for standard output */
 	char *tmp;   /* temporary file beside it */
 	int direct;  /* fp is the destination itself (stdout, FIFO, device) */
@@ -242,6 +244,7 @@ lsv_status lsv_out_open(const char *path, lsv_out **out, lsv_error *err)
 		lsv_out_abort(o);
 		return st;
 	}
+	o->buf = lsv_big_buffer(o->fp);
 	*out = o;
 	return LSV_OK;
 }
@@ -274,6 +277,8 @@ lsv_status lsv_out_close(lsv_out *o, lsv_error *err)
 		if (fclose(o->fp) != 0 && e == 0)
 			e = errno ? errno : EIO;
 		o->fp = NULL;
+		free(o->buf);
+		o->buf = NULL;
 	}
 	if (e != 0)
 		return lsv_fail(err, LSV_EIO, "%s: write error: %s",
@@ -348,6 +353,7 @@ void lsv_out_abort(lsv_out *o)
 		return;
 	if (o->fp != NULL && o->fp != stdout)
 		fclose(o->fp);
+	free(o->buf);
 	if (o->tmp != NULL)
 		unlink(o->tmp);
 	free(o->tmp);

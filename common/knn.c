@@ -226,6 +226,7 @@ typedef struct {
 	const lsv_graph_param *p;
 	size_t n, dc;        /* rows, distinct features */
 	int *ccol;           /* compact column of every stored value */
+	int ccol_shared;     /* ccol is x->col (every feature occurs) */
 	double *sq;          /* |x_i|^2 (cosine: 1, or 0 for a zero row) */
 	double *nrm;         /* |x_i| (cosine) */
 	unsigned char *skip; /* cosine: zero rows, never chosen nor choosing */
@@ -284,6 +285,15 @@ static lsv_status compact_features(knn *s)
 
 	if ((st = lsv_fmap_build(x, NULL, 0, &f, s->err)) != LSV_OK)
 		return st;
+	if (f.table != NULL && f.m == x->dim) {
+		/* every feature occurs: the map is the identity, and the
+		 * columns are compact already (no copy of nnz ints) */
+		s->ccol = x->col;
+		s->ccol_shared = 1;
+		s->dc = f.m;
+		lsv_fmap_free(&f);
+		return LSV_OK;
+	}
 	s->ccol = malloc((x->nnz ? x->nnz : 1) * sizeof *s->ccol);
 	if (s->ccol == NULL) {
 		lsv_fmap_free(&f);
@@ -1288,6 +1298,15 @@ static void free_scan(knn *s)
  * a squared norm exceeds a quarter of the largest double (so every squared
  * distance, at most (|a| + |b|)^2, is finite too).  The message names no
  * file: the data carry no name, the caller adds it. */
+/* Row i (0-based) of squared norm v: its distances would overflow. */
+static lsv_status too_large(size_t i, double v, lsv_error *err)
+{
+	return lsv_fail(err, LSV_EINVAL, "row %zu: feature values too large "
+			"(squared norm %g, expected at most %g): distances would "
+			"overflow a double; rescale the data", i + 1, v,
+			DBL_MAX / 4);
+}
+
 static lsv_status check_magnitude(const lsv_data *x, lsv_error *err)
 {
 	size_t i, q;
@@ -1297,12 +1316,7 @@ static lsv_status check_magnitude(const lsv_data *x, lsv_error *err)
 		for (q = x->rowptr[i]; q < x->rowptr[i + 1]; q++)
 			v += x->val[q] * x->val[q];
 		if (!(v <= DBL_MAX / 4))
-			return lsv_fail(err, LSV_EINVAL,
-					"row %zu: feature values too large "
-					"(squared norm %g, expected at most %g): "
-					"distances would overflow a double; "
-					"rescale the data", i + 1, v,
-					DBL_MAX / 4);
+			return too_large(i, v, err);
 	}
 	return LSV_OK;
 }
@@ -1321,9 +1335,22 @@ static lsv_status check_magnitude(const lsv_data *x, lsv_error *err)
 #define EXACT_SINGLE 0x1p24  /* largest squared norm: sgemm exact */
 #define EXACT_DOUBLE 0x1p51  /* the same for double (keys up to 2^53) */
 
+/* v == nearbyint(v), without a libm call per value (tens of millions):
+ * below 2^52 the truncation is exact, from 2^52 every double is an
+ * integer (and inf too); NaN is not. */
+static int is_integer(double v)
+{
+	double a = fabs(v);
+
+	if (!(a < 0x1p52))
+		return a == a;
+	return v == (double)(long long)v;
+}
+
 /* The largest squared row norm if x is integer-valued data ranked by
- * Euclidean distance, else -1. */
-static double integral_sqmax(const lsv_data *x, const lsv_graph_param *p)
+ * Euclidean distance, else -1; sq[i] is row i's squared norm. */
+static double integral_sqmax(const lsv_data *x, const lsv_graph_param *p,
+			     const double *sq)
 {
 	size_t i, q;
 	double most = 0.0;
@@ -1331,14 +1358,10 @@ static double integral_sqmax(const lsv_data *x, const lsv_graph_param *p)
 	if (p->distance != LSV_DIST_EUCLIDEAN)
 		return -1.0;
 	for (q = 0; q < x->nnz; q++)
-		if (x->val[q] != nearbyint(x->val[q]))
+		if (!is_integer(x->val[q]))
 			return -1.0;
-	for (i = 0; i < x->n; i++) {
-		double v = 0.0;
-		for (q = x->rowptr[i]; q < x->rowptr[i + 1]; q++)
-			v += x->val[q] * x->val[q];
-		most = fmax(most, v);
-	}
+	for (i = 0; i < x->n; i++)
+		most = fmax(most, sq[i]);
 	return most;
 }
 
@@ -1464,8 +1487,6 @@ static lsv_status build_picks_from(const lsv_data *x,
 	if (x->n > INT_MAX)
 		return lsv_fail(err, LSV_ETOOBIG,
 				"%zu rows: at most %d are supported", x->n, INT_MAX);
-	if ((st = check_magnitude(x, err)) != LSV_OK)
-		return st;
 	memset(&s, 0, sizeof s);
 	s.x = x;
 	s.p = p;
@@ -1493,6 +1514,12 @@ static lsv_status build_picks_from(const lsv_data *x,
 		if (v == 0.0)
 			info->zero_rows++;
 	}
+	/* check_magnitude's test on the same sums (no second pass) */
+	for (i = 0; i < s.n; i++)
+		if (!(s.sq[i] <= DBL_MAX / 4)) {
+			st = too_large(i, s.sq[i], err);
+			goto done;
+		}
 	if (p->distance == LSV_DIST_COSINE)
 		for (i = 0; i < s.n; i++)
 			s.sq[i] = s.nrm[i] > 0.0 ? 1.0 : 0.0;
@@ -1550,7 +1577,7 @@ static lsv_status build_picks_from(const lsv_data *x,
 	 * Not for integer data that the products get exactly (below): the
 	 * means would make them inexact. */
 	s.single = p->single && !sparse;
-	integral = integral_sqmax(x, p);
+	integral = integral_sqmax(x, p, s.sq);  /* Euclidean: sq unchanged */
 	if (!sparse && p->distance == LSV_DIST_EUCLIDEAN && s.dc > 0 &&
 	    !(integral >= 0.0 && integral <= EXACT_SINGLE)) {
 		if ((st = center(&s)) != LSV_OK)
@@ -1596,7 +1623,8 @@ done:
 static void knn_done(knn *sp)
 {
 	knn s = *sp;
-	free(s.ccol);
+	if (!s.ccol_shared)
+		free(s.ccol);
 	free(s.sq);
 	free(s.nrm);
 	free(s.skip);
@@ -2214,7 +2242,7 @@ static lsv_status ring_globals(ring *r, double *integral, lsv_error *err)
 		v[1] = fmax(v[1], w);
 	}
 	for (q = 0; q < s->x->nnz; q++)
-		if (s->x->val[q] != nearbyint(s->x->val[q]))
+		if (!is_integer(s->x->val[q]))
 			v[2] = 1.0;
 	if ((st = lsv_comm_allreduce_double(r->comm, v, 1, LSV_COMM_SUM, err)) ||
 	    (st = lsv_comm_allreduce_double(r->comm, v + 1, 2, LSV_COMM_MAX, err)))

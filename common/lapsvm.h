@@ -146,6 +146,11 @@ lsv_status lsv_data_read(FILE *fp, const char *name, double unlabeled,
 /* As lsv_data_read, opening path; "-" reads standard input. */
 lsv_status lsv_data_read_path(const char *path, double unlabeled,
 			      lsv_data **out, lsv_error *err);
+/* The same, and *fp the data's lsv_data_fingerprint, hashed as each row
+ * is read (while its values are in cache: no pass over them after). */
+lsv_status lsv_data_read_path_fp(const char *path, double unlabeled,
+				 lsv_data **out, unsigned long long *fp,
+				 lsv_error *err);
 
 void lsv_data_free(lsv_data *x);
 
@@ -394,6 +399,11 @@ lsv_status lsv_graph_update(const lsv_data *x, size_t n0,
 lsv_status lsv_graph_record_check(const lsv_graph_record *rec,
 				  const lsv_data *x, const lsv_graph_param *p,
 				  const lsv_graph *g, lsv_error *err);
+/* Its data checks alone, given the data's row count n and fingerprint
+ * fp (lsv_data_read_path_fp's). */
+lsv_status lsv_graph_record_check_data(const lsv_graph_record *rec,
+				       size_t n, unsigned long long fp,
+				       const lsv_graph_param *p, lsv_error *err);
 
 /* Can the rows xnew be appended to the data of rec?  LSV_EINVAL if they
  * reach a feature beyond the old data's largest, or if the old data are

@@ -42,24 +42,28 @@ static int spells_nonfinite(const char *s)
 }
 
 /*
- * The common case of data files, without strtod: [-+]digits[.digits] with
- * at most 15 significant digits and 22 decimals.  Then m and 10^k are exact
- * doubles and m / 10^k is correctly rounded, so the result is the one
- * strtod gives (Clinger's fast path).  Returns 0 if s is not of that form.
+ * The common case of data files, without strtod (Clinger 1990, "How to
+ * read floating point numbers accurately", the fast path):
+ * [-+]digits[.digits][(e|E)[-+]digits] whose significant digits make an
+ * integer m of at most 15 digits (m < 10^15 < 2^53, exact as a double) and
+ * whose value is m 10^q with |q| <= 22 (10^q exact: 5^22 < 2^53).  Then
+ * m * 10^q or m / 10^-q is one correctly rounded operation on exact
+ * operands, which is the double nearest the decimal: strtod's result.
  */
-static int fast_decimal(const char *s, double *out)
+int lsv_fast_decimal(const char *s, const char **end, double *out)
 {
 	static const double p10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7,
 				     1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14,
 				     1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21,
 				     1e22};
 	unsigned long long m = 0;
-	int neg = 0, digits = 0, frac = 0, dot = 0, any = 0;
+	int neg = 0, digits = 0, frac = 0, dot = 0, any = 0, q, e = 0;
 	const char *p = s;
+	double v;
 
 	if (*p == '-' || *p == '+')
 		neg = *p++ == '-';
-	for (; *p; p++) {
+	for (;; p++) {
 		if (*p >= '0' && *p <= '9') {
 			any = 1;
 			if (m == 0 && *p == '0') {
@@ -72,23 +76,47 @@ static int fast_decimal(const char *s, double *out)
 		} else if (*p == '.' && !dot) {
 			dot = 1;
 		} else {
-			return 0;
+			break;
 		}
 	}
-	if (!any || frac > 22)
+	if (!any)
 		return 0;
-	*out = (neg ? -1.0 : 1.0) * ((double)m / p10[frac]);
+	if (*p == 'e' || *p == 'E') {
+		int eneg = 0, edigits = 0;
+		p++;
+		if (*p == '-' || *p == '+')
+			eneg = *p++ == '-';
+		for (; *p >= '0' && *p <= '9'; p++) {
+			if (e == 0 && *p == '0')
+				continue;  /* leading zeros */
+			if (++edigits > 3)
+				return 0;  /* far beyond 10^22: strtod decides */
+			e = e * 10 + (*p - '0');
+		}
+		if (p[-1] < '0' || p[-1] > '9')
+			return 0;  /* "1e", "1e+": not a number */
+		if (eneg)
+			e = -e;
+	}
+	q = e - frac;
+	if (q < -22 || q > 22)
+		return 0;
+	v = q < 0 ? (double)m / p10[-q] : (double)m * p10[q];
+	*out = neg ? -v : v;
+	*end = p;
 	return 1;
 }
 
 lsv_status lsv_parse_double(const char *s, double *out, lsv_error *err)
 {
-	const char *p;
+	const char *p, *stop;
 	char *end;
 	double v;
 
-	if (fast_decimal(s, out))
+	if (lsv_fast_decimal(s, &stop, &v) && *stop == '\0') {
+		*out = v;
 		return LSV_OK;
+	}
 	if (*s == '\0')
 		return lsv_fail_why(err, LSV_EINVAL, LSV_WHY_EMPTY, "empty number");
 	for (p = s; *p; p++) {

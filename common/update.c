@@ -31,7 +31,7 @@
 
 #include "internal.h"
 
-#define FNV_OFFSET 0xcbf29ce484222325ULL
+#define FNV_OFFSET LSV_FNV_OFFSET
 #define FNV_PRIME 0x100000001b3ULL
 #define RECORD_MAGIC "lapsvm_graph_record"
 #define RECORD_VERSION 1
@@ -71,14 +71,24 @@ static unsigned long long bits_of(double v)
 static unsigned long long rows_fingerprint(unsigned long long h,
 					   const lsv_data *x, size_t from)
 {
-	size_t i, q;
+	size_t i;
 
-	for (i = from; i < x->n; i++) {
-		h = fnv_u64(h, x->rowptr[i + 1] - x->rowptr[i]);
-		for (q = x->rowptr[i]; q < x->rowptr[i + 1]; q++) {
-			h = fnv_u64(h, (unsigned long long)x->col[q]);
-			h = fnv_u64(h, bits_of(x->val[q]));
-		}
+	for (i = from; i < x->n; i++)
+		h = lsv_row_fingerprint(h, x->col + x->rowptr[i],
+					x->val + x->rowptr[i],
+					x->rowptr[i + 1] - x->rowptr[i]);
+	return h;
+}
+
+unsigned long long lsv_row_fingerprint(unsigned long long h, const int *col,
+				       const double *val, size_t m)
+{
+	size_t q;
+
+	h = fnv_u64(h, m);
+	for (q = 0; q < m; q++) {
+		h = fnv_u64(h, (unsigned long long)col[q]);
+		h = fnv_u64(h, bits_of(val[q]));
 	}
 	return h;
 }
@@ -91,16 +101,15 @@ unsigned long long lsv_data_fingerprint(const lsv_data *x)
 unsigned long long lsv_graph_fingerprint(const lsv_graph *g)
 {
 	unsigned long long h = FNV_OFFSET;
-	char buf[64];
+	char buf[LSV_ENTRY_MAX];
 	size_t i, p;
 	int len;
 
 	for (i = 0; i < g->n; i++) {
-		len = snprintf(buf, sizeof buf, "%zu", i + 1);
+		len = lsv_format_row(buf, i + 1);
 		h = fnv(h, buf, (size_t)len);
 		for (p = g->rowptr[i]; p < g->rowptr[i + 1]; p++) {
-			len = snprintf(buf, sizeof buf, " %d:%.17g", g->col[p] + 1,
-				       g->w[p]);
+			len = lsv_format_entry(buf, (size_t)g->col[p] + 1, g->w[p]);
 			h = fnv(h, buf, (size_t)len);
 		}
 		h = fnv(h, "\n", 1);
@@ -394,29 +403,38 @@ lsv_status lsv_graph_update(const lsv_data *x, size_t n0,
 	return st;
 }
 
-lsv_status lsv_graph_record_check(const lsv_graph_record *rec,
-				  const lsv_data *x, const lsv_graph_param *p,
-				  const lsv_graph *g, lsv_error *err)
+lsv_status lsv_graph_record_check_data(const lsv_graph_record *rec,
+				       size_t n, unsigned long long fp,
+				       const lsv_graph_param *p, lsv_error *err)
 {
 	char opts[LSV_OPTIONS_MAX];
-	unsigned long long fp;
 
-	if (x == NULL)
-		goto graph;
-	if (rec->n != x->n)
+	if (rec->n != n)
 		return lsv_fail(err, LSV_EINVAL, "the graph has %zu rows but the "
 				"old data %zu: it was built from other data",
-				rec->n, x->n);
+				rec->n, n);
 	lsv_graph_options(p, opts, sizeof opts);
 	if (strcmp(opts, rec->options) != 0)
 		return lsv_fail(err, LSV_EINVAL, "the graph was built with other "
 				"options ('%s'; this run: '%s'): give the same "
 				"options as the old build", rec->options, opts);
-	if ((fp = lsv_data_fingerprint(x)) != rec->data_fp)
+	if (fp != rec->data_fp)
 		return lsv_fail(err, LSV_EINVAL, "the graph was built from other "
 				"data (fingerprint %016llx; the old data's: "
 				"%016llx)", rec->data_fp, fp);
-graph:
+	return LSV_OK;
+}
+
+lsv_status lsv_graph_record_check(const lsv_graph_record *rec,
+				  const lsv_data *x, const lsv_graph_param *p,
+				  const lsv_graph *g, lsv_error *err)
+{
+	unsigned long long fp;
+	lsv_status st;
+
+	if (x != NULL && (st = lsv_graph_record_check_data(rec, x->n,
+			lsv_data_fingerprint(x), p, err)) != LSV_OK)
+		return st;
 	if (g != NULL && (fp = lsv_graph_fingerprint(g)) != rec->graph_fp)
 		return lsv_fail(err, LSV_EINVAL, "the graph changed since its "
 				"record was written (fingerprint %016llx; the "
@@ -450,6 +468,7 @@ lsv_status lsv_graph_record_check_new(const lsv_graph_record *rec,
 lsv_status lsv_graph_record_write(FILE *fp, const char *name,
 				  const lsv_graph_record *r, lsv_error *err)
 {
+	char buf[LSV_ENTRY_MAX];
 	size_t i, q;
 
 	fprintf(fp, "%s %d\nrows %zu\nfeatures %zu %s\ndata fnv1a64 %016llx\n"
@@ -458,9 +477,10 @@ lsv_status lsv_graph_record_write(FILE *fp, const char *name,
 		r->dense ? "dense" : "sparse", r->data_fp, r->graph_fp,
 		r->rowptr[r->n], pairs_fingerprint(r), r->options);
 	for (i = 0; i < r->n && !ferror(fp); i++) {
-		fprintf(fp, "%zu", i + 1);
+		fwrite(buf, 1, (size_t)lsv_format_row(buf, i + 1), fp);
 		for (q = r->rowptr[i]; q < r->rowptr[i + 1]; q++)
-			fprintf(fp, " %d:%.17g", r->col[q] + 1, r->key[q]);
+			fwrite(buf, 1, (size_t)lsv_format_entry(buf,
+				(size_t)r->col[q] + 1, r->key[q]), fp);
 		putc('\n', fp);
 	}
 	if (ferror(fp))
@@ -622,6 +642,7 @@ lsv_status lsv_graph_record_read_path(const char *path,
 				      lsv_graph_record **out, lsv_error *err)
 {
 	FILE *fp;
+	char *buf;
 	lsv_status st;
 
 	*out = NULL;
@@ -629,7 +650,9 @@ lsv_status lsv_graph_record_read_path(const char *path,
 	if (fp == NULL)
 		return lsv_fail(err, LSV_EIO, "%s: cannot open: %s", path,
 				strerror(errno));
+	buf = lsv_big_buffer(fp);
 	st = read_record(fp, path, out, err);
 	fclose(fp);
+	free(buf);
 	return st;
 }

@@ -1,7 +1,9 @@
 /* The LIBSVM-format reader: accepted forms, and every refusal with its
  * exact message. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "lapsvm.h"
 #include "unit.h"
@@ -196,7 +198,42 @@ static void data_write_reads_back_identically(void)
 	lsv_data_free(x);
 }
 
+/* The one-pass path for "index:value" (plain integers, Clinger's decimals)
+ * and the general path (signs, long mantissas, 11-digit indices) store
+ * the values strtod reads, whichever path a token takes. */
+static void data_values_equal_strtod_on_every_path(void)
+{
+	static const char *vals[] = {
+		"255", "0", "007", "-3", "+4", "0.5", "1e2", "2.5E-3",
+		"123456789012345", "1234567890123456", "12345678901234567890",
+		"0.1000000000000000055511151231257827", "1e-300", "-0", "9e22",
+		"3.", ".25",
+	};
+	char line[1024];
+	size_t i, at;
+	lsv_data *x;
+	lsv_error e;
+
+	at = (size_t)sprintf(line, "1");
+	for (i = 0; i < sizeof vals / sizeof *vals; i++)
+		at += (size_t)sprintf(line + at, i == 3 ? "\t%s%zu:%s" : " %s%zu:%s",
+				      i == 5 ? "0000000" : i == 6 ? "00000000" : "",
+				      i + 1, vals[i]);
+	strcpy(line + at, "\n");
+	CHECK(read_str(line, &x, &e) == LSV_OK);
+	if (x == NULL)
+		return;
+	CHECK(x->nnz == sizeof vals / sizeof *vals);
+	for (i = 0; i < x->nnz && i < sizeof vals / sizeof *vals; i++) {
+		double w = strtod(vals[i], NULL);
+		CHECK(x->col[i] == (int)i);
+		CHECK(memcmp(&x->val[i], &w, sizeof w) == 0);
+	}
+	lsv_data_free(x);
+}
+
 const unit_case data_cases[] = {
+	{"data_values_equal_strtod_on_every_path", data_values_equal_strtod_on_every_path},
 	{"data_reads_rows_labels_and_values", data_reads_rows_labels_and_values},
 	{"data_accepts_crlf_blanks_comments_and_no_final_newline",
 	 data_accepts_crlf_blanks_comments_and_no_final_newline},

@@ -15,7 +15,7 @@ extern const unit_case parse_cases[], data_cases[], graph_cases[],
 	newton_cases[], grid_cases[], cv_cases[], balance_cases[], kernel_cases[],
 	cluster_cases[], text_cases[],
 	classes_cases[], combine_cases[], tangent_cases[], precomputed_cases[], alignf_cases[], labelaware_cases[], kdesign_cases[],
-	boost_cases[], comm_cases[], update_cases[];
+	boost_cases[], comm_cases[], update_cases[], format_cases[];
 
 int main(int argc, char **argv)
 {
@@ -27,7 +27,8 @@ int main(int argc, char **argv)
 				     kernel_cases, cluster_cases, text_cases, classes_cases,
 				     combine_cases, tangent_cases, precomputed_cases,
 				     alignf_cases, labelaware_cases, boost_cases,
-				     kdesign_cases, comm_cases, update_cases};
+				     kdesign_cases, comm_cases, update_cases,
+				     format_cases};
 	size_t s;
 	int passed = 0, failed = 0;
 

@@ -1,6 +1,8 @@
 /* Strict number parsing: what is accepted, what is refused and why. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "internal.h"
 #include "lapsvm.h"
@@ -235,7 +237,101 @@ static void parse_double_fast_path_equals_strtod(void)
 	CHECK(bad == 0);
 }
 
+/* A random decimal of the forms data files hold: sign, leading zeros, 1 to
+ * 18 digits with a point anywhere (or none), an exponent (e or E, sign,
+ * leading zeros, -40..40) or none; rarely exponent-only, "1e", "1e+". */
+static void random_decimal(lsv_rng *r, char *b)
+{
+	int len = 1 + (int)(lsv_rng_next(r) % 18), k, at = 0;
+	int dot = (int)(lsv_rng_next(r) % (len + 2)), form = (int)(lsv_rng_next(r) % 8);
+	switch (lsv_rng_next(r) % 4) {
+	case 0: b[at++] = '-'; break;
+	case 1: b[at++] = '+'; break;
+	default: break;
+	}
+	for (k = (int)(lsv_rng_next(r) % 4) - 2; k > 0; k--)
+		b[at++] = '0';
+	for (k = 0; k < len; k++) {
+		if (k == dot)
+			b[at++] = '.';
+		b[at++] = (char)('0' + lsv_rng_next(r) % 10);
+	}
+	if (dot == len)
+		b[at++] = '.';
+	if (form >= 4) {
+		int e = (int)(lsv_rng_next(r) % 81) - 40;
+		at += sprintf(b + at, "%c%s%s%d", form % 2 ? 'e' : 'E',
+			      e >= 0 && form == 5 ? "+" : "", form == 6 ? "00" : "",
+			      e);
+	} else if (form == 3 && lsv_rng_next(r) % 8 == 0) {
+		at += sprintf(b + at, lsv_rng_next(r) % 2 ? "e" : "e+");
+	}
+	b[at] = '\0';
+}
+
+/* Clinger's fast path with exponents: whenever lsv_fast_decimal answers, its
+ * double is strtod's to the bit and it stops where strtod does; and
+ * lsv_parse_double (fast path or not) agrees with strtod on every string
+ * strtod reads whole.  Generated strings on both sides of the path's limits
+ * (15 digits, 10^22), and edge cases by hand. */
+static void fast_decimal_equals_strtod_with_exponents(void)
+{
+	static const char *edge[] = {
+		"0", "-0", "+0", "0e0", "-0e-5", "0.0", "000123", "1e22", "1e-22",
+		"1e23", "1e-23", "123456789012345", "1234567890123456",
+		"999999999999999e22", "999999999999999e-22", "9007199254740993",
+		"0.000000000000000000001", "1.5e+007", "2.5E-003", ".5e1", "5.e-1",
+		"1e0000000000000000005", "4.9406564584124654e-324", "1e308",
+		"179769313486231570000000000000000000000e270", "0.1", "0.3",
+		"1e", "1e+", "e5", ".", "-", "1.2.3", "1e5x", "12:3",
+	};
+	lsv_rng r;
+	int i, bad_val = 0, bad_end = 0, fast = 0, bad_parse = 0;
+	char b[96];
+
+	lsv_rng_seed(&r, 11);
+	for (i = 0; i < 400000 + (int)(sizeof edge / sizeof *edge); i++) {
+		const char *stop;
+		char *end;
+		double v, w, u;
+		if (i < (int)(sizeof edge / sizeof *edge))
+			strcpy(b, edge[i]);
+		else
+			random_decimal(&r, b);
+		w = strtod(b, &end);
+		if (lsv_fast_decimal(b, &stop, &v)) {
+			fast++;
+			bad_val += memcmp(&v, &w, sizeof v) != 0;
+			bad_end += stop != end;
+		}
+		if (*end == '\0' && end != b && isfinite(w)) {
+			bad_parse += lsv_parse_double(b, &u, NULL) != LSV_OK ||
+				     memcmp(&u, &w, sizeof u) != 0;
+		}
+	}
+	CHECK(bad_val == 0);
+	CHECK(bad_end == 0);
+	CHECK(bad_parse == 0);
+	/* the generator reaches the fast path, and strtod's side too */
+	CHECK(fast > 100000 && fast < 390000);
+	/* the path's limits, by hand */
+	{
+		const char *stop;
+		double v;
+		CHECK(lsv_fast_decimal("1e22", &stop, &v) == 1 && v == 1e22);
+		CHECK(lsv_fast_decimal("1e23", &stop, &v) == 0);
+		CHECK(lsv_fast_decimal("123456789012345", &stop, &v) == 1);
+		CHECK(lsv_fast_decimal("1234567890123456", &stop, &v) == 0);
+		CHECK(lsv_fast_decimal("1e", &stop, &v) == 0);
+		CHECK(lsv_fast_decimal("7:255 8:1", &stop, &v) == 1 && v == 7 &&
+		      *stop == ':');
+		CHECK(lsv_fast_decimal("-2.5e-3 x", &stop, &v) == 1 &&
+		      v == -2.5e-3 && *stop == ' ');
+	}
+}
+
 const unit_case parse_cases[] = {
+	{"fast_decimal_equals_strtod_with_exponents", fast_decimal_equals_strtod_with_exponents},
 	{"parse_double_fast_path_equals_strtod", parse_double_fast_path_equals_strtod},
 	{"parse_double_accepts_decimal_forms", parse_double_accepts_decimal_forms},
 	{"parse_double_refuses_with_reason", parse_double_refuses_with_reason},

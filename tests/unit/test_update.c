@@ -287,7 +287,52 @@ static void image_distances_have_no_record(void)
 	lsv_data_free(x);
 }
 
+/* lsv_data_read_path_fp hashes the rows as it reads them: the same number
+ * as lsv_data_fingerprint of what it read (sparse rows, an empty row,
+ * -0, a comment line), and lsv_graph_record_check_data takes it. */
+static void read_fingerprint_equals_data_fingerprint(void)
+{
+	static const char text[] =
+		"1 1:0.5 3:-0 7:2e3\n# note\n-1\n0 2:1 3:1 4:255\n1 9:1e-300\n";
+	char path[] = "/tmp/lapsvm-readfp-XXXXXX";
+	int fd = mkstemp(path);
+	FILE *fp = fd >= 0 ? fdopen(fd, "w") : NULL;
+	lsv_data *x = NULL;
+	unsigned long long h = 0;
+	lsv_error e;
+
+	CHECK(fp != NULL);
+	if (fp == NULL)
+		return;
+	fputs(text, fp);
+	fclose(fp);
+	CHECK(lsv_data_read_path_fp(path, 0.0, &x, &h, &e) == LSV_OK);
+	CHECK(x != NULL && x->n == 4);
+	if (x != NULL) {
+		lsv_graph_param p;
+		lsv_graph_record *r = NULL;
+		lsv_graph *g = NULL;
+		CHECK(h == lsv_data_fingerprint(x));
+		lsv_graph_param_default(&p);
+		p.k = 2;
+		CHECK(lsv_graph_build_record(x, &p, &g, &r, NULL, &e) == LSV_OK);
+		if (r != NULL) {
+			CHECK(lsv_graph_record_check_data(r, x->n, h, &p, &e) ==
+			      LSV_OK);
+			CHECK(lsv_graph_record_check_data(r, x->n, h ^ 1, &p, &e) ==
+			      LSV_EINVAL);
+			CHECK(strstr(e.msg, "other data") != NULL);
+		}
+		lsv_graph_free(g);
+		lsv_graph_record_free(r);
+	}
+	remove(path);
+	lsv_data_free(x);
+}
+
 const unit_case update_cases[] = {
+	{"read_fingerprint_equals_data_fingerprint",
+	 read_fingerprint_equals_data_fingerprint},
 	{"merge_takes_only_strictly_closer_new_rows",
 	 merge_takes_only_strictly_closer_new_rows},
 	{"capped_old_lists_take_new_rows_beyond_them",
