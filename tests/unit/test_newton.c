@@ -68,36 +68,44 @@ static lsv_status toy_slope(void *ctx, const unsigned char *live,
 	return LSV_OK;
 }
 
-/* Runs the driver on the toy problem (two rows, both labeled +1) with
- * solve T and the given small-step test; returns z, the report in rep. */
-static double run_toy(toy_obj *T, int hinge, double small_step,
-		      lsv_train_report *rep)
+/* The toy problem (two rows, both labeled +1) set up in F and O for
+ * solve T and the given small-step test; the report goes to rep. */
+static void toy_setup(lsv_fit *F, lsv_newton_obj *O, lsv_error *err,
+		      toy_obj *T, double small_step, lsv_train_report *rep)
 {
 	static const size_t lab[2] = {0, 1};
 	static const double Y[2] = {1.0, 1.0};
+
+	memset(F, 0, sizeof *F);
+	memset(rep, 0, sizeof *rep);
+	F->n = 2;
+	F->l = 2;
+	F->lab = lab;
+	F->nr_class = 2;
+	F->nr_fn = 1;
+	F->Y = Y;
+	F->report = rep;
+	F->err = err;
+	memset(O, 0, sizeof *O);
+	O->nz = 1;
+	O->full_tol = 1e-9;
+	O->small_step = small_step;
+	O->ctx = T;
+	O->solve = toy_solve;
+	O->outputs = toy_outputs;
+	O->slope = toy_slope;
+}
+
+/* Runs the driver on the toy problem from z = 0: z, the report in rep. */
+static double run_toy(toy_obj *T, int hinge, double small_step,
+		      lsv_train_report *rep)
+{
 	lsv_newton_obj O;
 	lsv_error err;
 	lsv_fit F;
 	double z = NAN;
 
-	memset(&F, 0, sizeof F);
-	memset(rep, 0, sizeof *rep);
-	F.n = 2;
-	F.l = 2;
-	F.lab = lab;
-	F.nr_class = 2;
-	F.nr_fn = 1;
-	F.Y = Y;
-	F.report = rep;
-	F.err = &err;
-	memset(&O, 0, sizeof O);
-	O.nz = 1;
-	O.full_tol = 1e-9;
-	O.small_step = small_step;
-	O.ctx = T;
-	O.solve = toy_solve;
-	O.outputs = toy_outputs;
-	O.slope = toy_slope;
+	toy_setup(&F, &O, &err, T, small_step, rep);
 	CHECK(lsv_newton(&F, &O, hinge, &z) == LSV_OK);
 	return z;
 }
@@ -107,34 +115,16 @@ static double run_toy(toy_obj *T, int hinge, double small_step,
  * rep. */
 static double run_toy_warm(toy_obj *T, double z0, lsv_train_report *rep)
 {
-	static const size_t lab[2] = {0, 1};
-	static const double Y[2] = {1.0, 1.0};
 	lsv_newton_obj O;
 	lsv_error err;
 	lsv_fit F;
 	double z = z0;
 
-	memset(&F, 0, sizeof F);
-	memset(rep, 0, sizeof *rep);
-	F.n = 2;
-	F.l = 2;
-	F.lab = lab;
-	F.nr_class = 2;
-	F.nr_fn = 1;
-	F.Y = Y;
-	F.report = rep;
-	F.err = &err;
+	toy_setup(&F, &O, &err, T, 1e-6, rep);
 	F.warm = 1;
-	memset(&O, 0, sizeof O);
-	O.nz = 1;
 	O.joint = 1;
 	O.full_tol = 1e-3;
-	O.small_step = 1e-6;
 	O.stop_stable = 1;
-	O.ctx = T;
-	O.solve = toy_solve;
-	O.outputs = toy_outputs;
-	O.slope = toy_slope;
 	CHECK(lsv_newton(&F, &O, 1, &z) == LSV_OK);
 	return z;
 }
