@@ -272,6 +272,22 @@ static const char *shown(const char *path)
 	return strcmp(path, "-") ? path : "(stdin)";
 }
 
+/* Writes the graph to fp (outpath, "-": stdout) and, when rfp is open,
+ * its record to rfp (rout), then renames both into place together. */
+static void write_graph(FILE *fp, const char *outpath, const lsv_graph *g,
+			FILE *rfp, const char *rout,
+			const lsv_graph_record *rec)
+{
+	lsv_error err;
+
+	if (lsv_graph_write(fp, strcmp(outpath, "-") ? outpath : "(stdout)", g,
+			    &err) != LSV_OK)
+		tool_die_err(&err);
+	if (rfp != NULL && lsv_graph_record_write(rfp, rout, rec, &err) != LSV_OK)
+		tool_die_err(&err);
+	tool_outputs_commit();
+}
+
 /*
  * -U: the old graph's record (old_graph.knn) checked against old_graph,
  * old_data and the options; new_data checked against the old data; then
@@ -339,12 +355,7 @@ static void update(const char *oldg, const char *oldd, const char *newd,
 		tool_die_graph_err(newd, &err);
 	lsv_graph_record_free(old);
 	t_built = tool_elapsed();
-	if (lsv_graph_write(fp, strcmp(outpath, "-") ? outpath : "(stdout)", g,
-			    &err) != LSV_OK)
-		tool_die_err(&err);
-	if (rfp != NULL && lsv_graph_record_write(rfp, rout, rec, &err) != LSV_OK)
-		tool_die_err(&err);
-	tool_outputs_commit();
+	write_graph(fp, outpath, g, rfp, rout, rec);
 	tool_info("update: %zu old rows + %zu new: the new rows' distances to "
 		  "every row (%.3g GFLOP in the block products, %.2f s); reading "
 		  "and checks %.2f s, update %.2f s, writing %.2f s", n0,
@@ -627,12 +638,7 @@ report:
 			  p.weight == LSV_WEIGHT_DISTANCE ? "duplicate points"
 							  : "heat weight underflow");
 
-	if (lsv_graph_write(fp, strcmp(outpath, "-") ? outpath : "(stdout)", g,
-			    &err) != LSV_OK)
-		tool_die_err(&err);
-	if (rfp != NULL && lsv_graph_record_write(rfp, rout, rec, &err) != LSV_OK)
-		tool_die_err(&err);
-	tool_outputs_commit();
+	write_graph(fp, outpath, g, rfp, rout, rec);
 	lsv_graph_record_free(rec);
 	free(rout);
 summary:
