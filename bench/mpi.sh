@@ -8,6 +8,7 @@
 #   bench/mpi.sh [fashion|mnist10k]     (default fashion)
 #   bench/mpi.sh train                  (lapsvm-train on SecStr, below)
 #   bench/mpi.sh train-usps             (lapsvm-train on USPS, 3 vs 8)
+#   bench/mpi.sh train-fashion          (lapsvm-train on Fashion-MNIST 70k)
 #
 # train: lapsvm-train $TRAIN (default -s lapsvm -M newton -N 1000) on
 # SecStr (83679 rows) with the labels of split $SPLIT (default 1) of
@@ -25,6 +26,10 @@
 # one-vs-rest functions) of USPS's training set (usps.train.libsvm.gz),
 # every $EVERY-th of them (default 20) labelled, the others not, and the
 # graph graph-build -k 10 of those rows.
+# train-fashion: the same table for lapsvm-train $TRAIN (default -s lapsvm
+# -M newton -N 1000: the Nystrom path) on the 70000 Fashion-MNIST images
+# (training then test set), every $EVERY-th (default 100) labelled, ten
+# one-vs-rest functions, and the graph graph-build -k 10 of all rows.
 # Environment: GRAPH ("-k 10"), PS ("1 2"), BLAS (the directory of the BLAS
 # to run with, default /usr/lib/x86_64-linux-gnu/openblas-pthread; empty:
 # the system's), FASHION (directory of the IDX files, as bench/fashion.sh),
@@ -72,7 +77,7 @@ output_diff() {
 		END { printf "%.1e\n", (m > 0 ? w / m : 0) }'
 }
 
-if [ "$set_name" = train ] || [ "$set_name" = train-usps ]; then
+if [ "$set_name" = train ] || [ "$set_name" = train-usps ] || [ "$set_name" = train-fashion ]; then
 	if [ "$set_name" = train ]; then
 		TRAIN=${TRAIN:--s lapsvm -M newton -N 1000}
 		SPLIT=${SPLIT:-1}
@@ -83,6 +88,16 @@ if [ "$set_name" = train ] || [ "$set_name" = train-usps ]; then
 		[ -s "$tmp/lab" ] || { echo "mpi.sh: no split $SPLIT of l = $L" >&2; exit 1; }
 		what="SecStr, split $SPLIT of l = $L"
 		MARK=9
+	elif [ "$set_name" = train-fashion ]; then
+		TRAIN=${TRAIN:--s lapsvm -M newton -N 1000}
+		EVERY=${EVERY:-100}
+		[ -d "$FASHION" ] || { echo "mpi.sh: $FASHION not found (dataset-fashion-mnist)" >&2; exit 1; }
+		datasets/convert-mnist-idx "$FASHION/train-images-idx3-ubyte.gz" "$FASHION/train-labels-idx1-ubyte.gz" > "$tmp/full"
+		datasets/convert-mnist-idx "$FASHION/t10k-images-idx3-ubyte.gz" "$FASHION/t10k-labels-idx1-ubyte.gz" >> "$tmp/full"
+		awk -v e="$EVERY" -v n="$(wc -l < "$tmp/full")" \
+			'BEGIN { for (i = 1; i <= n; i += e) printf "%d ", i; print "" }' > "$tmp/lab"
+		what="Fashion-MNIST 70k, every ${EVERY}th row labelled"
+		MARK=99  # not a class
 	else
 		TRAIN=${TRAIN:--s laprls -M pcg}
 		EVERY=${EVERY:-20}
@@ -153,7 +168,7 @@ mnist10k)
 	gzip -dc "$DATA/mnist.t10k.libsvm.gz" > "$tmp/x"
 	;;
 *)
-	echo "mpi.sh: unknown set '$set_name' (fashion, mnist10k, train or train-usps)" >&2
+	echo "mpi.sh: unknown set '$set_name' (fashion, mnist10k, train, train-usps or train-fashion)" >&2
 	exit 2
 	;;
 esac
