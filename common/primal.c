@@ -32,7 +32,8 @@
  * dgemm, and each step adds 1/l Phi~_S' Phi~_S and solves by Cholesky.
  * Sparse Phi (linear): H is never formed; conjugate gradient on H z = r
  * with the products Phi v, Phi' u and the sparse L, warm-started from the
- * previous step.  Every one-vs-rest function has its own S and stops on
+ * previous step (the first from z = 0, or from a warm start's z: the
+ * caller's W and b when F->warm).  Every one-vs-rest function has its own S and stops on
  * its own; the dense part of H is shared.
  *
  * Distributed (lsv_fmat.comm of P > 1 ranks, lapsvm-train under mpirun):
@@ -547,6 +548,11 @@ lsv_status lsv_primal_train(lsv_fit *Fit, const lsv_fmat *F, int hinge,
 		goto done;
 	if (F->dense != NULL && (st = dense_h0(&P, P.Ldu)) != LSV_OK)
 		goto done;
+	if (Fit->warm)  /* the start z = [w; b] (lsv_newton: f and S from it) */
+		for (c = 0; c < C; c++) {
+			memcpy(z + c * m1, W + c * m, m * sizeof *z);
+			z[m + c * m1] = bias[c];
+		}
 	memset(&O, 0, sizeof O);
 	O.nz = m1;
 	O.joint = 0;
