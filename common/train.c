@@ -1093,6 +1093,19 @@ static const char *label_list(const double *v, int nr, char *buf, size_t size)
 	return buf;
 }
 
+/* " with 50 landmarks" or " on the linear map" for a feature map's row,
+ * "" for the kernel's, for a message. */
+static const char *map_name(const method_row *row, const lsv_train_param *p,
+			    char *buf, size_t size)
+{
+	buf[0] = '\0';
+	if (row != NULL && row->map && p->landmarks > 0)
+		snprintf(buf, size, " with %ld landmarks", p->landmarks);
+	else if (row != NULL && row->map)
+		snprintf(buf, size, " on the linear map");
+	return buf;
+}
+
 /*
  * F->alpha from the model m (p->init): m's coefficients on the rows of x
  * its expansion points are, 0 elsewhere (the rows m has not seen), and
@@ -1117,16 +1130,19 @@ static lsv_status warm_start(lsv_fit *F, const method_row *row,
 	lsv_error e;
 	size_t n = F->n, i = 0, k;
 	int c;
+	char a[64], b[64];
 
 	mrow = find_method(&mq, &e);
 	if (mrow == NULL || mrow->fit != row->fit || mrow->map != row->map ||
 	    q->solver != p->solver ||
 	    (row->map && (q->landmarks > 0) != (p->landmarks > 0)))
 		return lsv_fail(F->err, LSV_EINVAL,
-				"the starting model was trained by %s %s, not by the "
-				"method asked for (%s %s) nor one of its family",
+				"the starting model was trained by %s %s%s, not by "
+				"the method asked for (%s %s%s) nor one of its family",
 				lsv_solver_name(q->solver), lsv_method_name(q->method),
-				lsv_solver_name(p->solver), lsv_method_name(p->method));
+				map_name(mrow, q, a, sizeof a),
+				lsv_solver_name(p->solver), lsv_method_name(p->method),
+				map_name(row, p, b, sizeof b));
 	if (q->kernel.type != p->kernel.type ||
 	    (p->kernel.type == LSV_KERNEL_POLY &&
 	     (q->kernel.degree != p->kernel.degree ||
@@ -1153,7 +1169,7 @@ static lsv_status warm_start(lsv_fit *F, const method_row *row,
 	if (m->nr_class != F->nr_class || m->nr_fn != F->nr_fn ||
 	    memcmp(m->labels, F->labels,
 		   (size_t)F->nr_class * sizeof *m->labels) != 0) {
-		char a[128], b[128];
+		char a[128], b[128];  /* the class lists */
 		return lsv_fail(F->err, LSV_EINVAL,
 				"the starting model's classes (%s) are not these "
 				"data's (%s) in the same order",
