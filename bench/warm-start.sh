@@ -37,7 +37,10 @@
 # over each row set, the new one by graph-build -U (byte-identical to a
 # full build).  Environment: DATA (../shared/data), BLAS (openblas or
 # reference), USPS_METHODS (the usps cases' lapsvm methods, default
-# "pcg pcg-early": one alone when the other's minutes are not needed).
+# "pcg pcg-early": one alone when the other's minutes are not needed),
+# LOGS (a directory: lapsvm-train's reports kept there as
+# CASE.SOLVER.METHOD.cold.err and .warm.err, e.g. for the warm start's
+# residual).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DATA=${DATA:-../shared/data}
@@ -117,6 +120,11 @@ run_case() {
 		./lapsvm-predict -d "$tmp/all" "$tmp/cold.model" "$tmp/cold.out" > /dev/null
 		./lapsvm-predict -d "$tmp/all" "$tmp/warm.model" "$tmp/warm.out" > /dev/null
 		local ic iw cc cw ratio
+		if [ -n "${LOGS:-}" ]; then
+			mkdir -p "$LOGS"
+			cp "$tmp/cold.err" "$LOGS/$name.$solver.${m// /}.cold.err"
+			cp "$tmp/warm.err" "$LOGS/$name.$solver.${m// /}.warm.err"
+		fi
 		ic=$(iters "$tmp/cold.err")
 		iw=$(iters "$tmp/warm.err")
 		cc=$(cgiters "$tmp/cold.err")
