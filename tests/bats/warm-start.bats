@@ -232,11 +232,20 @@ nystrom_cold_vs_warm() {
 	assert_status 0
 	warm=$(iterations Newton)
 	warm_cg=$(printf '%s\n' "$stderr" | sed -n 's/^lapsvm-train: conjugate gradient: \([0-9]*\) .*/\1/p')
+	assert_stderr_regex '^lapsvm-train: conjugate gradient: [0-9]+ iterations in all, from a warm start at relative residual [0-9.e+-]+ in the first step \(the stop: 1e-06\)$'
 	echo "linear: Newton cold $cold warm $warm, CG cold $cold_cg warm $warm_cg"
 	[ "$warm" -lt "$cold" ] && [ "$warm_cg" -lt "$cold_cg" ]
 	"$PRED" -d a.txt cold.model cold.out >/dev/null
 	"$PRED" -d a.txt warm.model warm.out >/dev/null
 	decision_close warm.out cold.out 1e-6
+}
+
+@test "a warm linear start from the model of the same rows: one Newton step, no CG iteration" {
+	"$TRAIN" -q -M newton -t 0 a.txt same.model
+	run --separate-stderr "$TRAIN" -M newton -t 0 -f same.model a.txt again.model
+	assert_status 0
+	[ "$(iterations Newton)" -eq 1 ]
+	assert_stderr_regex '^lapsvm-train: conjugate gradient: 0 iterations in all, from a warm start at relative residual [0-9.e+-]+ in the first step'
 }
 
 @test "-f on a feature map: another -N, map, kernel or data is an error" {
