@@ -115,13 +115,15 @@ static void usage(void)
 "            kernel methods (-M pcg, pcg-early; lapsvm -M newton) start from\n"
 "            its coefficients, the new rows at 0, and reach the same\n"
 "            minimizer (the cold start's, to the solver's tolerance) in\n"
-"            fewer iterations.  The model must have the same kernel and\n"
+"            fewer iterations.  Newton on a feature map starts from its w\n"
+"            and b: -M newton -N m keeps the model's landmarks (-N must be\n"
+"            their number), -M newton -t 0 its feature weights.  The model\n"
+"            must have the same kernel and\n"
 "            gamma (give -g: the default gamma moves with the data), the\n"
 "            same method family, Laplacian and classes, and expansion\n"
 "            points that are rows of these data in order; anything else is\n"
-"            an error.  Refused for the direct solvers, feature maps (-N,\n"
-"            linear -M newton), -s tsvm and the others (nothing iterates\n"
-"            from alpha there), and with -v\n"
+"            an error.  Refused for the direct solvers, -s tsvm, cluster\n"
+"            and the others (nothing iterates from alpha there), and with -v\n"
 "-m MB     : memory the dense arrays may take (default: the physical memory\n"
 "            or ulimit -v); larger problems are refused with a suggestion\n"
 "Graph and Laplacian:\n"
@@ -1534,7 +1536,13 @@ static void report(const lsv_train_param *p, const lsv_model *m,
 			  r->kernel_seconds, r->solve_seconds);
 	if (p->method == LSV_METHOD_NEWTON)
 		tool_info("Newton: %ld steps in all", r->newton_steps);
-	if (r->cg_iterations > 0)
+	if (p->init != NULL && p->method == LSV_METHOD_NEWTON &&
+	    p->landmarks == 0 && p->kernel.type == LSV_KERNEL_LINEAR)
+		tool_info("conjugate gradient: %ld iterations in all, from a "
+			  "warm start at relative residual %.2g in the first "
+			  "step (the stop: %g)", r->cg_iterations, r->warm_residual,
+			  p->pcg_tol > 0.0 ? p->pcg_tol : 1e-6);
+	else if (r->cg_iterations > 0)
 		tool_info("conjugate gradient: %ld iterations in all",
 			  r->cg_iterations);
 }

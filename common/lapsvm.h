@@ -851,17 +851,27 @@ typedef struct {
 	/* A warm start (lsv_train_param_default: NULL, a cold start): a model
 	 * trained on a prefix of these rows by an iterative kernel method
 	 * (lapsvm -M pcg, pcg-early or newton on the n x n kernel; laprls
-	 * -M pcg or pcg-early).  Its expansion coefficients start the solver,
+	 * -M pcg or pcg-early) or by Newton on a feature map (lapsvm and
+	 * laprls -M newton with landmarks, or on the linear kernel's data).
+	 * Its expansion coefficients start the solver,
 	 * the rows it has not seen at 0; the minimizer is the same, so the
-	 * result equals a cold start to the solver's tolerance.  Refused
+	 * result equals a cold start to the solver's tolerance.  A feature
+	 * map starts from the model's w and b: Nystrom keeps the model's
+	 * landmarks (its expansion points, which must be rows of x in order;
+	 * landmarks must equal the model's) instead of sampling, so the
+	 * result is the cold start on those landmarks; the linear map takes
+	 * the model's feature weights (each feature must occur in x).  A
+	 * model whose coefficients and biases are all 0 starts the cold run
+	 * (on its landmarks).  Refused
 	 * (LSV_EINVAL) unless: the method is one of those and of the model's
 	 * family (the same fit: lapsvm pcg, pcg-early and newton share one;
 	 * laprls pcg and pcg-early another), the kernel and its parameters
 	 * are the model's (type, degree, the resolved gamma, coef0), so are
 	 * the Laplacian's normalization and power and the classes in order,
 	 * the model has at most n training rows, and its expansion points
-	 * are rows of x in the same order (each matched to the first equal
-	 * row after the previous match: the model was trained on a prefix).
+	 * (not the linear map's: they are weights) are rows of x in the
+	 * same order (each matched to the first equal row after the
+	 * previous match: the model was trained on a prefix).
 	 * gamma_A and gamma_I may differ (-a and -i scale with l and n, which
 	 * grow with the data): the start is then only less close.  Not
 	 * saved: a trained model's param.init is NULL. */
@@ -991,7 +1001,11 @@ typedef struct {
 				   relative residual sqrt(s'Ks / c'Kc) at the
 				   start of the first solve, the largest over
 				   the functions (PCG stops below pcg_tol:
-				   each decade costs iterations); else 0 */
+				   each decade costs iterations); the linear
+				   map's CG from a warm start: |r - Hz| / |r|
+				   at the start of the first Newton step's
+				   solve, the largest over the functions;
+				   else 0 */
 	long cg_iterations;     /* CG iterations of the sparse linear map */
 	long switches;          /* TSVM label switches, all functions */
 	int switch_capped;      /* some TSVM problem stopped at the switch cap */

@@ -14,6 +14,19 @@
  * + b.  Linear kernel without landmarks: Phi = X (the features that occur,
  * compactly numbered), the model keeps w itself.
  *
+ * Warm start (p->init, F->warm: a model of this method trained on a
+ * prefix of the rows, checked by train.c): Nystrom keeps the model's
+ * landmarks (its expansion points, the rows F->warm_rows of x) instead of
+ * sampling, so K_mm -- the same rows' kernel, computed the same way -- and
+ * V are the model's and w means what it meant; the new rows get their
+ * Phi rows from those landmarks.  The start is w = Lambda_r V' beta (V'V
+ * = Lambda_r^-1: the w of the model's beta = V w) and the model's b (less
+ * a balance shift).  The linear map starts from the model's weights, each
+ * feature at its compact number (a model feature that no row has is
+ * refused: the model was not trained on these rows).  Newton then
+ * minimizes the same objective from there (primal.c); a start of all
+ * zeros is the cold start itself, and is run as one.
+ *
  * Distributed (p->comm of P > 1 ranks): rank r builds its block of rows
  * of Phi only (lsv_comm_block) (the landmarks, K_mm and V are the same on every
  * rank: one seeded sampling over all n rows), lsv_primal_train reduces
@@ -43,31 +56,20 @@ lsv_status lsv_nystrom_build_rows(const lsv_data *x, const lsv_train_param *p,
 				  size_t lo, size_t nl, lsv_nystrom *ny,
 				  lsv_error *err)
 {
-	size_t n = x->n, m, r, i, j, *rows = NULL;
-	size_t *perm = NULL;
-	double *Kmm = NULL, *Knm = NULL, *ev = NULL, *work = NULL, wmax;
-	int M, info_, lwork = -1, liwork = -1, iwq, *iwork = NULL;
-	double wq;
+	size_t n = x->n, m, i, *perm, *idx;
 	lsv_rng rng;
-	lsv_status st = LSV_OK;
+	lsv_status st;
 
-	memset(ny, 0, sizeof *ny);
 	m = (size_t)p->landmarks < n ? (size_t)p->landmarks : n;
-	ny->n = n;
-	ny->m = m;
-	ny->lo = lo;
-	ny->nl = nl;
 	perm = lsv_alloc(n, sizeof *perm);
-	ny->idx = lsv_alloc(m, sizeof *ny->idx);
-	Kmm = lsv_alloc(m * m, sizeof *Kmm);
-	ev = lsv_alloc(m, sizeof *ev);
-	Knm = lsv_alloc(nl * m + 1, sizeof *Knm);
-	if (nl < n && (rows = lsv_alloc(nl + 1, sizeof *rows)) == NULL)
-		goto nomem;
-	if (!perm || !ny->idx || !Kmm || !ev || !Knm)
-		goto nomem;
-	for (i = 0; rows != NULL && i < nl; i++)
-		rows[i] = lo + i;
+	idx = lsv_alloc(m, sizeof *idx);
+	if (perm == NULL || idx == NULL) {
+		free(perm);
+		free(idx);
+		memset(ny, 0, sizeof *ny);
+		return lsv_fail(err, LSV_ENOMEM,
+				"out of memory for the Nystrom features");
+	}
 	/* partial Fisher-Yates: the first m of a seeded shuffle */
 	lsv_rng_seed(&rng, p->seed);
 	for (i = 0; i < n; i++)
@@ -79,9 +81,41 @@ lsv_status lsv_nystrom_build_rows(const lsv_data *x, const lsv_train_param *p,
 			k = n - 1;
 		perm[i] = perm[k];
 		perm[k] = t;
-		ny->idx[i] = perm[i];
+		idx[i] = perm[i];
 	}
-	qsort(ny->idx, m, sizeof *ny->idx, size_cmp);
+	qsort(idx, m, sizeof *idx, size_cmp);
+	st = lsv_nystrom_build_at(x, p, idx, m, lo, nl, ny, err);
+	free(perm);
+	free(idx);
+	return st;
+}
+
+lsv_status lsv_nystrom_build_at(const lsv_data *x, const lsv_train_param *p,
+				const size_t *idx, size_t m, size_t lo,
+				size_t nl, lsv_nystrom *ny, lsv_error *err)
+{
+	size_t n = x->n, r, i, j, *rows = NULL;
+	double *Kmm = NULL, *Knm = NULL, *ev = NULL, *work = NULL, wmax;
+	int M, info_, lwork = -1, liwork = -1, iwq, *iwork = NULL;
+	double wq;
+	lsv_status st = LSV_OK;
+
+	memset(ny, 0, sizeof *ny);
+	ny->n = n;
+	ny->m = m;
+	ny->lo = lo;
+	ny->nl = nl;
+	ny->idx = lsv_alloc(m, sizeof *ny->idx);
+	Kmm = lsv_alloc(m * m, sizeof *Kmm);
+	ev = lsv_alloc(m, sizeof *ev);
+	Knm = lsv_alloc(nl * m + 1, sizeof *Knm);
+	if (nl < n && (rows = lsv_alloc(nl + 1, sizeof *rows)) == NULL)
+		goto nomem;
+	if (!ny->idx || !Kmm || !ev || !Knm)
+		goto nomem;
+	memcpy(ny->idx, idx, m * sizeof *ny->idx);
+	for (i = 0; rows != NULL && i < nl; i++)
+		rows[i] = lo + i;
 	if ((st = lsv_kernel_matrix(&p->kernel, x, ny->idx, m, x, ny->idx, m, Kmm,
 				    err)) != LSV_OK ||
 	    (nl > 0 &&
@@ -120,12 +154,14 @@ lsv_status lsv_nystrom_build_rows(const lsv_data *x, const lsv_train_param *p,
 	r = m - j;
 	ny->r = r;
 	ny->V = lsv_alloc(m * r, sizeof *ny->V);
+	ny->lam = lsv_alloc(r, sizeof *ny->lam);
 	ny->Phi = lsv_alloc(nl * r + 1, sizeof *ny->Phi);
-	if (ny->V == NULL || ny->Phi == NULL)
+	if (ny->V == NULL || ny->lam == NULL || ny->Phi == NULL)
 		goto nomem;
 	for (i = j; i < m; i++) {
 		double sc = 1.0 / sqrt(ev[i]);
 		size_t q;
+		ny->lam[i - j] = ev[i];
 		for (q = 0; q < m; q++)
 			ny->V[q + (i - j) * m] = Kmm[q + i * m] * sc;
 	}
@@ -140,7 +176,6 @@ nomem:
 	st = lsv_fail(err, LSV_ENOMEM, "out of memory for the Nystrom features");
 done:
 	free(rows);
-	free(perm);
 	free(Kmm);
 	free(ev);
 	free(Knm);
@@ -151,12 +186,80 @@ done:
 	return st;
 }
 
+void lsv_nystrom_weights(const lsv_nystrom *ny, const double *beta, size_t C,
+			 double *W)
+{
+	int M = (int)ny->m, R = (int)ny->r, CC = (int)C;
+	const double one = 1.0, zero = 0.0;
+	size_t j, c;
+
+	if (R == 0 || CC == 0)
+		return;
+	/* W = V' beta, then row j times lambda_j */
+	dgemm_("T", "N", &R, &CC, &M, &one, ny->V, &M, beta, &M, &zero, W, &R,
+	       1, 1);
+	for (c = 0; c < C; c++)
+		for (j = 0; j < ny->r; j++)
+			W[j + c * ny->r] *= ny->lam[j];
+}
+
 void lsv_nystrom_free(lsv_nystrom *ny)
 {
 	free(ny->idx);
 	free(ny->V);
+	free(ny->lam);
 	free(ny->Phi);
 	memset(ny, 0, sizeof *ny);
+}
+
+/* The start of a warm run (F->warm) in W (m x C) and F->bias, on the map:
+ * Nystrom, w = Lambda_r V' beta from the model's coefficients on its
+ * landmarks (ny, built on them); linear, the model's weights sum_k
+ * coef[k][c] sv_k at each feature's compact number (fm).  F->warm becomes 0
+ * when the start is all zeros: that is the cold start. */
+static lsv_status warm_weights(lsv_fit *F, const lsv_nystrom *ny,
+			       const lsv_fmap *fm, size_t m, double *W)
+{
+	const lsv_model *md = F->p->init;
+	const lsv_data *sv = md->sv;
+	size_t C = (size_t)F->nr_fn, k, q, c, j;
+	int any = 0;
+
+	if (ny != NULL) {
+		/* the coefficients are sv->n x C row-major, beta m x C */
+		double *beta = lsv_alloc(ny->m * C, sizeof *beta);
+		if (beta == NULL)
+			return lsv_fail(F->err, LSV_ENOMEM, "out of memory");
+		for (k = 0; k < ny->m; k++)
+			for (c = 0; c < C; c++)
+				beta[k + c * ny->m] = md->coef[k * C + c];
+		lsv_nystrom_weights(ny, beta, C, W);
+		free(beta);
+	} else {
+		memset(W, 0, m * C * sizeof *W);
+		for (k = 0; k < sv->n; k++)
+			for (q = sv->rowptr[k]; q < sv->rowptr[k + 1]; q++) {
+				int f = lsv_fmap_get(fm, sv->col[q]);
+				if (f < 0)
+					return lsv_fail(F->err, LSV_EINVAL,
+							"the starting model weighs "
+							"feature %d, which no row of "
+							"these data has: it was not "
+							"trained on a prefix of these "
+							"data", sv->col[q] + 1);
+				for (c = 0; c < C; c++)
+					W[(size_t)f + c * m] +=
+						md->coef[k * C + c] * sv->val[q];
+			}
+	}
+	for (c = 0; c < C; c++)
+		F->bias[c] = md->bias[c] - (md->shift != NULL ? md->shift[c] : 0.0);
+	for (j = 0; j < m * C; j++)
+		any |= W[j] != 0.0;
+	for (c = 0; c < C; c++)
+		any |= F->bias[c] != 0.0;
+	F->warm = any;
+	return LSV_OK;
 }
 
 lsv_status lsv_fit_feature_map(lsv_fit *F, lsv_model **out)
@@ -179,7 +282,13 @@ lsv_status lsv_fit_feature_map(lsv_fit *F, lsv_model **out)
 		map.comm = p->comm;
 	lsv_block_rows(map.comm, n, &map.lo, &map.nl);
 	if (p->landmarks > 0) {
-		st = lsv_nystrom_build_rows(x, p, map.lo, map.nl, &ny, F->err);
+		if (F->warm)  /* the model's landmarks (checked: its count) */
+			st = lsv_nystrom_build_at(x, p, F->warm_rows,
+						  p->init->sv->n, map.lo,
+						  map.nl, &ny, F->err);
+		else
+			st = lsv_nystrom_build_rows(x, p, map.lo, map.nl, &ny,
+						    F->err);
 		/* a kernel value of one rank's rows can fail there alone */
 		if (map.comm != NULL)
 			st = lsv_comm_agree(map.comm, st, F->err);
@@ -204,13 +313,22 @@ lsv_status lsv_fit_feature_map(lsv_fit *F, lsv_model **out)
 			feature[ccol[q]] = x->col[q];
 		}
 		map.m = fm.m;
-		lsv_fmap_free(&fm);
 		map.x = x;
 		map.ccol = ccol;
+		W = lsv_alloc(map.m * (size_t)C + 1, sizeof *W);
+		if (W != NULL && F->warm)
+			st = warm_weights(F, NULL, &fm, map.m, W);
+		lsv_fmap_free(&fm);
+		if (st != LSV_OK)
+			goto done;
 	}
-	W = lsv_alloc(map.m * (size_t)C + 1, sizeof *W);
+	if (W == NULL)
+		W = lsv_alloc(map.m * (size_t)C + 1, sizeof *W);
 	if (W == NULL)
 		goto nomem;
+	if (p->landmarks > 0 && F->warm &&
+	    (st = warm_weights(F, &ny, NULL, map.m, W)) != LSV_OK)
+		goto done;
 	st = lsv_primal_train(F, &map, hinge, W, F->bias);
 	if (st != LSV_OK)
 		goto done;

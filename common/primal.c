@@ -32,7 +32,8 @@
  * dgemm, and each step adds 1/l Phi~_S' Phi~_S and solves by Cholesky.
  * Sparse Phi (linear): H is never formed; conjugate gradient on H z = r
  * with the products Phi v, Phi' u and the sparse L, warm-started from the
- * previous step.  Every one-vs-rest function has its own S and stops on
+ * previous step (the first from z = 0, or from a warm start's z: the
+ * caller's W and b when F->warm).  Every one-vs-rest function has its own S and stops on
  * its own; the dense part of H is shared.
  *
  * Distributed (lsv_fmat.comm of P > 1 ranks, lapsvm-train under mpirun):
@@ -69,6 +70,9 @@ typedef struct {
 	const double *Y;      /* l x C targets */
 	lsv_error *err;
 	long *cg_iters;       /* the report's CG count */
+	double *warm_res;     /* a warm start's first solve: the report's
+				 warm_residual, else NULL */
+	long first_step;      /* -1, or the step whose solves set warm_res */
 	double *H0, *H, *A;   /* dense: the S-free part of H, H, active rows */
 	double *rhs, *work;   /* m + 1; sparse: CG vectors */
 	double *Ldu;          /* n */
@@ -219,6 +223,8 @@ static lsv_status cg_solve(const prob *P, const unsigned char *S,
 	}
 	for (j = 0; j < m1; j++)
 		rr0 += r[j] * r[j];
+	if (P->warm_res != NULL && rr0 > 0.0)  /* how far a warm start is */
+		*P->warm_res = fmax(*P->warm_res, sqrt(rr / rr0));
 	for (it = 0; it < maxit && rr > tol * tol * rr0 && rr > 0.0; it++) {
 		double den = 0.0, step, rnew = 0.0;
 		if ((st = hmul(P, S, d, Hd, u, Lu)) != LSV_OK)
@@ -255,7 +261,13 @@ static lsv_status solve(void *ctx, const unsigned char *act,
 	size_t C = P->C;
 	lsv_status st;
 
-	(void)step;
+	/* a warm start's distance: measured in its first step's solves */
+	if (P->warm_res != NULL && step != P->first_step) {
+		if (P->first_step >= 0)
+			P->warm_res = NULL;
+		else
+			P->first_step = step;
+	}
 	for (c = 0; c < C; c++) {
 		const unsigned char *S = act + c * l;
 		const double *y = P->Y + c * l;
@@ -522,6 +534,9 @@ lsv_status lsv_primal_train(lsv_fit *Fit, const lsv_fmat *F, int hinge,
 	P.Y = Fit->Y;
 	P.err = Fit->err;
 	P.cg_iters = &Fit->report->cg_iterations;
+	P.first_step = -1;
+	if (Fit->warm && F->dense == NULL)
+		P.warm_res = &Fit->report->warm_residual;
 	P.lo = F->lo;
 	P.nl = F->nl;
 	P.dist = F->comm != NULL && lsv_comm_size(F->comm) > 1;
@@ -547,6 +562,11 @@ lsv_status lsv_primal_train(lsv_fit *Fit, const lsv_fmat *F, int hinge,
 		goto done;
 	if (F->dense != NULL && (st = dense_h0(&P, P.Ldu)) != LSV_OK)
 		goto done;
+	if (Fit->warm)  /* the start z = [w; b] (lsv_newton: f and S from it) */
+		for (c = 0; c < C; c++) {
+			memcpy(z + c * m1, W + c * m, m * sizeof *z);
+			z[m + c * m1] = bias[c];
+		}
 	memset(&O, 0, sizeof O);
 	O.nz = m1;
 	O.joint = 0;

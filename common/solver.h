@@ -109,7 +109,13 @@ typedef struct {
 	double *bias;               /* nr_fn */
 	int warm;                   /* 1: the driver filled alpha with a
 				       start (p->init, a warm start); the
-				       iterative solvers begin there */
+				       iterative solvers begin there (a
+				       feature map's row reads its start
+				       from p->init itself) */
+	size_t *warm_rows;          /* warm: the rows of x that p->init's
+				       expansion points are (sv->n, in
+				       order), or NULL (the linear map's
+				       model holds weights, not rows) */
 	double *ystar;              /* TSVM: n x nr_fn final labels, row-major,
 				       allocated by the solver (the driver
 				       hands it to the report) */
@@ -282,6 +288,7 @@ typedef struct {
 	size_t n, m, r;
 	size_t *idx;  /* m landmark rows */
 	double *V;    /* m x r */
+	double *lam;  /* r: Lambda_r, the eigenvalues of V's columns */
 	double *Phi;  /* nl x r: rows [lo, lo + nl) */
 	size_t lo, nl;
 } lsv_nystrom;
@@ -293,6 +300,18 @@ lsv_status lsv_nystrom_build(const lsv_data *x, const lsv_train_param *p,
 lsv_status lsv_nystrom_build_rows(const lsv_data *x, const lsv_train_param *p,
 				  size_t lo, size_t nl, lsv_nystrom *ny,
 				  lsv_error *err);
+/* The same on the given landmarks: idx (m rows of x, increasing) instead
+ * of the seeded sampling -- a warm start keeps its model's landmarks, so
+ * that K_mm, V and with them the meaning of w are the model's. */
+lsv_status lsv_nystrom_build_at(const lsv_data *x, const lsv_train_param *p,
+				const size_t *idx, size_t m, size_t lo,
+				size_t nl, lsv_nystrom *ny, lsv_error *err);
+/* The weights W (r x C) of the expansion coefficients beta (m x C, both
+ * column-major) on the landmarks: the w with V w = beta when beta is in
+ * V's range (a model's beta = V w), else the least-squares one.  V =
+ * U_r Lambda_r^-1/2 has V'V = Lambda_r^-1, so w = Lambda_r V' beta. */
+void lsv_nystrom_weights(const lsv_nystrom *ny, const double *beta, size_t C,
+			 double *W);
 void lsv_nystrom_free(lsv_nystrom *ny);
 lsv_status lsv_fit_combine(lsv_fit *F, lsv_model **out);        /* combine.c */
 lsv_status lsv_fit_boost(lsv_fit *F, lsv_model **out);          /* boost.c */
@@ -487,7 +506,8 @@ typedef struct {
 
 /* LapRLS (hinge 0) or LapSVM with the squared hinge (hinge 1) in the
  * primal on the feature map M, f = Phi w + b, by the Newton driver:
- * W (m x nr_fn) and bias (nr_fn) are the caller's. */
+ * W (m x nr_fn) and bias (nr_fn) are the caller's, the result; with
+ * F->warm they hold the start on entry. */
 lsv_status lsv_primal_train(lsv_fit *F, const lsv_fmat *M, int hinge,
 			    double *W, double *bias);
 

@@ -1054,11 +1054,14 @@ done:
 /* ------------------------------------------------------------------ */
 
 /* The methods a warm start serves: the iterative ones on the n x n
- * kernel, whose unknowns are the expansion coefficients alpha. */
+ * kernel, whose unknowns are the expansion coefficients alpha, and Newton
+ * on a feature map (Nystrom landmarks or the linear kernel's data), whose
+ * unknowns are the weights w and b. */
 static int warm_method(const method_row *row)
 {
-	return !row->map && (row->fit == lsv_fit_lapsvm_primal ||
-			     row->fit == lsv_fit_laprls_pcg);
+	return (!row->map && (row->fit == lsv_fit_lapsvm_primal ||
+			      row->fit == lsv_fit_laprls_pcg)) ||
+	       (row->map && row->fit == lsv_fit_feature_map);
 }
 
 /* Is row i of x equal to row k of d (same stored indices and values)? */
@@ -1090,9 +1093,26 @@ static const char *label_list(const double *v, int nr, char *buf, size_t size)
 	return buf;
 }
 
+/* " with 50 landmarks" or " on the linear map" for a feature map's row,
+ * "" for the kernel's, for a message. */
+static const char *map_name(const method_row *row, const lsv_train_param *p,
+			    char *buf, size_t size)
+{
+	buf[0] = '\0';
+	if (row != NULL && row->map && p->landmarks > 0)
+		snprintf(buf, size, " with %ld landmarks", p->landmarks);
+	else if (row != NULL && row->map)
+		snprintf(buf, size, " on the linear map");
+	return buf;
+}
+
 /*
  * F->alpha from the model m (p->init): m's coefficients on the rows of x
- * its expansion points are, 0 elsewhere (the rows m has not seen).  Each
+ * its expansion points are, 0 elsewhere (the rows m has not seen), and
+ * those rows in F->warm_rows.  A feature map's row takes its start from m
+ * itself (nystrom.c): Nystrom's expansion points are its landmarks, which
+ * it keeps (so -N must be the model's number of landmarks); the linear
+ * map's model holds weights, not rows, and no row is matched.  Each
  * expansion point is matched to the first row equal to it after the
  * previous match (a model keeps its points in row order), so the points
  * must be rows of x in order: a model trained on a prefix of x.  Duplicate
@@ -1110,15 +1130,19 @@ static lsv_status warm_start(lsv_fit *F, const method_row *row,
 	lsv_error e;
 	size_t n = F->n, i = 0, k;
 	int c;
+	char a[64], b[64];
 
 	mrow = find_method(&mq, &e);
-	if (mrow == NULL || mrow->fit != row->fit || mrow->map ||
-	    q->solver != p->solver)
+	if (mrow == NULL || mrow->fit != row->fit || mrow->map != row->map ||
+	    q->solver != p->solver ||
+	    (row->map && (q->landmarks > 0) != (p->landmarks > 0)))
 		return lsv_fail(F->err, LSV_EINVAL,
-				"the starting model was trained by %s %s, not by the "
-				"method asked for (%s %s) nor one of its family",
+				"the starting model was trained by %s %s%s, not by "
+				"the method asked for (%s %s%s) nor one of its family",
 				lsv_solver_name(q->solver), lsv_method_name(q->method),
-				lsv_solver_name(p->solver), lsv_method_name(p->method));
+				map_name(mrow, q, a, sizeof a),
+				lsv_solver_name(p->solver), lsv_method_name(p->method),
+				map_name(row, p, b, sizeof b));
 	if (q->kernel.type != p->kernel.type ||
 	    (p->kernel.type == LSV_KERNEL_POLY &&
 	     (q->kernel.degree != p->kernel.degree ||
@@ -1145,13 +1169,32 @@ static lsv_status warm_start(lsv_fit *F, const method_row *row,
 	if (m->nr_class != F->nr_class || m->nr_fn != F->nr_fn ||
 	    memcmp(m->labels, F->labels,
 		   (size_t)F->nr_class * sizeof *m->labels) != 0) {
-		char a[128], b[128];
+		char a[128], b[128];  /* the class lists */
 		return lsv_fail(F->err, LSV_EINVAL,
 				"the starting model's classes (%s) are not these "
 				"data's (%s) in the same order",
 				label_list(m->labels, m->nr_class, a, sizeof a),
 				label_list(F->labels, F->nr_class, b, sizeof b));
 	}
+	if (row->map && p->landmarks > 0 && q->landmarks != p->landmarks)
+		return lsv_fail(F->err, LSV_EINVAL,
+				"the starting model has %ld Nystrom landmarks, -N "
+				"asks for %ld: a warm start keeps the model's "
+				"landmarks (give -N %ld)", q->landmarks,
+				p->landmarks, q->landmarks);
+	if (row->map && p->landmarks > 0 && m->sv->n != (size_t)q->landmarks)
+		return lsv_fail(F->err, LSV_EINVAL,
+				"the starting model holds %zu of its %ld Nystrom "
+				"landmarks (one whose coefficients are all 0 is not "
+				"saved): it cannot start this run",
+				m->sv->n, q->landmarks);
+	if (row->map && p->landmarks == 0) {  /* weights: nothing to match */
+		F->warm = 1;
+		return LSV_OK;
+	}
+	if ((F->warm_rows = lsv_alloc(m->sv->n + 1, sizeof *F->warm_rows)) ==
+	    NULL)
+		return lsv_fail(F->err, LSV_ENOMEM, "out of memory");
 	for (k = 0; k < m->sv->n; k++, i++) {
 		while (i < n && !same_row(x, i, m->sv, k))
 			i++;
@@ -1161,6 +1204,7 @@ static lsv_status warm_start(lsv_fit *F, const method_row *row,
 					"%zu is not a row of these data (in the "
 					"model's order): it was not trained on a "
 					"prefix of these data", k + 1, m->sv->n);
+		F->warm_rows[k] = i;
 		for (c = 0; c < F->nr_fn; c++)
 			F->alpha[i + (size_t)c * n] =
 				m->coef[k * (size_t)F->nr_fn + (size_t)c];
@@ -1201,7 +1245,9 @@ static lsv_status train(const lsv_data *x, const lsv_graph *const *gs,
 		return lsv_fail(err, LSV_EINVAL,
 				"a warm start is for the iterative methods on the "
 				"kernel (lapsvm -M pcg, pcg-early or newton; laprls "
-				"-M pcg or pcg-early), not %s", row->name);
+				"-M pcg or pcg-early) and Newton on a feature map "
+				"(-M newton -N m, or -M newton -t 0), not %s",
+				row->name);
 	if (p->init != NULL && p->class_graph)
 		return lsv_fail(err, LSV_EINVAL,
 				"a warm start does not apply with class-dependent "
@@ -1503,6 +1549,7 @@ done:
 	free(F.bias);
 	free(F.ystar);
 	free(F.graph_weight);
+	free(F.warm_rows);
 	free(startw);
 	return st;
 }

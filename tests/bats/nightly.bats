@@ -92,6 +92,19 @@ wait_for() {  # wait_for FILE: up to 20 s
 	[ ! -e st/gen/1 ]
 }
 
+# Nystrom: a warm start keeps the model's landmarks, so -N is pinned to the
+# model's count, min(N, rows): -N 500 on 100 rows trains on 100 landmarks
+@test "Nystrom (-M newton -N): -N pinned to the model's landmarks, the next night warm" {
+	"$NIGHTLY" init -T "-M newton -N 500 -g 2" st day0.txt hold.txt 2>/dev/null
+	grep -q '^train_options=-M newton -g 2 -N 100$' st/config
+	run --separate-stderr "$NIGHTLY" run st day1.txt
+	assert_status 0
+	grep -Eq 'generation 2: 200 rows \(\+100\), graph update .*train warm Newton: [0-9]+ steps .* -> accepted$' st/log
+	# the new model's expansion points are the first night's landmarks
+	diff <(sed '1,/^SV$/d' st/gen/1/model | cut -d' ' -f2-) \
+		<(sed '1,/^SV$/d' st/current/model | cut -d' ' -f2-)
+}
+
 @test "-R (full rebuild) gives the graph the update gives" {
 	init_state
 	cp -r st st2

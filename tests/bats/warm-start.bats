@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # lapsvm-train -f model: warm starts of the iterative kernel methods from a
 # model trained on a prefix of the rows (its coefficients, the new rows at
-# 0).  The result is the cold start's (same predictions, decision values
+# 0), and of Newton on a feature map (Nystrom on the model's landmarks, the
+# linear map from the model's weights).  The result is the cold start's (same predictions, decision values
 # within the solver's tolerance) in fewer iterations; every mismatch between
 # the model and the run is an error, never a silent cold start.
 # Small data: 400 two-moons points, the first 380 as "yesterday".
@@ -145,14 +146,134 @@ refused() {
 	assert_stderr_has "the starting model's classes (1 -1) are not these data's (1 2) in the same order"
 }
 
-@test "-f: the direct solvers, feature maps and the TSVM refuse a warm start" {
+@test "-f: the direct solvers, clustering and the TSVM refuse a warm start" {
 	"$TRAIN" -q -M pcg -g 2 old.txt old.model
 	refused -g 2 -f old.model
-	assert_stderr_has "a warm start is for the iterative methods on the kernel (lapsvm -M pcg, pcg-early or newton; laprls -M pcg or pcg-early), not lapsvm direct"
-	refused -M newton -N 50 -g 2 -f old.model
-	assert_stderr_has "not lapsvm newton (primal, feature map)"
+	assert_stderr_has "a warm start is for the iterative methods on the kernel (lapsvm -M pcg, pcg-early or newton; laprls -M pcg or pcg-early) and Newton on a feature map (-M newton -N m, or -M newton -t 0), not lapsvm direct"
+	refused -s cluster -M newton -N 50 -g 2 -f old.model
+	assert_stderr_has "not cluster (Nystrom features)"
 	refused -s tsvm -g 2 -f old.model
 	assert_stderr_has "not tsvm (label switching, SMO)"
+}
+
+# ------------------------------------------------ Newton on a feature map
+
+# zeroed MODEL OUT: MODEL with every coefficient and bias 0 -- a warm start
+# from it is the cold start on MODEL's landmarks (a zero start runs cold).
+zeroed() {
+	awk '/^SV$/ { sv = 1; print; next }
+	     sv { $1 = 0; print; next }
+	     $1 == "bias" { print "bias 0"; next } { print }' "$1" >"$2"
+}
+
+# nystrom_cold_vs_warm SOLVER: old.model by -M newton -N 50 on old.txt;
+# a.txt cold on old.model's landmarks (from its zeroed copy) and warm from
+# old.model; the same labels, values within 1e-6 (1 + |f|), the landmarks
+# kept; Newton steps in $cold and $warm.
+nystrom_cold_vs_warm() {
+	"$TRAIN" -q -s "$1" -M newton -N 50 -g 2 old.txt old.model
+	zeroed old.model zero.model
+	run --separate-stderr "$TRAIN" -s "$1" -M newton -N 50 -g 2 -f zero.model a.txt cold.model
+	assert_status 0
+	cold=$(iterations Newton)
+	run --separate-stderr "$TRAIN" -s "$1" -M newton -N 50 -g 2 -f old.model a.txt warm.model
+	assert_status 0
+	assert_stderr_has "warm start from old.model (380 training rows, 50 expansion points)"
+	warm=$(iterations Newton)
+	"$PRED" -d a.txt cold.model cold.out >/dev/null
+	"$PRED" -d a.txt warm.model warm.out >/dev/null
+	decision_close warm.out cold.out 1e-6
+	# the expansion points are the model's landmarks, in both runs
+	diff <(sed '1,/^SV$/d' old.model | cut -d' ' -f2-) \
+		<(sed '1,/^SV$/d' warm.model | cut -d' ' -f2-)
+	diff <(sed '1,/^SV$/d' old.model | cut -d' ' -f2-) \
+		<(sed '1,/^SV$/d' cold.model | cut -d' ' -f2-)
+	echo "$1 Nystrom: cold $cold, warm $warm"
+}
+
+@test "warm Nystrom Newton (lapsvm): the cold start on the same landmarks, in fewer steps" {
+	nystrom_cold_vs_warm lapsvm
+	[ "$warm" -lt "$cold" ]
+}
+
+# the squared loss: one Newton step either way
+@test "warm Nystrom Newton (laprls): the cold start on the same landmarks" {
+	nystrom_cold_vs_warm laprls
+	[ "$warm" -eq 1 ] && [ "$cold" -eq 1 ]
+}
+
+# the baseline's mechanism: a zeroed model on the rows it was trained on
+# samples nothing and starts at 0, which is the cold run itself
+@test "a zeroed Nystrom model starts the cold run: the same model byte for byte" {
+	"$TRAIN" -q -M newton -N 50 -g 2 old.txt old.model
+	zeroed old.model zero.model
+	"$TRAIN" -q -M newton -N 50 -g 2 -f zero.model old.txt again.model
+	assert_same old.model again.model
+}
+
+@test "a warm Nystrom start from the model of the same rows takes one Newton step" {
+	"$TRAIN" -q -M newton -N 50 -g 2 a.txt same.model
+	run --separate-stderr "$TRAIN" -M newton -N 50 -g 2 -f same.model a.txt again.model
+	assert_status 0
+	[ "$(iterations Newton)" -eq 1 ]
+	"$PRED" -d a.txt same.model same.out >/dev/null
+	"$PRED" -d a.txt again.model again.out >/dev/null
+	decision_close again.out same.out 1e-9
+}
+
+# the linear map (-t 0): Newton in the primal on the data, CG in each step
+@test "warm linear Newton: the cold start's model in fewer steps and CG iterations" {
+	"$TRAIN" -q -M newton -t 0 old.txt old.model
+	run --separate-stderr "$TRAIN" -M newton -t 0 a.txt cold.model
+	assert_status 0
+	cold=$(iterations Newton)
+	cold_cg=$(printf '%s\n' "$stderr" | sed -n 's/^lapsvm-train: conjugate gradient: \([0-9]*\) .*/\1/p')
+	run --separate-stderr "$TRAIN" -M newton -t 0 -f old.model a.txt warm.model
+	assert_status 0
+	warm=$(iterations Newton)
+	warm_cg=$(printf '%s\n' "$stderr" | sed -n 's/^lapsvm-train: conjugate gradient: \([0-9]*\) .*/\1/p')
+	assert_stderr_regex '^lapsvm-train: conjugate gradient: [0-9]+ iterations in all, from a warm start at relative residual [0-9.e+-]+ in the first step \(the stop: 1e-06\)$'
+	echo "linear: Newton cold $cold warm $warm, CG cold $cold_cg warm $warm_cg"
+	[ "$warm" -lt "$cold" ] && [ "$warm_cg" -lt "$cold_cg" ]
+	"$PRED" -d a.txt cold.model cold.out >/dev/null
+	"$PRED" -d a.txt warm.model warm.out >/dev/null
+	decision_close warm.out cold.out 1e-6
+}
+
+@test "a warm linear start from the model of the same rows: one Newton step, no CG iteration" {
+	"$TRAIN" -q -M newton -t 0 a.txt same.model
+	run --separate-stderr "$TRAIN" -M newton -t 0 -f same.model a.txt again.model
+	assert_status 0
+	[ "$(iterations Newton)" -eq 1 ]
+	assert_stderr_regex '^lapsvm-train: conjugate gradient: 0 iterations in all, from a warm start at relative residual [0-9.e+-]+ in the first step'
+}
+
+@test "-f on a feature map: another -N, map, kernel or data is an error" {
+	"$TRAIN" -q -M newton -N 50 -g 2 old.txt old.model
+	refused -M newton -N 40 -g 2 -f old.model
+	assert_stderr_has "lapsvm-train: the starting model has 50 Nystrom landmarks, -N asks for 40: a warm start keeps the model's landmarks (give -N 50)"
+	refused -M newton -N 50 -g 3 -f old.model
+	assert_stderr_has "the starting model's kernel (rbf, gamma 2, degree 3, coef0 0) is not this one (rbf, gamma 3,"
+	refused -M newton -t 0 -f old.model
+	assert_stderr_has "the starting model was trained by lapsvm newton with 50 landmarks, not by the method asked for (lapsvm newton on the linear map)"
+	"$TRAIN" -q -M pcg -g 2 old.txt pcg.model
+	refused -M newton -N 50 -g 2 -f pcg.model
+	assert_stderr_has "the starting model was trained by lapsvm pcg, not by the method asked for (lapsvm newton with 50 landmarks)"
+	# landmarks that are not rows of the data
+	"$DG" -n 400 -S 2 -l 5 moons other.txt
+	run --separate-stderr "$TRAIN" -M newton -N 50 -g 2 -f old.model other.txt out.model
+	assert_status 1
+	assert_stderr_has "the starting model's expansion point 1 of 50 is not a row of these data (in the model's order): it was not trained on a prefix of these data"
+	[ ! -e out.model ]
+}
+
+@test "-f on the linear map: a weighed feature that no row has, a Nystrom start, are errors" {
+	awk 'NR == 3 { $0 = $0 " 3:0.5" } { print }' old.txt >old3.txt
+	"$TRAIN" -q -M newton -t 0 old3.txt old3.model
+	refused -M newton -t 0 -f old3.model
+	assert_stderr_has "lapsvm-train: the starting model weighs feature 3, which no row of these data has: it was not trained on a prefix of these data"
+	refused -M newton -N 50 -t 0 -f old3.model
+	assert_stderr_has "the starting model was trained by lapsvm newton on the linear map, not by the method asked for (lapsvm newton with 50 landmarks)"
 }
 
 @test "-f with -v is a usage error; a missing model file an error" {

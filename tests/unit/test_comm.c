@@ -280,6 +280,53 @@ static void train_blocks_are_whole_16_row_groups(void)
 	CHECK(lo == 0 && nl == 3);
 }
 
+/* A warm start's Nystrom map (lsv_nystrom_build_at on the sampled
+ * landmarks) is the sampled one bit for bit (K_mm of the same rows: the
+ * same V and Lambda, so w keeps its meaning), and lsv_nystrom_weights
+ * inverts beta = V w: w = Lambda V' beta, since V'V = Lambda^-1. */
+static void nystrom_weights_recover_w_on_the_given_landmarks(void)
+{
+	lsv_data *x = random_data(30, 4, 0, 31);
+	lsv_train_param p;
+	lsv_nystrom a, b;
+	lsv_error e;
+	double w[2 * 30], beta[2 * 30], W[2 * 30], worst = 0.0, big = 0.0;
+	size_t i, j, c;
+
+	lsv_train_param_default(&p);
+	p.kernel.type = LSV_KERNEL_RBF;
+	p.kernel.gamma = 0.5;
+	p.landmarks = 8;
+	p.seed = 3;
+	CHECK(lsv_nystrom_build(x, &p, &a, &e) == LSV_OK);
+	p.seed = 99;  /* not used: the landmarks are given */
+	CHECK(lsv_nystrom_build_at(x, &p, a.idx, a.m, 0, 30, &b, &e) == LSV_OK);
+	CHECK(b.m == a.m && b.r == a.r && a.r > 0 && a.r <= 8);
+	CHECK(memcmp(b.idx, a.idx, a.m * sizeof *a.idx) == 0);
+	CHECK(memcmp(b.V, a.V, a.m * a.r * sizeof *a.V) == 0);
+	CHECK(memcmp(b.lam, a.lam, a.r * sizeof *a.lam) == 0);
+	CHECK(memcmp(b.Phi, a.Phi, 30 * a.r * sizeof *a.Phi) == 0);
+	for (c = 0; c < 2; c++)  /* two functions, w by a formula */
+		for (j = 0; j < a.r; j++)
+			w[j + c * a.r] = sin(1.0 + (double)j + 3.0 * (double)c);
+	for (c = 0; c < 2; c++)  /* beta = V w, by hand */
+		for (i = 0; i < a.m; i++) {
+			double s = 0.0;
+			for (j = 0; j < a.r; j++)
+				s += a.V[i + j * a.m] * w[j + c * a.r];
+			beta[i + c * a.m] = s;
+		}
+	lsv_nystrom_weights(&b, beta, 2, W);
+	for (j = 0; j < 2 * a.r; j++) {
+		worst = fmax(worst, fabs(W[j] - w[j]));
+		big = fmax(big, fabs(w[j]));
+	}
+	CHECK(worst <= 1e-8 * big);
+	lsv_nystrom_free(&a);
+	lsv_nystrom_free(&b);
+	lsv_data_free(x);
+}
+
 /* The kernel by rows on one process (comm NULL): K X by hand. */
 static void kernel_rows_product_on_one_process(void)
 {
@@ -304,6 +351,8 @@ const unit_case comm_cases[] = {
 	{"kernel_rows_product_on_one_process", kernel_rows_product_on_one_process},
 	{"nystrom_block_is_rows_of_the_whole_map",
 	 nystrom_block_is_rows_of_the_whole_map},
+	{"nystrom_weights_recover_w_on_the_given_landmarks",
+	 nystrom_weights_recover_w_on_the_given_landmarks},
 	{"share_on_one_rank_keeps_the_inputs", share_on_one_rank_keeps_the_inputs},
 	{"serial_comm_is_one_rank_of_copies", serial_comm_is_one_rank_of_copies},
 	{"ring_on_one_rank_equals_serial", ring_on_one_rank_equals_serial},
