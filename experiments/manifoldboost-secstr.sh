@@ -61,28 +61,13 @@ case $BASELINE in 0 | 1) ;; *) echo "$PROG: BASELINE=$BASELINE is not 0 or 1" >&
 for t in graph-build lapsvm-train; do
 	[ -x "$BIN/$t" ] || die "$BIN/$t not found (run make, or set BIN to the directory of the tools)"
 done
-for f in "$DATA/ssl_secstr.libsvm.gz" $(for l in $SIZES; do echo "$DATA/ssl_secstr.splits.l$l.txt"; done); do
-	[ -r "$f" ] || die "$f not found (set DATA to the directory holding the data sets; datasets/fetch -m ../shared/data sslbook copies them)"
-done
-for l in $SIZES; do
-	for i in $SPLITS; do
-		[ -n "$(sed -n "${i}p" "$DATA/ssl_secstr.splits.l$l.txt")" ] ||
-			die "$DATA/ssl_secstr.splits.l$l.txt: no split $i"
-	done
-done
+check_ssl_set secstr
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 129' HUP
-trap 'exit 130' INT
-trap 'exit 143' TERM
-now() { date +%s; }
+set_up_tmp
 start_all=$(now)
 [ -z "$LOG" ] || : >"$LOG"
 
-gzip -dc "$DATA/ssl_secstr.libsvm.gz" >"$tmp/full"
-cut -d' ' -f1 "$tmp/full" >"$tmp/labels"
-grep -qx -- "$MARK" "$tmp/labels" && die "$MARK is a class label, cannot be the unlabeled marker"
+load_ssl_set secstr
 t0=$(now)
 "$BIN"/graph-build -q -k "$K" -w binary "$tmp/full" "$tmp/graph"
 graph_time=$(($(now) - t0))
@@ -93,11 +78,7 @@ for l in $SIZES; do
 		d=$tmp/s
 		rm -rf "$d"
 		mkdir "$d"
-		sed -n "${i}p" "$DATA/ssl_secstr.splits.l$l.txt" >"$d/lab"
-		awk -v m="$MARK" 'NR == FNR { for (j = 1; j <= NF; j++) keep[$j] = 1; next }
-			{ if (!(FNR in keep)) $1 = m; print }' "$d/lab" "$tmp/full" >"$d/semi"
-		awk -v m="$MARK" 'NR == FNR { y[FNR] = $1; next } $1 == m { print y[FNR] }' \
-			"$tmp/labels" "$d/semi" >"$d/truth"
+		split_files secstr "$l" "$i" "$d"
 		methods=manifoldboost
 		[ "$BASELINE" -eq 0 ] || methods="$methods logistic"
 		for b in $methods; do
