@@ -155,26 +155,14 @@ one_split() {
 	rm -rf "$d"
 }
 
-# the splits, JOBS at a time (each job's failure is caught at its wait)
-pids=
-n=0
+# the splits, JOBS at a time
+pool_start
 for l in $SIZES; do
 	for i in $SPLITS; do
-		one_split "$l" "$i" &
-		pids="$pids $!"
-		n=$((n + 1))
-		if [ "$n" -ge "$JOBS" ]; then
-			set -- $pids
-			wait "$1" || die "a split failed (above)"
-			shift
-			pids=$*
-			n=$((n - 1))
-		fi
+		pool_run one_split "$l" "$i"
 	done
 done
-for p in $pids; do
-	wait "$p" || die "a split failed (above)"
-done
+pool_wait
 boost_time=$(($(now) - start_all))
 cat "$tmp"/res.* | sort -k1,1n -k2,2 -k3,3n >"$tmp/results"
 

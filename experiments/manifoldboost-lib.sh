@@ -63,6 +63,44 @@ split_files() {
 		"$tmp/labels" "$4/semi" >"$4/truth"
 }
 
+# pool_start; pool_run CMD [ARG...]; pool_wait: CMD in the background, at
+# most $JOBS at a time (pool_run first waits for the oldest when $JOBS
+# run); a command's failure ends the script at its wait, its own message
+# above
+pool_start() {
+	pool_pids=
+	pool_n=0
+}
+pool_run() {
+	"$@" &
+	pool_pids="$pool_pids $!"
+	pool_n=$((pool_n + 1))
+	if [ "$pool_n" -ge "$JOBS" ]; then
+		# shellcheck disable=SC2086 # the list of ids
+		set -- $pool_pids
+		wait "$1" || die "a job failed (above)"
+		shift
+		pool_pids=$*
+		pool_n=$((pool_n - 1))
+	fi
+}
+pool_wait() {
+	for pw_p in $pool_pids; do
+		wait "$pw_p" || die "a job failed (above)"
+	done
+	pool_start
+}
+
+# cpu_mark FILE: the CPU seconds (user + system) of this shell's children
+# that have ended so far (the shell's times builtin, second line), in FILE;
+# two marks around a command give its CPU time, whatever else the machine
+# runs
+cpu_mark() {
+	times >"$1.times"
+	awk 'NR == 2 { for (i = 1; i <= 2; i++) { split($i, a, "m"); s += a[1] * 60 + a[2] }
+		printf "%.1f\n", s }' "$1.times" >"$1"
+}
+
 # published TABLE SET METHOD: "error std" from $PUBLISHED, or "- -"
 published() {
 	awk -v t="$1" -v s="$2" -v m="$3" '!/^#/ && $1 == t && $2 == s && $3 == m { print $4, $5; f = 1; exit }
