@@ -108,28 +108,13 @@ for b in $LEARNERS; do
 	esac
 done
 [ -r "$PUBLISHED" ] || die "$PUBLISHED not found"
-for f in "$DATA/ssl_digit1.libsvm.gz" $(for l in $SIZES; do echo "$DATA/ssl_digit1.splits.l$l.txt"; done); do
-	[ -r "$f" ] || die "$f not found (set DATA to the directory holding the data sets, default ../shared/data; datasets/fetch -m ../shared/data sslbook copies them)"
-done
-for l in $SIZES; do
-	for i in $SPLITS; do
-		[ -n "$(sed -n "${i}p" "$DATA/ssl_digit1.splits.l$l.txt")" ] ||
-			die "$DATA/ssl_digit1.splits.l$l.txt: no split $i"
-	done
-done
+check_ssl_set digit1
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 129' HUP
-trap 'exit 130' INT
-trap 'exit 143' TERM
-now() { date +%s; }
+set_up_tmp
 start_all=$(now)
 [ -z "$LOG" ] || : >"$LOG"
 
-gzip -dc "$DATA/ssl_digit1.libsvm.gz" >"$tmp/full"
-cut -d' ' -f1 "$tmp/full" >"$tmp/labels"
-grep -qx -- "$MARK" "$tmp/labels" && die "$MARK is a class label, cannot be the unlabeled marker"
+load_ssl_set digit1
 t0=$(now)
 # shellcheck disable=SC2086 # option lists
 "$BIN"/graph-build -q $GRAPH_OPTS "$tmp/full" "$tmp/graph"
@@ -140,11 +125,7 @@ graph_time=$(($(now) - t0))
 one_split() {
 	d=$tmp/s.$1.$2
 	mkdir "$d"
-	sed -n "${2}p" "$DATA/ssl_digit1.splits.l$1.txt" >"$d/lab"
-	awk -v m="$MARK" 'NR == FNR { for (j = 1; j <= NF; j++) keep[$j] = 1; next }
-		{ if (!(FNR in keep)) $1 = m; print }' "$d/lab" "$tmp/full" >"$d/semi"
-	awk -v m="$MARK" 'NR == FNR { y[FNR] = $1; next } $1 == m { print y[FNR] }' \
-		"$tmp/labels" "$d/semi" >"$d/truth"
+	split_files digit1 "$1" "$2" "$d"
 	k=$(awk -v m="$MARK" -v k="$FOLDS" '$1 != m { c[$1]++ } END { x = k; for (j in c) if (c[j] < x) x = c[j]; print x }' "$d/semi")
 	for b in $LEARNERS logistic; do
 		case $b in
@@ -174,26 +155,14 @@ one_split() {
 	rm -rf "$d"
 }
 
-# the splits, JOBS at a time (each job's failure is caught at its wait)
-pids=
-n=0
+# the splits, JOBS at a time
+pool_start
 for l in $SIZES; do
 	for i in $SPLITS; do
-		one_split "$l" "$i" &
-		pids="$pids $!"
-		n=$((n + 1))
-		if [ "$n" -ge "$JOBS" ]; then
-			set -- $pids
-			wait "$1" || die "a split failed (above)"
-			shift
-			pids=$*
-			n=$((n - 1))
-		fi
+		pool_run one_split "$l" "$i"
 	done
 done
-for p in $pids; do
-	wait "$p" || die "a split failed (above)"
-done
+pool_wait
 boost_time=$(($(now) - start_all))
 cat "$tmp"/res.* | sort -k1,1n -k2,2 -k3,3n >"$tmp/results"
 

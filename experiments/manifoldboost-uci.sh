@@ -113,7 +113,6 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 : >"$tmp/results"
 [ -z "$LOG" ] || : >"$LOG"
-now() { date +%s; }
 start_all=$(now)
 
 # zscore TRAIN [OTHER...]: TRAIN and each OTHER rewritten z-scored with the mean and

@@ -54,11 +54,9 @@ methods=${*:-rls svm laprls lapsvm}
 here=$(cd "$(dirname "$0")" && pwd)
 published=$here/ssl-book.published
 MARK=9 # the unlabelled marker: not a class of any of the three sets
-
-die() {
-	echo "ssl-book.sh: $*" >&2
-	exit 1
-}
+PROG=ssl-book.sh
+# shellcheck source=experiments/manifoldboost-lib.sh
+. "$here/manifoldboost-lib.sh"
 
 for m in $methods; do
 	case $m in
@@ -75,29 +73,17 @@ for s in $SETS; do
 	digit1 | coil2 | text | secstr) ;;
 	*) die "unknown set '$s' (expected digit1, coil2, text, secstr)" ;;
 	esac
-	for f in "$DATA/ssl_$s.libsvm.gz" $(for l in $SIZES; do echo "$DATA/ssl_$s.splits.l$l.txt"; done); do
-		[ -r "$f" ] || die "$f not found (set DATA to the directory holding the data sets, default ../shared/data; datasets/fetch -m ../shared/data sslbook copies them)"
-	done
+	check_ssl_set "$s"
 done
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 129' HUP
-trap 'exit 130' INT
-trap 'exit 143' TERM
+set_up_tmp
 : >"$tmp/results"
 [ -z "$LOG" ] || : >"$LOG"
-
-now() { date +%s; }
 start_all=$(now)
 
 for s in $SETS; do
 	start_set=$(now)
-	gzip -dc "$DATA/ssl_$s.libsvm.gz" >"$tmp/full"
-	cut -d' ' -f1 "$tmp/full" >"$tmp/labels"
-	if grep -qx -- "$MARK" "$tmp/labels"; then
-		die "$s: $MARK is a class label, cannot be the unlabelled marker"
-	fi
+	load_ssl_set "$s"
 	kernel=$KERNEL
 	if [ "$kernel" = auto ]; then
 		kernel=$(awk '{ nnz += NF - 1; split($NF, a, ":"); if (a[1] + 0 > d) d = a[1] + 0 }
@@ -109,16 +95,10 @@ for s in $SETS; do
 	"$BIN"/graph-build -q $GRAPH_OPTS "$tmp/full" "$tmp/graph"
 	echo "$s $(($(now) - t_graph))" >>"$tmp/graph-times"
 	for l in $SIZES; do
-		splits=$DATA/ssl_$s.splits.l$l.txt
 		for i in $SPLITS; do
-			sed -n "${i}p" "$splits" >"$tmp/lab"
-			[ -s "$tmp/lab" ] || die "$splits: no split $i"
-			# the split's rows keep their label, every other row is unlabelled
-			awk -v m="$MARK" 'NR == FNR { for (j = 1; j <= NF; j++) keep[$j] = 1; next }
-				{ if (!(FNR in keep)) $1 = m; print }' "$tmp/lab" "$tmp/full" >"$tmp/semi"
-			# the true labels of the unlabelled rows, in file order (scoring only)
-			awk -v m="$MARK" 'NR == FNR { y[FNR] = $1; next } $1 == m { print y[FNR] }' \
-				"$tmp/labels" "$tmp/semi" >"$tmp/truth"
+			# the split's rows keep their label, every other row is
+			# unlabelled; $tmp/truth their true labels (scoring only)
+			split_files "$s" "$l" "$i" "$tmp"
 			# folds: at most the smallest labelled class
 			minc=$(awk -v m="$MARK" '$1 != m { c[$1]++ } END { x = -1; for (k in c) if (x < 0 || c[k] < x) x = c[k]; print x }' "$tmp/semi")
 			k=$FOLDS
@@ -146,9 +126,7 @@ for s in $SETS; do
 				fi
 				best=$(sed -n 's/^best: //p' "$tmp/cv.out")
 				[ -n "$best" ] || best="${cv:-(no -v)} $(printf '%s\n' "$opts" | grep -o -- '-[aiI] [^ ]*' | tr '\n' ' ')"
-				err=$(tail -n +2 "$tmp/pred" | cut -d' ' -f1 | paste -d' ' "$tmp/truth" - |
-					awk '{ n++; e += ($1 != $2) } END { if (n == 0) exit 1; printf "%.2f", 100 * e / n }') ||
-					die "$s l=$l split $i $m: no predictions"
+				err=$(error_pct "$tmp/truth" "$tmp/pred") || die "$s l=$l split $i $m: no predictions"
 				t_fit=$(($(now) - t_fit))
 				echo "$s $l $m $i $err $(printf '%s' "$best" | sed 's/ *$//' | tr ' ' '_') $t_fit" >>"$tmp/results"
 				[ -z "$LOG" ] || echo "$s l=$l split $i $m: $err% (folds $k; $best; $t_fit s)" >>"$LOG"
@@ -159,8 +137,8 @@ for s in $SETS; do
 done
 
 # ------------------------------------------------------------- the table
-# published VALUE: the published error of set $1, l $2, method $3, or "-"
-published() {
+# book SET L METHOD: the published error of SET, L, METHOD, or "-"
+book() {
 	awk -v s="$1" -v l="$2" -v m="$3" '!/^#/ && $1 == s && $2 == l && $3 == m { print $4; f = 1; exit }
 		END { if (!f) print "-" }' "$published"
 }
@@ -185,8 +163,8 @@ for s in $SETS; do
 			eval "mean_$m=\${v%% *}"
 			if [ "$v" = - ]; then row="$row | -"; else row="$row | ${v% *} ± ${v#* }"; fi
 		done
-		pl=$(published "$s" "$l" laprls)
-		ps=$(published "$s" "$l" svm)
+		pl=$(book "$s" "$l" laprls)
+		ps=$(book "$s" "$l" svm)
 		# acceptance: LapRLS within 3 (l = 10) or 1.5 (l = 100) points of the
 		# book's LapRLS; at l = 100, LapRLS and LapSVM not worse than the
 		# toolkit's own RLS and SVM by more than 1 point
@@ -195,7 +173,7 @@ for s in $SETS; do
 		tol=3 slack=1
 		[ "$l" -lt 100 ] || tol=1.5
 		[ "$s" != secstr ] || tol=1 slack=0
-		pls=$(published "$s" "$l" lapsvm)
+		pls=$(book "$s" "$l" lapsvm)
 		verdict=$(awk -v pl="$pl" -v pls="$pls" -v tol="$tol" -v slack="$slack" -v l="$l" -v lr="$mean_laprls" -v ls="$mean_lapsvm" \
 			-v r="$mean_rls" -v sv="$mean_svm" 'BEGIN {
 			out = ""

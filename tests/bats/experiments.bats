@@ -17,6 +17,26 @@ need() {
 	[ -n "$DATA" ] && [ -r "$DATA/$1" ] || skip "real data set $1 not found (LAPSVM_DATA)"
 }
 
+# fake_secstr DIR: a small set in SecStr's format in DIR: 400 one-hot rows
+# (15 residues of 21 codes) labelled 0/1 by their first residue, and one
+# split of l = 100 (rows 1, 5, 9, ...)
+fake_secstr() {
+	mkdir "$1"
+	awk 'BEGIN { x = 7
+		for (i = 0; i < 400; i++) {
+			line = ""
+			for (g = 0; g < 15; g++) {
+				x = (x * 16807) % 2147483647
+				c = x % 21
+				if (g == 0) lab = c < 10 ? 0 : 1
+				line = line " " (g * 21 + c + 1) ":1"
+			}
+			print lab line
+		} }' | gzip >"$1/ssl_secstr.libsvm.gz"
+	seq 1 4 400 | tr '\n' ' ' | sed 's/ $//' >"$1/ssl_secstr.splits.l100.txt"
+	echo >>"$1/ssl_secstr.splits.l100.txt"
+}
+
 @test "experiments/moons.sh: Laplacian methods beat SVM and RLS on two moons" {
 	need twomoons.libsvm
 	run env DRAWS=3 "$TOP/experiments/moons.sh"
@@ -94,21 +114,7 @@ need() {
 }
 
 @test "experiments/secstr.sh: SecStr's settings, published numbers and the strict acceptance, on a small set of the same format" {
-	# 400 one-hot rows labelled 0/1 by their first residue, a split of 100
-	mkdir sec
-	awk 'BEGIN { x = 7
-		for (i = 0; i < 400; i++) {
-			line = ""
-			for (g = 0; g < 15; g++) {
-				x = (x * 16807) % 2147483647
-				c = x % 21
-				if (g == 0) lab = c < 10 ? 0 : 1
-				line = line " " (g * 21 + c + 1) ":1"
-			}
-			print lab line
-		} }' | gzip >sec/ssl_secstr.libsvm.gz
-	seq 1 4 400 | tr '\n' ' ' | sed 's/ $//' >sec/ssl_secstr.splits.l100.txt
-	echo >>sec/ssl_secstr.splits.l100.txt
+	fake_secstr sec
 	run env DATA="$WORK/sec" BIN="$BIN" SIZES=100 SPLITS=1 GRID_A=1e-2,1 GRID_I=0,1 \
 		"$TOP/experiments/secstr.sh" rls laprls
 	[ "$status" -eq 0 ]
@@ -257,4 +263,30 @@ need() {
 	run env SPLITS=11 "$TOP/experiments/manifoldboost-secstr.sh"
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"ssl_secstr.splits.l100.txt: no split 11"* ]]
+}
+
+@test "experiments/manifoldboost-secstr.sh: a small set of SecStr's format: the rounds by cross validation, the table, the bound, the times" {
+	fake_secstr sec
+	run env DATA="$WORK/sec" SIZES=100 SPLITS=1 ROUNDS=40 CV_STEP=10 LOG="$WORK/sec.log" \
+		"$TOP/experiments/manifoldboost-secstr.sh"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"rounds: 3-fold cross validation over M in 0, 10, ..., 40."* ]]
+	row=$(echo "$output" | grep '^| Tree-ManifoldBoost | 100 |')
+	[[ "$row" =~ ^\|\ Tree-ManifoldBoost\ \|\ 100\ \|\ [0-9.]+\ ±\ 0.00\ \|\ 1\ \|\ (0|10|20|30|40)\ \|\ [0-9]+\ /\ [0-9]+\ \|\ [0-9]+\ /\ [0-9]+\ \|\ 43.28\ \|\ 44.28:\ (met|MISSED) ]]
+	# logistic boosting learns the first residue: the held-out errors
+	# fall with M, so the cross validation keeps rounds
+	row=$(echo "$output" | grep '^| logistic boosting (gamma_M = 0) | 100 |')
+	m=$(echo "$row" | awk -F'|' '{ print $6 + 0 }')
+	[ "$m" -ge 10 ]
+	[ "$(grep -c '^l=100 split 1 ' "$WORK/sec.log")" = 2 ]
+	[ "$(grep -c '^  held-out errors by M: 0:[0-9]* 10:[0-9]* 20:[0-9]* 30:[0-9]* 40:[0-9]*$' "$WORK/sec.log")" = 2 ]
+	# no cross validation: all the rounds
+	run env DATA="$WORK/sec" SIZES=100 SPLITS=1 ROUNDS=20 CV_FOLDS=0 BASELINE=0 \
+		"$TOP/experiments/manifoldboost-secstr.sh"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"rounds: none."* ]]
+	[[ "$output" == *"  l=100 manifoldboost 1: "*", M = 20, "* ]]
+	run env DATA="$WORK/sec" CV_FOLDS=1 "$TOP/experiments/manifoldboost-secstr.sh"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"CV_FOLDS=1: give 0 (no cross validation) or at least 2"* ]]
 }
