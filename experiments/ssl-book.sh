@@ -80,6 +80,26 @@ set_up_tmp
 : >"$tmp/results"
 [ -z "$LOG" ] || : >"$LOG"
 start_all=$(now)
+# timed FILE CMD...: run CMD, then FILE holds "wall cpu peak_kb" (GNU time:
+# wall and user + system CPU seconds, the peak resident set in kB; without
+# /usr/bin/time, whole seconds of wall, and - for the other two)
+if /usr/bin/time -f '%e' -o /dev/null true 2>/dev/null; then
+	timed() {
+		f=$1
+		shift
+		/usr/bin/time -f '%e %U %S %M' -o "$f.raw" "$@" || { rc=$?; rm -f "$f.raw"; return $rc; }
+		tail -n 1 "$f.raw" | awk '{ printf "%.2f %.2f %d\n", $1, $2 + $3, $4 }' >"$f"
+		rm -f "$f.raw"
+	}
+else
+	timed() {
+		f=$1
+		shift
+		t0=$(now)
+		"$@" || return $?
+		echo "$(($(now) - t0)) - -" >"$f"
+	}
+fi
 
 for s in $SETS; do
 	start_set=$(now)
@@ -91,9 +111,9 @@ for s in $SETS; do
 	fi
 	echo "$s $kernel" >>"$tmp/kernels"
 	# shellcheck disable=SC2086 # option lists
-	t_graph=$(now)
-	"$BIN"/graph-build -q $GRAPH_OPTS "$tmp/full" "$tmp/graph"
-	echo "$s $(($(now) - t_graph))" >>"$tmp/graph-times"
+	timed "$tmp/time" "$BIN"/graph-build -q $GRAPH_OPTS "$tmp/full" "$tmp/graph" ||
+		die "$s: graph-build failed"
+	echo "$s $(cat "$tmp/time")" >>"$tmp/graph-times"
 	for l in $SIZES; do
 		for i in $SPLITS; do
 			# the split's rows keep their label, every other row is
@@ -117,9 +137,8 @@ for s in $SETS; do
 					cv=
 					opts=$(printf '%s\n' "$opts" | sed 's/\(-[aiI] [^ ,]*\)[^ ]*/\1/g')
 				fi
-				t_fit=$(now)
 				# shellcheck disable=SC2086 # option lists
-				if ! "$BIN"/lapsvm-train -q $kernel $opts $cv -u "$MARK" -o "$tmp/pred" \
+				if ! timed "$tmp/time" "$BIN"/lapsvm-train -q $kernel $opts $cv -u "$MARK" -o "$tmp/pred" \
 					"$tmp/semi" "$tmp/model" >"$tmp/cv.out" 2>"$tmp/cv.err"; then
 					cat "$tmp/cv.err" >&2
 					die "$s l=$l split $i $m: lapsvm-train failed"
@@ -127,9 +146,9 @@ for s in $SETS; do
 				best=$(sed -n 's/^best: //p' "$tmp/cv.out")
 				[ -n "$best" ] || best="${cv:-(no -v)} $(printf '%s\n' "$opts" | grep -o -- '-[aiI] [^ ]*' | tr '\n' ' ')"
 				err=$(error_pct "$tmp/truth" "$tmp/pred") || die "$s l=$l split $i $m: no predictions"
-				t_fit=$(($(now) - t_fit))
-				echo "$s $l $m $i $err $(printf '%s' "$best" | sed 's/ *$//' | tr ' ' '_') $t_fit" >>"$tmp/results"
-				[ -z "$LOG" ] || echo "$s l=$l split $i $m: $err% (folds $k; $best; $t_fit s)" >>"$LOG"
+				read -r t_fit t_cpu t_kb <"$tmp/time"
+				echo "$s $l $m $i $err $(printf '%s' "$best" | sed 's/ *$//' | tr ' ' '_') $t_fit $t_cpu $t_kb" >>"$tmp/results"
+				[ -z "$LOG" ] || echo "$s l=$l split $i $m: $err% (folds $k; $best; $t_fit s wall, $t_cpu s CPU, $t_kb kB peak)" >>"$LOG"
 			done
 		done
 	done
@@ -195,10 +214,25 @@ echo "Published numbers: experiments/ssl-book.published (the book's Digit1 colum
 echo "Loeff, Forsyth & Ramachandran, ICML 2008, Table 2; none found for COIL2 and Text; SecStr from"
 echo "their Table 3, read as that file says)."
 echo "Time: $(awk '{ printf "%s%s %d s", (NR > 1 ? ", " : ""), $1, $2 }' "$tmp/times"); all $(($(now) - start_all)) s;"
-echo "graph-build: $(awk '{ printf "%s%s %d s", (NR > 1 ? ", " : ""), $1, $2 }' "$tmp/graph-times");"
+echo "graph-build (once per set, reused by every size and split): $(awk '{ printf "%s%s %s s wall, %s s CPU, %s kB peak", (NR > 1 ? ", " : ""), $1, $2, $3, $4 }' "$tmp/graph-times");"
 echo "the longest training of a split (with its cross validation), by method:"
 awk '{ k = $1 " l=" $2 " " $3; if (!(k in t) || $7 > t[k]) t[k] = $7; if (!(k in seen)) { seen[k] = 1; order[++n] = k } }
-	END { for (i = 1; i <= n; i++) printf "  %s: %d s\n", order[i], t[order[i]] }' "$tmp/results"
+	END { for (i = 1; i <= n; i++) printf "  %s: %.1f s\n", order[i], t[order[i]] }' "$tmp/results"
+echo "per split, the graph's time counted in each: the graph + LapRLS + LapSVM (and the graph + every method run),"
+echo "the largest over the splits; the peak memory of one training, and of the graph:"
+awk 'NR == FNR { g[$1] = $2; gc[$1] = $3; gk[$1] = $4; next }
+	{ k = $1 " l=" $2; sp = k SUBSEP $4
+	  if (!(sp in all)) { all[sp] = g[$1]; allc[sp] = gc[$1]; if (!(k in seen)) { seen[k] = 1; order[++n] = k; set[k] = $1 } }
+	  all[sp] += $7; allc[sp] += $8
+	  if ($3 == "laprls" || $3 == "lapsvm") { lap[sp] += $7; lapc[sp] += $8; haslap[sp] = 1 }
+	  if (!(k in pk) || $9 > pk[k]) pk[k] = $9 }
+	END { for (i = 1; i <= n; i++) { k = order[i]; mw = mc = aw = ac = -1
+		for (sp in all) { split(sp, p, SUBSEP); if (p[1] != k) continue
+			if (sp in haslap) { w = g[set[k]] + lap[sp]; c = gc[set[k]] + lapc[sp]; if (w > mw) { mw = w; mc = c } }
+			if (all[sp] > aw) { aw = all[sp]; ac = allc[sp] } }
+		printf "  %s: %s; %.1f s wall (%.1f s CPU) with every method; peak %d kB (graph-build %d kB)\n", k,
+			(mw < 0 ? "- (no LapRLS/LapSVM)" : sprintf("%.1f s wall (%.1f s CPU)", mw, mc)), aw, ac, pk[k], gk[set[k]] } }' \
+	"$tmp/graph-times" "$tmp/results"
 echo
 echo "The settings -v chose (times over the splits):"
 awk '{ k = $1 " l=" $2 " " $3; c[k, $6]++; if (!(k in seen)) { seen[k] = 1; order[++n] = k } }

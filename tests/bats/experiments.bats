@@ -121,8 +121,10 @@ fake_secstr() {
 	row=$(echo "$output" | grep '^| secstr | 100 |')
 	[[ "$row" == *"| 43.42 | 44.59 |"* ]]
 	[[ "$row" == *"LapRLS within 1 of the book"* || "$row" == *"MISS: LapRLS "*"above the book (tolerance 1)"* ]]
-	[[ "$output" == *"graph-build: secstr "*" s;"* ]]
+	[[ "$output" == *"graph-build (once per set, reused by every size and split): secstr "*" s wall, "*" s CPU, "*" kB peak;"* ]]
 	[[ "$output" == *"secstr l=100 laprls: "*" s"* ]]
+	# the per-split budget line: graph + LapRLS (no LapSVM run here), then every method
+	[[ "$output" == *"  secstr l=100: "*" s wall ("*" s CPU); "*" s wall ("*" s CPU) with every method; peak "*" kB (graph-build "*" kB)"* ]]
 	run env DATA="$WORK/none" "$TOP/experiments/secstr.sh"
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"ssl_secstr.libsvm.gz not found"* ]]
