@@ -48,6 +48,14 @@ make -s MPI=1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
+# fashion_rows FILE: the 70000 Fashion-MNIST images, training set then
+# test set, as LIBSVM rows
+fashion_rows() {
+	[ -d "$FASHION" ] || { echo "mpi.sh: $FASHION not found (dataset-fashion-mnist)" >&2; exit 1; }
+	datasets/convert-mnist-idx "$FASHION/train-images-idx3-ubyte.gz" "$FASHION/train-labels-idx1-ubyte.gz" > "$1"
+	datasets/convert-mnist-idx "$FASHION/t10k-images-idx3-ubyte.gz" "$FASHION/t10k-labels-idx1-ubyte.gz" >> "$1"
+}
+
 # the largest relative difference between the numbers of two model files
 # (text equal elsewhere), or DIFFERENT
 model_diff() {
@@ -91,9 +99,7 @@ if [ "$set_name" = train ] || [ "$set_name" = train-usps ] || [ "$set_name" = tr
 	elif [ "$set_name" = train-fashion ]; then
 		TRAIN=${TRAIN:--s lapsvm -M newton -N 1000}
 		EVERY=${EVERY:-100}
-		[ -d "$FASHION" ] || { echo "mpi.sh: $FASHION not found (dataset-fashion-mnist)" >&2; exit 1; }
-		datasets/convert-mnist-idx "$FASHION/train-images-idx3-ubyte.gz" "$FASHION/train-labels-idx1-ubyte.gz" > "$tmp/full"
-		datasets/convert-mnist-idx "$FASHION/t10k-images-idx3-ubyte.gz" "$FASHION/t10k-labels-idx1-ubyte.gz" >> "$tmp/full"
+		fashion_rows "$tmp/full"
 		awk -v e="$EVERY" -v n="$(wc -l < "$tmp/full")" \
 			'BEGIN { for (i = 1; i <= n; i += e) printf "%d ", i; print "" }' > "$tmp/lab"
 		what="Fashion-MNIST 70k, every ${EVERY}th row labelled"
@@ -160,9 +166,7 @@ if [ "$set_name" = train ] || [ "$set_name" = train-usps ] || [ "$set_name" = tr
 fi
 case $set_name in
 fashion)
-	[ -d "$FASHION" ] || { echo "mpi.sh: $FASHION not found (dataset-fashion-mnist)" >&2; exit 1; }
-	datasets/convert-mnist-idx "$FASHION/train-images-idx3-ubyte.gz" "$FASHION/train-labels-idx1-ubyte.gz" > "$tmp/x"
-	datasets/convert-mnist-idx "$FASHION/t10k-images-idx3-ubyte.gz" "$FASHION/t10k-labels-idx1-ubyte.gz" >> "$tmp/x"
+	fashion_rows "$tmp/x"
 	;;
 mnist10k)
 	gzip -dc "$DATA/mnist.t10k.libsvm.gz" > "$tmp/x"
