@@ -178,7 +178,10 @@ static void usage(void)
 "            shift (the TSVM: the labeled ratio)\n"
 "Other:\n"
 "-u marker : label of the unlabeled rows (default 0)\n"
-"-e eps    : tolerance of the dual solver (default 0.001)\n"
+"-e eps    : stopping tolerance: of the dual solver (default 0.001); of\n"
+"            conjugate gradient, the relative residual, under -M pcg,\n"
+"            pcg-early and -M newton on the linear map -t 0 (default 1e-6,\n"
+"            then 0 < eps < 1)\n"
 "-o file   : write the predictions of the unlabeled training rows, in the\n"
 "            format of lapsvm-predict -d\n"
 "-x file   : write the kernel over the training rows in LIBSVM's\n"
@@ -371,7 +374,7 @@ typedef struct {
 	double marker;
 	long folds;
 	unsigned long long seed;
-	int k_given, tsvm_opt, graph_opt;
+	int k_given, e_given, tsvm_opt, graph_opt;
 	int a_given, i_given, K_given, ER_given, n_given, Q_given;
 	int boost_opt;          /* the last of -B, -D, -j, -z given, or 0 */
 	double *wlabel, *weight;  /* -W class:weight, in the order given */
@@ -694,6 +697,7 @@ static void parse_options(int argc, char **argv, options *o)
 			break;
 		case 'e':
 			o->p.eps = tool_opt_double(c, optarg, 0x1p-1022, 1e300);
+			o->e_given = 1;
 			break;
 		case 'o':
 			o->pred_file = optarg;
@@ -834,6 +838,17 @@ static void parse_options(int argc, char **argv, options *o)
 	if (argc - optind > 2)
 		tool_usage_error("too many arguments (expected training_set_file "
 				 "[model_file])");
+	if (o->e_given && (o->p.method == LSV_METHOD_PCG ||
+			   o->p.method == LSV_METHOD_PCG_EARLY ||
+			   o->p.method == LSV_METHOD_NEWTON)) {
+		/* one tolerance per run, LIBSVM's -e: whichever iterative solver
+		 * runs stops by it (the dual's, or CG's relative residual) */
+		if (!(o->p.eps < 1.0))
+			tool_usage_error("option -e: %g out of range for conjugate "
+					 "gradient's relative residual (expected "
+					 "0 < eps < 1)", o->p.eps);
+		o->p.pcg_tol = o->p.eps;
+	}
 	if (o->from_file != NULL && o->folds > 0)
 		tool_usage_error("-f with -v: the folds train on parts of the "
 				 "rows, which the starting model was not trained on");

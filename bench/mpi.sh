@@ -57,23 +57,45 @@ fashion_rows() {
 }
 
 # the largest relative difference between the numbers of two model files
-# (text equal elsewhere), or DIFFERENT
+# (text equal elsewhere), two ways: of a single number (|a - b| / max(|a|,
+# |b|)), and of a vector (max |a - b| / max |a| over its entries; the
+# vectors: each function's coefficients, a column of the SV block; the
+# feature values of the SV block, landmarks or linear weights; the numbers
+# of each header line, e.g. the biases), printed "NUMBER / VECTOR"; or
+# DIFFERENT
 model_diff() {
 	awk -v A="$1" -v B="$2" '
 	function num(s) { return s ~ /^[-+]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][-+]?[0-9]+)?$/ }
 	function ab(v) { return v < 0 ? -v : v }
-	BEGIN { w = 0
+	BEGIN { w = 0; sv = 0; C = 0
 		while ((getline a < A) > 0) {
 			if ((getline b < B) <= 0) { print "DIFFERENT"; exit }
 			na = split(a, ta, /[ :]/); nb = split(b, tb, /[ :]/)
 			if (na != nb) { print "DIFFERENT"; exit }
-			for (i = 1; i <= na; i++) if (ta[i] != tb[i]) {
-				if (!num(ta[i]) || !num(tb[i])) { print "DIFFERENT"; exit }
-				m = ab(ta[i]) > ab(tb[i]) ? ab(ta[i]) : ab(tb[i])
-				if (ab(ta[i] - tb[i]) / m > w) w = ab(ta[i] - tb[i]) / m }
+			if (ta[1] == "nr_fn") C = ta[2]
+			if (a == "SV") { sv = 1; continue }
+			for (i = 1; i <= na; i++) {
+				if (ta[i] != tb[i]) {
+					if (!num(ta[i]) || !num(tb[i])) { print "DIFFERENT"; exit }
+					m = ab(ta[i]) > ab(tb[i]) ? ab(ta[i]) : ab(tb[i])
+					if (ab(ta[i] - tb[i]) / m > w) w = ab(ta[i] - tb[i]) / m
+				}
+				if (!num(ta[i])) continue
+				# the vector of this number: a column of coefficients, the
+				# SV block feature values (every second number after them),
+				# or its header line
+				if (sv) v = i <= C ? "c" i : ((i - C) % 2 == 0 ? "x" : "")
+				else v = "h" NR
+				if (v == "") continue
+				d = ab(ta[i] - tb[i])
+				if (d > D[v]) D[v] = d
+				if (ab(ta[i]) > M[v]) M[v] = ab(ta[i])
+			}
 		}
 		if ((getline b < B) > 0) { print "DIFFERENT"; exit }
-		printf "%.1e\n", w }'
+		nw = 0
+		for (v in D) if (M[v] > 0 && D[v] / M[v] > nw) nw = D[v] / M[v]
+		printf "%.1e / %.1e\n", w, nw }'
 }
 
 # max |f - g| / max |f| over the decision values of two -o files (every
@@ -134,7 +156,7 @@ if [ "$set_name" = train ] || [ "$set_name" = train-usps ] || [ "$set_name" = tr
 	echo
 	error() { tail -n +2 "$1" | cut -d' ' -f1 | paste -d' ' "$tmp/truth" - |
 		awk '{ n++; e += ($1 != $2) } END { printf "%.2f", 100 * e / n }'; }
-	printf '| run | wall s | CPU s | train s per rank (its CPU s) | bytes sent per rank | model vs serial (max rel. diff) | outputs vs serial (max abs. diff / max abs.) | labels | error %% |\n|---|---|---|---|---|---|---|---|---|\n'
+	printf '| run | wall s | CPU s | train s per rank (its CPU s) | bytes sent per rank | model vs serial (max rel. diff: of a number / of a vector) | outputs vs serial (max abs. diff / max abs.) | labels | error %% |\n|---|---|---|---|---|---|---|---|---|\n'
 	# shellcheck disable=SC2086
 	/usr/bin/time -f '%e %U %S' -o "$tmp/serial.time" ./lapsvm-train $TRAIN -u "$MARK" -G "$tmp/graph" \
 		-o "$tmp/serial.pred" "$tmp/semi" "$tmp/serial.model" 2> "$tmp/serial.err"

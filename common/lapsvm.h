@@ -720,7 +720,7 @@ typedef struct {
 	 * residual pcg_tol or after pcg_max_iter iterations; pcg-early also
 	 * stops when under 1.5% of the unlabeled signs changed over the last
 	 * sqrt(n)/2 iterations. */
-	double pcg_tol;         /* default 1e-6 */
+	double pcg_tol;         /* default 1e-6 (lapsvm-train -e with these methods) */
 	long pcg_max_iter;      /* default 0: n */
 	/* Newton on a feature map: the Nystrom map of the kernel with
 	 * `landmarks` rows sampled uniformly (seeded by `seed`), or, with

@@ -88,6 +88,20 @@ accuracy() {
 	[ "$(wc -l <out.txt)" -eq 200 ]
 }
 
+@test "-M newton with the linear kernel: -e sets the conjugate gradient's stop" {
+	# 3 unknowns (two features and the bias): CG ends in 3 iterations at
+	# the default 1e-6, sooner at 0.1
+	moons_problem
+	its() { sed -n 's/.*conjugate gradient: \([0-9]*\) iterations.*/\1/p' <<<"$1"; }
+	run --separate-stderr "$TRAIN" -s lapsvm -t 0 -M newton -G m.g m.txt a.model
+	assert_status 0
+	a=$(its "$stderr")
+	run --separate-stderr "$TRAIN" -s lapsvm -t 0 -M newton -e 0.1 -G m.g m.txt b.model
+	assert_status 0
+	b=$(its "$stderr")
+	[ "$b" -lt "$a" ]
+}
+
 @test "-M newton linear equals the exact Nystrom map of the linear kernel (every row a landmark)" {
 	# the same objective two ways: CG on the sparse rows, and Cholesky on
 	# the features of K = X X' itself: the same decision values

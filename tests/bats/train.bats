@@ -785,6 +785,35 @@ setup() {
 	[ "$(key early.model method)" = pcg-early ]
 }
 
+@test "-e sets PCG's stop: a tighter tolerance takes more iterations and moves the model toward the direct one" {
+	moons1
+	"$TRAIN" -q -s laprls -t 2 -g 4 -M direct -o direct.pred m.txt direct.model
+	run --separate-stderr "$TRAIN" -s laprls -t 2 -g 4 -M pcg -o d.pred m.txt d.model
+	[ "$status" -eq 0 ]
+	its_default=$(sed -n 's/.*PCG: \([0-9]*\) iterations.*/\1/p' <<<"$stderr")
+	run --separate-stderr "$TRAIN" -s laprls -t 2 -g 4 -M pcg -e 1e-12 -o t.pred m.txt t.model
+	[ "$status" -eq 0 ]
+	its_tight=$(sed -n 's/.*PCG: \([0-9]*\) iterations.*/\1/p' <<<"$stderr")
+	[ "$its_tight" -gt "$its_default" ]
+	[ "$(key t.model eps)" = 9.9999999999999998e-13 ]
+	# the decision values: within 1e-9 of the direct solve at 1e-12, not
+	# as close at the default 1e-6
+	gap() { paste -d' ' direct.pred "$1" | awk 'NR > 1 { d = $2 - $4; if (d < 0) d = -d
+		if (d > w) w = d } END { printf "%.3g\n", w }'; }
+	awk -v a="$(gap t.pred)" -v b="$(gap d.pred)" 'BEGIN { exit !(a < 1e-9 && b > a) }'
+}
+
+@test "-e of 1 or more with a conjugate-gradient method is a usage error" {
+	moons1
+	run --separate-stderr "$TRAIN" -s laprls -M pcg -e 1 m.txt
+	assert_train_usage "option -e: 1 out of range for conjugate gradient's relative residual (expected 0 < eps < 1)"
+	run --separate-stderr "$TRAIN" -s lapsvm -t 0 -M newton -e 2 m.txt
+	assert_train_usage "option -e: 2 out of range for conjugate gradient's relative residual (expected 0 < eps < 1)"
+	# the dual solver takes it (a loose tolerance, but a tolerance)
+	run --separate-stderr "$TRAIN" -q -s lapsvm -t 2 -g 4 -e 2 m.txt dual.model
+	assert_status 0
+}
+
 @test "-M pcg applies to LapRLS and LapSVM; unknown -M values are usage errors" {
 	moons1
 	run --separate-stderr "$TRAIN" -s tsvm -M pcg m.txt
