@@ -138,12 +138,14 @@ lsv_status lsv_lapop_scale(lsv_lapop *L, const double *w, lsv_error *err)
 	return LSV_OK;
 }
 
-/* y = L x for one column; an isolated row of L is 0. */
-static void lap_column(const lsv_lapop *L, const double *x, double *y)
+/* Rows [lo, hi) of y = L x for one column (x whole: a row of L x reads
+ * the row's neighbours, anywhere); an isolated row of L is 0. */
+static void lap_column(const lsv_lapop *L, const double *x, double *y,
+		       size_t lo, size_t hi)
 {
 	const lsv_graph *g = L->g;
 	size_t i, p;
-	for (i = 0; i < L->n; i++) {
+	for (i = lo; i < hi; i++) {
 		double acc = 0.0;
 		if (L->deg[i] == 0.0) {
 			y[i] = 0.0;
@@ -164,10 +166,21 @@ static void lap_column(const lsv_lapop *L, const double *x, double *y)
 lsv_status lsv_lapop_apply(const lsv_lapop *L, const double *x, double *y,
 			   size_t C, double scale, lsv_error *err)
 {
-	size_t n = L->n;
+	return lsv_lapop_apply_rows(L, x, y, C, scale, 0, L->n, err);
+}
+
+lsv_status lsv_lapop_apply_rows(const lsv_lapop *L, const double *x,
+				double *y, size_t C, double scale, size_t lo,
+				size_t nr, lsv_error *err)
+{
+	size_t n = L->n, hi = lo + nr;
 	long c;
 	int failed = 0;
 
+	if (lo > n || nr > n - lo)
+		return lsv_fail(err, LSV_EINVAL,
+				"rows [%zu, %zu) of the Laplacian's %zu", lo,
+				lo + nr, n);
 	/* columns are independent: one per thread at a time, each with its
 	 * own scratch column for the powers (and the weighted input).  Only
 	 * for many columns (L K in the direct solvers): a few columns between
@@ -194,16 +207,19 @@ lsv_status lsv_lapop_apply(const lsv_lapop *L, const double *x, double *y,
 					tmp[i] = L->sw[i] * xc[i];
 				xc = tmp;
 			}
-			lap_column(L, xc, yc);
+			/* L^(p-1) x whole (the last product reads any row of
+			 * it), the last product on the rows asked for */
 			for (k = 1; k < L->power; k++) {
+				lap_column(L, xc, yc, 0, n);
 				memcpy(tmp, yc, n * sizeof *tmp);
-				lap_column(L, tmp, yc);
+				xc = tmp;
 			}
+			lap_column(L, xc, yc, lo, hi);
 			if (L->sw != NULL)  /* D L^p D x, scaled */
-				for (i = 0; i < n; i++)
+				for (i = lo; i < hi; i++)
 					yc[i] *= scale * L->sw[i];
 			else if (scale != 1.0)
-				for (i = 0; i < n; i++)
+				for (i = lo; i < hi; i++)
 					yc[i] *= scale;
 		}
 		free(tmp);

@@ -566,6 +566,13 @@ lsv_status lsv_lapop_init(lsv_lapop *L, const lsv_graph *g, int normalized,
 lsv_status lsv_lapop_scale(lsv_lapop *L, const double *w, lsv_error *err);
 lsv_status lsv_lapop_apply(const lsv_lapop *L, const double *X, double *Y,
 			   size_t C, double scale, lsv_error *err);
+/* Rows [lo, lo + nr) of the same Y, the other rows of Y left as scratch
+ * (a distributed solver's own rows; X whole, since a row of L X reads its
+ * neighbours): O(p C nnz) for p > 1 (the inner products whole), the last
+ * product over the rows' edges only.  LSV_EINVAL for rows outside n. */
+lsv_status lsv_lapop_apply_rows(const lsv_lapop *L, const double *X,
+				double *Y, size_t C, double scale, size_t lo,
+				size_t nr, lsv_error *err);
 void lsv_lapop_free(lsv_lapop *L);
 
 /* ------------------------------------------------------------------ */

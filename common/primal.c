@@ -420,9 +420,11 @@ static lsv_status newton_agree(void *ctx, lsv_status st)
 }
 
 /* H0 = gamma_A diag(1..1, 0) + gamma_I/n^2 Phi~' L^p Phi~ for a dense map:
- * T = L^p [Phi 1] by sparse products, a slice of b columns at a time (all
- * m at once on one process), [Phi 1]' T by dgemm over this rank's rows
- * (the last row from T's column sums), the ranks' parts summed. */
+ * T = L^p [Phi 1] by sparse products on this rank's rows (the slice of
+ * b columns gathered whole, since a row of L^p Phi reads its neighbours'),
+ * a slice at a time (all m at once on one process), [Phi 1]' T by dgemm
+ * over this rank's rows (the last row from T's column sums), the ranks'
+ * parts summed. */
 static lsv_status dense_h0(prob *P, double *ones)
 {
 	const lsv_fmat *F = P->F;
@@ -470,8 +472,10 @@ static lsv_status dense_h0(prob *P, double *ones)
 					goto done;
 				src = G;
 			}
-			if ((st = lsv_lapop_apply(P->L, src, T, w, P->cI,
-						  P->err)) != LSV_OK)
+			/* this rank's rows of T only: the others' rows are
+			 * theirs to multiply */
+			if ((st = lsv_lapop_apply_rows(P->L, src, T, w, P->cI,
+						       P->lo, nl, P->err)) != LSV_OK)
 				goto done;
 			W = (int)w;
 			if (nl > 0) {

@@ -241,6 +241,47 @@ static void weighted_operator_is_blockdiag_of_weighted_class_laplacians(void)
 	lsv_graph_free(g);
 }
 
+/* lsv_lapop_apply_rows: the rows asked for are the whole operator's, bit
+ * for bit, for both Laplacians, powers 1 to 3, weighted rows or not; rows
+ * outside n are refused. */
+static void lapop_rows_are_the_whole_operators_rows(void)
+{
+	lsv_graph *g = graph_text("1 2:1 3:0.5\n2 1:1 4:2\n3 1:0.5 4:1\n4 2:2 3:1 5:3\n5 4:3\n");
+	const double w[5] = {2.0, 3.0, 2.0, 3.0, 7.0};
+	double X[10], Y[10], R[10];
+	size_t i, c;
+	int v;
+
+	CHECK(g != NULL);
+	if (g == NULL)
+		return;
+	for (i = 0; i < 10; i++)
+		X[i] = 0.37 * (double)i - 1.1 + (i % 3 == 0);
+	for (v = 0; v < 12; v++) {
+		lsv_lapop L;
+		lsv_error e;
+		int norm = v % 2, power = v / 2 % 3 + 1, weighed = v >= 6;
+		CHECK(lsv_lapop_init(&L, g, norm, power, &e) == LSV_OK);
+		if (weighed)
+			CHECK(lsv_lapop_scale(&L, w, &e) == LSV_OK);
+		CHECK(lsv_lapop_apply(&L, X, Y, 2, 0.5, &e) == LSV_OK);
+		for (i = 0; i < 10; i++)
+			R[i] = 99.0;
+		CHECK(lsv_lapop_apply_rows(&L, X, R, 2, 0.5, 1, 3, &e) == LSV_OK);
+		for (c = 0; c < 2; c++)
+			for (i = 1; i < 4; i++)
+				CHECK(R[i + c * 5] == Y[i + c * 5]);
+		/* no rows, and all rows, are fine; beyond n is not */
+		CHECK(lsv_lapop_apply_rows(&L, X, R, 2, 0.5, 5, 0, &e) == LSV_OK);
+		CHECK(lsv_lapop_apply_rows(&L, X, R, 2, 0.5, 0, 5, &e) == LSV_OK);
+		CHECK(memcmp(R, Y, sizeof Y) == 0);
+		CHECK(lsv_lapop_apply_rows(&L, X, R, 2, 0.5, 3, 3, &e) == LSV_EINVAL);
+		CHECK(strstr(e.msg, "rows [3, 6) of the Laplacian's 5") != NULL);
+		lsv_lapop_free(&L);
+	}
+	lsv_graph_free(g);
+}
+
 /* Two moons, every row labeled, and their within-class 6-NN graph. */
 static lsv_data *moons(size_t n)
 {
@@ -657,6 +698,8 @@ const unit_case classes_cases[] = {
 	 fold_graph_has_no_edge_at_held_out_rows},
 	{"weighted_operator_is_blockdiag_of_weighted_class_laplacians",
 	 weighted_operator_is_blockdiag_of_weighted_class_laplacians},
+	{"lapop_rows_are_the_whole_operators_rows",
+	 lapop_rows_are_the_whole_operators_rows},
 	{"class_weights_equal_scaled_class_edges_for_every_solver",
 	 class_weights_equal_scaled_class_edges_for_every_solver},
 	{"class_mode_refuses_a_joining_graph_and_unknown_weights",
