@@ -230,9 +230,11 @@ static lsv_status int_pair(const lsv_comm *c, int **a, int **b, lsv_error *err)
 }
 
 /* gatherv and allgatherv: every rank's size first, then the bytes. */
+/* into: NULL, or the caller's buffer of cap bytes to receive in (no
+ * allocation: a solver that gathers a slice at a time keeps one). */
 static lsv_status gather_any(lsv_comm *c, int root, const void *send,
 			     size_t bytes, void **recv, size_t *counts,
-			     lsv_error *err)
+			     void *into, size_t cap, lsv_error *err)
 {
 	unsigned long long mine = bytes, *all = NULL;
 	int *ic = NULL, *id = NULL, r, everyone = root < 0;
@@ -258,7 +260,12 @@ static lsv_status gather_any(lsv_comm *c, int root, const void *send,
 		st = int_pair(c, &ic, &id, err);
 		if (st == LSV_OK)
 			st = int_layout(c, counts, ic, id, &total, err);
-		if (st == LSV_OK)
+		if (st == LSV_OK && into != NULL && total > cap)
+			st = lsv_fail(err, LSV_EINVAL, "gathering %zu bytes into "
+				      "a buffer of %zu", total, cap);
+		else if (st == LSV_OK && into != NULL)
+			*recv = into;
+		else if (st == LSV_OK)
 			st = alloc_bytes(recv, total, err);
 	}
 	/* a failure above is local to a rank: the others would wait for it,
@@ -276,7 +283,8 @@ static lsv_status gather_any(lsv_comm *c, int root, const void *send,
 				       "MPI_Gatherv", err);
 	}
 	if (st != LSV_OK) {
-		free(*recv);
+		if (into == NULL)
+			free(*recv);
 		*recv = NULL;
 	}
 	free(all);
@@ -289,13 +297,21 @@ lsv_status lsv_comm_gatherv(lsv_comm *c, int root, const void *send,
 			    size_t bytes, void **recv, size_t *counts,
 			    lsv_error *err)
 {
-	return gather_any(c, root, send, bytes, recv, counts, err);
+	return gather_any(c, root, send, bytes, recv, counts, NULL, 0, err);
 }
 
 lsv_status lsv_comm_allgatherv(lsv_comm *c, const void *send, size_t bytes,
 			       void **recv, size_t *counts, lsv_error *err)
 {
-	return gather_any(c, -1, send, bytes, recv, counts, err);
+	return gather_any(c, -1, send, bytes, recv, counts, NULL, 0, err);
+}
+
+lsv_status lsv_comm_allgatherv_into(lsv_comm *c, const void *send,
+				    size_t bytes, void *recv, size_t cap,
+				    size_t *counts, lsv_error *err)
+{
+	void *got;
+	return gather_any(c, -1, send, bytes, &got, counts, recv, cap, err);
 }
 
 lsv_status lsv_comm_scatterv(lsv_comm *c, int root, const void *send,
@@ -581,6 +597,20 @@ lsv_status lsv_comm_allgatherv(lsv_comm *c, const void *send, size_t bytes,
 	(void)c;
 	counts[0] = bytes;
 	return copy_out(send, bytes, recv, err);
+}
+
+lsv_status lsv_comm_allgatherv_into(lsv_comm *c, const void *send,
+				    size_t bytes, void *recv, size_t cap,
+				    size_t *counts, lsv_error *err)
+{
+	(void)c;
+	if (bytes > cap)
+		return lsv_fail(err, LSV_EINVAL, "gathering %zu bytes into a "
+				"buffer of %zu", bytes, cap);
+	counts[0] = bytes;
+	if (bytes > 0)
+		memcpy(recv, send, bytes);
+	return LSV_OK;
 }
 
 lsv_status lsv_comm_scatterv(lsv_comm *c, int root, const void *send,

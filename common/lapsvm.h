@@ -1495,6 +1495,12 @@ lsv_status lsv_comm_gatherv(lsv_comm *c, int root, const void *send,
 /* The same on every rank. */
 lsv_status lsv_comm_allgatherv(lsv_comm *c, const void *send, size_t bytes,
 			       void **recv, size_t *counts, lsv_error *err);
+/* The same into the caller's recv of cap bytes (nothing allocated: a
+ * buffer reused over many gathers is not mapped afresh each time);
+ * LSV_EINVAL on every rank if the ranks' bytes add up to more than cap. */
+lsv_status lsv_comm_allgatherv_into(lsv_comm *c, const void *send,
+				    size_t bytes, void *recv, size_t cap,
+				    size_t *counts, lsv_error *err);
 /* Root's send, counts[r] bytes for rank r in rank order (counts and send
  * read at root only), each rank's part into *recv (*bytes). */
 lsv_status lsv_comm_scatterv(lsv_comm *c, int root, const void *send,

@@ -388,18 +388,19 @@ static lsv_status agree(const prob *P, lsv_status st)
 }
 
 /* Columns [c0, c0 + w) of Phi, all n rows, into G (n x w): each rank's
- * rows of them gathered (a rank's block of the slice is contiguous in its
- * column-major nl x m array). */
-static lsv_status gather_slice(const prob *P, size_t c0, size_t w, double *G)
+ * rows of them gathered into buf (n w doubles; kept by the caller over the
+ * slices), then put in place (a rank's block of the slice is contiguous in
+ * its column-major nl x m array). */
+static lsv_status gather_slice(const prob *P, size_t c0, size_t w,
+			       double *buf, double *G)
 {
 	size_t n = P->n, R = (size_t)lsv_comm_size(P->F->comm), r, i, j;
 	size_t off = 0;
-	double *all = NULL;
 	lsv_status st;
 
-	st = lsv_comm_allgatherv(P->F->comm, P->F->dense + c0 * P->nl,
-				 P->nl * w * sizeof *G, (void **)&all, P->counts,
-				 P->err);
+	st = lsv_comm_allgatherv_into(P->F->comm, P->F->dense + c0 * P->nl,
+				      P->nl * w * sizeof *G, buf,
+				      n * w * sizeof *buf, P->counts, P->err);
 	if (st != LSV_OK)
 		return st;
 	for (r = 0; r < R; r++) {
@@ -407,10 +408,9 @@ static lsv_status gather_slice(const prob *P, size_t c0, size_t w, double *G)
 		lsv_comm_block(n, (int)r, (int)R, &lo, &nr);
 		for (j = 0; j < w; j++)
 			for (i = 0; i < nr; i++)
-				G[lo + i + j * n] = all[off + i + j * nr];
+				G[lo + i + j * n] = buf[off + i + j * nr];
 		off += nr * w;
 	}
-	free(all);
 	return LSV_OK;
 }
 
@@ -431,7 +431,7 @@ static lsv_status dense_h0(prob *P, double *ones)
 	size_t n = P->n, m = P->m, m1 = m + 1, nl = P->nl, b, c0, w, j, r;
 	int N = (int)nl, M = (int)m, W;
 	const double one = 1.0, zero = 0.0;
-	double *T = NULL, *tmp = NULL, *G = NULL;
+	double *T = NULL, *tmp = NULL, *G = NULL, *buf = NULL;
 	lsv_status st = LSV_OK;
 
 	if (P->L != NULL) {
@@ -449,9 +449,12 @@ static lsv_status dense_h0(prob *P, double *ones)
 			b = 1;
 		T = malloc(n * b * sizeof *T);
 		tmp = malloc(m * b * sizeof *tmp);
-		if (P->dist)
+		if (P->dist) {
 			G = malloc(n * b * sizeof *G);
-		if (T == NULL || tmp == NULL || (P->dist && G == NULL))
+			buf = malloc(n * b * sizeof *buf);
+		}
+		if (T == NULL || tmp == NULL ||
+		    (P->dist && (G == NULL || buf == NULL)))
 			st = lsv_fail(P->err, LSV_ENOMEM,
 				      "out of memory for the primal solver (%zu "
 				      "features)", m);
@@ -468,7 +471,7 @@ static lsv_status dense_h0(prob *P, double *ones)
 			} else if (!P->dist) {
 				src = F->dense + c0 * n;
 			} else {
-				if ((st = gather_slice(P, c0, w, G)) != LSV_OK)
+				if ((st = gather_slice(P, c0, w, buf, G)) != LSV_OK)
 					goto done;
 				src = G;
 			}
@@ -510,6 +513,7 @@ done:
 	free(T);
 	free(tmp);
 	free(G);
+	free(buf);
 	return st;
 }
 

@@ -37,6 +37,14 @@ static void serial_comm_is_one_rank_of_copies(void)
 	CHECK(lsv_comm_allgatherv(c, msg, 3, &got, counts, &e) == LSV_OK);
 	CHECK(counts[0] == 3 && got && memcmp(got, "hel", 3) == 0);
 	free(got);
+	{	/* into the caller's buffer: no more than its capacity */
+		char buf[4] = "xxxx";
+		CHECK(lsv_comm_allgatherv_into(c, msg, 3, buf, 4, counts, &e) == LSV_OK);
+		CHECK(counts[0] == 3 && memcmp(buf, "helx", 4) == 0);
+		CHECK(lsv_comm_allgatherv_into(c, msg, 5, buf, 4, counts, &e) == LSV_EINVAL);
+		CHECK_STR(e.msg, "gathering 5 bytes into a buffer of 4");
+		CHECK(memcmp(buf, "helx", 4) == 0);
+	}
 	counts[0] = 4;
 	CHECK(lsv_comm_scatterv(c, 0, msg, counts, &got, &bytes, &e) == LSV_OK);
 	CHECK(bytes == 4 && got && memcmp(got, "hell", 4) == 0);
