@@ -348,24 +348,32 @@ lsv_status lsv_fit_feature_map(lsv_fit *F, lsv_model **out)
 					    "for the training outputs"),
 				 F->err)) != LSV_OK)
 		goto done;
-	if (train_f != NULL) {
+	if (train_f != NULL && map.dense != NULL && map.nl > 0) {
+		/* Phi W (nl x C) by one dgemm, into the rows' place in
+		 * train_f (row i's C values together: its C x nl block is the
+		 * transpose, so Phi W is formed as W' Phi') */
+		int N = (int)map.nl, M = (int)map.m, CC = C, c;
+		const double one = 1.0, zero = 0.0;
+		double *f = train_f + map.lo * (size_t)C;
+		dgemm_("T", "T", &CC, &N, &M, &one, W, &M, map.dense, &N, &zero,
+		       f, &CC, 1, 1);
+		for (i = 0; i < map.nl; i++)
+			for (c = 0; c < C; c++)
+				f[i * (size_t)C + (size_t)c] += F->bias[c];
+	} else if (train_f != NULL) {
 		int c;
 		for (c = 0; c < C; c++) {
 			const double *w = W + (size_t)c * map.m;
 			for (i = map.lo; i < map.lo + map.nl; i++) {
 				double v = F->bias[c];
-				if (map.dense != NULL) {
-					for (j = 0; j < map.m; j++)
-						v += map.dense[(i - map.lo) + j * map.nl] *
-						     w[j];
-				} else {
-					size_t q;
-					for (q = x->rowptr[i]; q < x->rowptr[i + 1]; q++)
-						v += x->val[q] * w[map.ccol[q]];
-				}
+				size_t q;
+				for (q = x->rowptr[i]; q < x->rowptr[i + 1]; q++)
+					v += x->val[q] * w[map.ccol[q]];
 				train_f[i * (size_t)C + (size_t)c] = v;
 			}
 		}
+	}
+	if (train_f != NULL) {
 		if (map.comm != NULL) {
 			size_t *counts = NULL, R = (size_t)lsv_comm_size(map.comm);
 			void *all = NULL;
