@@ -171,6 +171,25 @@ static void ring_on_one_rank_equals_serial(void)
 	p.distance = LSV_DIST_COSINE;  /* zero rows are isolated */
 	CHECK(ring_same(x, &p));
 	lsv_data_free(x);
+	/* integers up to 20000: squared norms past 2^24, so the float
+	 * products are inexact and the survivors' exact keys come from the
+	 * dense blocks (ring_sqdist); and values past 2^24, whose keys come
+	 * from the sparse rows again */
+	x = random_data(67, 5, 20000, 14);
+	lsv_graph_param_default(&p);
+	p.k = 6;
+	p.block = 16;
+	CHECK(ring_same(x, &p));
+	p.k = 0;
+	p.epsilon = 9000.0;
+	CHECK(ring_same(x, &p));
+	lsv_data_free(x);
+	x = random_data(67, 5, 1 << 26, 15);
+	lsv_graph_param_default(&p);
+	p.k = 6;
+	p.block = 16;
+	CHECK(ring_same(x, &p));
+	lsv_data_free(x);
 	/* k above the rows: capped */
 	x = random_data(4, 2, 0, 13);
 	lsv_graph_param_default(&p);
