@@ -92,6 +92,19 @@ integer_moons() {
 	same_graphs i.libsvm -k 4 -m
 }
 
+@test "mpi: integer data past 2^24 (inexact float products, exact keys from the blocks): byte-identical" {
+	# two moons times 5000, rounded, and 20 more features: squared norms
+	# near 2^28, so the products are inexact in single precision and the
+	# ring computes the survivors' exact distances from its dense blocks
+	"$DG" -S 8 moons raw.libsvm
+	awk '{ printf "%s", $1; for (i = 2; i <= NF; i++) { split($i, a, ":");
+	       printf " %s:%d", a[1], int(a[2] * 5000 + (a[2] < 0 ? -0.5 : 0.5)) }
+	       for (j = 3; j <= 22; j++) printf " %d:%d", j, (NR * j) % 97
+	       print "" }' raw.libsvm > big.libsvm
+	same_graphs big.libsvm -k 7
+	same_graphs big.libsvm -e 4000
+}
+
 @test "mpi: duplicate points, uneven blocks, k >= rows per block" {
 	printf '%s\n' '1 1:1 2:1' '1 1:1 2:1' '-1 1:2 2:0.5' '1 1:1 2:1' \
 		'0 1:0.5 2:3' '0 1:2 2:0.5' '0 1:-1 2:1' > d.libsvm
