@@ -1347,20 +1347,40 @@ static int is_integer(double v)
 	return v == (double)(long long)v;
 }
 
-/* The largest squared row norm if x is integer-valued data ranked by
- * Euclidean distance, else -1; sq[i] is row i's squared norm. */
-static double integral_sqmax(const lsv_data *x, const lsv_graph_param *p,
-			     const double *sq)
+/* The squared norms of the n rows of x into sq (the values summed in
+ * their stored order: every path's keys use these bits), and whether
+ * every value is an integer: one pass over the values (hundreds of MB for
+ * a large set, read once rather than once per question). */
+static int row_sqnorms(const lsv_data *x, double *sq)
 {
 	size_t i, q;
+	int integer = 1;
+
+	for (i = 0; i < x->n; i++) {
+		double v = 0.0;
+		for (q = x->rowptr[i]; q < x->rowptr[i + 1]; q++) {
+			double a = x->val[q];
+			v += a * a;
+			if (integer && !is_integer(a))
+				integer = 0;
+		}
+		sq[i] = v;
+	}
+	return integer;
+}
+
+/* The largest squared row norm if the data are integer-valued (integer,
+ * from row_sqnorms) and ranked by Euclidean distance, else -1; sq[i] is
+ * row i's squared norm. */
+static double integral_sqmax(size_t n, const lsv_graph_param *p,
+			     const double *sq, int integer)
+{
+	size_t i;
 	double most = 0.0;
 
-	if (p->distance != LSV_DIST_EUCLIDEAN)
+	if (p->distance != LSV_DIST_EUCLIDEAN || !integer)
 		return -1.0;
-	for (q = 0; q < x->nnz; q++)
-		if (!is_integer(x->val[q]))
-			return -1.0;
-	for (i = 0; i < x->n; i++)
+	for (i = 0; i < n; i++)
 		most = fmax(most, sq[i]);
 	return most;
 }
@@ -1474,7 +1494,7 @@ static lsv_status build_picks_from(const lsv_data *x,
 	knn s;
 	lsv_status st;
 	size_t i, avail;
-	int sparse = 0, blas_saved = 0;
+	int sparse = 0, blas_saved = 0, integer;
 	double t0, integral;
 	blas_threads bt = {NULL, NULL};
 
@@ -1504,14 +1524,10 @@ static lsv_status build_picks_from(const lsv_data *x,
 		st = nomem(&s, "row norms", 2 * s.n * sizeof(double));
 		goto done;
 	}
+	integer = row_sqnorms(x, s.sq);
 	for (i = 0; i < s.n; i++) {
-		size_t q;
-		double v = 0.0;
-		for (q = x->rowptr[i]; q < x->rowptr[i + 1]; q++)
-			v += x->val[q] * x->val[q];
-		s.sq[i] = v;
-		s.nrm[i] = sqrt(v);
-		if (v == 0.0)
+		s.nrm[i] = sqrt(s.sq[i]);
+		if (s.sq[i] == 0.0)
 			info->zero_rows++;
 	}
 	/* check_magnitude's test on the same sums (no second pass) */
@@ -1577,7 +1593,8 @@ static lsv_status build_picks_from(const lsv_data *x,
 	 * Not for integer data that the products get exactly (below): the
 	 * means would make them inexact. */
 	s.single = p->single && !sparse;
-	integral = integral_sqmax(x, p, s.sq);  /* Euclidean: sq unchanged */
+	/* Euclidean: sq still the squared norms */
+	integral = integral_sqmax(s.n, p, s.sq, integer);
 	if (!sparse && p->distance == LSV_DIST_EUCLIDEAN && s.dc > 0 &&
 	    !(integral >= 0.0 && integral <= EXACT_SINGLE)) {
 		if ((st = center(&s)) != LSV_OK)

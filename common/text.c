@@ -144,7 +144,7 @@ char *lsv_token(char **s)
  * machine the fault costs more than the parsing that fills the page: the
  * grown part [from, to) of a large array is mapped at once, one call
  * (advice: ignored where unsupported). */
-static void prefault(void *q, size_t from, size_t to)
+void lsv_prefault(void *q, size_t from, size_t to)
 {
 #if defined(__linux__) && defined(MADV_POPULATE_WRITE)
 	const uintptr_t page = 4096;
@@ -175,7 +175,7 @@ int lsv_grow(void **p, size_t *cap, size_t need, size_t sz)
 	q = realloc(*p, c * sz);
 	if (q == NULL)
 		return -1;
-	prefault(q, *cap * sz, c * sz);
+	lsv_prefault(q, *cap * sz, c * sz);
 	*p = q;
 	*cap = c;
 	return 0;
