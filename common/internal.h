@@ -57,6 +57,10 @@ int lsv_grow(void **p, size_t *cap, size_t need, size_t sz);
  * only; common/text.c says why); advice, ignored where unsupported. */
 void lsv_prefault(void *p, size_t from, size_t to);
 
+/* malloc(bytes) (1 for 0) with the pages of a large block mapped at once:
+ * for the large arrays that are filled whole right away. */
+void *lsv_malloc_mapped(size_t bytes);
+
 /* The shared capacity of a data set's col and val while a reader fills
  * them: cap values usable, room values allocated (room > cap only when
  * reserved by lsv_values_reserve).  common/data.c. */

@@ -958,7 +958,7 @@ static lsv_status finish_knn(knn *s)
 {
 	size_t n = s->n, kk = (size_t)s->kk, i, nfail = 0;
 	int *count = calloc(n ? n : 1, sizeof *count);
-	lsv_pair *rows = malloc((n * kk + 1) * sizeof *rows);
+	lsv_pair *rows = lsv_malloc_mapped((n * kk + 1) * sizeof *rows);
 	int failed = 0, pass;
 	size_t redone = 0;  /* pass 1: uncertified rows finished so far */
 
@@ -1127,7 +1127,8 @@ static lsv_status scan(knn *s, int sparse)
 		      1.01 * (double)(s->dc + 2) * (s->single ? 0x1p-24 : 0x1p-53));
 	if (s->p->epsilon == 0.0) {
 		double sqmax = 0.0;
-		s->heap = malloc((n * (size_t)s->kc + 1) * sizeof *s->heap);
+		s->heap = lsv_malloc_mapped((n * (size_t)s->kc + 1) *
+					    sizeof *s->heap);
 		s->hsize = calloc(n + 1, sizeof *s->hsize);
 		s->thr = malloc((n + 1) * sizeof *s->thr);
 		s->thre = malloc((n + 1) * sizeof *s->thre);
@@ -1252,15 +1253,15 @@ static lsv_status alloc_blocks(knn *s, int sparse)
 				MAX_BLOCK_BYTES);
 	bytes = (2 * s->B * w + s->B * s->B) * el;
 	if (s->single) {
-		s->Af = malloc(s->B * w * sizeof *s->Af);
-		s->Xf = malloc(s->B * w * sizeof *s->Xf);
-		s->Gf = malloc(s->B * s->B * sizeof *s->Gf);
+		s->Af = lsv_malloc_mapped(s->B * w * sizeof *s->Af);
+		s->Xf = lsv_malloc_mapped(s->B * w * sizeof *s->Xf);
+		s->Gf = lsv_malloc_mapped(s->B * s->B * sizeof *s->Gf);
 		if (!s->Af || !s->Xf || !s->Gf)
 			return nomem(s, "distance blocks", bytes);
 	} else {
-		s->A = malloc(s->B * w * sizeof *s->A);
-		s->X = malloc(s->B * w * sizeof *s->X);
-		s->G = malloc(s->B * s->B * sizeof *s->G);
+		s->A = lsv_malloc_mapped(s->B * w * sizeof *s->A);
+		s->X = lsv_malloc_mapped(s->B * w * sizeof *s->X);
+		s->G = lsv_malloc_mapped(s->B * s->B * sizeof *s->G);
 		if (!s->A || !s->X || !s->G)
 			return nomem(s, "distance blocks", bytes);
 	}

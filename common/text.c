@@ -142,8 +142,8 @@ char *lsv_token(char **s)
 /* A large array (a data set's values: hundreds of MB) filled in order
  * takes one page fault per 4 KiB page as it goes, and on a virtual
  * machine the fault costs more than the parsing that fills the page: the
- * grown part [from, to) of a large array is mapped at once, one call
- * (advice: ignored where unsupported). */
+ * grown part [from, to) of a large array (from 1 MiB) is mapped at once,
+ * one call (advice: ignored where unsupported). */
 void lsv_prefault(void *q, size_t from, size_t to)
 {
 #if defined(__linux__) && defined(MADV_POPULATE_WRITE)
@@ -151,13 +151,22 @@ void lsv_prefault(void *q, size_t from, size_t to)
 	uintptr_t a = ((uintptr_t)q + from + page - 1) & ~(page - 1);
 	uintptr_t e = ((uintptr_t)q + to) & ~(page - 1);
 
-	if (to >= ((size_t)16 << 20) && e > a)
+	if (to >= ((size_t)1 << 20) && e > a)
 		(void)madvise((void *)a, e - a, MADV_POPULATE_WRITE);
 #else
 	(void)q;
 	(void)from;
 	(void)to;
 #endif
+}
+
+void *lsv_malloc_mapped(size_t bytes)
+{
+	void *p = malloc(bytes ? bytes : 1);
+
+	if (p != NULL)
+		lsv_prefault(p, 0, bytes);
+	return p;
 }
 
 int lsv_grow(void **p, size_t *cap, size_t need, size_t sz)

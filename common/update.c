@@ -231,6 +231,8 @@ lsv_status lsv_data_append(lsv_data *a, const lsv_data *b, lsv_error *err)
 	a->y = p;
 	for (i = 1; i <= b->n; i++)
 		a->rowptr[a->n + i] = a->nnz + b->rowptr[i];
+	lsv_prefault(a->col, a->nnz * sizeof *a->col, nnz * sizeof *a->col);
+	lsv_prefault(a->val, a->nnz * sizeof *a->val, nnz * sizeof *a->val);
 	memcpy(a->col + a->nnz, b->col, b->nnz * sizeof *a->col);
 	memcpy(a->val + a->nnz, b->val, b->nnz * sizeof *a->val);
 	memcpy(a->y + a->n, b->y, b->n * sizeof *a->y);
@@ -380,7 +382,7 @@ lsv_status lsv_graph_update(const lsv_data *x, size_t n0,
 		return lsv_fail(err, LSV_EINVAL, "the record has %zu rows, the "
 				"old rows are %zu of %zu", old->n, n0, x->n);
 	nold = old->rowptr[n0];
-	op = malloc((nold + 1) * sizeof *op);
+	op = lsv_malloc_mapped((nold + 1) * sizeof *op);
 	if (op == NULL)
 		return lsv_fail(err, LSV_ENOMEM, "out of memory for the old pairs");
 	for (i = 0; i < n0; i++)
