@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "internal.h"
@@ -93,7 +94,9 @@ typedef struct {
 	const char *name;
 	size_t line;
 	lsv_data *x;
-	size_t cap_rows, cap_nnz;
+	size_t cap_rows;
+	lsv_values_cap cap_nnz;
+	lsv_fp_lag *lag;  /* the rows' fingerprint, or NULL */
 	lsv_error *err;
 } reader;
 
@@ -173,6 +176,65 @@ static char *fast_feature(char *p, long *idx, double *v)
 	return (char *)end;
 }
 
+/*
+ * Why reserve.  col and val grown by doubling are moved by realloc each
+ * time (for large blocks the C library remaps their pages: no copy).  But
+ * on a virtual machine with shadow page tables (the one README's numbers
+ * come from) the first touch of each moved page afterwards costs about as
+ * much as a page fault: the first pass over Fashion-MNIST's values after
+ * reading them took five times as long as the next one.  A file's size
+ * bounds its values (values_bound), so the reader allocates that room
+ * once, unmapped, and maps it a quarter more at a time as it fills:
+ * nothing moves.
+ */
+void lsv_values_reserve(lsv_data *x, lsv_values_cap *c, size_t room)
+{
+	int *col;
+	double *val;
+
+	if (x->col != NULL || x->val != NULL || room <= c->cap ||
+	    room > SIZE_MAX / sizeof *val)
+		return;
+	col = malloc(room * sizeof *col);
+	val = malloc(room * sizeof *val);
+	if (col == NULL || val == NULL) {
+		free(col);
+		free(val);
+		return;
+	}
+	x->col = col;
+	x->val = val;
+	c->cap = 0;
+	c->room = room;
+}
+
+int lsv_values_grow(lsv_data *x, lsv_values_cap *c, size_t need)
+{
+	size_t to, c1, c2;
+
+	if (need <= c->cap)
+		return 0;
+	if (need <= c->room) {
+		to = c->cap + c->cap / 4 + 65536;
+		if (to < need)
+			to = need;
+		if (to > c->room)
+			to = c->room;
+		lsv_prefault(x->col, c->cap * sizeof *x->col, to * sizeof *x->col);
+		lsv_prefault(x->val, c->cap * sizeof *x->val, to * sizeof *x->val);
+		c->cap = to;
+		return 0;
+	}
+	/* beyond the room (a file that grew as it was read, or none
+	 * reserved): doubling, both from the usable capacity */
+	c1 = c2 = c->cap;
+	if (lsv_grow((void **)&x->col, &c1, need, sizeof *x->col) ||
+	    lsv_grow((void **)&x->val, &c2, need, sizeof *x->val))
+		return -1;
+	c->cap = c->room = c1 < c2 ? c1 : c2;
+	return 0;
+}
+
 static lsv_status bad_order(lsv_error *err, const char *name, size_t line,
 			    long idx, long prev)
 {
@@ -182,14 +244,20 @@ static lsv_status bad_order(lsv_error *err, const char *name, size_t line,
 			idx, prev);
 }
 
-lsv_status lsv_parse_features(char *s, lsv_data *x, size_t *cap_nnz,
-			      const char *name, size_t line, lsv_error *err)
+lsv_status lsv_parse_features(char *s, lsv_data *x, lsv_values_cap *cap,
+			      lsv_fp_lag *lag, const char *name, size_t line,
+			      lsv_error *err)
 {
 	lsv_error why;
 	char *tok, *colon, *end, what[64];
 	long idx, prev = 0;
 	double v;
+	/* the previous row's hash, in a local (a register) while its steps
+	 * interleave with the stores below */
+	lsv_fp_lag f = {0, 0, 0};
 
+	if (lag != NULL)
+		f = *lag;
 	for (;;) {
 		while (*s == ' ' || *s == '\t')
 			s++;
@@ -224,23 +292,20 @@ lsv_status lsv_parse_features(char *s, lsv_data *x, size_t *cap_nnz,
 					     lsv_want_number(&why));
 		}
 	store:
-		if (x->nnz == *cap_nnz) {
-			/* col and val share one capacity, grown together. */
-			size_t c = *cap_nnz, c2 = c;
-			if (lsv_grow((void **)&x->col, &c, x->nnz + 1, sizeof *x->col) ||
-			    lsv_grow((void **)&x->val, &c2, x->nnz + 1, sizeof *x->val))
-				return lsv_fail(err, LSV_ENOMEM,
-						"%s:%zu: out of memory after %zu values",
-						name, line, x->nnz);
-			*cap_nnz = c < c2 ? c : c2;
-		}
+		if (x->nnz == cap->cap && lsv_values_grow(x, cap, x->nnz + 1))
+			return lsv_fail(err, LSV_ENOMEM,
+					"%s:%zu: out of memory after %zu values",
+					name, line, x->nnz);
 		x->col[x->nnz] = (int)(idx - 1);
 		x->val[x->nnz] = v;
 		x->nnz++;
 		if ((size_t)idx > x->dim)
 			x->dim = (size_t)idx;
 		prev = idx;
+		lsv_fp_lag_step(&f, x);  /* nothing pending: no step */
 	}
+	if (lag != NULL)
+		*lag = f;
 	return LSV_OK;
 }
 
@@ -279,7 +344,8 @@ static lsv_status parse_line(reader *r, char *s)
 	if (lsv_grow((void **)&x->y, &r->cap_rows, x->n + 1, sizeof *x->y))
 		return nomem(r);
 
-	st = lsv_parse_features(s, x, &r->cap_nnz, r->name, r->line, r->err);
+	st = lsv_parse_features(s, x, &r->cap_nnz, r->lag, r->name, r->line,
+				r->err);
 	if (st != LSV_OK)
 		return st;
 	x->y[x->n] = label;
@@ -333,12 +399,29 @@ static int looks_like_graph(const lsv_data *x)
 	return 1;
 }
 
+/* A bound on the values in the rest of a regular file: each takes at
+ * least 4 bytes ("j:v" and the blank before it).  0 for a pipe, or a
+ * file too small for moves to matter. */
+static size_t values_bound(FILE *fp)
+{
+	struct stat sb;
+	off_t at = ftello(fp);
+	size_t bound;
+
+	if (at < 0 || fstat(fileno(fp), &sb) != 0 || !S_ISREG(sb.st_mode) ||
+	    sb.st_size <= at)
+		return 0;
+	bound = (size_t)((sb.st_size - at) / 4) + 1;
+	return bound >= ((size_t)1 << 20) ? bound : 0;
+}
+
 static lsv_status read_data(FILE *fp, const char *name, double unlabeled,
 			    lsv_data **out, unsigned long long *fpr,
 			    lsv_error *err)
 {
 	reader r;
 	lsv_lines in = {fp, name, NULL, 0, 0};
+	lsv_fp_lag lag;
 	char *line;
 	size_t *starts = NULL, cap_starts = 0;
 	lsv_status st = LSV_OK;
@@ -348,10 +431,16 @@ static lsv_status read_data(FILE *fp, const char *name, double unlabeled,
 	memset(&r, 0, sizeof r);
 	r.name = name;
 	r.err = err;
+	if (fpr != NULL) {
+		lag.h = *fpr;
+		lag.at = lag.end = 0;
+		r.lag = &lag;
+	}
 	r.x = calloc(1, sizeof *r.x);
 	if (r.x == NULL)
 		return lsv_fail(err, LSV_ENOMEM, "%s: out of memory", name);
 	r.x->unlabeled = unlabeled == 0.0 ? 0.0 : unlabeled;  /* -0 is 0 */
+	lsv_values_reserve(r.x, &r.cap_nnz, values_bound(fp));
 
 	while ((got = lsv_lines_next(&in, &line, err)) == 1) {
 		r.line = in.line;
@@ -365,12 +454,11 @@ static lsv_status read_data(FILE *fp, const char *name, double unlabeled,
 		st = parse_line(&r, line);
 		if (st != LSV_OK)
 			break;
-		if (fpr != NULL) {
-			size_t at = starts[r.x->n - 1];
-			*fpr = lsv_row_fingerprint(*fpr, r.x->col + at,
-						   r.x->val + at, r.x->nnz - at);
-		}
+		if (fpr != NULL)  /* its values hashed as the next is read */
+			lsv_fp_lag_row(&lag, r.x, starts[r.x->n - 1], r.x->nnz);
 	}
+	if (fpr != NULL)
+		*fpr = lsv_fp_lag_done(&lag, r.x);
 	if (got == -1)
 		st = err ? err->status : LSV_EFORMAT;
 	lsv_lines_done(&in);

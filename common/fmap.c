@@ -17,7 +17,7 @@ static int int_cmp(const void *a, const void *b)
 lsv_status lsv_fmap_build(const lsv_data *x, const size_t *rows, size_t nrows,
 			  lsv_fmap *f, lsv_error *err)
 {
-	size_t r, p, nnz = 0, m = 0;
+	size_t r, p, nnz = 0, m = 0, seen = 0;
 
 	memset(f, 0, sizeof *f);
 	f->dim = x->dim;
@@ -35,10 +35,16 @@ lsv_status lsv_fmap_build(const lsv_data *x, const size_t *rows, size_t nrows,
 					x->dim);
 		for (p = 0; p < x->dim; p++)
 			f->table[p] = -1;
-		for (r = 0; r < nrows; r++) {
+		/* once every feature has occurred the rest cannot add one:
+		 * dense data (every feature in the first rows) stop there,
+		 * not after a pass over all their columns */
+		for (r = 0; r < nrows && seen < x->dim; r++) {
 			size_t i = rows ? rows[r] : r;
 			for (p = x->rowptr[i]; p < x->rowptr[i + 1]; p++)
-				f->table[x->col[p]] = 0;
+				if (f->table[x->col[p]] < 0) {
+					f->table[x->col[p]] = 0;
+					seen++;
+				}
 		}
 		for (p = 0; p < x->dim; p++)
 			if (f->table[p] == 0)

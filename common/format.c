@@ -18,6 +18,22 @@
 
 #include "internal.h"
 
+/* Decimal digits of u, no sign. */
+static int format_u64(char *buf, unsigned long long u)
+{
+	char t[24];
+	int n = 0, i;
+
+	do {
+		t[n++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u > 0);
+	for (i = 0; i < n; i++)
+		buf[i] = t[n - 1 - i];
+	buf[n] = '\0';
+	return n;
+}
+
 #ifdef __SIZEOF_INT128__
 typedef unsigned __int128 u128;
 
@@ -94,6 +110,14 @@ int lsv_format_g17(char *buf, double v)
 	int x, nd, i;
 	double a = fabs(v);
 
+	/* an integer below 2^53 has at most 16 digits, all significant and
+	 * none after a point: "%.17g" prints just them (the keys of integer
+	 * data, squared distances, are such) */
+	if (a >= 1.0 && a < 0x1p53 && a == (double)(unsigned long long)a) {
+		if (v < 0)
+			*p++ = '-';
+		return (int)(p - buf) + format_u64(p, (unsigned long long)a);
+	}
 	if (!(a >= 1e-16 && a < 1e17) || !digits17(a, &d, &x))
 		return snprintf(buf, LSV_G17_MAX, "%.17g", v);
 	for (i = 16; i >= 0; i--) {
@@ -141,33 +165,17 @@ int lsv_format_g17(char *buf, double v)
 #endif
 }
 
-/* Decimal digits of u, no sign. */
-static int format_size(char *buf, size_t u)
-{
-	char t[24];
-	int n = 0, i;
-
-	do {
-		t[n++] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u > 0);
-	for (i = 0; i < n; i++)
-		buf[i] = t[n - 1 - i];
-	buf[n] = '\0';
-	return n;
-}
-
 int lsv_format_entry(char *buf, size_t j, double v)
 {
 	int n;
 
 	buf[0] = ' ';
-	n = 1 + format_size(buf + 1, j);
+	n = 1 + format_u64(buf + 1, j);
 	buf[n++] = ':';
 	return n + lsv_format_g17(buf + n, v);
 }
 
 int lsv_format_row(char *buf, size_t i)
 {
-	return format_size(buf, i);
+	return format_u64(buf, i);
 }

@@ -6,6 +6,7 @@
 #define LSV_INTERNAL_H
 
 #include <stdio.h>
+#include <string.h>
 
 #include "lapsvm.h"
 
@@ -51,6 +52,30 @@ char *lsv_token(char **s);
  * elements, doubling.  Returns 0, or -1 on overflow or allocation failure
  * (then *p and *cap are unchanged). */
 int lsv_grow(void **p, size_t *cap, size_t need, size_t sz);
+
+/* Map the pages of bytes [from, to) of the block p at once (large blocks
+ * only; common/text.c says why); advice, ignored where unsupported. */
+void lsv_prefault(void *p, size_t from, size_t to);
+
+/* malloc(bytes) (1 for 0) with the pages of a large block mapped at once:
+ * for the large arrays that are filled whole right away. */
+void *lsv_malloc_mapped(size_t bytes);
+
+/* The shared capacity of a data set's col and val while a reader fills
+ * them: cap values usable, room values allocated (room > cap only when
+ * reserved by lsv_values_reserve).  common/data.c. */
+typedef struct {
+	size_t cap, room;
+} lsv_values_cap;
+
+/* Room for up to room values (allocated, not yet mapped) in the empty
+ * x, when there is memory for it; else nothing changes. */
+void lsv_values_reserve(lsv_data *x, lsv_values_cap *c, size_t room);
+
+/* col and val grown to hold at least need values: within the room by
+ * mapping more of it, beyond by lsv_grow.  0, or -1 when out of memory
+ * (x unchanged). */
+int lsv_values_grow(lsv_data *x, lsv_values_cap *c, size_t need);
 
 /* |z| of a row z of k values, computed without overflow or underflow; 0
  * when z is zero or its norm is not finite.  A cluster model's embedded
@@ -109,8 +134,61 @@ int lsv_format_row(char *buf, size_t i);
 /* lsv_data_fingerprint's hash: its start, and one row of m values
  * (common/update.c) continuing h. */
 #define LSV_FNV_OFFSET 0xcbf29ce484222325ULL
+#define LSV_FNV_PRIME 0x100000001b3ULL
 unsigned long long lsv_row_fingerprint(unsigned long long h, const int *col,
 				       const double *val, size_t m);
+
+/* Its step: one 64-bit word into h (the data's values are tens of
+ * millions of words: eight times fewer steps than bytes), FNV-1a's xor
+ * and multiply on the whole word, then an xor-shift so that high bits
+ * reach the low ones; the same on any machine (no bytes of memory are
+ * read).  A value's word is its bits, -0 as 0 (the same distances). */
+static inline unsigned long long lsv_fnv_u64(unsigned long long h,
+					     unsigned long long v)
+{
+	h = (h ^ v) * LSV_FNV_PRIME;
+	return h ^ (h >> 29);
+}
+
+static inline unsigned long long lsv_fnv_bits(double v)
+{
+	unsigned long long u;
+	if (v == 0.0)
+		v = 0.0;
+	memcpy(&u, &v, sizeof u);
+	return u;
+}
+
+/*
+ * lsv_row_fingerprint of the rows a reader stores, one row behind it
+ * (common/data.c): row r's length is hashed when it is complete, and its
+ * pairs one per value stored of row r + 1, the rest before row r + 1's
+ * length.  The same words in the same order, so the same hash; but the
+ * hash is a serial chain (a multiply's latency per word, two words per
+ * value), and interleaved with the parsing of the next row it runs beside
+ * it instead of after it.  Offsets, not pointers: the arrays may move as
+ * they grow.
+ */
+typedef struct {
+	unsigned long long h;
+	size_t at, end;  /* values [at, end) of the data still to hash */
+} lsv_fp_lag;
+
+static inline void lsv_fp_lag_step(lsv_fp_lag *f, const lsv_data *x)
+{
+	if (f->at < f->end) {
+		f->h = lsv_fnv_u64(f->h, (unsigned long long)x->col[f->at]);
+		f->h = lsv_fnv_u64(f->h, lsv_fnv_bits(x->val[f->at]));
+		f->at++;
+	}
+}
+
+/* The values still pending, then the length of the row of values
+ * [from, to), whose values are then pending. */
+void lsv_fp_lag_row(lsv_fp_lag *f, const lsv_data *x, size_t from,
+		    size_t to);
+/* The hash, once the values still pending are hashed. */
+unsigned long long lsv_fp_lag_done(lsv_fp_lag *f, const lsv_data *x);
 
 /* What a number should have been, from lsv_parse_double's reason. */
 const char *lsv_want_number(const lsv_error *why);
@@ -120,10 +198,12 @@ const char *lsv_want_number(const lsv_error *why);
 lsv_data *lsv_data_rows(const lsv_data *x, const size_t *rows, size_t m);
 
 /* Append the "index:value ..." tokens of s as the features of the row
- * being read into x (x->col, x->val, x->nnz, x->dim; *cap_nnz is their
- * shared capacity), with the data format's rules and messages. */
-lsv_status lsv_parse_features(char *s, lsv_data *x, size_t *cap_nnz,
-			      const char *name, size_t line, lsv_error *err);
+ * being read into x (x->col, x->val, x->nnz, x->dim; *cap is their
+ * shared capacity), with the data format's rules and messages; with lag,
+ * the rows' fingerprint one row behind. */
+lsv_status lsv_parse_features(char *s, lsv_data *x, lsv_values_cap *cap,
+			      lsv_fp_lag *lag, const char *name, size_t line,
+			      lsv_error *err);
 
 /* The set of features that occur in some rows of a data set, numbered
  * 0..m-1 in increasing index order, so dense blocks are only as wide as the

@@ -961,7 +961,7 @@ static lsv_status finish_knn(knn *s)
 {
 	size_t n = s->n, kk = (size_t)s->kk, i, nfail = 0;
 	int *count = calloc(n ? n : 1, sizeof *count);
-	lsv_pair *rows = malloc((n * kk + 1) * sizeof *rows);
+	lsv_pair *rows = lsv_malloc_mapped((n * kk + 1) * sizeof *rows);
 	int failed = 0, pass;
 	size_t redone = 0;  /* pass 1: uncertified rows finished so far */
 
@@ -1130,7 +1130,8 @@ static lsv_status scan(knn *s, int sparse)
 		      1.01 * (double)(s->dc + 2) * (s->single ? 0x1p-24 : 0x1p-53));
 	if (s->p->epsilon == 0.0) {
 		double sqmax = 0.0;
-		s->heap = malloc((n * (size_t)s->kc + 1) * sizeof *s->heap);
+		s->heap = lsv_malloc_mapped((n * (size_t)s->kc + 1) *
+					    sizeof *s->heap);
 		s->hsize = calloc(n + 1, sizeof *s->hsize);
 		s->thr = malloc((n + 1) * sizeof *s->thr);
 		s->thre = malloc((n + 1) * sizeof *s->thre);
@@ -1255,15 +1256,15 @@ static lsv_status alloc_blocks(knn *s, int sparse)
 				MAX_BLOCK_BYTES);
 	bytes = (2 * s->B * w + s->B * s->B) * el;
 	if (s->single) {
-		s->Af = malloc(s->B * w * sizeof *s->Af);
-		s->Xf = malloc(s->B * w * sizeof *s->Xf);
-		s->Gf = malloc(s->B * s->B * sizeof *s->Gf);
+		s->Af = lsv_malloc_mapped(s->B * w * sizeof *s->Af);
+		s->Xf = lsv_malloc_mapped(s->B * w * sizeof *s->Xf);
+		s->Gf = lsv_malloc_mapped(s->B * s->B * sizeof *s->Gf);
 		if (!s->Af || !s->Xf || !s->Gf)
 			return nomem(s, "distance blocks", bytes);
 	} else {
-		s->A = malloc(s->B * w * sizeof *s->A);
-		s->X = malloc(s->B * w * sizeof *s->X);
-		s->G = malloc(s->B * s->B * sizeof *s->G);
+		s->A = lsv_malloc_mapped(s->B * w * sizeof *s->A);
+		s->X = lsv_malloc_mapped(s->B * w * sizeof *s->X);
+		s->G = lsv_malloc_mapped(s->B * s->B * sizeof *s->G);
 		if (!s->A || !s->X || !s->G)
 			return nomem(s, "distance blocks", bytes);
 	}
@@ -1350,20 +1351,40 @@ static int is_integer(double v)
 	return v == (double)(long long)v;
 }
 
-/* The largest squared row norm if x is integer-valued data ranked by
- * Euclidean distance, else -1; sq[i] is row i's squared norm. */
-static double integral_sqmax(const lsv_data *x, const lsv_graph_param *p,
-			     const double *sq)
+/* The squared norms of the n rows of x into sq (the values summed in
+ * their stored order: every path's keys use these bits), and whether
+ * every value is an integer: one pass over the values (hundreds of MB for
+ * a large set, read once rather than once per question). */
+static int row_sqnorms(const lsv_data *x, double *sq)
 {
 	size_t i, q;
+	int integer = 1;
+
+	for (i = 0; i < x->n; i++) {
+		double v = 0.0;
+		for (q = x->rowptr[i]; q < x->rowptr[i + 1]; q++) {
+			double a = x->val[q];
+			v += a * a;
+			if (integer && !is_integer(a))
+				integer = 0;
+		}
+		sq[i] = v;
+	}
+	return integer;
+}
+
+/* The largest squared row norm if the data are integer-valued (integer,
+ * from row_sqnorms) and ranked by Euclidean distance, else -1; sq[i] is
+ * row i's squared norm. */
+static double integral_sqmax(size_t n, const lsv_graph_param *p,
+			     const double *sq, int integer)
+{
+	size_t i;
 	double most = 0.0;
 
-	if (p->distance != LSV_DIST_EUCLIDEAN)
+	if (p->distance != LSV_DIST_EUCLIDEAN || !integer)
 		return -1.0;
-	for (q = 0; q < x->nnz; q++)
-		if (!is_integer(x->val[q]))
-			return -1.0;
-	for (i = 0; i < x->n; i++)
+	for (i = 0; i < n; i++)
 		most = fmax(most, sq[i]);
 	return most;
 }
@@ -1477,7 +1498,7 @@ static lsv_status build_picks_from(const lsv_data *x,
 	knn s;
 	lsv_status st;
 	size_t i, avail;
-	int sparse = 0, blas_saved = 0;
+	int sparse = 0, blas_saved = 0, integer;
 	double t0, integral;
 	blas_threads bt = {NULL, NULL};
 
@@ -1507,14 +1528,10 @@ static lsv_status build_picks_from(const lsv_data *x,
 		st = nomem(&s, "row norms", 2 * s.n * sizeof(double));
 		goto done;
 	}
+	integer = row_sqnorms(x, s.sq);
 	for (i = 0; i < s.n; i++) {
-		size_t q;
-		double v = 0.0;
-		for (q = x->rowptr[i]; q < x->rowptr[i + 1]; q++)
-			v += x->val[q] * x->val[q];
-		s.sq[i] = v;
-		s.nrm[i] = sqrt(v);
-		if (v == 0.0)
+		s.nrm[i] = sqrt(s.sq[i]);
+		if (s.sq[i] == 0.0)
 			info->zero_rows++;
 	}
 	/* check_magnitude's test on the same sums (no second pass) */
@@ -1580,7 +1597,8 @@ static lsv_status build_picks_from(const lsv_data *x,
 	 * Not for integer data that the products get exactly (below): the
 	 * means would make them inexact. */
 	s.single = p->single && !sparse;
-	integral = integral_sqmax(x, p, s.sq);  /* Euclidean: sq unchanged */
+	/* Euclidean: sq still the squared norms */
+	integral = integral_sqmax(s.n, p, s.sq, integer);
 	if (!sparse && p->distance == LSV_DIST_EUCLIDEAN && s.dc > 0 &&
 	    !(integral >= 0.0 && integral <= EXACT_SINGLE)) {
 		if ((st = center(&s)) != LSV_OK)

@@ -929,7 +929,8 @@ struct reader {
 	       cap_descs;
 	size_t nlabels, nbias, nshift, ncent, ncw;
 	size_t cap_la_rows, cap_la_coef, nla_rows, nla_coef;
-	size_t cap_rows, cap_nnz, cap_coef;
+	size_t cap_rows, cap_coef;
+	lsv_values_cap cap_nnz;  /* the support vectors' values */
 	size_t cap_trees;
 };
 
@@ -1728,23 +1729,16 @@ static lsv_status parse_sv(reader *r, char *s)
 		    lsv_parse_long(tok + 2, 1, n > LONG_MAX ? LONG_MAX : (long)n,
 				   &sn, &why) != LSV_OK || lsv_token(&s) != NULL)
 			return bad(r, what, tok ? tok : "", want);
-		if (x->nnz == r->cap_nnz) {  /* col and val grown together */
-			size_t c1 = r->cap_nnz, c2 = c1;
-			if (lsv_grow((void **)&x->col, &c1, x->nnz + 1,
-				     sizeof *x->col) ||
-			    lsv_grow((void **)&x->val, &c2, x->nnz + 1,
-				     sizeof *x->val))
-				return nomem(r);
-			r->cap_nnz = c1 < c2 ? c1 : c2;
-		}
+		if (lsv_values_grow(x, &r->cap_nnz, x->nnz + 1))
+			return nomem(r);
 		x->col[x->nnz] = LSV_SERIAL_COL;
 		x->val[x->nnz++] = (double)sn;
 		x->n++;
 		return LSV_OK;
 	}
 	/* The features, with the data reader's rules and messages. */
-	if ((st = lsv_parse_features(s, x, &r->cap_nnz, r->name, r->line,
-				     r->err)) != LSV_OK)
+	if ((st = lsv_parse_features(s, x, &r->cap_nnz, NULL, r->name,
+				     r->line, r->err)) != LSV_OK)
 		return st;
 	x->n++;
 	return LSV_OK;

@@ -142,22 +142,31 @@ char *lsv_token(char **s)
 /* A large array (a data set's values: hundreds of MB) filled in order
  * takes one page fault per 4 KiB page as it goes, and on a virtual
  * machine the fault costs more than the parsing that fills the page: the
- * grown part [from, to) of a large array is mapped at once, one call
- * (advice: ignored where unsupported). */
-static void prefault(void *q, size_t from, size_t to)
+ * grown part [from, to) of a large array (from 1 MiB) is mapped at once,
+ * one call (advice: ignored where unsupported). */
+void lsv_prefault(void *q, size_t from, size_t to)
 {
 #if defined(__linux__) && defined(MADV_POPULATE_WRITE)
 	const uintptr_t page = 4096;
 	uintptr_t a = ((uintptr_t)q + from + page - 1) & ~(page - 1);
 	uintptr_t e = ((uintptr_t)q + to) & ~(page - 1);
 
-	if (to >= ((size_t)16 << 20) && e > a)
+	if (to >= ((size_t)1 << 20) && e > a)
 		(void)madvise((void *)a, e - a, MADV_POPULATE_WRITE);
 #else
 	(void)q;
 	(void)from;
 	(void)to;
 #endif
+}
+
+void *lsv_malloc_mapped(size_t bytes)
+{
+	void *p = malloc(bytes ? bytes : 1);
+
+	if (p != NULL)
+		lsv_prefault(p, 0, bytes);
+	return p;
 }
 
 int lsv_grow(void **p, size_t *cap, size_t need, size_t sz)
@@ -175,7 +184,7 @@ int lsv_grow(void **p, size_t *cap, size_t need, size_t sz)
 	q = realloc(*p, c * sz);
 	if (q == NULL)
 		return -1;
-	prefault(q, *cap * sz, c * sz);
+	lsv_prefault(q, *cap * sz, c * sz);
 	*p = q;
 	*cap = c;
 	return 0;

@@ -32,7 +32,7 @@
 #include "internal.h"
 
 #define FNV_OFFSET LSV_FNV_OFFSET
-#define FNV_PRIME 0x100000001b3ULL
+#define FNV_PRIME LSV_FNV_PRIME
 #define RECORD_MAGIC "lapsvm_graph_record"
 #define RECORD_VERSION 1
 
@@ -45,25 +45,6 @@ static unsigned long long fnv(unsigned long long h, const void *p, size_t n)
 		h *= FNV_PRIME;
 	}
 	return h;
-}
-
-/* One 64-bit word at a time (the data's values are tens of millions of
- * words: eight times fewer steps than bytes): FNV-1a's xor and multiply
- * on the whole word, then an xor-shift so that high bits reach the low
- * ones.  The same on any machine (no bytes of memory are read). */
-static unsigned long long fnv_u64(unsigned long long h, unsigned long long v)
-{
-	h = (h ^ v) * FNV_PRIME;
-	return h ^ (h >> 29);
-}
-
-static unsigned long long bits_of(double v)
-{
-	unsigned long long u;
-	if (v == 0.0)
-		v = 0.0;  /* -0 is 0: the same distances */
-	memcpy(&u, &v, sizeof u);
-	return u;
 }
 
 /* The fingerprint of rows [from, x->n), continuing from h: a set's is its
@@ -85,12 +66,29 @@ unsigned long long lsv_row_fingerprint(unsigned long long h, const int *col,
 {
 	size_t q;
 
-	h = fnv_u64(h, m);
+	h = lsv_fnv_u64(h, m);
 	for (q = 0; q < m; q++) {
-		h = fnv_u64(h, (unsigned long long)col[q]);
-		h = fnv_u64(h, bits_of(val[q]));
+		h = lsv_fnv_u64(h, (unsigned long long)col[q]);
+		h = lsv_fnv_u64(h, lsv_fnv_bits(val[q]));
 	}
 	return h;
+}
+
+void lsv_fp_lag_row(lsv_fp_lag *f, const lsv_data *x, size_t from,
+		    size_t to)
+{
+	while (f->at < f->end)
+		lsv_fp_lag_step(f, x);
+	f->h = lsv_fnv_u64(f->h, to - from);
+	f->at = from;
+	f->end = to;
+}
+
+unsigned long long lsv_fp_lag_done(lsv_fp_lag *f, const lsv_data *x)
+{
+	while (f->at < f->end)
+		lsv_fp_lag_step(f, x);
+	return f->h;
 }
 
 unsigned long long lsv_data_fingerprint(const lsv_data *x)
@@ -147,10 +145,10 @@ static unsigned long long pairs_fingerprint(const lsv_graph_record *r)
 	size_t i, q;
 
 	for (i = 0; i < r->n; i++) {
-		h = fnv_u64(h, r->rowptr[i + 1] - r->rowptr[i]);
+		h = lsv_fnv_u64(h, r->rowptr[i + 1] - r->rowptr[i]);
 		for (q = r->rowptr[i]; q < r->rowptr[i + 1]; q++) {
-			h = fnv_u64(h, (unsigned long long)r->col[q]);
-			h = fnv_u64(h, bits_of(r->key[q]));
+			h = lsv_fnv_u64(h, (unsigned long long)r->col[q]);
+			h = lsv_fnv_u64(h, lsv_fnv_bits(r->key[q]));
 		}
 	}
 	return h;
@@ -233,6 +231,8 @@ lsv_status lsv_data_append(lsv_data *a, const lsv_data *b, lsv_error *err)
 	a->y = p;
 	for (i = 1; i <= b->n; i++)
 		a->rowptr[a->n + i] = a->nnz + b->rowptr[i];
+	lsv_prefault(a->col, a->nnz * sizeof *a->col, nnz * sizeof *a->col);
+	lsv_prefault(a->val, a->nnz * sizeof *a->val, nnz * sizeof *a->val);
 	memcpy(a->col + a->nnz, b->col, b->nnz * sizeof *a->col);
 	memcpy(a->val + a->nnz, b->val, b->nnz * sizeof *a->val);
 	memcpy(a->y + a->n, b->y, b->n * sizeof *a->y);
@@ -382,7 +382,7 @@ lsv_status lsv_graph_update(const lsv_data *x, size_t n0,
 		return lsv_fail(err, LSV_EINVAL, "the record has %zu rows, the "
 				"old rows are %zu of %zu", old->n, n0, x->n);
 	nold = old->rowptr[n0];
-	op = malloc((nold + 1) * sizeof *op);
+	op = lsv_malloc_mapped((nold + 1) * sizeof *op);
 	if (op == NULL)
 		return lsv_fail(err, LSV_ENOMEM, "out of memory for the old pairs");
 	for (i = 0; i < n0; i++)

@@ -96,7 +96,7 @@ lsv_status lsv_graph_assemble(size_t n, const lsv_pair *pairs, size_t npairs,
 
 	start = calloc(n + 1, sizeof *start);
 	fill = malloc((n + 1) * sizeof *fill);
-	ent = malloc((tot ? tot : 1) * sizeof *ent);
+	ent = lsv_malloc_mapped((tot ? tot : 1) * sizeof *ent);
 	g = calloc(1, sizeof *g);
 	if (!start || !fill || !ent || !g) {
 		st = nomem(err, "graph assembly", tot * sizeof *ent);
@@ -152,8 +152,8 @@ lsv_status lsv_graph_assemble(size_t n, const lsv_pair *pairs, size_t npairs,
 		}
 	}
 	g->nnz = nnz;
-	g->col = malloc((nnz ? nnz : 1) * sizeof *g->col);
-	g->w = malloc((nnz ? nnz : 1) * sizeof *g->w);
+	g->col = lsv_malloc_mapped((nnz ? nnz : 1) * sizeof *g->col);
+	g->w = lsv_malloc_mapped((nnz ? nnz : 1) * sizeof *g->w);
 	if (g->col == NULL || g->w == NULL) {
 		st = nomem(err, "graph", nnz * (sizeof *g->col + sizeof *g->w));
 		goto fail;

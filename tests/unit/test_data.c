@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "internal.h"
 #include "lapsvm.h"
 #include "unit.h"
 
@@ -232,7 +233,131 @@ static void data_values_equal_strtod_on_every_path(void)
 	lsv_data_free(x);
 }
 
+/* A reader's col and val grow inside the room reserved for them without
+ * moving (the pointers stay), up to the room exactly, then beyond it by
+ * realloc with every value kept; a reservation is only for an empty set. */
+static void data_values_grow_in_reserved_room_then_beyond(void)
+{
+	lsv_data x;
+	lsv_values_cap c = {0, 0};
+	int *col0;
+	size_t i;
+
+	memset(&x, 0, sizeof x);
+	lsv_values_reserve(&x, &c, 100);
+	CHECK(c.room == 100 && c.cap == 0 && x.col != NULL && x.val != NULL);
+	if (x.col == NULL || x.val == NULL)
+		return;
+	col0 = x.col;
+	CHECK(lsv_values_grow(&x, &c, 50) == 0);
+	CHECK(c.cap >= 50 && c.cap <= 100 && x.col == col0);
+	for (i = 0; i < 100; i++) {
+		CHECK(lsv_values_grow(&x, &c, i + 1) == 0 && c.cap >= i + 1);
+		x.col[i] = (int)i;
+		x.val[i] = 0.5 * (double)i;
+	}
+	CHECK(c.cap == 100 && c.room == 100 && x.col == col0);
+	lsv_values_reserve(&x, &c, 1000);  /* not empty: nothing changes */
+	CHECK(c.room == 100 && x.col == col0);
+	CHECK(lsv_values_grow(&x, &c, 101) == 0);
+	CHECK(c.cap >= 101 && c.room == c.cap);
+	for (i = 0; i < 100; i++)
+		CHECK(x.col[i] == (int)i && x.val[i] == 0.5 * (double)i);
+	free(x.col);
+	free(x.val);
+}
+
+/* A regular file large enough for the reader to reserve room by its size
+ * (over 4 MiB: a bound of 2^20 values) reads as the same bytes through a stream
+ * that has no size (no reservation); its fingerprint, hashed one row
+ * behind the parser over rows of changing lengths, equals
+ * lsv_data_fingerprint of what was read. */
+static void data_file_reads_as_its_stream(void)
+{
+	size_t cap = 12 << 20, len = 0, r, f;
+	char *text = malloc(cap), path[] = "/tmp/lapsvm-reserve-XXXXXX";
+	int fd = mkstemp(path);
+	FILE *fp = fd >= 0 ? fdopen(fd, "w") : NULL;
+	lsv_data *x = NULL, *z = NULL;
+	unsigned long long h = 0;
+	lsv_error e;
+
+	CHECK(text != NULL && fp != NULL);
+	if (text == NULL || fp == NULL) {
+		free(text);
+		return;
+	}
+	for (r = 0; len < (size_t)(5 << 20); r++) {
+		len += (size_t)sprintf(text + len, "%zu", r % 3);
+		for (f = 1; f <= 1 + (r * 37) % 250; f++)
+			len += (size_t)sprintf(text + len, " %zu:%zu", f + r % 5,
+					       (f * r) % 256);
+		text[len++] = '\n';
+	}
+	fwrite(text, 1, len, fp);
+	fclose(fp);
+	CHECK(lsv_data_read_path_fp(path, 0.0, &x, &h, &e) == LSV_OK);
+	CHECK(read_mem(text, len, &z, &e) == LSV_OK);
+	CHECK(x != NULL && z != NULL);
+	if (x != NULL && z != NULL) {
+		CHECK(len > ((size_t)4 << 20));  /* a bound of 2^20 values */
+		CHECK(x->n == z->n && x->nnz == z->nnz && x->dim == z->dim &&
+		      x->l == z->l);
+		CHECK(memcmp(x->rowptr, z->rowptr, (x->n + 1) * sizeof *x->rowptr) == 0);
+		CHECK(memcmp(x->col, z->col, x->nnz * sizeof *x->col) == 0);
+		CHECK(memcmp(x->val, z->val, x->nnz * sizeof *x->val) == 0);
+		CHECK(memcmp(x->y, z->y, x->n * sizeof *x->y) == 0);
+		CHECK(h == lsv_data_fingerprint(z));
+	}
+	lsv_data_free(x);
+	lsv_data_free(z);
+	remove(path);
+	free(text);
+}
+
+/* The feature map numbers the features that occur, in increasing order:
+ * when all occur (the first row has every one) it is the identity, later
+ * rows unread; when one never occurs it has no number. */
+static void fmap_numbers_the_features_that_occur(void)
+{
+	lsv_data *x;
+	lsv_fmap f;
+	lsv_error e;
+
+	CHECK(read_str("1 1:1 2:1 3:1 4:1\n1 2:5\n0 4:1\n", &x, &e) == LSV_OK);
+	if (x != NULL) {
+		CHECK(lsv_fmap_build(x, NULL, 0, &f, &e) == LSV_OK);
+		CHECK(f.m == 4 && lsv_fmap_get(&f, 0) == 0 &&
+		      lsv_fmap_get(&f, 3) == 3);
+		lsv_fmap_free(&f);
+		lsv_data_free(x);
+	}
+	CHECK(read_str("1 1:1 3:1\n1 3:5\n0 5:1\n", &x, &e) == LSV_OK);
+	if (x != NULL) {
+		size_t rows[] = {2, 0};
+		CHECK(lsv_fmap_build(x, NULL, 0, &f, &e) == LSV_OK);
+		CHECK(f.m == 3 && lsv_fmap_get(&f, 0) == 0 &&
+		      lsv_fmap_get(&f, 1) == -1 && lsv_fmap_get(&f, 2) == 1 &&
+		      lsv_fmap_get(&f, 3) == -1 && lsv_fmap_get(&f, 4) == 2);
+		lsv_fmap_free(&f);
+		CHECK(lsv_fmap_build(x, rows, 2, &f, &e) == LSV_OK);
+		CHECK(f.m == 3 && lsv_fmap_get(&f, 4) == 2);
+		lsv_fmap_free(&f);
+		rows[0] = 1;
+		CHECK(lsv_fmap_build(x, rows, 1, &f, &e) == LSV_OK);
+		CHECK(f.m == 1 && lsv_fmap_get(&f, 2) == 0 &&
+		      lsv_fmap_get(&f, 0) == -1);
+		lsv_fmap_free(&f);
+		lsv_data_free(x);
+	}
+}
+
 const unit_case data_cases[] = {
+	{"data_values_grow_in_reserved_room_then_beyond",
+	 data_values_grow_in_reserved_room_then_beyond},
+	{"data_file_reads_as_its_stream", data_file_reads_as_its_stream},
+	{"fmap_numbers_the_features_that_occur",
+	 fmap_numbers_the_features_that_occur},
 	{"data_values_equal_strtod_on_every_path", data_values_equal_strtod_on_every_path},
 	{"data_reads_rows_labels_and_values", data_reads_rows_labels_and_values},
 	{"data_accepts_crlf_blanks_comments_and_no_final_newline",
