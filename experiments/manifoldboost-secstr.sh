@@ -248,7 +248,9 @@ pool_wait
 cat "$tmp"/res.* | sort -k1,1n -k2,2 -k3,3n >"$tmp/results"
 
 cv=none
-[ "$CV_FOLDS" -lt 2 ] || cv="$CV_FOLDS-fold cross validation over M in 0, $CV_STEP, ..., $ROUNDS, by the held-out $CV_SCORE"
+score="class-balanced error"
+[ "$CV_SCORE" = balanced ] || score="count of errors"
+[ "$CV_FOLDS" -lt 2 ] || cv="$CV_FOLDS-fold cross validation over M in 0, $CV_STEP, ..., $ROUNDS, by the held-out $score"
 echo "# ManifoldBoost, Table 3 (Loeff, Forsyth & Ramachandran 2008): SecStr, error % on the unlabeled rows"
 echo
 echo "Splits $SPLITS; graph-build -k $K -w binary over the $(wc -l <"$tmp/full") rows ($graph_time), -L unnormalized;"

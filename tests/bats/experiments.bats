@@ -272,7 +272,7 @@ fake_secstr() {
 	run env DATA="$WORK/sec" SIZES=100 SPLITS=1 ROUNDS=40 CV_STEP=10 LOG="$WORK/sec.log" \
 		"$TOP/experiments/manifoldboost-secstr.sh"
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"rounds: 3-fold cross validation over M in 0, 10, ..., 40, by the held-out balanced."* ]]
+	[[ "$output" == *"rounds: 3-fold cross validation over M in 0, 10, ..., 40, by the held-out class-balanced error."* ]]
 	row=$(echo "$output" | grep '^| Tree-ManifoldBoost | 100 |')
 	[[ "$row" =~ ^\|\ Tree-ManifoldBoost\ \|\ 100\ \|\ [0-9.]+\ ±\ 0.00\ \|\ 1\ \|\ (0|10|20|30|40)\ \|\ [0-9]+\ /\ [0-9]+\ \|\ [0-9]+\ /\ [0-9]+\ \|\ 43.28\ \|\ 44.28:\ (met|MISSED) ]]
 	# logistic boosting learns the first residue: the held-out errors
@@ -309,7 +309,7 @@ fake_secstr() {
 	run env DATA="$WORK/sec" SIZES=100 SPLITS=1 ROUNDS=40 CV_STEP=10 CV_SCORE=errors LOG="$WORK/sec.log" \
 		"$TOP/experiments/manifoldboost-secstr.sh"
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"rounds: 3-fold cross validation over M in 0, 10, ..., 40, by the held-out errors."* ]]
+	[[ "$output" == *"rounds: 3-fold cross validation over M in 0, 10, ..., 40, by the held-out count of errors."* ]]
 	for b in manifoldboost logistic; do
 		m=$(sed -n "s/^l=100 split 1 $b: .*(M = \([0-9]*\);.*/\1/p" "$WORK/sec.log")
 		errs=$(grep -A1 "^l=100 split 1 $b: " "$WORK/sec.log" | sed -n 's/^  held-out errors by M: //p')
