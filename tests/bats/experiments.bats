@@ -272,7 +272,7 @@ fake_secstr() {
 	run env DATA="$WORK/sec" SIZES=100 SPLITS=1 ROUNDS=40 CV_STEP=10 LOG="$WORK/sec.log" \
 		"$TOP/experiments/manifoldboost-secstr.sh"
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"rounds: 3-fold cross validation over M in 0, 10, ..., 40."* ]]
+	[[ "$output" == *"rounds: 3-fold cross validation over M in 0, 10, ..., 40, by the held-out class-balanced error."* ]]
 	row=$(echo "$output" | grep '^| Tree-ManifoldBoost | 100 |')
 	[[ "$row" =~ ^\|\ Tree-ManifoldBoost\ \|\ 100\ \|\ [0-9.]+\ ±\ 0.00\ \|\ 1\ \|\ (0|10|20|30|40)\ \|\ [0-9]+\ /\ [0-9]+\ \|\ [0-9]+\ /\ [0-9]+\ \|\ 43.28\ \|\ 44.28:\ (met|MISSED) ]]
 	# logistic boosting learns the first residue: the held-out errors
@@ -282,6 +282,17 @@ fake_secstr() {
 	[ "$m" -ge 10 ]
 	[ "$(grep -c '^l=100 split 1 ' "$WORK/sec.log")" = 2 ]
 	[ "$(grep -c '^  held-out errors by M: 0:[0-9]* 10:[0-9]* 20:[0-9]* 30:[0-9]* 40:[0-9]*$' "$WORK/sec.log")" = 2 ]
+	# the criterion is the class-balanced held-out error: F_0 alone (M = 0,
+	# a constant) misclassifies one class entirely, 50%; the M chosen has
+	# the lowest balanced error of the grid
+	[ "$(grep -c '^  balanced held-out error % by M: 0:50.00 10:[0-9.]* 20:[0-9.]* 30:[0-9.]* 40:[0-9.]*$' "$WORK/sec.log")" = 2 ]
+	for b in manifoldboost logistic; do
+		m=$(sed -n "s/^l=100 split 1 $b: .*(M = \([0-9]*\);.*/\1/p" "$WORK/sec.log")
+		bal=$(grep -A2 "^l=100 split 1 $b: " "$WORK/sec.log" | sed -n 's/^  balanced held-out error % by M: //p')
+		echo "$b: M = $m; $bal"
+		echo "$bal" | tr ' ' '\n' | awk -F: -v m="$m" '{ v[$1] = $2; if (!(n++) || $2 < lo) lo = $2 }
+			END { exit !((m in v) && v[m] == lo) }'
+	done
 	# no cross validation: all the rounds
 	run env DATA="$WORK/sec" SIZES=100 SPLITS=1 ROUNDS=20 CV_FOLDS=0 BASELINE=0 \
 		"$TOP/experiments/manifoldboost-secstr.sh"
@@ -291,4 +302,22 @@ fake_secstr() {
 	run env DATA="$WORK/sec" CV_FOLDS=1 "$TOP/experiments/manifoldboost-secstr.sh"
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"CV_FOLDS=1: give 0 (no cross validation) or at least 2"* ]]
+}
+
+@test "experiments/manifoldboost-secstr.sh: CV_SCORE=errors, the plain count of held-out errors, chooses the M of fewest; a bad CV_SCORE is refused" {
+	fake_secstr sec
+	run env DATA="$WORK/sec" SIZES=100 SPLITS=1 ROUNDS=40 CV_STEP=10 CV_SCORE=errors LOG="$WORK/sec.log" \
+		"$TOP/experiments/manifoldboost-secstr.sh"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"rounds: 3-fold cross validation over M in 0, 10, ..., 40, by the held-out count of errors."* ]]
+	for b in manifoldboost logistic; do
+		m=$(sed -n "s/^l=100 split 1 $b: .*(M = \([0-9]*\);.*/\1/p" "$WORK/sec.log")
+		errs=$(grep -A1 "^l=100 split 1 $b: " "$WORK/sec.log" | sed -n 's/^  held-out errors by M: //p')
+		echo "$b: M = $m; $errs"
+		echo "$errs" | tr ' ' '\n' | awk -F: -v m="$m" '{ v[$1] = $2; if (!(n++) || $2 < lo) lo = $2 }
+			END { exit !((m in v) && v[m] == lo) }'
+	done
+	run env DATA="$WORK/sec" CV_SCORE=deviance "$TOP/experiments/manifoldboost-secstr.sh"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"manifoldboost-secstr.sh: CV_SCORE=deviance is not balanced or errors"* ]]
 }
