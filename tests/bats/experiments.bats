@@ -37,6 +37,21 @@ fake_secstr() {
 	echo >>"$1/ssl_secstr.splits.l100.txt"
 }
 
+# chosen_m_is_lowest LOG LINE: for ManifoldBoost and logistic boosting on
+# split 1 of l = 100, the M the script chose (its table line) has the
+# lowest score of the grid in the LOG line that starts with "  LINE: "
+# (M:score pairs)
+chosen_m_is_lowest() {
+	local b m scores
+	for b in manifoldboost logistic; do
+		m=$(sed -n "s/^l=100 split 1 $b: .*(M = \([0-9]*\);.*/\1/p" "$1")
+		scores=$(grep -A2 "^l=100 split 1 $b: " "$1" | sed -n "s/^  $2: //p")
+		echo "$b: M = $m; $scores"
+		echo "$scores" | tr ' ' '\n' | awk -F: -v m="$m" '{ v[$1] = $2; if (!(n++) || $2 < lo) lo = $2 }
+			END { exit !((m in v) && v[m] == lo) }' || return 1
+	done
+}
+
 @test "experiments/moons.sh: Laplacian methods beat SVM and RLS on two moons" {
 	need twomoons.libsvm
 	run env DRAWS=3 "$TOP/experiments/moons.sh"
@@ -286,13 +301,7 @@ fake_secstr() {
 	# a constant) misclassifies one class entirely, 50%; the M chosen has
 	# the lowest balanced error of the grid
 	[ "$(grep -c '^  balanced held-out error % by M: 0:50.00 10:[0-9.]* 20:[0-9.]* 30:[0-9.]* 40:[0-9.]*$' "$WORK/sec.log")" = 2 ]
-	for b in manifoldboost logistic; do
-		m=$(sed -n "s/^l=100 split 1 $b: .*(M = \([0-9]*\);.*/\1/p" "$WORK/sec.log")
-		bal=$(grep -A2 "^l=100 split 1 $b: " "$WORK/sec.log" | sed -n 's/^  balanced held-out error % by M: //p')
-		echo "$b: M = $m; $bal"
-		echo "$bal" | tr ' ' '\n' | awk -F: -v m="$m" '{ v[$1] = $2; if (!(n++) || $2 < lo) lo = $2 }
-			END { exit !((m in v) && v[m] == lo) }'
-	done
+	chosen_m_is_lowest "$WORK/sec.log" "balanced held-out error % by M"
 	# no cross validation: all the rounds
 	run env DATA="$WORK/sec" SIZES=100 SPLITS=1 ROUNDS=20 CV_FOLDS=0 BASELINE=0 \
 		"$TOP/experiments/manifoldboost-secstr.sh"
@@ -310,13 +319,7 @@ fake_secstr() {
 		"$TOP/experiments/manifoldboost-secstr.sh"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"rounds: 3-fold cross validation over M in 0, 10, ..., 40, by the held-out count of errors."* ]]
-	for b in manifoldboost logistic; do
-		m=$(sed -n "s/^l=100 split 1 $b: .*(M = \([0-9]*\);.*/\1/p" "$WORK/sec.log")
-		errs=$(grep -A1 "^l=100 split 1 $b: " "$WORK/sec.log" | sed -n 's/^  held-out errors by M: //p')
-		echo "$b: M = $m; $errs"
-		echo "$errs" | tr ' ' '\n' | awk -F: -v m="$m" '{ v[$1] = $2; if (!(n++) || $2 < lo) lo = $2 }
-			END { exit !((m in v) && v[m] == lo) }'
-	done
+	chosen_m_is_lowest "$WORK/sec.log" "held-out errors by M"
 	run env DATA="$WORK/sec" CV_SCORE=deviance "$TOP/experiments/manifoldboost-secstr.sh"
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"manifoldboost-secstr.sh: CV_SCORE=deviance is not balanced or errors"* ]]
