@@ -181,6 +181,8 @@ lsv_status lsv_lapop_apply_rows(const lsv_lapop *L, const double *x,
 		return lsv_fail(err, LSV_EINVAL,
 				"rows [%zu, %zu) of the Laplacian's %zu", lo,
 				lo + nr, n);
+	if (nr == 0)
+		return LSV_OK;  /* a rank with no rows: nothing to compute */
 	/* columns are independent: one per thread at a time, each with its
 	 * own scratch column for the powers (and the weighted input).  Only
 	 * for many columns (L K in the direct solvers): a few columns between
