@@ -64,10 +64,10 @@ $(O)/tests/knn-ref: tests/knn-ref.c tests/unit/ref.c tests/unit/ref.h $(O)/libla
 	@mkdir -p $(@D)
 	$(CC) $(XCFLAGS) -Icommon -Itests/unit -o $@ tests/knn-ref.c tests/unit/ref.c $(O)/liblapsvm.a $(LDFLAGS) $(LDLIBS)
 
-# Fuzz harnesses of the data, graph and model readers (tests/fuzz/README):
+# Fuzz harnesses of the data, graph, model, graph record and precomputed kernel readers (tests/fuzz/README):
 # fuzz-* replays files through them (any compiler, make test); libfuzzer-*
 # is the libFuzzer build (make fuzz).
-FUZZERS = data graph model
+FUZZERS = data graph model record precomputed
 FUZZBIN = $(FUZZERS:%=$(O)/tests/fuzz-%)
 
 $(FUZZBIN): $(O)/tests/fuzz-%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c tests/fuzz/fuzz.h $(O)/liblapsvm.a

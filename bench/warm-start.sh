@@ -25,6 +25,11 @@
 #             vs 0 (-1), every 80th row labeled (1046), old = all but the
 #             last 1% (837 rows); the linear map (-t 0 -M newton, CG in
 #             each Newton step): lapsvm and laprls
+#   nystrom-fashion-1pct  Fashion-MNIST 70k (training then test set, the
+#             IDX files in $FASHION), classes 0-4 (+1) vs 5-9 (-1), every
+#             100th row labeled (700), old = all but the last 1% (700
+#             rows); Newton on Nystrom features, -N 1000, -g 1.1e-7 (about
+#             1 / the mean squared distance: pixels 0-255): lapsvm, laprls
 # A Nystrom warm start keeps the model's landmarks; a cold start on the
 # grown rows would sample others and so solve another problem.  The cold
 # run of a Nystrom case is therefore the cold start on the same landmarks:
@@ -32,7 +37,7 @@
 # start of all zeros is run as the cold start).  Newton steps are counted;
 # the linear map's also its CG iterations ("steps (CG iterations)").
 # Settings: RBF gamma 0.01 (USPS features in [-1, 1]: about 1 / the mean
-# squared distance / 4), -a 0.005 -i 0.045 (the defaults: the minimizer does
+# squared distance / 4; Fashion's its own), -a 0.005 -i 0.045 (the defaults: the minimizer does
 # not move with l), graphs by graph-build -k 6 (heat weights, default t)
 # over each row set, the new one by graph-build -U (byte-identical to a
 # full build).  Environment: DATA (../shared/data), BLAS (openblas or
@@ -40,13 +45,14 @@
 # "pcg pcg-early": one alone when the other's minutes are not needed),
 # LOGS (a directory: lapsvm-train's reports kept there as
 # CASE.SOLVER.METHOD.cold.err and .warm.err, e.g. for the warm start's
-# residual).
+# residual), FASHION (/usr/share/datasets/fashion-mnist).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DATA=${DATA:-../shared/data}
 BLAS=${BLAS:-openblas}
 USPS_METHODS=${USPS_METHODS:-pcg pcg-early}
-cases=${*:-3v8 3v8-1pct usps usps-1pct nystrom-3v8-1pct nystrom-usps-1pct secstr-1pct}
+FASHION=${FASHION:-/usr/share/datasets/fashion-mnist}
+cases=${*:-3v8 3v8-1pct usps usps-1pct nystrom-3v8-1pct nystrom-usps-1pct secstr-1pct nystrom-fashion-1pct}
 LIB=/usr/lib/x86_64-linux-gnu
 if [ "$BLAS" = openblas ]; then
 	export LD_LIBRARY_PATH=$LIB/openblas-pthread${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
@@ -102,7 +108,8 @@ run_case() {
 	nn=$(wc -l < "$tmp/all")
 	for m in "$@"; do
 		# a method may carry options: "newton -N 500", "newton -t 0"
-		local opts="-s $solver -M $m -g 0.01" cold_start=
+		local opts="-s $solver -M $m -g ${GAMMA:-0.01}" cold_start=
+		# shellcheck disable=SC2086  # the options, split
 		./lapsvm-train -q $opts -G "$tmp/old.graph" "$old" "$tmp/old.model"
 		case " $m " in
 		*" -N "*)
@@ -115,6 +122,7 @@ run_case() {
 		# shellcheck disable=SC2086  # the options, split
 		./lapsvm-train $opts $cold_start -G "$tmp/all.graph" "$tmp/all" "$tmp/cold.model" 2> "$tmp/cold.err"
 		t1=$(date +%s.%N)
+		# shellcheck disable=SC2086  # the options, split
 		./lapsvm-train $opts -G "$tmp/all.graph" -f "$tmp/old.model" "$tmp/all" "$tmp/warm.model" 2> "$tmp/warm.err"
 		t2=$(date +%s.%N)
 		./lapsvm-predict -d "$tmp/all" "$tmp/cold.model" "$tmp/cold.out" > /dev/null
@@ -193,6 +201,16 @@ for c in $cases; do
 		head -n 82842 "$tmp/a" > "$tmp/o"; tail -n +82843 "$tmp/a" > "$tmp/n"
 		run_case "$c" "$tmp/o" "$tmp/n" lapsvm "newton -t 0"
 		run_case "$c" "$tmp/o" "$tmp/n" laprls "newton -t 0"
+		;;
+	nystrom-fashion-1pct)
+		[ -d "$FASHION" ] || { echo "warm-start.sh: $FASHION not found (dataset-fashion-mnist)" >&2; exit 1; }
+		{
+			datasets/convert-mnist-idx "$FASHION/train-images-idx3-ubyte.gz" "$FASHION/train-labels-idx1-ubyte.gz"
+			datasets/convert-mnist-idx "$FASHION/t10k-images-idx3-ubyte.gz" "$FASHION/t10k-labels-idx1-ubyte.gz"
+		} | awk '{ $1 = (NR % 100 == 1) ? ($1 < 5 ? 1 : -1) : 0; print }' > "$tmp/a"
+		head -n 69300 "$tmp/a" > "$tmp/o"; tail -n +69301 "$tmp/a" > "$tmp/n"
+		GAMMA=1.1e-7 run_case "$c" "$tmp/o" "$tmp/n" lapsvm "newton -N 1000"
+		GAMMA=1.1e-7 run_case "$c" "$tmp/o" "$tmp/n" laprls "newton -N 1000"
 		;;
 	*)
 		echo "warm-start.sh: unknown case '$c'" >&2

@@ -413,9 +413,12 @@ lsv_status lsv_graph_record_check_new(const lsv_graph_record *rec,
 				      const lsv_data *xnew, lsv_error *err);
 
 /* The record file: a header, then line i "i j:key j:key ..." (keys with
- * %.17g, exact).  The reader checks every line. */
+ * %.17g, exact).  The reader checks every line (name: the input's, for
+ * messages); *out is the caller's on success, NULL on failure. */
 lsv_status lsv_graph_record_write(FILE *fp, const char *name,
 				  const lsv_graph_record *rec, lsv_error *err);
+lsv_status lsv_graph_record_read(FILE *fp, const char *name,
+				 lsv_graph_record **out, lsv_error *err);
 lsv_status lsv_graph_record_read_path(const char *path,
 				      lsv_graph_record **out, lsv_error *err);
 void lsv_graph_record_free(lsv_graph_record *rec);

@@ -556,12 +556,16 @@ static lsv_status read_header(lsv_lines *in, lsv_graph_record *r,
 	return LSV_OK;
 }
 
-static lsv_status read_record(FILE *fp, const char *name,
-			      lsv_graph_record **out, lsv_error *err)
+/* The arrays grow with the rows and pairs actually read: the header's
+ * counts are checked against them, never trusted for an allocation (a
+ * header claiming 2^31 rows in a file of ten lines allocates ten). */
+lsv_status lsv_graph_record_read(FILE *fp, const char *name,
+				 lsv_graph_record **out, lsv_error *err)
 {
 	lsv_lines in = {fp, name, NULL, 0, 0};
 	lsv_graph_record *r = calloc(1, sizeof *r);
-	size_t npairs = 0, row = 0, e = 0;
+	size_t npairs = 0, row = 0, e = 0, cap_rows = 0, cap_col = 0,
+	       cap_key = 0;
 	unsigned long long pfp = 0;
 	lsv_status st;
 	char *s, *tok, *colon;
@@ -572,19 +576,11 @@ static lsv_status read_record(FILE *fp, const char *name,
 		return lsv_fail(err, LSV_ENOMEM, "%s: out of memory", name);
 	if ((st = read_header(&in, r, &npairs, &pfp, err)) != LSV_OK)
 		goto fail;
-	if (npairs / r->n > (size_t)INT_MAX) {
-		st = lsv_fail(err, LSV_EFORMAT, "%s: %zu pairs for %zu rows "
-			      "(expected fewer)", name, npairs, r->n);
+	if (lsv_grow((void **)&r->rowptr, &cap_rows, 1, sizeof *r->rowptr)) {
+		st = lsv_fail(err, LSV_ENOMEM, "%s: out of memory", name);
 		goto fail;
 	}
-	r->rowptr = calloc(r->n + 1, sizeof *r->rowptr);
-	r->col = malloc((npairs + 1) * sizeof *r->col);
-	r->key = malloc((npairs + 1) * sizeof *r->key);
-	if (!r->rowptr || !r->col || !r->key) {
-		st = lsv_fail(err, LSV_ENOMEM, "%s: out of memory for %zu pairs",
-			      name, npairs);
-		goto fail;
-	}
+	r->rowptr[0] = 0;
 	while (st == LSV_OK && (got = lsv_lines_next(&in, &s, err)) == 1) {
 		long v;
 		tok = lsv_token(&s);
@@ -613,10 +609,25 @@ static lsv_status read_record(FILE *fp, const char *name,
 					      npairs);
 				break;
 			}
+			if (lsv_grow((void **)&r->col, &cap_col, e + 1,
+				     sizeof *r->col) ||
+			    lsv_grow((void **)&r->key, &cap_key, e + 1,
+				     sizeof *r->key)) {
+				st = lsv_fail(err, LSV_ENOMEM, "%s:%zu: out of "
+					      "memory after %zu pairs", name,
+					      in.line, e);
+				break;
+			}
 			r->col[e] = (int)(j - 1);
 			r->key[e++] = key;
 		}
-		r->rowptr[++row] = e;
+		if (st == LSV_OK &&
+		    lsv_grow((void **)&r->rowptr, &cap_rows, row + 2,
+			     sizeof *r->rowptr))
+			st = lsv_fail(err, LSV_ENOMEM, "%s:%zu: out of memory "
+				      "after %zu rows", name, in.line, row);
+		if (st == LSV_OK)
+			r->rowptr[++row] = e;
 	}
 	if (st == LSV_OK && got < 0)
 		st = err ? err->status : LSV_EFORMAT;
@@ -651,7 +662,7 @@ lsv_status lsv_graph_record_read_path(const char *path,
 		return lsv_fail(err, LSV_EIO, "%s: cannot open: %s", path,
 				strerror(errno));
 	buf = lsv_big_buffer(fp);
-	st = read_record(fp, path, out, err);
+	st = lsv_graph_record_read(fp, path, out, err);
 	fclose(fp);
 	free(buf);
 	return st;

@@ -86,6 +86,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/manifoldboost-lib.sh"
 
 [ $# -eq 0 ] || { echo "$PROG: no arguments expected (settings come from the environment)" >&2; exit 2; }
+x=
 for v in ROUNDS K CV_FOLDS CV_STEP JOBS; do
 	eval "x=\$$v"
 	case $x in
@@ -212,8 +213,9 @@ one_split() {
 		rounds=$ROUNDS
 		if [ "$CV_FOLDS" -ge 2 ]; then
 			# shellcheck disable=SC2086 # option lists
-			rounds=$(cv_rounds "$d" $reg) && [ -n "$rounds" ] ||
+			if ! rounds=$(cv_rounds "$d" $reg) || [ -z "$rounds" ]; then
 				die "l=$1 split $2 $b: the cross validation failed"
+			fi
 		fi
 		# shellcheck disable=SC2086 # option lists
 		train_boost $reg -- "$d/semi" "$d/model.all" || die "l=$1 split $2 $b: lapsvm-train failed"

@@ -237,6 +237,15 @@ nothing_written() {
 	nothing_written "a.g.knn:1: bad header line" "not a graph record"
 }
 
+@test "-U error: a record whose header claims 2^31 - 1 rows and 2^62 pairs is cut short, not out of memory" {
+	moons_chunks
+	"$GB" -q a.txt a.g
+	sed -i 's/^rows .*/rows 2147483647/; s/^pairs [0-9]* /pairs 4611686014132420609 /' a.g.knn
+	run --separate-stderr "$GB" -U a.g a.txt b.txt ab.g
+	nothing_written "a.g.knn: 150 rows and" "(expected 2147483647 and 4611686014132420609): the record is cut short"
+	[[ "$stderr" != *"out of memory"* ]]
+}
+
 @test "-U error: new rows with a feature the old data never had" {
 	moons_chunks
 	"$GB" -q a.txt a.g
