@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "lapsvm.h"
 #include "tool.h"
@@ -247,6 +248,13 @@ static void report_ranks(const lsv_graph_info *info)
 			  "sent %.0f bytes", r, tool_nproc, v[3 * r + 1],
 			  info->single ? "sgemm" : "dgemm", v[3 * r + 2], v[3 * r]);
 	free(v);
+}
+
+/* Can every rank read its own part of in? (a regular file, not "-") */
+static int regular_file(const char *in)
+{
+	struct stat sb;
+	return strcmp(in, "-") != 0 && stat(in, &sb) == 0 && S_ISREG(sb.st_mode);
 }
 
 /* "path.knn": where the record of the graph at path goes. */
@@ -563,18 +571,48 @@ int main(int argc, char **argv)
 		outpath = deflt;
 	}
 	if (P > 1) {
-		/* rank 0 reads, the others wait; then the search is shared */
+		/* A regular file: every rank reads its part of the rows (no
+		 * rank holds them all).  Standard input, or a file whose labels
+		 * are its row numbers (a graph file given as data: refused as
+		 * one process refuses it): rank 0 reads, the others wait.  Then
+		 * the search is shared. */
+		int parts = 0;
 		if (tool_rank0_begin()) {
 			fp = tool_output_open(outpath);
 			tool_check_input(in);
-			if (lsv_data_read_path(in, marker, &x, &err) != LSV_OK)
-				tool_die_err(&err);
+			parts = regular_file(in);
 			p.progress = tool_quiet ? NULL : tool_progress;
 			p.progress_ctx = NULL;
 		}
 		tool_rank0_end();
-		if (lsv_graph_build_dist(tool_comm, x, &p, &g, &info, &err) != LSV_OK)
-			tool_die_graph_err(in, &err);
+		if (lsv_comm_bcast(tool_comm, 0, &parts, sizeof parts, &err) !=
+		    LSV_OK)
+			tool_die_err(&err);
+		if (parts) {
+			size_t row0, n;
+			int graph_like;
+			if (lsv_data_read_dist(tool_comm, in, marker, &x, &row0, &n,
+					       &graph_like, &err) != LSV_OK)
+				tool_die_err(&err);
+			if (graph_like) {
+				lsv_data_free(x);
+				x = NULL;
+				parts = 0;
+			} else if (lsv_graph_build_dist_rows(tool_comm, x, row0, n, &p,
+							     &g, &info, &err) != LSV_OK)
+				tool_die_graph_err(in, &err);
+		}
+		if (!parts) {
+			if (tool_rank0_begin() &&
+			    lsv_data_read_path(in, marker, &x, &err) != LSV_OK)
+				tool_die_err(&err);
+			tool_rank0_end();
+			if (lsv_graph_build_dist(tool_comm, x, &p, &g, &info, &err) !=
+			    LSV_OK)
+				tool_die_graph_err(in, &err);
+		}
+		lsv_data_free(x);  /* the graph is all that is written */
+		x = NULL;
 		if (!tool_quiet)
 			report_ranks(&info);
 		if (!tool_rank0_begin()) {  /* wait for rank 0's writing */
@@ -644,11 +682,11 @@ report:
 summary:
 	if (p.epsilon > 0.0)
 		tool_info("%zu rows, epsilon = %g: %zu edges, %zu isolated rows; "
-			  "%.2f s", x->n, p.epsilon, info.edges, info.isolated,
+			  "%.2f s", g->n, p.epsilon, info.edges, info.isolated,
 			  tool_elapsed());
 	else
 		tool_info("%zu rows, k = %d%s%s: %zu edges, %zu isolated rows; "
-			  "%.2f s", x->n, info.k, p.mutual ? " (mutual)" : "",
+			  "%.2f s", g->n, info.k, p.mutual ? " (mutual)" : "",
 			  classes ? " within each class" : "", info.edges,
 			  info.isolated, tool_elapsed());
 	if (p.weight == LSV_WEIGHT_HEAT)

@@ -567,6 +567,10 @@ static void comm_exit(void)
 	lsv_error err;
 	if (tool_comm == NULL)
 		return;
+	/* Outputs not committed go first, before MPI_Finalize (which waits
+	 * for every rank): once another rank has left, mpirun may kill this
+	 * one before the atexit handler registered earlier would run. */
+	abort_outputs();
 	if (solo) {
 		/* rank 0 is dying (its message is out): the others must too */
 		solo = 0;

@@ -870,7 +870,7 @@ lsv_status lsv_weights_read_path(const char *path, size_t expect, double **w,
 {
 	const char *name;
 	FILE *fp = open_text(path, &name, err);
-	lsv_lines in = {fp, NULL, NULL, 0, 0};
+	lsv_lines in = {fp, NULL, NULL, 0, 0, 0, 0};
 	double *v = lsv_alloc(expect, sizeof *v), sum = 0.0;
 	size_t n = 0;
 	char *s, *tok;
@@ -949,7 +949,7 @@ lsv_status lsv_graph_list_read_path(const char *path, char ***files,
 	size_t dirlen = slash != NULL ? (size_t)(slash - path) + 1 : 0, n = 0,
 	       cap = 0, i;
 	FILE *fp = open_text(path, &name, err);
-	lsv_lines in = {fp, NULL, NULL, 0, 0};
+	lsv_lines in = {fp, NULL, NULL, 0, 0, 0, 0};
 	char **v = NULL, *s;
 	lsv_status st = LSV_OK;
 	int got;

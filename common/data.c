@@ -402,25 +402,34 @@ static int looks_like_graph(const lsv_data *x)
 /* A bound on the values in the rest of a regular file: each takes at
  * least 4 bytes ("j:v" and the blank before it).  0 for a pipe, or a
  * file too small for moves to matter. */
-static size_t values_bound(FILE *fp)
+static size_t values_bound(FILE *fp, long long end)
 {
 	struct stat sb;
 	off_t at = ftello(fp);
 	size_t bound;
 
-	if (at < 0 || fstat(fileno(fp), &sb) != 0 || !S_ISREG(sb.st_mode) ||
-	    sb.st_size <= at)
+	if (at < 0 || fstat(fileno(fp), &sb) != 0 || !S_ISREG(sb.st_mode))
+		return 0;
+	if (end > 0 && end < (long long)sb.st_size)
+		sb.st_size = (off_t)end;  /* a part: its own bytes */
+	if (sb.st_size <= at)
 		return 0;
 	bound = (size_t)((sb.st_size - at) / 4) + 1;
 	return bound >= ((size_t)1 << 20) ? bound : 0;
 }
 
+/* A part of a file (lsv_data_read_part), or NULL: the whole stream. */
+typedef struct {
+	long long start, end;  /* its bytes */
+	size_t first_line;     /* the file's number of its first line */
+} part;
+
 static lsv_status read_data(FILE *fp, const char *name, double unlabeled,
-			    lsv_data **out, unsigned long long *fpr,
-			    lsv_error *err)
+			    const part *pt, lsv_data **out,
+			    unsigned long long *fpr, lsv_error *err)
 {
 	reader r;
-	lsv_lines in = {fp, name, NULL, 0, 0};
+	lsv_lines in = {fp, name, NULL, 0, 0, 0, 0};
 	lsv_fp_lag lag;
 	char *line;
 	size_t *starts = NULL, cap_starts = 0;
@@ -440,7 +449,12 @@ static lsv_status read_data(FILE *fp, const char *name, double unlabeled,
 	if (r.x == NULL)
 		return lsv_fail(err, LSV_ENOMEM, "%s: out of memory", name);
 	r.x->unlabeled = unlabeled == 0.0 ? 0.0 : unlabeled;  /* -0 is 0 */
-	lsv_values_reserve(r.x, &r.cap_nnz, values_bound(fp));
+	if (pt != NULL) {
+		in.line = pt->first_line - 1;
+		in.at = pt->start;
+		in.end = pt->end;
+	}
+	lsv_values_reserve(r.x, &r.cap_nnz, values_bound(fp, in.end));
 
 	while ((got = lsv_lines_next(&in, &line, err)) == 1) {
 		r.line = in.line;
@@ -462,9 +476,12 @@ static lsv_status read_data(FILE *fp, const char *name, double unlabeled,
 	if (got == -1)
 		st = err ? err->status : LSV_EFORMAT;
 	lsv_lines_done(&in);
-	if (st == LSV_OK && r.x->n == 0)
+	if (st == LSV_OK && r.x->n == 0 && pt == NULL)
 		st = lsv_fail(err, LSV_EFORMAT, "%s: no data rows (empty file)",
 			      name);
+	if (st == LSV_OK && starts == NULL &&  /* a part with no row */
+	    (starts = malloc(sizeof *starts)) == NULL)
+		st = nomem(&r);
 	if (st != LSV_OK) {
 		free(starts);
 		lsv_data_free(r.x);
@@ -472,7 +489,7 @@ static lsv_status read_data(FILE *fp, const char *name, double unlabeled,
 	}
 	starts[r.x->n] = r.x->nnz;
 	r.x->rowptr = starts;
-	if (looks_like_graph(r.x)) {
+	if (pt == NULL && looks_like_graph(r.x)) {
 		lsv_data_free(r.x);
 		return lsv_fail(err, LSV_EFORMAT,
 				"%s: this looks like a graph file, not data (line i "
@@ -486,7 +503,7 @@ static lsv_status read_data(FILE *fp, const char *name, double unlabeled,
 lsv_status lsv_data_read(FILE *fp, const char *name, double unlabeled,
 			 lsv_data **out, lsv_error *err)
 {
-	return read_data(fp, name, unlabeled, out, NULL, err);
+	return read_data(fp, name, unlabeled, NULL, out, NULL, err);
 }
 
 lsv_status lsv_data_read_path_fp(const char *path, double unlabeled,
@@ -501,13 +518,13 @@ lsv_status lsv_data_read_path_fp(const char *path, double unlabeled,
 	if (fpr != NULL)
 		*fpr = LSV_FNV_OFFSET;
 	if (strcmp(path, "-") == 0)
-		return read_data(stdin, "(stdin)", unlabeled, out, fpr, err);
+		return read_data(stdin, "(stdin)", unlabeled, NULL, out, fpr, err);
 	fp = fopen(path, "r");
 	if (fp == NULL)
 		return lsv_fail(err, LSV_EIO, "%s: cannot open: %s", path,
 				strerror(errno));
 	buf = lsv_big_buffer(fp);
-	st = read_data(fp, path, unlabeled, out, fpr, err);
+	st = read_data(fp, path, unlabeled, NULL, out, fpr, err);
 	fclose(fp);
 	free(buf);
 	return st;
@@ -538,4 +555,144 @@ lsv_status lsv_data_write(FILE *fp, const char *name, const lsv_data *x,
 		return lsv_fail(err, LSV_EIO, "%s: write error: %s", name,
 				strerror(errno));
 	return LSV_OK;
+}
+
+/*
+ * Parts of a file, for reading it on several ranks at once (share.c,
+ * lsv_data_read_dist): a rank takes the lines whose first byte lies in
+ * its byte range, so the parts partition the lines whatever the ranges.
+ */
+lsv_status lsv_file_line_start(const char *path, long long off,
+			       long long *start, lsv_error *err)
+{
+	FILE *fp;
+	struct stat sb;
+	int c = 0;
+
+	*start = 0;
+	if (off <= 0)
+		return LSV_OK;
+	fp = fopen(path, "r");
+	if (fp == NULL)
+		return lsv_fail(err, LSV_EIO, "%s: cannot open: %s", path,
+				strerror(errno));
+	if (fstat(fileno(fp), &sb) != 0) {
+		lsv_fail(err, LSV_EIO, "%s: cannot stat: %s", path,
+			 strerror(errno));
+		fclose(fp);
+		return LSV_EIO;
+	}
+	if (off >= (long long)sb.st_size) {  /* past the last line */
+		*start = (long long)sb.st_size;
+		fclose(fp);
+		return LSV_OK;
+	}
+	/* the byte before off ends a line: off starts one; else the next */
+	if (fseeko(fp, (off_t)(off - 1), SEEK_SET) != 0) {
+		lsv_fail(err, LSV_EIO, "%s: cannot seek: %s", path,
+			 strerror(errno));
+		fclose(fp);
+		return LSV_EIO;
+	}
+	*start = off - 1;
+	while ((c = getc(fp)) != EOF) {
+		(*start)++;
+		if (c == '\n')
+			break;
+	}
+	if (ferror(fp)) {
+		lsv_fail(err, LSV_EIO, "%s: read error: %s", path,
+			 strerror(errno));
+		fclose(fp);
+		return LSV_EIO;
+	}
+	fclose(fp);
+	return LSV_OK;
+}
+
+lsv_status lsv_file_count_lines(const char *path, long long from,
+				long long to, size_t *count, lsv_error *err)
+{
+	FILE *fp;
+	char *buf;
+	size_t want, got, size = (size_t)1 << 20;
+	long long left = to - from;
+
+	*count = 0;
+	if (left <= 0)
+		return LSV_OK;
+	fp = fopen(path, "r");
+	buf = malloc(size);
+	if (fp == NULL || buf == NULL) {
+		lsv_status st = fp == NULL
+			? lsv_fail(err, LSV_EIO, "%s: cannot open: %s", path,
+				   strerror(errno))
+			: lsv_fail(err, LSV_ENOMEM, "%s: out of memory", path);
+		if (fp != NULL)
+			fclose(fp);
+		free(buf);
+		return st;
+	}
+	if (fseeko(fp, (off_t)from, SEEK_SET) != 0)
+		left = -1;
+	while (left > 0) {
+		const char *p, *q;
+		want = left < (long long)size ? (size_t)left : size;
+		got = fread(buf, 1, want, fp);
+		for (p = buf, q = buf + got;
+		     (p = memchr(p, '\n', (size_t)(q - p))) != NULL; p++)
+			(*count)++;
+		left -= (long long)got;
+		if (got < want)
+			break;
+	}
+	if (left != 0) {
+		lsv_fail(err, LSV_EIO, "%s: read error: %s", path,
+			 ferror(fp) ? strerror(errno) : "the file shrank");
+		fclose(fp);
+		free(buf);
+		return LSV_EIO;
+	}
+	fclose(fp);
+	free(buf);
+	return LSV_OK;
+}
+
+lsv_status lsv_data_read_part(const char *path, double unlabeled,
+			      long long start, long long end,
+			      size_t first_line, lsv_data **out,
+			      lsv_error *err)
+{
+	part pt;
+	FILE *fp;
+	char *buf;
+	lsv_status st;
+
+	*out = NULL;
+	if (end <= start) {  /* no line starts in this part */
+		lsv_data *x = calloc(1, sizeof *x);
+		if (x == NULL || (x->rowptr = calloc(1, sizeof *x->rowptr)) == NULL) {
+			free(x);
+			return lsv_fail(err, LSV_ENOMEM, "%s: out of memory", path);
+		}
+		x->unlabeled = unlabeled == 0.0 ? 0.0 : unlabeled;
+		*out = x;
+		return LSV_OK;
+	}
+	pt.start = start;
+	pt.end = end;
+	pt.first_line = first_line;
+	fp = fopen(path, "r");
+	if (fp == NULL)
+		return lsv_fail(err, LSV_EIO, "%s: cannot open: %s", path,
+				strerror(errno));
+	buf = lsv_big_buffer(fp);
+	if (fseeko(fp, (off_t)start, SEEK_SET) != 0)
+		st = lsv_fail(err, LSV_EIO, "%s: cannot seek: %s", path,
+			      strerror(errno));
+	else
+		st = read_data(fp, path, unlabeled, &pt, out, NULL, err);
+	fclose(fp);
+	free(buf);
+	return st;
 }

@@ -79,7 +79,7 @@ static lsv_status check_symmetry(const lsv_graph *g, const char *name,
 lsv_status lsv_graph_read(FILE *fp, const char *name, size_t expect_n,
 			  lsv_graph **out, lsv_error *err)
 {
-	lsv_lines in = {fp, name, NULL, 0, 0};
+	lsv_lines in = {fp, name, NULL, 0, 0, 0, 0};
 	lsv_graph *g;
 	size_t cap_rows = 0, cap_nnz = 0, maxj_line = 0;
 	long maxj = 0;

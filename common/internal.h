@@ -29,6 +29,10 @@ typedef struct {
 	char *buf;
 	size_t cap;
 	size_t line;  /* number of the line last returned, 1-based */
+	/* A part of a file (lsv_data_read_part): the offset the stream is at
+	 * and the offset where the part ends; end 0: read to the end.  A line
+	 * belongs to the part its first byte is in. */
+	long long at, end;
 } lsv_lines;
 
 /* Next line with its end (LF or CRLF), trailing blanks and any "# comment"

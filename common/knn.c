@@ -1880,7 +1880,15 @@ static size_t ring_bytes(size_t n, size_t nnz)
 	       nnz * sizeof(int);
 }
 
-/* Rows [r0, r0 + m) of x (columns already compact) packed at buf. */
+/* The same rounded up to 8 bytes: blocks packed one after another in one
+ * buffer stay aligned for their size_t and double arrays. */
+static size_t ring_padded(size_t n, size_t nnz)
+{
+	return (ring_bytes(n, nnz) + 7) & ~(size_t)7;
+}
+
+/* Rows [r0, r0 + m) of x (columns already compact) packed at buf (8-byte
+ * aligned). */
 static void ring_pack(const lsv_data *x, size_t r0, size_t m, size_t grow0,
 		      unsigned char *buf)
 {
@@ -1905,7 +1913,7 @@ static int ring_view(const unsigned char *buf, size_t bytes, lsv_data *v,
 	if (bytes < sizeof h)
 		return 0;
 	memcpy(&h, buf, sizeof h);
-	if (ring_bytes(h.n, h.nnz) != bytes)
+	if (ring_padded(h.n, h.nnz) != bytes)
 		return 0;
 	memset(v, 0, sizeof *v);
 	v->n = h.n;
@@ -2222,8 +2230,11 @@ static lsv_status ring_step(ring *r, const lsv_data *C, size_t crow0,
 			r->cap[a] = hm->cap[i];
 			s->hsize[a] = hm->hsize[i];
 			memcpy(s->heap + a * kc, hm->h + i * kc, kc * sizeof *s->heap);
-			s->thr[a] = fmin(hm->cap[i], s->hsize[a] < s->kc ? INFINITY
-						: s->heap[a * kc].key);
+			/* no candidate wanted (one row in all: k = 0) takes
+			 * none, and its empty heap is not read */
+			s->thr[a] = fmin(hm->cap[i], s->kc == 0 ? -INFINITY
+					 : s->hsize[a] < s->kc ? INFINITY
+					 : s->heap[a * kc].key);
 			s->margin[a] = s->exact ? 0.0
 				: s->p->distance == LSV_DIST_COSINE
 					? 2.0 * s->rel : s->rel * (s->sq[a] + r->sqmax);
@@ -2444,7 +2455,7 @@ static lsv_status ring_run(ring *r, const lsv_data *q, lsv_error *err)
 	knn *s = &r->s;
 	int P = lsv_comm_size(r->comm), me = lsv_comm_rank(r->comm), t;
 	int S = P / 2, knn_mode = s->p->epsilon == 0.0;
-	size_t bytes = ring_bytes(q->n, q->nnz), nd = 0, nh = 0, i;
+	size_t bytes = ring_padded(q->n, q->nnz), nd = 0, nh = 0, i;
 	size_t kc = (size_t)s->kc, hb = heap_bytes(r->nq, kc);
 	unsigned char *data = NULL, *heaps = NULL;  /* in hand */
 	void *got = NULL;
@@ -2608,6 +2619,56 @@ lsv_status lsv_knn_pairs_ring(lsv_comm *comm, const lsv_data *q, size_t row0,
 	return st;
 }
 
+/* After the blocks are in place (q this rank's rows from row0, m compact
+ * features): the ring, the pairs gathered on rank 0 and the graph there. */
+static lsv_status dist_tail(lsv_comm *comm, const lsv_data *q, size_t row0,
+			    size_t n, size_t m, const lsv_graph_param *p,
+			    lsv_graph **out, lsv_graph_info *info,
+			    lsv_error *err)
+{
+	int P = lsv_comm_size(comm), me = lsv_comm_rank(comm), r;
+	size_t *counts = calloc((size_t)P, sizeof *counts), np = 0;
+	lsv_pair *pairs = NULL;
+	void *gathered = NULL;
+	lsv_status st = counts != NULL ? LSV_OK
+		: lsv_fail(err, LSV_ENOMEM, "out of memory for %d ranks", P);
+
+	if ((st = lsv_comm_agree(comm, st, err)) != LSV_OK)
+		goto done;
+	st = lsv_knn_pairs_ring(comm, q, row0, n, m, p, &pairs, &np, info, err);
+	if (st != LSV_OK)
+		goto done;
+	/* the pairs of every rank, in rank order = row order, on rank 0 */
+	st = lsv_comm_gatherv(comm, 0, pairs, np * sizeof *pairs, &gathered,
+			      counts, err);
+	free(pairs);
+	pairs = NULL;
+	if (st != LSV_OK)
+		goto done;
+	if (me == 0) {
+		size_t total = 0;
+		for (r = 0; r < P; r++)
+			total += counts[r];
+		/* epsilon pairs come from whichever rank multiplied their
+		 * blocks: in (row, column) order, as the serial build has them */
+		if (p->epsilon > 0.0)
+			qsort(gathered, total / sizeof(lsv_pair), sizeof(lsv_pair),
+			      pick_cmp);
+		st = lsv_graph_assemble(n, gathered, total / sizeof(lsv_pair), p,
+					out, info, err);
+	}
+	st = lsv_comm_agree(comm, st, err);
+done:
+	if (st != LSV_OK && *out != NULL) {
+		lsv_graph_free(*out);
+		*out = NULL;
+	}
+	free(pairs);
+	free(gathered);
+	free(counts);
+	return st;
+}
+
 lsv_status lsv_graph_build_dist(lsv_comm *comm, const lsv_data *x,
 				const lsv_graph_param *p, lsv_graph **out,
 				lsv_graph_info *info, lsv_error *err)
@@ -2615,9 +2676,8 @@ lsv_status lsv_graph_build_dist(lsv_comm *comm, const lsv_data *x,
 	int P = lsv_comm_size(comm), me = lsv_comm_rank(comm), r;
 	unsigned long long dims[2] = {0, 0};  /* n, distinct features */
 	unsigned char *all = NULL;
-	void *part = NULL, *gathered = NULL;
-	size_t *counts = NULL, bytes = 0, np = 0, n, row0;
-	lsv_pair *pairs = NULL;
+	void *part = NULL;
+	size_t *counts = NULL, bytes = 0, n, row0;
 	lsv_graph_info dummy;
 	lsv_data q, cx;
 	lsv_status st;
@@ -2663,7 +2723,7 @@ lsv_status lsv_graph_build_dist(lsv_comm *comm, const lsv_data *x,
 		for (r = 0; st == LSV_OK && r < P; r++) {
 			size_t a = x->n * (size_t)r / (size_t)P;
 			size_t b = x->n * (size_t)(r + 1) / (size_t)P;
-			counts[r] = ring_bytes(b - a, x->rowptr[b] - x->rowptr[a]);
+			counts[r] = ring_padded(b - a, x->rowptr[b] - x->rowptr[a]);
 			bytes += counts[r];
 		}
 		if (st == LSV_OK && (all = malloc(bytes + 1)) == NULL)
@@ -2689,42 +2749,241 @@ lsv_status lsv_graph_build_dist(lsv_comm *comm, const lsv_data *x,
 		? LSV_OK : lsv_fail(err, LSV_EIO, "a malformed row block message");
 	if ((st = lsv_comm_agree(comm, st, err)) != LSV_OK)
 		goto done;
-	st = lsv_knn_pairs_ring(comm, &q, row0, n, (size_t)dims[1], p, &pairs,
-				&np, info, err);
-	if (st != LSV_OK)
-		goto done;
-	free(part);
-	part = NULL;
-	/* the pairs of every rank, in rank order = row order, on rank 0 */
-	st = lsv_comm_gatherv(comm, 0, pairs, np * sizeof *pairs, &gathered,
-			      counts, err);
-	free(pairs);
-	pairs = NULL;
-	if (st != LSV_OK)
-		goto done;
-	if (me == 0) {
-		size_t total = 0;
-		for (r = 0; r < P; r++)
-			total += counts[r];
-		/* epsilon pairs come from whichever rank multiplied their
-		 * blocks: in (row, column) order, as the serial build has them */
-		if (p->epsilon > 0.0)
-			qsort(gathered, total / sizeof(lsv_pair), sizeof(lsv_pair),
-			      pick_cmp);
-		st = lsv_graph_assemble(n, gathered, total / sizeof(lsv_pair), p,
-					out, info, err);
-	}
-	st = lsv_comm_agree(comm, st, err);
+	st = dist_tail(comm, &q, row0, n, (size_t)dims[1], p, out, info, err);
 done:
-	if (st != LSV_OK && *out != NULL) {
-		lsv_graph_free(*out);
-		*out = NULL;
-	}
 	free(cx.col);
 	free(all);
 	free(part);
-	free(pairs);
-	free(gathered);
 	free(counts);
+	return st;
+}
+
+/* The rows of every rank's block moved to the blocks [n r / P, n (r + 1)
+ * / P): x is this rank's rows [row0, row0 + x->n) with compact columns;
+ * *q gets this rank's block (its own arrays) and *qrow0 its first row.
+ * One all-to-all; each piece padded to 8 bytes (ring_padded). */
+static lsv_status dist_move(lsv_comm *comm, const lsv_data *x, size_t row0,
+			    size_t n, lsv_data *q, size_t *qrow0,
+			    lsv_error *err)
+{
+	int P = lsv_comm_size(comm), me = lsv_comm_rank(comm), r;
+	size_t *sc = calloc((size_t)P, sizeof *sc), *rc = calloc((size_t)P,
+								 sizeof *rc);
+	size_t total = 0, off, rows = 0, nnz = 0, end = row0 + x->n;
+	unsigned char *send = NULL;
+	void *recv = NULL;
+	lsv_status st = LSV_OK;
+
+	memset(q, 0, sizeof *q);
+	*qrow0 = n * (size_t)me / (size_t)P;
+	if (sc == NULL || rc == NULL)
+		st = lsv_fail(err, LSV_ENOMEM, "out of memory for %d ranks", P);
+	for (r = 0; st == LSV_OK && r < P; r++) {
+		size_t a = n * (size_t)r / (size_t)P, b = n * (size_t)(r + 1) / (size_t)P;
+		if (a < row0)
+			a = row0;
+		if (b > end)
+			b = end;
+		if (a < b)
+			sc[r] = ring_padded(b - a, x->rowptr[b - row0] -
+					    x->rowptr[a - row0]);
+		total += sc[r];
+	}
+	if (st == LSV_OK && (send = malloc(total + 8)) == NULL)
+		st = lsv_fail(err, LSV_ENOMEM, "out of memory for the rows to "
+			      "move (%zu bytes)", total);
+	for (r = 0, off = 0; st == LSV_OK && r < P; off += sc[r], r++) {
+		size_t a = n * (size_t)r / (size_t)P;
+		if (sc[r] == 0)
+			continue;
+		if (a < row0)
+			a = row0;
+		{
+			size_t b = n * (size_t)(r + 1) / (size_t)P;
+			if (b > end)
+				b = end;
+			ring_pack(x, a - row0, b - a, a, send + off);
+		}
+	}
+	if ((st = lsv_comm_agree(comm, st, err)) != LSV_OK)
+		goto done;
+	if ((st = lsv_comm_alltoallv(comm, send, sc, &recv, rc, err)) != LSV_OK)
+		goto done;
+	free(send);
+	send = NULL;
+	/* the pieces, in rank order = row order: sizes first */
+	for (r = 0, off = 0; r < P; off += rc[r], r++) {
+		ring_head h;
+		if (rc[r] == 0)
+			continue;
+		memcpy(&h, (unsigned char *)recv + off, sizeof h);
+		if (rc[r] < sizeof h || ring_padded(h.n, h.nnz) != rc[r] ||
+		    h.row0 != *qrow0 + rows) {
+			st = lsv_fail(err, LSV_EIO, "a malformed row block message");
+			break;
+		}
+		rows += h.n;
+		nnz += h.nnz;
+	}
+	if (st == LSV_OK && rows != n * (size_t)(me + 1) / (size_t)P - *qrow0)
+		st = lsv_fail(err, LSV_EIO, "a malformed row block message");
+	if (st == LSV_OK) {
+		q->rowptr = malloc((rows + 1) * sizeof *q->rowptr);
+		q->val = malloc((nnz + 1) * sizeof *q->val);
+		q->col = malloc((nnz + 1) * sizeof *q->col);
+		if (!q->rowptr || !q->val || !q->col)
+			st = lsv_fail(err, LSV_ENOMEM, "out of memory for a block "
+				      "of %zu rows", rows);
+	}
+	if (st == LSV_OK) {
+		q->rowptr[0] = 0;
+		for (r = 0, off = 0; r < P; off += rc[r], r++) {
+			const unsigned char *b = (unsigned char *)recv + off;
+			ring_head h;
+			size_t i, rp;
+			if (rc[r] == 0)
+				continue;
+			memcpy(&h, b, sizeof h);
+			b += sizeof h;
+			for (i = 1; i <= h.n; i++) {
+				memcpy(&rp, b + i * sizeof rp, sizeof rp);
+				q->rowptr[q->n + i] = q->nnz + rp;
+			}
+			b += (h.n + 1) * sizeof rp;
+			memcpy(q->val + q->nnz, b, h.nnz * sizeof *q->val);
+			b += h.nnz * sizeof *q->val;
+			memcpy(q->col + q->nnz, b, h.nnz * sizeof *q->col);
+			q->n += h.n;
+			q->nnz += h.nnz;
+		}
+	}
+	st = lsv_comm_agree(comm, st, err);
+done:
+	if (st != LSV_OK) {
+		free(q->rowptr);
+		free(q->val);
+		free(q->col);
+		memset(q, 0, sizeof *q);
+	}
+	free(send);
+	free(recv);
+	free(sc);
+	free(rc);
+	return st;
+}
+
+static int int_order(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return (x > y) - (x < y);
+}
+
+lsv_status lsv_graph_build_dist_rows(lsv_comm *comm, const lsv_data *x,
+				     size_t row0, size_t n,
+				     const lsv_graph_param *p, lsv_graph **out,
+				     lsv_graph_info *info, lsv_error *err)
+{
+	int P = lsv_comm_size(comm);
+	lsv_fmap f, g;
+	int *mine = NULL;
+	void *all = NULL;
+	size_t nmine = 0, bytes = 0, k, m, qrow0 = 0, *counts = NULL;
+	lsv_data cx, q;
+	lsv_graph_info dummy;
+	lsv_status st;
+
+	*out = NULL;
+	if (info == NULL)
+		info = &dummy;
+	memset(info, 0, sizeof *info);
+	memset(&cx, 0, sizeof cx);
+	memset(&q, 0, sizeof q);
+	memset(&f, 0, sizeof f);
+	memset(&g, 0, sizeof g);
+	st = lsv_graph_param_check(p, err);
+	if (st == LSV_OK && (p->distance == LSV_DIST_TANGENT ||
+			     p->distance == LSV_DIST_ROTATION))
+		st = lsv_fail(err, LSV_EINVAL, "the image distances are not "
+			      "distributed: run them on one process");
+	if (st == LSV_OK && n == 0)
+		st = lsv_fail(err, LSV_EINVAL, "no data rows");
+	else if (st == LSV_OK && n > INT_MAX)
+		st = lsv_fail(err, LSV_ETOOBIG, "%zu rows: at most %d are "
+			      "supported", n, INT_MAX);
+	if (st == LSV_OK) {
+		size_t i, c;
+		for (i = 0; i < x->n && st == LSV_OK; i++) {
+			double v = 0.0;
+			for (c = x->rowptr[i]; c < x->rowptr[i + 1]; c++)
+				v += x->val[c] * x->val[c];
+			if (!(v <= DBL_MAX / 4))
+				st = too_large(row0 + i, v, err);
+		}
+	}
+	/* the features that occur on any rank, numbered in index order as
+	 * one process numbers them: each rank's, gathered and merged */
+	if (st == LSV_OK && (st = lsv_fmap_build(x, NULL, 0, &f, err)) == LSV_OK) {
+		mine = malloc((f.m + 1) * sizeof *mine);
+		if (mine == NULL)
+			st = lsv_fail(err, LSV_ENOMEM, "out of memory for the "
+				      "feature map");
+		else if (f.table != NULL) {
+			for (k = 0; k < f.dim; k++)
+				if (f.table[k] >= 0)
+					mine[nmine++] = (int)k;
+		} else {
+			memcpy(mine, f.sorted, f.m * sizeof *mine);
+			nmine = f.m;
+		}
+	}
+	counts = calloc((size_t)P, sizeof *counts);
+	if (st == LSV_OK && counts == NULL)
+		st = lsv_fail(err, LSV_ENOMEM, "out of memory for %d ranks", P);
+	if ((st = lsv_comm_agree(comm, st, err)) != LSV_OK)
+		goto done;
+	if ((st = lsv_comm_allgatherv(comm, mine, nmine * sizeof *mine, &all,
+				      counts, err)) != LSV_OK)
+		goto done;
+	bytes = 0;
+	for (k = 0; k < (size_t)P; k++)
+		bytes += counts[k];
+	m = bytes / sizeof(int);
+	qsort(all, m, sizeof(int), int_order);
+	{
+		int *u = all;
+		size_t j = 0;
+		for (k = 0; k < m; k++)
+			if (j == 0 || u[j - 1] != u[k])
+				u[j++] = u[k];
+		m = j;
+		g.dim = x->dim;
+		g.m = m;
+		g.sorted = u;  /* bisection: the map is used once per value */
+		all = NULL;
+	}
+	cx = *x;
+	cx.col = malloc((x->nnz + 1) * sizeof *cx.col);
+	if (cx.col == NULL)
+		st = lsv_fail(err, LSV_ENOMEM, "out of memory for the feature map");
+	else
+		for (k = 0; k < x->nnz; k++)
+			cx.col[k] = lsv_fmap_get(&g, x->col[k]);
+	if ((st = lsv_comm_agree(comm, st, err)) != LSV_OK)
+		goto done;
+	if ((st = dist_move(comm, &cx, row0, n, &q, &qrow0, err)) != LSV_OK)
+		goto done;
+	free(cx.col);
+	cx.col = NULL;
+	st = dist_tail(comm, &q, qrow0, n, m, p, out, info, err);
+done:
+	free(q.rowptr);
+	free(q.val);
+	free(q.col);
+	free(cx.col);
+	free(mine);
+	free(all);
+	free(counts);
+	lsv_fmap_free(&f);
+	lsv_fmap_free(&g);
 	return st;
 }

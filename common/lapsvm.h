@@ -152,6 +152,27 @@ lsv_status lsv_data_read_path_fp(const char *path, double unlabeled,
 				 lsv_data **out, unsigned long long *fp,
 				 lsv_error *err);
 
+/*
+ * Parts of one file, for several processes reading it at once: a part is
+ * the lines whose first byte lies in a byte range, so ranges cut anywhere
+ * partition the lines.  lsv_file_line_start: the first line start at or
+ * after byte off (the file's size if there is none).
+ * lsv_file_count_lines: the newline bytes in [from, to).
+ * lsv_data_read_part: the rows of the lines starting in [start, end),
+ * start a line start, read as lsv_data_read reads, with the lines numbered
+ * from first_line (the file's number of the part's first line) in
+ * messages; a part may hold no row, and is not checked for looking like a
+ * graph (lsv_data_read's check needs every row).  *out is the caller's.
+ */
+lsv_status lsv_file_line_start(const char *path, long long off,
+			       long long *start, lsv_error *err);
+lsv_status lsv_file_count_lines(const char *path, long long from,
+				long long to, size_t *count, lsv_error *err);
+lsv_status lsv_data_read_part(const char *path, double unlabeled,
+			      long long start, long long end,
+			      size_t first_line, lsv_data **out,
+			      lsv_error *err);
+
 void lsv_data_free(lsv_data *x);
 
 /* Nonzero if row i is labeled (its label differs from the marker). */
@@ -1552,6 +1573,13 @@ void lsv_comm_block(size_t n, int r, int P, size_t *lo, size_t *nl);
 lsv_status lsv_graph_build_dist(lsv_comm *comm, const lsv_data *x,
 				const lsv_graph_param *p, lsv_graph **out,
 				lsv_graph_info *info, lsv_error *err);
+/* The same from rows every rank read itself (lsv_data_read_dist): x this
+ * rank's rows [row0, row0 + x->n) of the n, in rank order; the rows move
+ * to the blocks above first (one all-to-all).  The same graph. */
+lsv_status lsv_graph_build_dist_rows(lsv_comm *comm, const lsv_data *x,
+				     size_t row0, size_t n,
+				     const lsv_graph_param *p, lsv_graph **out,
+				     lsv_graph_info *info, lsv_error *err);
 
 /*
  * Inputs read once (common/share.c): root's *x (or *g) copied to every
@@ -1560,6 +1588,21 @@ lsv_status lsv_graph_build_dist(lsv_comm *comm, const lsv_data *x,
  * root (then NULL everywhere).  Every rank gets the same status.
  */
 lsv_status lsv_data_share(lsv_comm *c, int root, lsv_data **x, lsv_error *err);
+/*
+ * A regular file read by every rank at once (common/share.c): rank r the
+ * lines starting in bytes [size r / P, size (r + 1) / P) (lsv_data_read_part),
+ * numbered as in the whole file, so a bad line gets the message one
+ * process would give (the lowest rank's failure is everyone's).  *x:
+ * this rank's rows, in file order, the rows *row0.. of the *n in all
+ * (the caller's; x->dim the largest feature index over all ranks).  "No
+ * data rows" if there are none at all.  *graph_like is 1 when every label
+ * is its row's number (1..n in order), the first sign lsv_data_read takes
+ * of a graph file: the caller reads such a file whole instead, so that it
+ * is refused as one process refuses it.
+ */
+lsv_status lsv_data_read_dist(lsv_comm *c, const char *path, double unlabeled,
+			      lsv_data **x, size_t *row0, size_t *n,
+			      int *graph_like, lsv_error *err);
 lsv_status lsv_graph_share(lsv_comm *c, int root, lsv_graph **g,
 			   lsv_error *err);
 

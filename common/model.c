@@ -1782,7 +1782,7 @@ static lsv_status parse_magic(reader *r, char *s)
 lsv_status lsv_model_read(FILE *fp, const char *name, lsv_model **out,
 			  lsv_error *err)
 {
-	lsv_lines in = {fp, name, NULL, 0, 0};
+	lsv_lines in = {fp, name, NULL, 0, 0, 0, 0};
 	reader r;
 	lsv_model *m;
 	char *s;

@@ -242,7 +242,7 @@ lsv_status lsv_precomputed_read(FILE *fp, const char *name, double unlabeled,
 				size_t expect, lsv_data **out, lsv_error *err)
 {
 	reader r;
-	lsv_lines in = {fp, name, NULL, 0, 0};
+	lsv_lines in = {fp, name, NULL, 0, 0, 0, 0};
 	char *line;
 	size_t *starts = NULL, cap_starts = 0;
 	lsv_status st = LSV_OK;

@@ -1,15 +1,18 @@
 /*
  * share.c -- a data set or a graph read by one rank, copied to every rank
  * (see lapsvm.h, lsv_data_share): the inputs of lapsvm-train under mpirun,
- * read once.
+ * read once.  And a data file read by every rank at once, each its part
+ * (lsv_data_read_dist): graph-build's rows, which no rank needs whole.
  *
  * The sizes go first (one broadcast), so that every rank allocates the
  * arrays, and every rank agrees on that before the arrays follow, one
  * broadcast each: a rank that could not allocate must not leave the others
  * waiting.  Arrays over INT_MAX bytes are refused by lsv_comm_bcast.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "internal.h"
 
@@ -141,5 +144,99 @@ lsv_status lsv_graph_share(lsv_comm *c, int root, lsv_graph **g,
 		else
 			lsv_graph_free(d);
 	}
+	return st;
+}
+
+/* v[r] = mine on rank r, v[q] = rank q's on every rank (one allreduce of
+ * P numbers: each rank fills its own slot). */
+static lsv_status everyones(lsv_comm *c, size_t mine, size_t *v,
+			    lsv_error *err)
+{
+	int P = lsv_comm_size(c), r;
+	for (r = 0; r < P; r++)
+		v[r] = 0;
+	v[lsv_comm_rank(c)] = mine;
+	return lsv_comm_allreduce_size(c, v, (size_t)P, LSV_COMM_SUM, err);
+}
+
+lsv_status lsv_data_read_dist(lsv_comm *c, const char *path, double unlabeled,
+			      lsv_data **x, size_t *row0, size_t *n,
+			      int *graph_like, lsv_error *err)
+{
+	int P = lsv_comm_size(c), me = lsv_comm_rank(c), q;
+	size_t *v = calloc((size_t)P, sizeof *v), lines = 0, first = 1, i;
+	size_t flag[2];
+	long long size = 0, start = 0, end = 0;
+	lsv_data *d = NULL;
+	struct stat sb;
+	lsv_status st = LSV_OK;
+
+	*x = NULL;
+	*row0 = *n = 0;
+	*graph_like = 0;
+	if (v == NULL)
+		st = lsv_fail(err, LSV_ENOMEM, "out of memory for %d ranks", P);
+	else if (stat(path, &sb) != 0)
+		st = lsv_fail(err, LSV_EIO, "%s: cannot open: %s", path,
+			      strerror(errno));
+	else if (!S_ISREG(sb.st_mode))
+		st = lsv_fail(err, LSV_EINVAL, "%s: not a regular file (a part "
+			      "of it cannot be read on its own)", path);
+	else {
+		/* rank r's bytes from size r / P, without overflow */
+		size = (long long)sb.st_size;
+		st = lsv_file_line_start(path, size / P * me + size % P * me / P,
+					 &start, err);
+	}
+	/* the parts: from each start to the next rank's */
+	if ((st = lsv_comm_agree(c, st, err)) != LSV_OK ||
+	    (st = everyones(c, (size_t)start, v, err)) != LSV_OK)
+		goto done;
+	end = me + 1 < P ? (long long)v[me + 1] : size;
+	if (end < start)
+		end = start;
+	/* the file's number of this part's first line */
+	st = lsv_file_count_lines(path, start, end, &lines, err);
+	if ((st = lsv_comm_agree(c, st, err)) != LSV_OK ||
+	    (st = everyones(c, lines, v, err)) != LSV_OK)
+		goto done;
+	for (q = 0; q < me; q++)
+		first += v[q];
+	st = lsv_data_read_part(path, unlabeled, start, end, first, &d, err);
+	if ((st = lsv_comm_agree(c, st, err)) != LSV_OK ||
+	    (st = everyones(c, d->n, v, err)) != LSV_OK)
+		goto done;
+	for (q = 0; q < P; q++) {
+		*row0 += q < me ? v[q] : 0;
+		*n += v[q];
+	}
+	if (*n == 0) {
+		st = lsv_fail(err, LSV_EFORMAT, "%s: no data rows (empty file)",
+			      path);
+		goto done;
+	}
+	/* the largest feature index, and lsv_data_read's first sign of a
+	 * graph file: labels 1..n in order (and some value stored) */
+	flag[0] = d->dim;
+	flag[1] = d->nnz;
+	if ((st = lsv_comm_allreduce_size(c, flag, 2, LSV_COMM_MAX, err)) !=
+	    LSV_OK)
+		goto done;
+	d->dim = flag[0];
+	flag[0] = 1;
+	for (i = 0; i < d->n && flag[0]; i++)
+		flag[0] = d->y[i] == (double)(*row0 + i + 1);
+	flag[0] = !flag[0];  /* MAX of "not": any rank's no is a no */
+	if ((st = lsv_comm_allreduce_size(c, flag, 1, LSV_COMM_MAX, err)) !=
+	    LSV_OK)
+		goto done;
+	*graph_like = flag[0] == 0 && *n >= 2 && flag[1] > 0;
+	*x = d;
+	d = NULL;
+done:
+	lsv_data_free(d);
+	free(v);
+	if (st != LSV_OK)
+		*row0 = *n = 0;
 	return st;
 }

@@ -61,6 +61,8 @@ int lsv_lines_next(lsv_lines *r, char **s, lsv_error *err)
 	const char *mark;
 
 again:
+	if (r->end > 0 && r->at >= r->end)
+		return 0;  /* the next line starts in the next part */
 	errno = 0;
 	len = getline(&r->buf, &r->cap, r->fp);
 	if (len == -1) {
@@ -72,6 +74,7 @@ again:
 		return 0;
 	}
 	r->line++;
+	r->at += len;
 	m = (size_t)len;
 	if (r->line == 1 && (mark = starts_with_mark(r->buf, m)) != NULL) {
 		lsv_fail(err, LSV_EFORMAT, "%s:1: the file starts with %s",

@@ -562,7 +562,7 @@ static lsv_status read_header(lsv_lines *in, lsv_graph_record *r,
 lsv_status lsv_graph_record_read(FILE *fp, const char *name,
 				 lsv_graph_record **out, lsv_error *err)
 {
-	lsv_lines in = {fp, name, NULL, 0, 0};
+	lsv_lines in = {fp, name, NULL, 0, 0, 0, 0};
 	lsv_graph_record *r = calloc(1, sizeof *r);
 	size_t npairs = 0, row = 0, e = 0, cap_rows = 0, cap_col = 0,
 	       cap_key = 0;

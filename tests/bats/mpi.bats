@@ -152,6 +152,32 @@ integer_moons() {
 	[ "$sent" -gt 24000 ]
 }
 
+@test "mpi: parts cut through comment lines, CRLF and a last line without newline: byte-identical" {
+	moons m.libsvm -S 3
+	awk '{ if (NR % 7 == 0) print "# comment " NR; if (NR % 11 == 0) print "   # indented"
+	       printf "%s\r\n", $0 }' m.libsvm > c.libsvm
+	printf '1 1:0.1 2:0.2' >> c.libsvm
+	same_graphs c.libsvm -k 6
+}
+
+@test "mpi: every rank reads its own part of a file; standard input is read by rank 0 and scattered" {
+	moons m.libsvm -S 3 -n 400
+	"$GB" -q -k 6 m.libsvm serial.graph
+	run --separate-stderr mpi 2 -k 6 m.libsvm file.graph
+	assert_status 0
+	cmp serial.graph file.graph
+	parts=$(sed -n 's/.*rank 0 of 2: .*, sent \([0-9]*\) bytes/\1/p' <<< "$stderr")
+	run --separate-stderr mpi 2 -k 6 - stdin.graph < m.libsvm
+	assert_status 0
+	cmp serial.graph stdin.graph
+	scatter=$(sed -n 's/.*rank 0 of 2: .*, sent \([0-9]*\) bytes/\1/p' <<< "$stderr")
+	# reading by parts, rank 0 does not scatter rank 1's 200 rows (2 values
+	# of 12 bytes and a row offset each: 6400 bytes); it sends only the few
+	# rows of its byte range that belong to rank 1's block
+	[ "$parts" -gt 0 ] && [ $((scatter - parts)) -ge 3200 ] ||
+		{ echo "rank 0 sent $parts bytes reading by parts, $scatter from stdin"; return 1; }
+}
+
 # ------------------------------------------------------------------ faults
 
 # one_message: the run failed with status $1 and exactly one line on
@@ -169,10 +195,27 @@ one_message() {
 
 @test "mpi fault: a malformed line in the rows of rank 2: file:line, exit 1, no stray file" {
 	moons m.libsvm -S 3
-	# 200 rows on 3 ranks: rank 2 holds rows 134..200
+	# 200 rows on 3 ranks: rank 2 reads the lines that start in the last
+	# third of the file's bytes (line 180 is at about 90%)
 	sed -i '180s/.*/1 1:0.5 2:oops/' m.libsvm
 	run --separate-stderr mpi 3 -k 6 m.libsvm m.graph
 	one_message 1 "graph-build: m.libsvm:180:" m.libsvm
+}
+
+@test "mpi fault: a graph file as data, a byte order mark, an empty line: one process's message, once" {
+	moons m.libsvm -S 3
+	"$GB" -q -k 6 m.libsvm g.graph
+	rm m.libsvm
+	run --separate-stderr mpi 3 -k 6 g.graph out.graph
+	one_message 1 "graph-build: g.graph: this looks like a graph file, not data" g.graph g.graph.knn
+	rm g.graph g.graph.knn
+	{ printf '\357\273\277'; printf '%s\n' '1 1:1' '-1 1:2' '1 1:3'; } > bom.libsvm
+	run --separate-stderr mpi 2 -k 1 bom.libsvm out.graph
+	one_message 1 "graph-build: bom.libsvm:1: the file starts with a UTF-8 byte order mark" bom.libsvm
+	rm bom.libsvm
+	printf '%s\n' '1 1:1' '-1 1:2' '1 1:3' '-1 1:4' '' '1 1:5' '-1 1:6' > blank.libsvm
+	run --separate-stderr mpi 4 -k 1 blank.libsvm out.graph
+	one_message 1 "graph-build: blank.libsvm:5: empty line" blank.libsvm
 }
 
 @test "mpi fault: a missing data file: exit 1, one message" {

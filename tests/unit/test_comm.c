@@ -1,6 +1,6 @@
 /* The serial communication module (common/comm.c without LSV_MPI) and the
- * ring neighbour search on one rank (lsv_graph_build_dist) against the
- * serial builder and the brute-force reference.  The same code runs on P
+ * ring neighbour search on one rank (lsv_graph_build_dist and _rows) against
+ * the serial builder and the brute-force reference.  The same code runs on P
  * ranks in tests/bats/mpi.bats. */
 #include <math.h>
 #include <stdlib.h>
@@ -99,13 +99,16 @@ static lsv_data *random_data(size_t n, size_t d, int levels, unsigned seed)
 	return x;
 }
 
-/* lsv_graph_build_dist on one rank gives lsv_graph_build's graph bit for
- * bit, and the brute-force reference's. */
+/* lsv_graph_build_dist on one rank, from rank 0's data and from the
+ * rows read by the rank itself (lsv_graph_build_dist_rows: the features
+ * numbered from the gathered lists, the rows moved by the all-to-all),
+ * gives lsv_graph_build's graph bit for bit, and the brute-force
+ * reference's. */
 static int ring_same(const lsv_data *x, const lsv_graph_param *p)
 {
 	lsv_comm *c = NULL;
-	lsv_graph *g = NULL, *h = NULL, *r = ref_graph(x, p);
-	lsv_graph_info gi, hi;
+	lsv_graph *g = NULL, *h = NULL, *h2 = NULL, *r = ref_graph(x, p);
+	lsv_graph_info gi, hi, hi2;
 	lsv_error e;
 	int ok;
 
@@ -113,9 +116,12 @@ static int ring_same(const lsv_data *x, const lsv_graph_param *p)
 		return 0;
 	ok = lsv_graph_build(x, p, &g, &gi, &e) == LSV_OK;
 	ok = ok && lsv_graph_build_dist(c, x, p, &h, &hi, &e) == LSV_OK;
+	ok = ok && lsv_graph_build_dist_rows(c, x, 0, x->n, p, &h2, &hi2, &e) ==
+		   LSV_OK;
 	if (!ok)
 		fprintf(stderr, "  failed: %s\n", e.msg);
 	ok = ok && r != NULL && ref_graph_equal(g, h) && ref_graph_equal(h, r) &&
+	     ref_graph_equal(h, h2) && hi2.k == hi.k && hi2.edges == hi.edges &&
 	     gi.k == hi.k && gi.t == hi.t && gi.edges == hi.edges;
 	if (!ok)
 		fprintf(stderr, "  differs: k=%d eps=%g mutual=%d dist=%d block=%zu "
@@ -123,6 +129,7 @@ static int ring_same(const lsv_data *x, const lsv_graph_param *p)
 			p->block, p->single);
 	lsv_graph_free(g);
 	lsv_graph_free(h);
+	lsv_graph_free(h2);
 	lsv_graph_free(r);
 	lsv_comm_end(c);
 	return ok;

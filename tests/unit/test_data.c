@@ -315,6 +315,98 @@ static void data_file_reads_as_its_stream(void)
 	free(text);
 }
 
+/* Write text to a new temporary file named in path (a mkstemp template). */
+static int temp_text(char *path, const char *text)
+{
+	int fd = mkstemp(path);
+	FILE *fp = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (fp == NULL)
+		return 0;
+	fputs(text, fp);
+	return fclose(fp) == 0;
+}
+
+/* Parts of a file: cut at any two byte offsets, the three parts (each from
+ * the line start at or after its cut, lines numbered by the newlines
+ * before) hold the whole file's rows in order, value for value; a bad line
+ * gets the whole file's line number from the part that holds it. */
+static void data_parts_cut_anywhere_are_the_whole_files_rows(void)
+{
+	static const char text[] =
+		"1 1:0.5 3:2\r\n# a comment\n-1 2:1.25\n\t# indented\n"
+		"1 1:1 2:2 3:3 # tail\n-1 3:7\n1 2:0.125";
+	char path[] = "/tmp/lapsvm-parts-XXXXXX", bad[] = "/tmp/lapsvm-parts-XXXXXX";
+	size_t len = strlen(text), a, b, k, fails = 0;
+	lsv_data *whole = NULL;
+	lsv_error e;
+
+	CHECK(temp_text(path, text));
+	CHECK(lsv_data_read_path(path, 0.0, &whole, &e) == LSV_OK);
+	if (whole == NULL) {
+		remove(path);
+		return;
+	}
+	for (a = 0; a <= len; a++)
+		for (b = a; b <= len; b++) {
+			long long cut[4] = {0, (long long)a, (long long)b,
+					    (long long)len}, start[4];
+			size_t n = 0, nnz = 0, line = 1, lines;
+			for (k = 0; k < 4; k++)
+				if (lsv_file_line_start(path, cut[k], &start[k], &e) !=
+				    LSV_OK)
+					fails++;
+			for (k = 0; k < 3; k++) {
+				lsv_data *x = NULL;
+				size_t i;
+				if (lsv_data_read_part(path, 0.0, start[k], start[k + 1],
+						       line, &x, &e) != LSV_OK ||
+				    lsv_file_count_lines(path, start[k], start[k + 1],
+							 &lines, &e) != LSV_OK) {
+					fails++;
+					lsv_data_free(x);
+					continue;
+				}
+				for (i = 0; i < x->n; i++, n++) {
+					size_t w = whole->rowptr[n], r = x->rowptr[i],
+					       c = x->rowptr[i + 1] - r;
+					if (n >= whole->n || x->y[i] != whole->y[n] ||
+					    c != whole->rowptr[n + 1] - w ||
+					    memcmp(x->col + r, whole->col + w, c * sizeof *x->col) ||
+					    memcmp(x->val + r, whole->val + w, c * sizeof *x->val))
+						fails++;
+					nnz += c;
+				}
+				line += lines;
+				lsv_data_free(x);
+			}
+			if (n != whole->n || nnz != whole->nnz)
+				fails++;
+		}
+	CHECK(fails == 0);
+	CHECK(whole->n == 5);
+	/* line 8 is bad; the part that starts at line 5 says 8 */
+	CHECK(temp_text(bad, "1 1:1\n1 1:2\n# c\n1 1:3\n1 1:4\n1 1:5\n"
+			"1 1:6\n1 1:x\n"));
+	{
+		lsv_data *x = NULL;
+		long long s5, end;
+		CHECK(lsv_file_line_start(bad, 20, &s5, &e) == LSV_OK);
+		CHECK(s5 == 22);  /* "1 1:4", line 5, starts at byte 22 */
+		CHECK(lsv_file_line_start(bad, 22, &end, &e) == LSV_OK && end == 22);
+		CHECK(lsv_file_line_start(bad, 1000, &end, &e) == LSV_OK && end == 46);
+		CHECK(lsv_data_read_part(bad, 0.0, s5, end, 5, &x, &e) == LSV_EFORMAT);
+		CHECK(x == NULL);
+		CHECK(strstr(e.msg, ":8: bad value for feature 1 (found 'x'") != NULL);
+		/* a part with no line start holds no row, and is no error */
+		CHECK(lsv_data_read_part(bad, 0.0, s5, s5, 5, &x, &e) == LSV_OK);
+		CHECK(x != NULL && x->n == 0 && x->rowptr[0] == 0);
+		lsv_data_free(x);
+	}
+	lsv_data_free(whole);
+	remove(path);
+	remove(bad);
+}
+
 /* The feature map numbers the features that occur, in increasing order:
  * when all occur (the first row has every one) it is the identity, later
  * rows unread; when one never occurs it has no number. */
@@ -356,6 +448,8 @@ const unit_case data_cases[] = {
 	{"data_values_grow_in_reserved_room_then_beyond",
 	 data_values_grow_in_reserved_room_then_beyond},
 	{"data_file_reads_as_its_stream", data_file_reads_as_its_stream},
+	{"data_parts_cut_anywhere_are_the_whole_files_rows",
+	 data_parts_cut_anywhere_are_the_whole_files_rows},
 	{"fmap_numbers_the_features_that_occur",
 	 fmap_numbers_the_features_that_occur},
 	{"data_values_equal_strtod_on_every_path", data_values_equal_strtod_on_every_path},
