@@ -2619,6 +2619,18 @@ lsv_status lsv_knn_pairs_ring(lsv_comm *comm, const lsv_data *q, size_t row0,
 	return st;
 }
 
+/* The options a distributed build takes: lsv_graph_build's, but not the
+ * image distances. */
+static lsv_status dist_param_check(const lsv_graph_param *p, lsv_error *err)
+{
+	lsv_status st = lsv_graph_param_check(p, err);
+	if (st == LSV_OK && (p->distance == LSV_DIST_TANGENT ||
+			     p->distance == LSV_DIST_ROTATION))
+		st = lsv_fail(err, LSV_EINVAL, "the image distances are not "
+			      "distributed: run them on one process");
+	return st;
+}
+
 /* After the blocks are in place (q this rank's rows from row0, m compact
  * features): the ring, the pairs gathered on rank 0 and the graph there. */
 static lsv_status dist_tail(lsv_comm *comm, const lsv_data *q, size_t row0,
@@ -2687,11 +2699,7 @@ lsv_status lsv_graph_build_dist(lsv_comm *comm, const lsv_data *x,
 		info = &dummy;
 	memset(info, 0, sizeof *info);
 	memset(&cx, 0, sizeof cx);
-	st = lsv_graph_param_check(p, err);
-	if (st == LSV_OK && (p->distance == LSV_DIST_TANGENT ||
-			     p->distance == LSV_DIST_ROTATION))
-		st = lsv_fail(err, LSV_EINVAL, "the image distances are not "
-			      "distributed: run them on one process");
+	st = dist_param_check(p, err);
 	counts = calloc((size_t)P, sizeof *counts);
 	if (st == LSV_OK && counts == NULL)
 		st = lsv_fail(err, LSV_ENOMEM, "out of memory for %d ranks", P);
@@ -2900,11 +2908,7 @@ lsv_status lsv_graph_build_dist_rows(lsv_comm *comm, const lsv_data *x,
 	memset(&q, 0, sizeof q);
 	memset(&f, 0, sizeof f);
 	memset(&g, 0, sizeof g);
-	st = lsv_graph_param_check(p, err);
-	if (st == LSV_OK && (p->distance == LSV_DIST_TANGENT ||
-			     p->distance == LSV_DIST_ROTATION))
-		st = lsv_fail(err, LSV_EINVAL, "the image distances are not "
-			      "distributed: run them on one process");
+	st = dist_param_check(p, err);
 	if (st == LSV_OK && n == 0)
 		st = lsv_fail(err, LSV_EINVAL, "no data rows");
 	else if (st == LSV_OK && n > INT_MAX)
@@ -2958,8 +2962,18 @@ lsv_status lsv_graph_build_dist_rows(lsv_comm *comm, const lsv_data *x,
 		m = j;
 		g.dim = x->dim;
 		g.m = m;
-		g.sorted = u;  /* bisection: the map is used once per value */
+		g.sorted = u;
 		all = NULL;
+		/* a direct table where lsv_fmap_build would make one (features
+		 * few against the values): no bisection per value */
+		if (x->dim <= 4 * x->nnz + 64 &&
+		    (g.table = malloc((x->dim + 1) * sizeof *g.table)) != NULL) {
+			for (k = 0; k < x->dim; k++)
+				g.table[k] = -1;
+			for (k = 0; k < m; k++)
+				if ((size_t)u[k] < x->dim)
+					g.table[u[k]] = (int)k;
+		}
 	}
 	cx = *x;
 	cx.col = malloc((x->nnz + 1) * sizeof *cx.col);
