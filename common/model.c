@@ -1592,6 +1592,12 @@ static lsv_status check_header(reader *r)
 						"%s:%zu: missing key '%s' (expected it "
 						"in a boosted model)", r->name, r->line,
 						need[j]);
+		/* what lsv_model_write would refuse (bad_param): an RBF
+		 * model without its R per round */
+		if (boost_rbf(m) && line_of(r, "boost_rbfs") == 0)
+			return lsv_fail(r->err, LSV_EFORMAT,
+					"%s:%zu: missing key 'boost_rbfs' (expected it "
+					"in an RBF-boosted model)", r->name, r->line);
 		if (!(m->param.boost_shrinkage <= 1.0))
 			return lsv_fail(r->err, LSV_EFORMAT,
 					"%s:%zu: boost_shrinkage %.17g out of range "
