@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/stat.h>
 
 #include "lapsvm.h"
 #include "tool.h"
@@ -248,13 +247,6 @@ static void report_ranks(const lsv_graph_info *info)
 			  "sent %.0f bytes", r, tool_nproc, v[3 * r + 1],
 			  info->single ? "sgemm" : "dgemm", v[3 * r + 2], v[3 * r]);
 	free(v);
-}
-
-/* Can every rank read its own part of in? (a regular file, not "-") */
-static int regular_file(const char *in)
-{
-	struct stat sb;
-	return strcmp(in, "-") != 0 && stat(in, &sb) == 0 && S_ISREG(sb.st_mode);
 }
 
 /* "path.knn": where the record of the graph at path goes. */
@@ -580,7 +572,7 @@ int main(int argc, char **argv)
 		if (tool_rank0_begin()) {
 			fp = tool_output_open(outpath);
 			tool_check_input(in);
-			parts = regular_file(in);
+			parts = tool_regular_file(in);
 			p.progress = tool_quiet ? NULL : tool_progress;
 			p.progress_ctx = NULL;
 		}

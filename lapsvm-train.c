@@ -1156,21 +1156,61 @@ static void describe_rows(const options *o, const lsv_data *x)
 			  "another marker with -u", m, lo, hi);
 }
 
+static void check_labels(const options *o, const lsv_data *x);
+
 /* The training set, refused at once if it holds no task: no labeled row,
  * or one class only (said now, not after building a graph). */
 static lsv_data *read_data(const options *o)
 {
-	const char *name = strcmp(o->in, "-") ? o->in : "(stdin)";
 	lsv_data *x;
 	lsv_error err;
-	size_t i, first;
 
 	if ((o->p.kernel.type == LSV_KERNEL_PRECOMPUTED
 	     ? lsv_precomputed_read_path(o->in, o->marker, 0, &x, &err)
 	     : lsv_data_read_path(o->in, o->marker, &x, &err)) != LSV_OK)
 		tool_die_err(&err);
+	check_labels(o, x);
+	return x;
+}
+
+/*
+ * Under mpirun, a data file (regular, not a precomputed kernel) is read by
+ * every rank at once, each its part of the lines, and the parts put
+ * together on every rank (lsv_data_read_dist, lsv_data_allgather): the
+ * parsing is shared and rank 0 sends only its part.  A file whose labels
+ * are its row numbers (a graph given as data) is read by rank 0 alone
+ * instead, so that it is refused as one process refuses it.  NULL then:
+ * the caller reads it as from standard input.  Every rank checks the
+ * labels on the same rows (only rank 0 prints: tool_silent).
+ */
+static lsv_data *read_data_parts(const options *o)
+{
+	lsv_data *x;
+	lsv_error err;
+	size_t row0, n;
+	int graph_like;
+
+	if (lsv_data_read_dist(tool_comm, o->in, o->marker, &x, &row0, &n,
+			       &graph_like, &err) != LSV_OK)
+		tool_die_err(&err);
+	if (graph_like) {
+		lsv_data_free(x);
+		return NULL;
+	}
+	if (lsv_data_allgather(tool_comm, &x, &err) != LSV_OK)
+		tool_die_err(&err);
+	check_labels(o, x);
+	return x;
+}
+
+/* What the methods need of the labels (a usage of the data, exit 1). */
+static void check_labels(const options *o, const lsv_data *x)
+{
+	const char *name = strcmp(o->in, "-") ? o->in : "(stdin)";
+	size_t i, first;
+
 	if (clustering(&o->p))
-		return x;  /* labels only measure agreement */
+		return;  /* labels only measure agreement */
 	if (x->l == 0)
 		tool_die(1, "%s: no labeled rows (every label is the unlabeled "
 			 "marker %g; see -u)", name, o->marker);
@@ -1192,7 +1232,6 @@ static lsv_data *read_data(const options *o)
 		tool_die(1, "%s: the labeled rows have only one class (%g): need "
 			 "at least two (or, with -s combine, declare both with "
 			 "-Y)", name, x->y[first]);
-	return x;
 }
 
 /* -y: every row has a class (an unlabeled row would have no graph of its
@@ -2061,11 +2100,12 @@ static int *grid_prepare(options *o, const lsv_data *x)
 
 /*
  * Under mpirun (P > 1 ranks of the MPI build), as graph-build (tool.h:
- * rank 0's phases): rank 0 alone opens the outputs, reads the data and the
- * graph and writes the model (the same crash-safe temporary files and
- * renames); then the inputs are copied to every rank (lsv_data_share,
- * lsv_graph_share) and every rank trains with o.p.comm, each on its block
- * of rows.
+ * rank 0's phases): rank 0 alone opens the outputs, reads the graph and
+ * writes the model (the same crash-safe temporary files and renames).  A
+ * data file is read by every rank, each its part, and put together on
+ * every rank (read_data_parts); standard input is read by rank 0 and
+ * copied (lsv_data_share), as the graph is (lsv_graph_share).  Then every
+ * rank trains with o.p.comm, each on its block of rows.
  */
 
 /* The methods that split their rows over the ranks (lsv_train_param's
@@ -2122,6 +2162,7 @@ int main(int argc, char **argv)
 	double *K = NULL;
 	int *fold = NULL;
 	FILE *model_fp, *pred_fp = NULL, *singles_fp = NULL, *kernel_fp = NULL;
+	int parts = 0;  /* under mpirun: every rank reads its part of the data */
 
 	tool_init(argv[0]);
 	tool_comm_start(&argc, &argv);
@@ -2153,14 +2194,27 @@ int main(int argc, char **argv)
 			if (o.from_file != NULL)
 				tool_check_input(o.from_file);
 		}
-		x = read_data(&o);
+		parts = tool_nproc > 1 && tool_regular_file(o.in) &&
+			o.p.kernel.type != LSV_KERNEL_PRECOMPUTED;
+		x = parts ? NULL : read_data(&o);
 	} else {
 		x = NULL;
 		model_fp = NULL;
 	}
 	tool_rank0_end();
-	if (tool_nproc > 1 && lsv_data_share(tool_comm, 0, &x, &err) != LSV_OK)
-		tool_die_err(&err);
+	if (tool_nproc > 1) {
+		if (lsv_comm_bcast(tool_comm, 0, &parts, sizeof parts, &err) !=
+		    LSV_OK)
+			tool_die_err(&err);
+		if (parts && (x = read_data_parts(&o)) == NULL) {
+			if (tool_rank0_begin())  /* a graph file: refused here */
+				x = read_data(&o);
+			tool_rank0_end();
+			parts = 0;
+		}
+		if (!parts && lsv_data_share(tool_comm, 0, &x, &err) != LSV_OK)
+			tool_die_err(&err);
+	}
 	if (o.from_file != NULL) {  /* one process only: check_distributed */
 		if (lsv_model_read_path(o.from_file, &from, &err) != LSV_OK)
 			tool_die_err(&err);

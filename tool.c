@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #ifdef _OPENMP
@@ -469,6 +470,13 @@ void tool_check_input(const char *path)
 					 "replace it (give the output another name)",
 					 given[i], path);
 		}
+}
+
+int tool_regular_file(const char *path)
+{
+	struct stat sb;
+	return strcmp(path, "-") != 0 && stat(path, &sb) == 0 &&
+	       S_ISREG(sb.st_mode);
 }
 
 /* The rename of output failed (its file not changed): say which outputs

@@ -93,6 +93,10 @@ void tool_outputs_commit(void);
  * where the data were).  Call it after opening the outputs. */
 void tool_check_input(const char *path);
 
+/* Can every rank of mpirun read its own part of path? (a regular file,
+ * not "-": a pipe or standard input is read by rank 0 alone) */
+int tool_regular_file(const char *path);
+
 /* Progress callback for the library: quiet for the first 3 seconds, then
  * at most one line a second with rows done, rate and time left.  A call
  * with done = 0 starts a phase (prints nothing): the time left is

@@ -1525,6 +1525,13 @@ lsv_status lsv_comm_allgatherv(lsv_comm *c, const void *send, size_t bytes,
 lsv_status lsv_comm_allgatherv_into(lsv_comm *c, const void *send,
 				    size_t bytes, void *recv, size_t cap,
 				    size_t *counts, lsv_error *err);
+/* All-gather in place: counts[r] bytes from rank r (every rank passes
+ * the same counts), rank r's at offset counts[0] + ... + counts[r - 1] of
+ * buf on every rank, where this rank's bytes already are; the others'
+ * arrive around them.  buf is the caller's (nothing allocated), so it can
+ * be an array grown by realloc whose pages are not touched twice. */
+lsv_status lsv_comm_allgatherv_placed(lsv_comm *c, void *buf,
+				      const size_t *counts, lsv_error *err);
 /* Root's send, counts[r] bytes for rank r in rank order (counts and send
  * read at root only), each rank's part into *recv (*bytes). */
 lsv_status lsv_comm_scatterv(lsv_comm *c, int root, const void *send,
@@ -1603,6 +1610,17 @@ lsv_status lsv_data_share(lsv_comm *c, int root, lsv_data **x, lsv_error *err);
 lsv_status lsv_data_read_dist(lsv_comm *c, const char *path, double unlabeled,
 			      lsv_data **x, size_t *row0, size_t *n,
 			      int *graph_like, lsv_error *err);
+/*
+ * The parts read by lsv_data_read_dist put together on every rank: *x,
+ * this rank's part, becomes the whole set, the parts' rows in rank order,
+ * with the same rows, labels, dim and l as one process's lsv_data_read of
+ * the file (the part's arrays grown by realloc and filled in place: the
+ * pages of this rank's rows are not written twice).  On failure *x is
+ * freed and NULL.  lapsvm-train's inputs, which every rank needs whole,
+ * each rank parsing only its part.  Every rank calls it and gets the same
+ * status.
+ */
+lsv_status lsv_data_allgather(lsv_comm *c, lsv_data **x, lsv_error *err);
 lsv_status lsv_graph_share(lsv_comm *c, int root, lsv_graph **g,
 			   lsv_error *err);
 

@@ -513,6 +513,9 @@ struct key {
 	lsv_status (*read)(reader *r, const key *k, char *s);  /* NULL: */
 	void (*write)(FILE *fp, const key *k, const lsv_model *m);  /* kind's */
 	int repeat;                        /* may occur on several lines */
+	const char *where;                 /* a method's key: the models it
+					      belongs to, named when found in
+					      another (see foreign_key) */
 };
 
 /* KEY_NAME members are enumerations stored as int. */
@@ -630,44 +633,58 @@ static const key keys[] = {
 	 .max = LONG_MAX},
 	/* tsvm_cstar >= 0 as in lsv_train_param (0: C), so the 0 of a TSVM
 	 * model read without this key is written and read back. */
-	{"tsvm_cstar", .when = is_tsvm, .kind = KEY_NONNEG, .off = P(tsvm_cstar)},
+	{"tsvm_cstar", .when = is_tsvm, .kind = KEY_NONNEG, .off = P(tsvm_cstar),
+	 .where = "a TSVM model (solver tsvm)"},
 	{"tsvm_r", .when = is_tsvm, .kind = KEY_NONNEG, .off = P(tsvm_r),
-	 .read = read_tsvm_r},
+	 .read = read_tsvm_r,
+	 .where = "a TSVM model (solver tsvm)"},
 	{"tsvm_max_switches", .when = is_tsvm, .kind = KEY_LONG,
-	 .off = P(tsvm_max_switches), .max = LONG_MAX},
+	 .off = P(tsvm_max_switches), .max = LONG_MAX,
+	 .where = "a TSVM model (solver tsvm)"},
 	/* The combination (-s combine): its model for new points (the
 	 * extension's solver), mu, the step cap, the eigenpairs (0: exact
 	 * pseudo-inverses), and one "combined_graph WEIGHT [DESCRIPTION]"
 	 * line per graph, in the order given, the weights summing to 1. */
 	{"combine_extension", .when = is_combine, .kind = KEY_NAME,
-	 .off = P(combine_ext), .names = lsv_solver_names},
+	 .off = P(combine_ext), .names = lsv_solver_names,
+	 .where = "a combination's model (solver combine)"},
 	{"combine_mu", .when = is_combine, .kind = KEY_POSITIVE,
-	 .off = P(combine_mu)},
+	 .off = P(combine_mu),
+	 .where = "a combination's model (solver combine)"},
 	{"combine_steps", .when = is_combine, .kind = KEY_LONG,
-	 .off = P(combine_steps), .max = LONG_MAX},
+	 .off = P(combine_steps), .max = LONG_MAX,
+	 .where = "a combination's model (solver combine)"},
 	{"combine_rank", .when = is_combine, .kind = KEY_LONG,
-	 .off = P(combine_rank), .max = LONG_MAX},
+	 .off = P(combine_rank), .max = LONG_MAX,
+	 .where = "a combination's model (solver combine)"},
 	{"combined_graph", .when = has_graphs, .kind = KEY_OWN,
 	 .read = read_combined, .write = write_combined, .repeat = 1},
 	/* Boosting (-s boost, common/boost.c): the settings it trained with
 	 * (prediction uses only the trees and bias). */
 	{"boost_rounds", .when = is_boost, .kind = KEY_LONG,
-	 .off = P(boost_rounds), .min = 1, .max = LSV_BOOST_MAX_ROUNDS},
+	 .off = P(boost_rounds), .min = 1, .max = LSV_BOOST_MAX_ROUNDS,
+	 .where = "a boosted model (solver boost)"},
 	{"boost_depth", .when = is_boost, .kind = KEY_INT, .off = P(boost_depth),
-	 .min = 1, .max = LSV_BOOST_MAX_DEPTH},
+	 .min = 1, .max = LSV_BOOST_MAX_DEPTH,
+	 .where = "a boosted model (solver boost)"},
 	{"boost_shrinkage", .when = is_boost, .kind = KEY_POSITIVE,
-	 .off = P(boost_shrinkage)},
-	{"boost_tol", .when = is_boost, .kind = KEY_NONNEG, .off = P(boost_tol)},
+	 .off = P(boost_shrinkage),
+	 .where = "a boosted model (solver boost)"},
+	{"boost_tol", .when = is_boost, .kind = KEY_NONNEG, .off = P(boost_tol),
+	 .where = "a boosted model (solver boost)"},
 	/* The base learner (absent in models written before it: tree); RBF
 	 * models hold their centres as expansion points, the kernel rbf with
 	 * their width as its gamma, and boost_rbfs, R per round (a record).
 	 * boost_clusters: the number of clusters of an unsupervised model. */
 	{"boost_learner", .when = is_boost, .kind = KEY_NAME,
-	 .off = P(boost_learner), .names = lsv_boost_learner_names},
+	 .off = P(boost_learner), .names = lsv_boost_learner_names,
+	 .where = "a boosted model (solver boost)"},
 	{"boost_rbfs", .when = boost_rbf, .kind = KEY_INT, .off = P(boost_rbfs),
-	 .min = 1, .max = LSV_BOOST_MAX_RBFS},
+	 .min = 1, .max = LSV_BOOST_MAX_RBFS,
+	 .where = "an RBF-boosted model (solver boost, boost_learner rbf)"},
 	{"boost_clusters", .when = boost_unsup, .kind = KEY_INT,
-	 .off = P(boost_clusters), .min = 2, .max = INT_MAX},
+	 .off = P(boost_clusters), .min = 2, .max = INT_MAX,
+	 .where = "a boosted model (solver boost)"},
 	{"nr_class", .kind = KEY_INT, .off = M(nr_class), .min = 2,
 	 .max = INT_MAX},
 	{"labels", .kind = KEY_OWN, .read = read_labels, .write = write_labels},
@@ -690,7 +707,8 @@ static const key keys[] = {
 	 * by row; a point joins the nearest. */
 	{"cluster_rows", .when = has_centroids, .kind = KEY_NAME,
 	 .off = P(cluster_unit), .names = lsv_cluster_rows_names,
-	 .write = write_flag},
+	 .write = write_flag,
+	 .where = "a cluster model of more than two clusters"},
 	{"centroids", .when = has_centroids, .kind = KEY_OWN,
 	 .read = read_centroids, .write = write_centroids},
 	/* Label-aware base kernels (-s labelaware, common/labelaware.c): the
@@ -701,11 +719,14 @@ static const key keys[] = {
 	 * A_ci, nr_fn rows of nr_class values: f_c(x) += sum_i A_ci S_i(x) /
 	 * sum_i S_i(x), S_i(x) the kernel summed over class i's points. */
 	{"labelaware_k", .when = is_labelaware, .kind = KEY_LONG,
-	 .off = P(la_k), .min = 1, .max = LONG_MAX},
+	 .off = P(la_k), .min = 1, .max = LONG_MAX,
+	 .where = "a labelaware model (solver labelaware)"},
 	{"labelaware_rows", .when = is_labelaware, .kind = KEY_OWN,
-	 .read = read_la_rows, .write = write_la_rows},
+	 .read = read_la_rows, .write = write_la_rows,
+	 .where = "a labelaware model (solver labelaware)"},
 	{"labelaware_u", .when = is_labelaware, .kind = KEY_OWN,
-	 .read = read_la_coef, .write = write_la_coef},
+	 .read = read_la_coef, .write = write_la_coef,
+	 .where = "a labelaware model (solver labelaware)"},
 	/* -s labelaware -J laplacian: the v_j were the graph Laplacian's
 	 * bottom eigenvectors, so the model is transductive: its expansion
 	 * points are the labeled rows, class by class, with the SVM's alpha
@@ -720,7 +741,8 @@ static const key keys[] = {
 	{"kdesign", .when = is_kdesign, .kind = KEY_NAME, .off = P(kdesign),
 	 .names = lsv_kdesign_names},
 	{"kdesign_k", .when = is_kdesign, .kind = KEY_LONG, .off = P(la_k),
-	 .min = 1, .max = LONG_MAX},
+	 .min = 1, .max = LONG_MAX,
+	 .where = "a kdesign model (solver kdesign)"},
 	{"kdesign_delta", .when = is_diffusion, .kind = KEY_POSITIVE,
 	 .off = P(kd_delta)},
 	/* kdesign diffusion and spectral, labelaware -J laplacian: the W of
@@ -1402,12 +1424,29 @@ static lsv_status parse_header(reader *r, const char *key, char *s)
 	return (keys[k].read != NULL ? keys[k].read : read_value)(r, &keys[k], s);
 }
 
+/*
+ * A method's key in another method's model (combine_mu in a boosted
+ * model, boost_rbfs with trees): the writer never puts it there, so the
+ * file was edited or mixed up; refused, as a missing key is, rather than
+ * read and dropped.  The first such key in the table's order, or NKEYS.
+ */
+static size_t foreign_key(const reader *r)
+{
+	size_t k;
+
+	for (k = 0; k < NKEYS; k++)
+		if (keys[k].where != NULL && r->seen[k] && !keys[k].when(r->m))
+			return k;
+	return NKEYS;
+}
+
 /* At "SV": every required key given, and the counts agree. */
 static lsv_status check_header(reader *r)
 {
 	lsv_model *m = r->m;
 	const char *missing = missing_key(r);
 	lsv_error why;
+	size_t k;
 	int c, want_fn;
 
 	if (missing != NULL)
@@ -1670,6 +1709,11 @@ static lsv_status check_header(reader *r)
 				"of a Nystrom model are its landmarks)", r->name,
 				line_of(r, "nr_sv"), r->nr_sv, m->param.landmarks,
 				m->param.landmarks);
+	if ((k = foreign_key(r)) < NKEYS)
+		return lsv_fail(r->err, LSV_EFORMAT,
+				"%s:%zu: key '%s' in a %s model (expected it only "
+				"in %s)", r->name, r->seen[k], keys[k].name,
+				lsv_solver_name(m->param.solver), keys[k].where);
 	if (lsv_kernel_check(&m->param.kernel, &why) != LSV_OK) {
 		/* The kernel's name was checked on its line; what is left is
 		 * the polynomial degree or gamma. */

@@ -1,8 +1,11 @@
 /*
  * share.c -- a data set or a graph read by one rank, copied to every rank
- * (see lapsvm.h, lsv_data_share): the inputs of lapsvm-train under mpirun,
- * read once.  And a data file read by every rank at once, each its part
- * (lsv_data_read_dist): graph-build's rows, which no rank needs whole.
+ * (see lapsvm.h, lsv_data_share): lapsvm-train's inputs from standard
+ * input, and its graphs, read once.  And a data file read by every rank at
+ * once, each its part (lsv_data_read_dist): graph-build's rows, which no
+ * rank needs whole, and lapsvm-train's, which the parts then make whole on
+ * every rank (lsv_data_allgather: each rank parses n/P rows, and rank 0
+ * no longer sends the whole set to every other).
  *
  * The sizes go first (one broadcast), so that every rank allocates the
  * arrays, and every rank agrees on that before the arrays follow, one
@@ -238,5 +241,91 @@ done:
 	free(v);
 	if (st != LSV_OK)
 		*row0 = *n = 0;
+	return st;
+}
+
+/*
+ * *a holds this rank's count[me] elements of size bytes at its start;
+ * grown (realloc) to all the ranks' elements, this rank's moved to their
+ * place (after the ranks before it), the others' gathered around them.
+ */
+static lsv_status gather_placed(lsv_comm *c, void **a, size_t size,
+				const size_t *count, size_t *bytes,
+				lsv_error *err)
+{
+	int P = lsv_comm_size(c), me = lsv_comm_rank(c), r;
+	size_t total = 0, before = 0;
+	void *grown;
+	lsv_status st = LSV_OK;
+
+	for (r = 0; r < P; r++) {
+		bytes[r] = count[r] * size;
+		before += r < me ? bytes[r] : 0;
+		total += bytes[r];
+	}
+	grown = realloc(*a, total ? total : 1);
+	if (grown == NULL)
+		st = lsv_fail(err, LSV_ENOMEM, "out of memory for %zu bytes of "
+			      "the gathered rows", total);
+	else {
+		*a = grown;
+		memmove((char *)grown + before, grown, bytes[me]);
+	}
+	if ((st = lsv_comm_agree(c, st, err)) != LSV_OK)
+		return st;
+	return lsv_comm_allgatherv_placed(c, *a, bytes, err);
+}
+
+lsv_status lsv_data_allgather(lsv_comm *c, lsv_data **x, lsv_error *err)
+{
+	int P = lsv_comm_size(c), r;
+	lsv_data *d = *x;
+	size_t *rows = calloc((size_t)P, sizeof *rows),
+	       *vals = calloc((size_t)P, sizeof *vals),
+	       *bytes = calloc((size_t)P, sizeof *bytes), i, sum;
+	lsv_status st = LSV_OK;
+
+	if (rows == NULL || vals == NULL || bytes == NULL)
+		st = lsv_fail(err, LSV_ENOMEM, "out of memory for %d ranks", P);
+	if ((st = lsv_comm_agree(c, st, err)) != LSV_OK ||
+	    (st = everyones(c, d->n, rows, err)) != LSV_OK ||
+	    (st = everyones(c, d->nnz, vals, err)) != LSV_OK)
+		goto done;
+	/* rowptr as the rows' lengths, gathered; then their running sum */
+	for (i = 0; i < d->n; i++)
+		d->rowptr[i] = d->rowptr[i + 1] - d->rowptr[i];
+	rows[P - 1]++;  /* room for the end offset, in the last rank's part */
+	if (lsv_comm_rank(c) == P - 1)
+		d->rowptr[d->n] = 0;
+	st = gather_placed(c, (void **)&d->rowptr, sizeof *d->rowptr, rows,
+			   bytes, err);
+	rows[P - 1]--;
+	if (st != LSV_OK ||
+	    (st = gather_placed(c, (void **)&d->y, sizeof *d->y, rows, bytes,
+				err)) != LSV_OK ||
+	    (st = gather_placed(c, (void **)&d->col, sizeof *d->col, vals, bytes,
+				err)) != LSV_OK ||
+	    (st = gather_placed(c, (void **)&d->val, sizeof *d->val, vals, bytes,
+				err)) != LSV_OK)
+		goto done;
+	for (r = 0, d->n = d->nnz = 0; r < P; r++) {
+		d->n += rows[r];
+		d->nnz += vals[r];
+	}
+	for (i = 0, sum = 0; i <= d->n; i++) {
+		size_t len = i < d->n ? d->rowptr[i] : 0;
+		d->rowptr[i] = sum;
+		sum += len;
+	}
+	for (i = 0, d->l = 0; i < d->n; i++)
+		d->l += lsv_data_is_labeled(d, i);
+done:
+	if (st != LSV_OK) {
+		lsv_data_free(d);
+		*x = NULL;
+	}
+	free(rows);
+	free(vals);
+	free(bytes);
 	return st;
 }

@@ -217,6 +217,15 @@ moons_boost() {
 	run --separate-stderr "$PRED" all.txt bad.model out.txt
 	assert_status 1
 	assert_stderr_has "bad.model:$line: bad boost_tree feature"
+	# another method's key, or the RBF learner's key in a tree model
+	awk '$1 == "nr_class" { print "combine_mu 0.5" } { print }' b.model >bad.model
+	run --separate-stderr "$PRED" all.txt bad.model out.txt
+	assert_status 1
+	assert_stderr_has "key 'combine_mu' in a boost model (expected it only in a combination's model (solver combine))"
+	awk '$1 == "nr_class" { print "boost_rbfs 15" } { print }' b.model >bad.model
+	run --separate-stderr "$PRED" all.txt bad.model out.txt
+	assert_status 1
+	assert_stderr_has "key 'boost_rbfs' in a boost model (expected it only in an RBF-boosted model (solver boost, boost_learner rbf))"
 }
 
 # r.txt: 300 three rings, 4 labels per class (every 24th row of each ring

@@ -23,6 +23,10 @@ setup() {
 		export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 	fi
 	export OMP_NUM_THREADS=1
+	# Under make asan: OpenMPI's own allocations are not leaks of ours
+	# (tests/lsan-mpi.supp says why full stacks are needed to tell them).
+	export LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$BATS_TEST_DIRNAME/../lsan-mpi.supp:print_suppressions=0"
+	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
 	enter_work
 }
 
@@ -421,6 +425,55 @@ same_training() {
 	# rank 1 sends at least its 104 outputs (8 bytes each) per Newton step
 	sent=$(sed -n 's/.*rank 1 of 2: .*, sent \([0-9]*\) bytes/\1/p' <<< "$stderr")
 	[ "$sent" -gt 800 ]
+}
+
+@test "mpi train: every rank reads its part of a file: the model of standard input (read by rank 0), byte for byte" {
+	# comment lines, CRLF and a last line without newline, cut anywhere
+	"$DG" -S 3 -n 301 -l 10 moons raw.libsvm
+	awk '{ if (NR % 7 == 0) print "# comment " NR; printf "%s\r\n", $0 }' raw.libsvm > m.libsvm
+	printf '0 1:0.1 2:0.2' >> m.libsvm
+	"$GB" -q -k 6 m.libsvm m.graph
+	for P in 2 3 4; do
+		mtrain "$P" -q -s lapsvm -M newton -N 40 -G m.graph m.libsvm "f$P.model"
+		mtrain "$P" -q -s lapsvm -M newton -N 40 -G m.graph - "s$P.model" < m.libsvm
+		cmp "f$P.model" "s$P.model" || { echo "P = $P: parts and stdin differ"; return 1; }
+		mtrain "$P" -q -s laprls -M pcg -G m.graph m.libsvm "g$P.model"
+		mtrain "$P" -q -s laprls -M pcg -G m.graph - "t$P.model" < m.libsvm
+		cmp "g$P.model" "t$P.model" || { echo "P = $P: PCG parts and stdin differ"; return 1; }
+	done
+	# and the serial model (PCG: byte for byte)
+	"$TRAIN" -q -s laprls -M pcg -G m.graph m.libsvm serial.model
+	cmp serial.model g3.model
+}
+
+@test "mpi train: reading by parts, rank 0 does not send every row to every rank" {
+	moons m.libsvm -S 3 -n 400
+	run --separate-stderr mtrain 2 -M newton -N 20 m.libsvm file.model
+	assert_status 0
+	parts=$(sed -n 's/.*rank 0 of 2: .*, sent \([0-9]*\) bytes/\1/p' <<< "$stderr")
+	run --separate-stderr mtrain 2 -M newton -N 20 - stdin.model < m.libsvm
+	assert_status 0
+	cmp file.model stdin.model
+	bcast=$(sed -n 's/.*rank 0 of 2: .*, sent \([0-9]*\) bytes/\1/p' <<< "$stderr")
+	# a row is 40 bytes (2 features of 4 + 8, a label and a length or
+	# offset of 8): the broadcast sends all 400 (16000 bytes), the parts
+	# rank 0's 200 (8000); the rest (the graph built in, the training) is
+	# the same in both runs
+	[ "$parts" -gt 0 ] && [ $((bcast - parts)) -ge 6000 ] ||
+		{ echo "rank 0 sent $parts bytes reading by parts, $bcast from stdin"; return 1; }
+}
+
+@test "mpi train fault: no labeled row, one class, a graph file as data, read by parts: one process's message, once" {
+	moons m.libsvm -S 3
+	awk '{ $1 = 0; print }' m.libsvm > none.libsvm
+	run --separate-stderr mtrain 3 -M newton -N 20 none.libsvm m.model
+	one_message 1 "lapsvm-train: none.libsvm: no labeled rows" m.libsvm none.libsvm
+	awk '{ if ($1 != 0) $1 = 1; print }' m.libsvm > one.libsvm
+	run --separate-stderr mtrain 3 -M newton -N 20 one.libsvm m.model
+	one_message 1 "lapsvm-train: one.libsvm: the labeled rows have only one class (1)" m.libsvm none.libsvm one.libsvm
+	"$GB" -q -k 6 m.libsvm g.graph
+	run --separate-stderr mtrain 2 -M newton -N 20 g.graph m.model
+	one_message 1 "lapsvm-train: g.graph: this looks like a graph file, not data" m.libsvm none.libsvm one.libsvm g.graph g.graph.knn
 }
 
 @test "mpi train fault: a malformed line in the rows of rank 2: file:line, exit 1, no stray file" {

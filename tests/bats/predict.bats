@@ -432,6 +432,19 @@ expect_error() {
 	expect_error bin.model 18 "wrong number of labels (found 3, expected nr_class = 2)"
 }
 
+@test "model: another method's key (combine_mu, boost_rbfs, tsvm_r) -> exit 1 naming it and the models it belongs to" {
+	binary_data
+	binary_model
+	sed -i 's/^nr_class 2$/combine_mu 0.01\nnr_class 2/' bin.model
+	expect_error bin.model 17 "key 'combine_mu' in a lapsvm model (expected it only in a combination's model (solver combine))"
+	binary_model
+	sed -i 's/^nr_class 2$/tsvm_r 0.5\nnr_class 2/' bin.model
+	expect_error bin.model 17 "key 'tsvm_r' in a lapsvm model (expected it only in a TSVM model (solver tsvm))"
+	binary_model
+	sed -i 's/^nr_class 2$/boost_rbfs 15\nnr_class 2/' bin.model
+	expect_error bin.model 17 "key 'boost_rbfs' in a lapsvm model (expected it only in an RBF-boosted model"
+}
+
 @test "test data: bad value -> exit 1, file:line, output untouched" {
 	binary_model
 	binary_data

@@ -3,8 +3,10 @@
  * the serial builder and the brute-force reference.  The same code runs on P
  * ranks in tests/bats/mpi.bats. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lapsvm.h"
 #include "solver.h"
@@ -279,6 +281,58 @@ static void share_on_one_rank_keeps_the_inputs(void)
 	lsv_comm_end(c);
 }
 
+/* lapsvm-train's reading under mpirun on one rank: the part read
+ * (lsv_data_read_dist) put together (lsv_data_allgather) is the file as
+ * lsv_data_read_path reads it, labeled count and all. */
+static void data_parts_gathered_are_the_file(void)
+{
+	char path[] = "/tmp/lapsvm-gather-XXXXXX";
+	lsv_comm *c = NULL;
+	lsv_data *x = random_data(37, 5, 0, 11), *whole = NULL, *part = NULL,
+		 *all = NULL;
+	lsv_error e;
+	size_t i, row0 = 9, n = 0;
+	int fd = mkstemp(path), graph_like = 1;
+	FILE *fp = fd >= 0 ? fdopen(fd, "w") : NULL;
+
+	CHECK(fp != NULL);
+	if (fp == NULL || lsv_comm_mpi()) {
+		if (fp != NULL)
+			fclose(fp);
+		lsv_data_free(x);
+		remove(path);
+		return;
+	}
+	for (i = 0; i < x->n; i++)  /* classes 1, -1 and unlabeled rows */
+		x->y[i] = i % 3 == 2 ? 0.0 : i % 3 == 1 ? -1.0 : 1.0;
+	CHECK(lsv_data_write(fp, path, x, &e) == LSV_OK);
+	CHECK(fclose(fp) == 0);
+	CHECK(lsv_comm_init(NULL, NULL, &c, &e) == LSV_OK);
+	CHECK(lsv_data_read_path(path, 0.0, &whole, &e) == LSV_OK);
+	CHECK(c != NULL && lsv_data_read_dist(c, path, 0.0, &part, &row0, &n,
+					      &graph_like, &e) == LSV_OK);
+	CHECK(row0 == 0 && n == 37 && graph_like == 0);
+	all = part;
+	part = NULL;
+	CHECK(all != NULL && lsv_data_allgather(c, &all, &e) == LSV_OK);
+	if (whole != NULL && all != NULL) {
+		CHECK(all->n == whole->n && all->l == whole->l && all->l == 25);
+		CHECK(all->dim == whole->dim && all->nnz == whole->nnz);
+		CHECK(all->unlabeled == whole->unlabeled);
+		CHECK(memcmp(all->rowptr, whole->rowptr,
+			     (whole->n + 1) * sizeof *whole->rowptr) == 0);
+		CHECK(memcmp(all->col, whole->col, whole->nnz * sizeof *whole->col) == 0);
+		CHECK(memcmp(all->val, whole->val, whole->nnz * sizeof *whole->val) == 0);
+		CHECK(memcmp(all->y, whole->y, whole->n * sizeof *whole->y) == 0);
+	}
+	lsv_data_free(all);
+	lsv_data_free(part);
+	lsv_data_free(whole);
+	lsv_data_free(x);
+	lsv_comm_end(c);
+	remove(path);
+}
+
 /* The training's row blocks (lsv_comm_block): contiguous, covering the
  * n rows in rank order, each starting on a 16-row group (or at n), the
  * groups shared as g r / P says. */
@@ -388,6 +442,7 @@ const unit_case comm_cases[] = {
 	{"nystrom_weights_recover_w_on_the_given_landmarks",
 	 nystrom_weights_recover_w_on_the_given_landmarks},
 	{"share_on_one_rank_keeps_the_inputs", share_on_one_rank_keeps_the_inputs},
+	{"data_parts_gathered_are_the_file", data_parts_gathered_are_the_file},
 	{"serial_comm_is_one_rank_of_copies", serial_comm_is_one_rank_of_copies},
 	{"ring_on_one_rank_equals_serial", ring_on_one_rank_equals_serial},
 	{NULL, NULL}

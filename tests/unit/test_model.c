@@ -426,12 +426,15 @@ static void model_missing_required_key_is_named(void)
 	}
 }
 
-/* The keys only some models have: method, landmarks, seed and the TSVM's
- * read when present, are optional, and are checked. */
+/* The keys only some models have: method, landmarks and seed read when
+ * present, are optional, and are checked; the TSVM's are refused in the
+ * lapsvm model (model_tsvm_keys_round_trip_and_are_checked reads them in
+ * a TSVM's). */
 static void model_optional_keys_are_read_and_checked(void)
 {
-	static const char opt[] = "method pcg\nlandmarks 3\nseed 9\ntsvm_cstar 2\n"
-				  "tsvm_r 0.5\ntsvm_max_switches 3\nnr_class 2\n";
+	static const char opt[] = "method pcg\nlandmarks 3\nseed 9\nnr_class 2\n";
+	static const char tsvm[] = "tsvm_cstar 2\ntsvm_r 0.5\n"
+				   "tsvm_max_switches 3\nnr_class 2\n";
 	struct { const char *from, *to, *msg; } bad[] = {
 		{"nr_class 2\n", "method cholesky\nnr_class 2\n",
 		 "m:17: unknown method (found 'cholesky', expected direct, pcg, "
@@ -477,9 +480,14 @@ static void model_optional_keys_are_read_and_checked(void)
 	if (m != NULL) {
 		CHECK(m->param.method == LSV_METHOD_PCG);
 		CHECK(m->param.landmarks == 3 && m->param.seed == 9);
-		CHECK(m->param.tsvm_cstar == 2 && m->param.tsvm_r == 0.5 &&
-		      m->param.tsvm_max_switches == 3);
 		lsv_model_free(m);
+	}
+	{
+		char *t = subst(base, "nr_class 2\n", tsvm);
+		CHECK(t != NULL && read_str(t, &m, &e) == LSV_EFORMAT && m == NULL);
+		CHECK_STR(e.msg, "m:17: key 'tsvm_cstar' in a lapsvm model "
+			  "(expected it only in a TSVM model (solver tsvm))");
+		free(t);
 	}
 	m = read_subst("graph knn k=6\n", "");  /* none of them */
 	CHECK(m != NULL);
