@@ -198,34 +198,32 @@ moons_boost() {
 	[ "$(tail -n +2 out.txt | cut -d' ' -f2 | sort -u | wc -l)" = 1 ]
 }
 
+# predict_refuses TEXT: lapsvm-predict on bad.model exits 1 with TEXT in
+# its message.
+predict_refuses() {
+	run --separate-stderr "$PRED" all.txt bad.model out.txt
+	assert_status 1
+	assert_stderr_has "$1"
+}
+
 @test "a model with a corrupted tree is refused with its line" {
 	moons_boost
 	"$TRAIN" -q -s boost -B 3 -G m.g m.txt b.model
 	line=$(grep -n '^boost_tree' b.model | head -n 1 | cut -d: -f1)
 	# the root's left child pointing back at the root: a cycle
 	awk -v L="$line" 'NR == L { $6 = 0 } { print }' b.model >bad.model
-	run --separate-stderr "$PRED" all.txt bad.model out.txt
-	assert_status 1
-	assert_stderr_has "lapsvm-predict: bad.model:$line: boost_tree node 0: a child index is out of range"
+	predict_refuses "lapsvm-predict: bad.model:$line: boost_tree node 0: a child index is out of range"
 	# a non-finite leaf value
 	awk -v L="$line" 'NR == L { $NF = "inf" } { print }' b.model >bad.model
-	run --separate-stderr "$PRED" all.txt bad.model out.txt
-	assert_status 1
-	assert_stderr_has "bad.model:$line: bad boost_tree value"
+	predict_refuses "bad.model:$line: bad boost_tree value"
 	# a feature beyond the reader's range
 	awk -v L="$line" 'NR == L { $4 = 2147483649 } { print }' b.model >bad.model
-	run --separate-stderr "$PRED" all.txt bad.model out.txt
-	assert_status 1
-	assert_stderr_has "bad.model:$line: bad boost_tree feature"
+	predict_refuses "bad.model:$line: bad boost_tree feature"
 	# another method's key, or the RBF learner's key in a tree model
 	awk '$1 == "nr_class" { print "combine_mu 0.5" } { print }' b.model >bad.model
-	run --separate-stderr "$PRED" all.txt bad.model out.txt
-	assert_status 1
-	assert_stderr_has "key 'combine_mu' in a boost model (expected it only in a combination's model (solver combine))"
+	predict_refuses "key 'combine_mu' in a boost model (expected it only in a combination's model (solver combine))"
 	awk '$1 == "nr_class" { print "boost_rbfs 15" } { print }' b.model >bad.model
-	run --separate-stderr "$PRED" all.txt bad.model out.txt
-	assert_status 1
-	assert_stderr_has "key 'boost_rbfs' in a boost model (expected it only in an RBF-boosted model (solver boost, boost_learner rbf))"
+	predict_refuses "key 'boost_rbfs' in a boost model (expected it only in an RBF-boosted model (solver boost, boost_learner rbf))"
 }
 
 # r.txt: 300 three rings, 4 labels per class (every 24th row of each ring
@@ -393,23 +391,15 @@ rings_boost() {
 	sv=$(grep -n '^SV$' b.model | cut -d: -f1)
 	line=$((sv + 1))
 	awk -v L="$line" 'NR == L { $1 = "nan" } { print }' b.model >bad.model
-	run --separate-stderr "$PRED" all.txt bad.model out.txt
-	assert_status 1
-	assert_stderr_has "bad.model:$line:"
+	predict_refuses "bad.model:$line:"
 	# more centres than training rows
 	awk '$1 == "nr_sv" { $2 = 201 } { print }' b.model >bad.model
-	run --separate-stderr "$PRED" all.txt bad.model out.txt
-	assert_status 1
-	assert_stderr_has "RBF centres, more than the l + u = 200 training rows"
+	predict_refuses "RBF centres, more than the l + u = 200 training rows"
 	# a tree in an RBF model
 	awk '$1 == "nr_sv" { print "boost_tree 1 1 0 0 0 0 1" } { print }' b.model >bad.model
-	run --separate-stderr "$PRED" all.txt bad.model out.txt
-	assert_status 1
-	assert_stderr_has "boost_tree lines in an RBF-boosted model"
+	predict_refuses "boost_tree lines in an RBF-boosted model"
 	awk '$1 == "boost_learner" { $2 = "forest" } { print }' b.model >bad.model
-	run --separate-stderr "$PRED" all.txt bad.model out.txt
-	assert_status 1
-	assert_stderr_has "unknown boost_learner"
+	predict_refuses "unknown boost_learner"
 }
 
 @test "-v with -H rbf searches the RBF width -g beside gamma_M" {
