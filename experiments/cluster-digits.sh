@@ -11,7 +11,7 @@
 #   experiments/cluster-digits.sh [usps] [isolet]      (default: both)
 #
 # One protocol for both sets (chosen by exploring graphs, kernel widths and
-# gamma_A on these two sets against their labels: see the README):
+# gamma_A on these two sets against their labels: see experiments/README.md):
 #   graph    graph-build -k 10 (heat weights, t = the mean squared distance
 #            of the chosen pairs), over the rows being clustered
 #   kernel   RBF of the toolkit's default width (-g = 1 / the mean squared

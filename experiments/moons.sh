@@ -7,7 +7,7 @@
 #   experiments/moons.sh [data.libsvm]   (default $DATA/twomoons.libsvm; if
 #                                         absent, lapsvm-datagen's moons)
 # Environment: BIN (default .), DRAWS (10), SEED (1), GRAPH_OPTS (default
-# "-e 0.25": an epsilon-ball graph, see the README for why not kNN here),
+# "-e 0.25": an epsilon-ball graph, see experiments/README.md for why not kNN here),
 # TRAIN_OPTS (kernel and gamma_A for every method, default
 # "-t 2 -g 4 -a 0.03125"), LAP_OPTS (intrinsic weight of LapSVM/LapRLS,
 # default "-i 100").

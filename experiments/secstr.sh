@@ -14,7 +14,7 @@
 #     316-dimensional problem, no n x n array, no Nystrom sampling);
 #   - the normalized Laplacian I - D^-1/2 W D^-1/2, iterated: L^4 (on
 #     split 1 of l = 1000 the cross validation score on the labelled rows
-#     improved from L to L^3..L^6 and was flat past that; README);
+#     improved from L to L^3..L^6 and was flat past that; experiments/README.md);
 #   - regularization by -v 3 over the labelled rows of each split, over
 #     -a $GRID_A and, for LapRLS/LapSVM, -i $GRID_I (0 included, so the
 #     cross validation can fall back to RLS/SVM): 12 combinations, the

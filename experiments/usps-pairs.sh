@@ -21,7 +21,7 @@
 # Table 3, but the unnormalized Laplacian D - W: with 2 labels per class and
 # the normalized one, LapSVM's solution is dominated by the null vector
 # D^1/2 1 of I - D^-1/2 W D^-1/2, which its bias cannot absorb, and ranks
-# no better than chance (see README).
+# no better than chance (see experiments/README.md).
 set -euo pipefail
 DATA=${DATA:-../shared/data}
 BIN=${BIN:-.}

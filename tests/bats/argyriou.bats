@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # The Argyriou, Herbster & Pontil experiment scripts (experiments/argyriou-*.sh)
 # on small settings: they run through the tools end to end and print their
-# tables and checks.  The full runs and their numbers are in the README.
+# tables and checks.  The full runs and their numbers are in experiments/README.md.
 
 load helpers
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # The experiment scripts (experiments/*.sh) on small settings: they run
 # through the tools end to end and print their tables.  The full runs and
-# their numbers are in the README; these only keep the scripts working.
+# their numbers are in experiments/README.md; these only keep the scripts working.
 
 load helpers
 

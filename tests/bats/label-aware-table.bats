@@ -3,7 +3,7 @@
 # (experiments/label-aware-lib.sh) on tiny settings: the sets' rows and
 # labels, the seeded draws, b_0 against lapsvm-train's own default -g, the
 # table's shape beside the paper's numbers, and the errors.  The full run
-# and its numbers are in the README.
+# and its numbers are in experiments/README.md.
 
 load helpers
 
