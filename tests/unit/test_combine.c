@@ -598,12 +598,12 @@ static char *write_tmp(const char *dir, const char *name, const char *text)
 
 static void weights_and_graph_lists_are_read_with_their_rules(void)
 {
-	char dir[] = "/tmp/lsv-combine-XXXXXX", *p1, *p2, *p3, *p4, *p5, **files;
+	char dir[1024], *p1, *p2, *p3, *p4, *p5, **files;
 	double *w = NULL;
 	size_t n = 0, i;
 	lsv_error e;
 
-	if (mkdtemp(dir) == NULL) {
+	if (mkdtemp(unit_tmp(dir, sizeof dir, "lsv-combine")) == NULL) {
 		CHECK(0);
 		return;
 	}
@@ -629,7 +629,7 @@ static void weights_and_graph_lists_are_read_with_their_rules(void)
 	CHECK(lsv_graph_list_read_path(p4, &files, &n, &e) == LSV_OK);
 	CHECK(n == 3);
 	if (n == 3) {
-		char want[128];
+		char want[4096];
 		snprintf(want, sizeof want, "%s/a.graph", dir);
 		CHECK_STR(files[0], want);
 		CHECK_STR(files[1], "/abs/b.graph");

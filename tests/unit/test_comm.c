@@ -40,7 +40,7 @@ static void serial_comm_is_one_rank_of_copies(void)
 	CHECK(counts[0] == 3 && got && memcmp(got, "hel", 3) == 0);
 	free(got);
 	{	/* into the caller's buffer: no more than its capacity */
-		char buf[4] = "xxxx";
+		char buf[4] = {'x', 'x', 'x', 'x'};
 		CHECK(lsv_comm_allgatherv_into(c, msg, 3, buf, 4, counts, &e) == LSV_OK);
 		CHECK(counts[0] == 3 && memcmp(buf, "helx", 4) == 0);
 		CHECK(lsv_comm_allgatherv_into(c, msg, 5, buf, 4, counts, &e) == LSV_EINVAL);
@@ -286,13 +286,13 @@ static void share_on_one_rank_keeps_the_inputs(void)
  * lsv_data_read_path reads it, labeled count and all. */
 static void data_parts_gathered_are_the_file(void)
 {
-	char path[] = "/tmp/lapsvm-gather-XXXXXX";
+	char path[4096];
 	lsv_comm *c = NULL;
 	lsv_data *x = random_data(37, 5, 0, 11), *whole = NULL, *part = NULL,
 		 *all = NULL;
 	lsv_error e;
 	size_t i, row0 = 9, n = 0;
-	int fd = mkstemp(path), graph_like = 1;
+	int fd = mkstemp(unit_tmp(path, sizeof path, "lapsvm-gather")), graph_like = 1;
 	FILE *fp = fd >= 0 ? fdopen(fd, "w") : NULL;
 
 	CHECK(fp != NULL);

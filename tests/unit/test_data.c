@@ -275,8 +275,8 @@ static void data_values_grow_in_reserved_room_then_beyond(void)
 static void data_file_reads_as_its_stream(void)
 {
 	size_t cap = 12 << 20, len = 0, r, f;
-	char *text = malloc(cap), path[] = "/tmp/lapsvm-reserve-XXXXXX";
-	int fd = mkstemp(path);
+	char *text = malloc(cap), path[4096];
+	int fd = mkstemp(unit_tmp(path, sizeof path, "lapsvm-reserve"));
 	FILE *fp = fd >= 0 ? fdopen(fd, "w") : NULL;
 	lsv_data *x = NULL, *z = NULL;
 	unsigned long long h = 0;
@@ -335,12 +335,12 @@ static void data_parts_cut_anywhere_are_the_whole_files_rows(void)
 	static const char text[] =
 		"1 1:0.5 3:2\r\n# a comment\n-1 2:1.25\n\t# indented\n"
 		"1 1:1 2:2 3:3 # tail\n-1 3:7\n1 2:0.125";
-	char path[] = "/tmp/lapsvm-parts-XXXXXX", bad[] = "/tmp/lapsvm-parts-XXXXXX";
+	char path[4096], bad[4096];
 	size_t len = strlen(text), a, b, k, fails = 0;
 	lsv_data *whole = NULL;
 	lsv_error e;
 
-	CHECK(temp_text(path, text));
+	CHECK(temp_text(unit_tmp(path, sizeof path, "lapsvm-parts"), text));
 	CHECK(lsv_data_read_path(path, 0.0, &whole, &e) == LSV_OK);
 	if (whole == NULL) {
 		remove(path);
@@ -385,7 +385,7 @@ static void data_parts_cut_anywhere_are_the_whole_files_rows(void)
 	CHECK(fails == 0);
 	CHECK(whole->n == 5);
 	/* line 8 is bad; the part that starts at line 5 says 8 */
-	CHECK(temp_text(bad, "1 1:1\n1 1:2\n# c\n1 1:3\n1 1:4\n1 1:5\n"
+	CHECK(temp_text(unit_tmp(bad, sizeof bad, "lapsvm-parts"), "1 1:1\n1 1:2\n# c\n1 1:3\n1 1:4\n1 1:5\n"
 			"1 1:6\n1 1:x\n"));
 	{
 		lsv_data *x = NULL;

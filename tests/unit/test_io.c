@@ -7,12 +7,11 @@
 #include "lapsvm.h"
 #include "unit.h"
 
-static char dir[64];
+static char dir[1024];
 
 static void make_dir(void)
 {
-	strcpy(dir, "/tmp/lsv-unit-XXXXXX");
-	if (mkdtemp(dir) == NULL)
+	if (mkdtemp(unit_tmp(dir, sizeof dir, "lsv-unit")) == NULL)
 		dir[0] = '\0';
 }
 
@@ -44,7 +43,7 @@ static void slurp(const char *path, char *buf, size_t cap)
 
 static void out_replaces_file_only_on_commit(void)
 {
-	char path[128], buf[64];
+	char path[4096], buf[64];
 	lsv_out *o;
 	lsv_error e;
 	FILE *fp;
@@ -70,7 +69,7 @@ static void out_replaces_file_only_on_commit(void)
 
 static void out_abort_leaves_old_file_and_no_temporary(void)
 {
-	char path[128], buf[64];
+	char path[4096], buf[64];
 	lsv_out *o;
 	lsv_error e;
 	FILE *fp;
@@ -92,7 +91,7 @@ static void out_abort_leaves_old_file_and_no_temporary(void)
 
 static void out_gets_umask_mode_not_0600(void)
 {
-	char path[128];
+	char path[4096];
 	lsv_out *o;
 	lsv_error e;
 	struct stat st;
@@ -119,7 +118,7 @@ static void out_in_missing_directory_fails_cleanly(void)
 
 static void out_through_symlink_replaces_target_keeps_link(void)
 {
-	char path[128], link[128], buf[64];
+	char path[4096], link[4096], buf[64];
 	lsv_out *o;
 	lsv_error e;
 	struct stat st;
@@ -167,7 +166,7 @@ static void out_to_a_directory_is_refused(void)
 
 static void out_close_completes_the_file_and_leaves_the_destination(void)
 {
-	char path[128], buf[64];
+	char path[4096], buf[64];
 	lsv_out *o;
 	lsv_error e;
 	FILE *fp;
@@ -208,7 +207,7 @@ static void out_close_reports_a_write_error_and_leaves_it_to_abort(void)
 
 static void out_same_finds_one_destination_by_any_name(void)
 {
-	char p[128], dotp[128], link[128], q[128], sub[128], upp[128];
+	char p[4096], dotp[4096], link[4096], q[4096], sub[4096], upp[4096];
 	lsv_out *a, *b, *c, *l, *u, *s1, *s2, *n1, *n2;
 	lsv_error e;
 

@@ -220,8 +220,8 @@ static void record_reads_back_exactly(void)
 	lsv_graph_record *r = NULL, *back = NULL;
 	lsv_graph *g = NULL;
 	lsv_error e;
-	char path[] = "/tmp/lapsvm-record-XXXXXX";
-	int fd = mkstemp(path);
+	char path[4096];
+	int fd = mkstemp(unit_tmp(path, sizeof path, "lapsvm-record"));
 	FILE *fp = fd >= 0 ? fdopen(fd, "w") : NULL;
 
 	lsv_graph_param_default(&p);
@@ -294,8 +294,8 @@ static void read_fingerprint_equals_data_fingerprint(void)
 {
 	static const char text[] =
 		"1 1:0.5 3:-0 7:2e3\n# note\n-1\n0 2:1 3:1 4:255\n1 9:1e-300\n";
-	char path[] = "/tmp/lapsvm-readfp-XXXXXX";
-	int fd = mkstemp(path);
+	char path[4096];
+	int fd = mkstemp(unit_tmp(path, sizeof path, "lapsvm-readfp"));
 	FILE *fp = fd >= 0 ? fdopen(fd, "w") : NULL;
 	lsv_data *x = NULL;
 	unsigned long long h = 0;

@@ -8,7 +8,21 @@
 #define UNIT_H
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* A mkstemp/mkdtemp template "DIR/stem-XXXXXX" in buf (cap bytes), DIR
+ * from TMPDIR or /tmp, so the tests honour the caller's scratch
+ * directory; the template is cut to an empty string (mkstemp then fails,
+ * and the test's CHECK says so) when it does not fit. */
+static inline char *unit_tmp(char *buf, size_t cap, const char *stem)
+{
+	const char *d = getenv("TMPDIR");
+	int w = snprintf(buf, cap, "%s/%s-XXXXXX", d && *d ? d : "/tmp", stem);
+	if (w < 0 || (size_t)w >= cap)
+		buf[0] = '\0';
+	return buf;
+}
 
 typedef struct {
 	const char *name;
