@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "lapsvm.h"
@@ -259,12 +260,22 @@ static char *record_path(const char *path)
 	return r;
 }
 
-/* Does a graph built with p get a record (a file to write it beside)? */
+/* Does a graph built with p get a record (a file to write it beside)?
+ * Only a graph written to a file: a new path or a regular file.  A
+ * device, a pipe or a FIFO is written into directly and has no
+ * "beside", and neither has a name under /dev or /proc (/dev/stdout
+ * redirected to a file is a regular file, but /dev/stdout.knn would be a
+ * stray file in /dev). */
 static int has_record(const lsv_graph_param *p, const char *outpath)
 {
-	return strcmp(outpath, "-") != 0 &&
-	       (p->distance == LSV_DIST_EUCLIDEAN ||
-		p->distance == LSV_DIST_COSINE);
+	struct stat sb;
+
+	if (strcmp(outpath, "-") == 0 || strncmp(outpath, "/dev/", 5) == 0 ||
+	    strncmp(outpath, "/proc/", 6) == 0 ||
+	    (stat(outpath, &sb) == 0 && !S_ISREG(sb.st_mode)))
+		return 0;
+	return p->distance == LSV_DIST_EUCLIDEAN ||
+	       p->distance == LSV_DIST_COSINE;
 }
 
 static const char *shown(const char *path)
@@ -315,6 +326,14 @@ static void update(const char *oldg, const char *oldd, const char *newd,
 	}
 	tool_check_input(oldd);
 	tool_check_input(newd);
+	/* The graph updated in place (the output is old_graph) replaces the
+	 * old graph and its record together, atomically, after both are
+	 * read.  Any other output must leave both alone: an output named
+	 * old_graph.knn would replace the record with a graph. */
+	if (!tool_same_file(outpath, oldg)) {
+		tool_check_input(oldg);
+		tool_check_input(rin);
+	}
 	if (lsv_graph_record_read_path(rin, &old, &err) != LSV_OK) {
 		if (err.status == LSV_EIO)
 			tool_die(1, "%s: -U needs the record graph-build writes "

@@ -179,15 +179,24 @@ static void report(const lsv_model *m, const lsv_data *x, const double *pred,
 	if (f == NULL || pos == NULL) {
 		tool_msg("warning: out of memory for the PRBEP; skipped");
 	} else {
+		size_t npos = 0;
 		for (i = 0, j = 0; i < x->n; i++) {
 			if (!lsv_data_is_labeled(x, i))
 				continue;
 			f[j] = scores[i];
-			pos[j++] = x->y[i] == m->labels[0];
+			pos[j] = x->y[i] == m->labels[0];
+			npos += (size_t)pos[j++];
 		}
-		bep = lsv_prbep(f, pos, nl, &err_rate);
-		fprintf(to, "PRBEP = %.2f%% (error rate at PRBEP = %.2f%%)\n",
-			100.0 * bep, 100.0 * err_rate);
+		/* precision = recall needs a positive row to recall: with
+		 * none the break-even point does not exist */
+		if (npos == 0) {
+			fprintf(to, "PRBEP undefined (no labeled row of class "
+				"%.17g)\n", m->labels[0]);
+		} else {
+			bep = lsv_prbep(f, pos, nl, &err_rate);
+			fprintf(to, "PRBEP = %.2f%% (error rate at PRBEP = "
+				"%.2f%%)\n", 100.0 * bep, 100.0 * err_rate);
+		}
 	}
 	free(f);
 	free(pos);

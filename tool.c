@@ -472,6 +472,14 @@ void tool_check_input(const char *path)
 		}
 }
 
+int tool_same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	return strcmp(a, "-") != 0 && strcmp(b, "-") != 0 &&
+	       stat(a, &sa) == 0 && stat(b, &sb) == 0 &&
+	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
 int tool_regular_file(const char *path)
 {
 	struct stat sb;

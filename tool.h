@@ -93,6 +93,9 @@ void tool_outputs_commit(void);
  * where the data were).  Call it after opening the outputs. */
 void tool_check_input(const char *path);
 
+/* Are a and b names of the same existing file (neither "-")? */
+int tool_same_file(const char *a, const char *b);
+
 /* Can every rank of mpirun read its own part of path? (a regular file,
  * not "-": a pipe or standard input is read by rank 0 alone) */
 int tool_regular_file(const char *path);

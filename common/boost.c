@@ -1604,6 +1604,12 @@ lsv_status lsv_fit_boost(lsv_fit *F, lsv_model **out)
 	if (kind == COST_AUGLAG && F->L == NULL)
 		return lsv_fail(F->err, LSV_EINVAL, "clustering by boosting "
 				"needs a graph (gamma_I > 0)");
+	/* no edge: F'LF is 0 for every F, and the clusters would be the
+	 * random start's (as -s cluster, refused) */
+	if (kind == COST_AUGLAG && F->L->g->nnz == 0)
+		return lsv_fail(F->err, LSV_EINVAL, "the graph has no edges "
+				"(every row is isolated): nothing to cluster by "
+				"(build it with a larger -k or -e)");
 	if (tree) {
 		if ((st = bins_build(F->x, p, &rr.B, &useful, F->err)) != LSV_OK)
 			return st;

@@ -14,6 +14,7 @@
  * many rows as the data it is used with.
  */
 #include <errno.h>
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -56,6 +57,16 @@ static lsv_status check_symmetry(const lsv_graph *g, const char *name,
 	size_t i, p;
 
 	for (i = 0; i < g->n; i++) {
+		double deg = 0.0;
+		for (p = g->rowptr[i]; p < g->rowptr[i + 1]; p++)
+			deg += g->w[p];
+		/* the row's degree, which every Laplacian divides or
+		 * multiplies by: finite weights can still sum past DBL_MAX */
+		if (!isfinite(deg))
+			return lsv_fail(err, LSV_EFORMAT,
+					"%s:%zu: the weights of row %zu sum to more "
+					"than %g (expected a finite degree: scale the "
+					"weights down)", name, i + 1, i + 1, DBL_MAX);
 		for (p = g->rowptr[i]; p < g->rowptr[i + 1]; p++) {
 			int j = g->col[p];
 			long q = find_entry(g, (size_t)j, (int)i);

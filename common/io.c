@@ -153,6 +153,17 @@ lsv_status lsv_out_open(const char *path, lsv_out **out, lsv_error *err)
 		free(o);
 		return lsv_fail(err, LSV_EINVAL, "empty output file name");
 	}
+	/* A device, pipe or FIFO, reached through links or not, is written
+	 * into directly.  Checked before the links are followed by name:
+	 * /dev/stdout on a pipe is a link to /proc/self/fd/1, whose own link
+	 * text ("pipe:[1234]") names no file, though the kernel opens it. */
+	if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode) &&
+	    !S_ISDIR(sb.st_mode)) {
+		lsv_status st = open_direct(o, path, err);
+		if (st == LSV_OK)
+			*out = o;
+		return st;
+	}
 	/* A link is followed, even to a file not there yet: the target is
 	 * replaced and the link kept. */
 	if (lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode)) {
@@ -339,8 +350,11 @@ int lsv_out_replaces(const lsv_out *o, const char *path)
 {
 	struct stat sb;
 
+	/* "-" is standard input, which may be the output file itself
+	 * (prog - out < out) */
 	if (o->path == NULL || o->direct || !o->exists ||
-	    strcmp(path, "-") == 0 || stat(path, &sb) != 0)
+	    (strcmp(path, "-") == 0 ? fstat(STDIN_FILENO, &sb)
+				    : stat(path, &sb)) != 0)
 		return 0;
 	/* Another hard link to the input would leave the input's own name
 	 * intact, but is refused too, to be safe (as lsv_out_same). */

@@ -85,7 +85,8 @@ lsv_status lsv_graph_param_check(const lsv_graph_param *p, lsv_error *err)
 		    (double)p->width * (double)p->height > (double)INT_MAX)
 			return lsv_fail(err, LSV_EINVAL,
 					"image shape %dx%d out of range (expected "
-					"width and height >= 1)", p->width, p->height);
+					"width and height >= 1 and at most %d pixels "
+					"in all)", p->width, p->height, INT_MAX);
 		if (p->epsilon > 0.0)
 			return lsv_fail(err, LSV_EINVAL,
 					"the image distances build kNN graphs, not "

@@ -15,6 +15,7 @@
  * so their coefficients are 0: the rows marked labeled_only then train on
  * the labeled rows alone, with no n x n kernel.
  */
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
@@ -508,6 +509,19 @@ lsv_status lsv_train_param_check(const lsv_train_param *p, lsv_error *err)
 		    p->kernel.type != LSV_KERNEL_RBF)
 			return lsv_fail(err, LSV_EINVAL, "the RBF base learner "
 					"needs the RBF kernel (its width is -g)");
+		/* trees split the feature columns: a precomputed kernel's
+		 * rows have none (and their serial numbers are no feature),
+		 * and any other kernel would be recorded but never used */
+		if (p->kernel.type != LSV_KERNEL_RBF)
+			return lsv_fail(err, LSV_EINVAL, "boosting's trees split "
+					"the features: no kernel applies (the %s "
+					"kernel was asked for)",
+					lsv_kernel_name(p->kernel.type)
+					? lsv_kernel_name(p->kernel.type) : "unknown");
+		if (p->landmarks > 0)
+			return lsv_fail(err, LSV_EINVAL, "boosting fits its base "
+					"learners to the features themselves: "
+					"Nystrom landmarks (-N) do not apply");
 		if (p->boost_clusters == 1 || p->boost_clusters < 0)
 			return lsv_fail(err, LSV_EINVAL, "%d clusters out of range "
 					"(expected at least 2)", p->boost_clusters);
@@ -917,9 +931,11 @@ static lsv_status default_gamma(const lsv_data *x, lsv_kernel *k,
  * values k_ij / sqrt(k_ii k_jj) on up to 64 columns spread over K (each a
  * contiguous column of n, so O(64 n)).  K by rows: each rank scans the
  * entries of its rows j in those columns, with the diagonal gathered, and
- * the extremes are reduced (every rank gets the one-process answer). */
+ * the extremes are reduced (every rank gets the one-process answer).
+ * *kmax: the largest |k_ii|, which bounds every |k_ij| of a PSD kernel
+ * (check_digits). */
 static lsv_status check_kernel(const lsv_krows *K, lsv_train_report *r,
-			       lsv_error *err)
+			       double *kmax, lsv_error *err)
 {
 	size_t n = K->n, nl = K->nl, step = n > 64 ? n / 64 : 1, i, j;
 	double v3[3] = {0.0, -1.0, 0.0};  /* hi, -lo, any */
@@ -938,6 +954,9 @@ static lsv_status check_kernel(const lsv_krows *K, lsv_train_report *r,
 		free(diag);
 		return st;
 	}
+	*kmax = 0.0;
+	for (i = 0; i < n; i++)
+		*kmax = fmax(*kmax, fabs(diag[i]));
 	for (i = 0; i < n; i += step)
 		for (j = K->lo; j < K->lo + nl; j++) {
 			double d = diag[i] * diag[j], v;
@@ -955,6 +974,49 @@ static lsv_status check_kernel(const lsv_krows *K, lsv_train_report *r,
 		return st;
 	r->kernel_identity = v3[2] > 0.0 && v3[0] < 1e-6;
 	r->kernel_constant = v3[2] > 0.0 && -v3[1] > 1.0 - 1e-6;
+	return LSV_OK;
+}
+
+/*
+ * Do the outputs f = K alpha carry a digit?  Each is a sum of n terms
+ * alpha_j k_ij, rounded to about DBL_EPSILON times sum_j |alpha_j k_ij|
+ * <= DBL_EPSILON kmax |alpha|_1 (kmax: the largest k_ii).  A system that
+ * is numerically singular (gamma_A near 0: K of an RBF kernel has
+ * eigenvalues down to rounding) is solved into coefficients of 1e15 and
+ * more whose terms cancel: the outputs are then rounding, the model's
+ * predictions on its own training rows differ from these outputs, and
+ * its labels are no better than chance.  Refused when that rounding
+ * reaches a tenth of the outputs' scale (their largest |K alpha|, at
+ * least 1, the labels' scale).  On two moons (lapsvm-train -A, direct
+ * solve) it is 4e-4 of the scale at gamma_A = 1e-14, 0.03 at 1e-16 (the
+ * labels still right), 0.4 at 1e-17 and 4 at 1e-18, where a tenth of the
+ * labeled rows went wrong; the iterative solvers stop short of such
+ * coefficients and pass.  O(n C): alpha and f are whole on every rank.
+ */
+static lsv_status check_digits(const lsv_fit *F, const double *f,
+			       double kmax, lsv_error *err)
+{
+	size_t n = F->n, i;
+	int c, C = F->nr_fn;
+
+	if (f == NULL)
+		return LSV_OK;
+	for (c = 0; c < C; c++) {
+		double l1 = 0.0, top = 1.0, noise;
+		for (i = 0; i < n; i++) {
+			l1 += fabs(F->alpha[i + (size_t)c * n]);
+			top = fmax(top, fabs(f[i * (size_t)C + (size_t)c] -
+					     F->bias[c]));
+		}
+		noise = DBL_EPSILON * kmax * l1;
+		if (!(noise <= 0.1 * top))
+			return lsv_fail(err, LSV_ENUMERIC,
+					"the system is numerically singular (sum "
+					"|alpha| = %.3g: the outputs' rounding, up "
+					"to %.2g, exceeds a tenth of the outputs, up "
+					"to %.2g): raise gamma_A (-A or -a)", l1,
+					noise, top);
+	}
 	return LSV_OK;
 }
 
@@ -1232,7 +1294,7 @@ static lsv_status train(const lsv_data *x, const lsv_graph *const *gs,
 	double *labels = NULL, *Y = NULL, *K = NULL;
 	size_t *lab = NULL, *krow = NULL, n = x->n, i;
 	lsv_status st;
-	double t0 = 0.0, t1 = 0.0, *startw = NULL;
+	double t0 = 0.0, t1 = 0.0, *startw = NULL, kmax = 0.0;
 	int c;
 
 	memset(&F, 0, sizeof F);
@@ -1287,6 +1349,11 @@ static lsv_status train(const lsv_data *x, const lsv_graph *const *gs,
 			prm.combine_mu = 1e-5 * (double)x->l;
 		if (prm.combine_rank == 0 && n > LSV_COMBINE_EXACT_MAX)
 			prm.combine_rank = LSV_COMBINE_RANK;
+		/* a graph of n rows has at most n - 1 nonzero Laplacian
+		 * eigenvalues (one zero per component): more is n - 1, so
+		 * the model records what was used */
+		if (n > 1 && prm.combine_rank > (long)(n - 1))
+			prm.combine_rank = (long)(n - 1);
 	}
 	if (prm.kernel.gamma == 0.0 &&
 	    (st = default_gamma(x, &prm.kernel, report, err)) != LSV_OK)
@@ -1486,7 +1553,7 @@ static lsv_status train(const lsv_data *x, const lsv_graph *const *gs,
 		t0 = t1 = seconds();
 		F.K = Kr.K = Kin;
 		F.Kr = &Kr;
-		if ((st = check_kernel(&Kr, report, err)) != LSV_OK)
+		if ((st = check_kernel(&Kr, report, &kmax, err)) != LSV_OK)
 			goto done;
 	} else if (!row->map) {
 		/* this rank's rows [lo, lo + nl) against all n (one process:
@@ -1503,7 +1570,7 @@ static lsv_status train(const lsv_data *x, const lsv_graph *const *gs,
 		F.K = Kr.comm != NULL && lsv_comm_size(Kr.comm) > 1 ? NULL : K;
 		Kr.K = K;
 		F.Kr = &Kr;
-		if ((st = check_kernel(&Kr, report, err)) != LSV_OK)
+		if ((st = check_kernel(&Kr, report, &kmax, err)) != LSV_OK)
 			goto done;
 	}
 	/* a feature map's row, or clustering, builds its own model */
@@ -1525,8 +1592,11 @@ static lsv_status train(const lsv_data *x, const lsv_graph *const *gs,
 		F.graph_weight = NULL;
 	}
 	/* the combination left its own transductive values there */
-	if (report->train_f == NULL)
+	if (report->train_f == NULL) {
 		report->train_f = train_outputs(&F);
+		if ((st = check_digits(&F, report->train_f, kmax, err)) != LSV_OK)
+			goto done;
+	}
 	report->kernel_seconds = t1 - t0;
 	report->solve_seconds = seconds() - t1;
 done:

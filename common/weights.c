@@ -63,7 +63,12 @@ static double weight_of(const lsv_graph_param *p, const lsv_pair *pk,
 	}
 	/* Coincident points weigh 1 whatever t is (t may be 0 when all the
 	 * chosen pairs are duplicates): the limit of exp(-d^2/4t), d -> 0. */
-	return pk->d2 == 0.0 ? 1.0 : exp(-pk->d2 / (4.0 * t));
+	if (pk->d2 == 0.0)
+		return 1.0;
+	/* 4t overflows for t above DBL_MAX/4 (squared distances near
+	 * DBL_MAX, which the reader allows): the same ratio, divided first */
+	return isfinite(4.0 * t) ? exp(-pk->d2 / (4.0 * t))
+				 : exp(-(pk->d2 / t) / 4.0);
 }
 
 static lsv_status nomem(lsv_error *err, const char *what, size_t bytes)
@@ -90,7 +95,14 @@ lsv_status lsv_graph_assemble(size_t n, const lsv_pair *pairs, size_t npairs,
 		double sum = 0.0;
 		for (e = 0; e < npairs; e++)
 			sum += pairs[e].d2;
-		t = npairs ? sum / (double)npairs : 1.0;
+		/* squared distances near DBL_MAX overflow the sum though
+		 * their mean is finite: then the mean of d^2 / npairs */
+		if (isinf(sum))
+			for (sum = 0.0, e = 0; e < npairs; e++)
+				sum += pairs[e].d2 / (double)npairs;
+		else if (npairs > 0)
+			sum /= (double)npairs;
+		t = npairs ? sum : 1.0;
 	}
 	info->t = p->weight == LSV_WEIGHT_HEAT ? t : 0.0;
 

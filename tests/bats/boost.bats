@@ -281,6 +281,14 @@ rings_boost() {
 	assert_train_usage "-H applies to boosting (-s boost)"
 	run --separate-stderr "$TRAIN" -s boost -H rbf -t 0 -I 0 m.txt
 	assert_train_usage "the RBF base learner needs the RBF kernel (its width is -g)"
+	# trees take no kernel and no landmarks (once ignored, and a
+	# precomputed kernel's serial numbers overran the bins: an abort)
+	run --separate-stderr "$TRAIN" -s boost -t 0 m.txt
+	assert_train_usage "boosting's trees split the features: no kernel applies (the linear kernel was asked for)"
+	run --separate-stderr "$TRAIN" -s boost -N 5 m.txt
+	assert_train_usage "boosting fits its base learners to the features themselves: Nystrom landmarks (-N) do not apply"
+	run --separate-stderr "$TRAIN" -s boost -K 3 -N 5 m.txt
+	assert_train_usage "Nystrom landmarks (-N) do not apply"
 	run --separate-stderr "$TRAIN" -s boost -B 0 m.txt
 	assert_train_usage "option -B: '0' out of range (expected an integer in 1..100000)"
 	run --separate-stderr "$TRAIN" -s boost -D 11 m.txt
@@ -502,4 +510,26 @@ rings_boost() {
 	run --separate-stderr "$TRAIN" -s boost -K 3:spectral -m 1 big.txt m.model
 	assert_status 1
 	assert_stderr_has "lapsvm-train: the spectral start's dense Laplacian would need 1.45 MB, over the memory limit (-m) of 1.00 MB; start at random (-K c without :spectral)"
+}
+
+@test "a precomputed kernel (-t 4) is refused by boosting before training, nothing written" {
+	moons_boost
+	"$TRAIN" -q -s laprls -g 0.5 -G m.g -x k.t4 m.txt /dev/null
+	echo old >out.model
+	for extra in "" "-I 0" "-K 2"; do
+		# shellcheck disable=SC2086  # the extra options, split
+		run --separate-stderr "$TRAIN" -s boost $extra -t 4 -G m.g k.t4 out.model
+		assert_usage_error "boosting's trees split the features: no kernel applies (the precomputed kernel was asked for)" lapsvm-train
+		[ "$(cat out.model)" = old ]
+	done
+	[ -z "$(find . -name '.*tmp*')" ]
+}
+
+@test "clustering by boosting on a graph with no edges is an error, as -s cluster's" {
+	moons_boost
+	seq 1 200 >none.g
+	run --separate-stderr "$TRAIN" -s boost -K 3 -G none.g m.txt c.model
+	assert_status 1
+	assert_stderr_has "lapsvm-train: the graph has no edges (every row is isolated): nothing to cluster by"
+	[ ! -e c.model ]
 }

@@ -116,6 +116,13 @@ wsum() {
 	assert_status 0
 	[ "$(key m.model combine_rank)" = 20 ]
 	assert_stderr_has "each kernel from the 20 smallest nonzero eigenpairs of its Laplacian"
+	# at most n - 1 = 199 nonzero eigenvalues: more is 199, recorded so
+	run --separate-stderr "$TRAIN" -s combine -N 1000 -G g4 m.txt big.model
+	assert_status 0
+	[ "$(key big.model combine_rank)" = 199 ]
+	assert_stderr_has "each kernel from the 199 smallest nonzero eigenpairs of its Laplacian"
+	"$TRAIN" -q -s combine -N 199 -G g4 m.txt n199.model
+	assert_same big.model n199.model
 }
 
 @test "combine -Y: labeled rows of one class train when both classes are declared" {

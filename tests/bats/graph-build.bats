@@ -190,6 +190,40 @@ load helpers
 	[ "$(ls -A | wc -l)" -eq 3 ]
 }
 
+@test "a device, a pipe or a FIFO as the output is written into, with no record beside it" {
+	small_data small.txt
+	"$GB" -q small.txt small.txt.graph
+	# /dev/stdout on a pipe: a link to /proc/self/fd/1, "pipe:[N]"
+	"$GB" -q small.txt /dev/stdout | cat >piped
+	assert_same piped small.txt.graph
+	# /dev/stdout on a file: a regular file, but /dev/stdout.knn would
+	# be a stray file in /dev
+	"$GB" -q small.txt /dev/stdout >redirected
+	assert_same redirected small.txt.graph
+	if [ -e /dev/stdout.knn ]; then
+		rm -f /dev/stdout.knn
+		false
+	fi
+	mkfifo ff
+	"$GB" -q small.txt ff &
+	cat ff >fromfifo
+	wait $!
+	assert_same fromfifo small.txt.graph
+	[ ! -e ff.knn ]
+	run --separate-stderr "$GB" -q small.txt /dev/null
+	assert_status 0
+	[ ! -e /dev/null.knn ] || { rm -f /dev/null.knn; false; }
+}
+
+@test "squared distances near DBL_MAX: the heat width and weights as for the same data scaled down" {
+	printf '0 1:3.4e153\n0 1:-3.4e153\n' >big.txt
+	printf '0 1:3.4\n0 1:-3.4\n' >ref.txt
+	"$GB" -q -k 1 big.txt big.g
+	"$GB" -q -k 1 ref.txt ref.g
+	assert_same big.g ref.g
+	[ "$(cat big.g)" = "$(printf '1 2:0.77880078307140488\n2 1:0.77880078307140488')" ]
+}
+
 @test "graph on stdout, summary on stderr" {
 	small_data small.txt
 	run --separate-stderr "$GB" -k 2 small.txt -

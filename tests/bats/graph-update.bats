@@ -297,3 +297,23 @@ nothing_written() {
 	assert_usage_error "-U updates Euclidean and cosine kNN or epsilon graphs on one process, not with -d tangent"
 	[ ! -e ab.g ]
 }
+
+@test "-U: an output named after the old graph's record is a usage error; the graph and its record kept" {
+	moons_chunks
+	"$GB" -q a.txt a.g
+	cp a.g g.bak
+	cp a.g.knn r.bak
+	# the output would replace the record with a graph (and put its own
+	# record at a.g.knn.knn)
+	run --separate-stderr "$GB" -U a.g a.txt b.txt a.g.knn
+	assert_usage_error "'a.g.knn' is both an input and an output"
+	assert_same a.g g.bak
+	assert_same a.g.knn r.bak
+	[ ! -e a.g.knn.knn ]
+	assert_no_tmp_files
+	# a link to the old graph is the update in place, not another output
+	ln -s a.g link.g
+	run --separate-stderr "$GB" -q -U a.g a.txt b.txt link.g
+	assert_status 0
+	[ -L link.g ]
+}

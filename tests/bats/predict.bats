@@ -164,6 +164,46 @@ three_data() {
 	assert_no_tmp_files .
 }
 
+@test "PRBEP with no labeled row of the first class: undefined, said so" {
+	binary_model
+	printf '%s\n' '-1 1:1' '-1 1:-1' '0 1:3' >neg.txt
+	run --separate-stderr "$PRED" neg.txt bin.model out.txt
+	assert_status 0
+	[ "${lines[0]}" = "Accuracy = 50% (1/2) (classification)" ]
+	[ "${lines[1]}" = "PRBEP undefined (no labeled row of class 1)" ]
+}
+
+@test "standard input that is the output file ('-' < out): a usage error, the file kept" {
+	binary_model
+	binary_data
+	cp test.txt keep.txt
+	run --separate-stderr "$PRED" -q - bin.model test.txt <test.txt
+	assert_usage_error "the output 'test.txt' is the input '-': it would replace it" lapsvm-predict
+	assert_same test.txt keep.txt
+	# a pipe, or another file, is fine
+	run --separate-stderr "$PRED" -q - bin.model out.txt <test.txt
+	assert_status 0
+}
+
+@test "a cluster model whose labels are not 1..c in order is refused at its labels line" {
+	binary_data
+	for labels in "1 -1" "2 1" "1 3" "1.5 2"; do
+		header cl.model "$LINEAR" 2 "$labels" 1 -0.5 1
+		sed -i 's/^solver lapsvm/solver cluster/' cl.model
+		echo '1 1:1' >>cl.model
+		echo old >out
+		run --separate-stderr "$PRED" test.txt cl.model out
+		assert_status 1
+		assert_stderr_regex "^lapsvm-predict: cl.model:18: cluster [12] is labeled .* \\(expected the clusters labeled 1..2 in order\\)$"
+		[ "$(cat out)" = old ]
+	done
+	header cl.model "$LINEAR" 2 "1 2" 1 -0.5 1
+	sed -i 's/^solver lapsvm/solver cluster/' cl.model
+	echo '1 1:1' >>cl.model
+	run --separate-stderr "$PRED" -q test.txt cl.model out
+	assert_status 0
+}
+
 @test "PRBEP with tied scores: a file and its reversal print the same line" {
 	# Scores 1.5, 0.5 x 4, -0.5 with the tied rows sorted by class.  P = 3:
 	# 1.5 (a positive) and 2 of the 4 tied rows, 2 of them positive, so

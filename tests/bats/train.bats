@@ -901,3 +901,39 @@ setup() {
 	run --separate-stderr "$TRAIN" m.txt
 	[[ "$stderr" != *"kernel matrix is numerically"* ]]
 }
+
+@test "a numerically singular system (gamma_A near 0) is refused, not written as a model of rounding" {
+	"$DG" -S 1 -l 10 moons m.txt
+	echo old >m.model
+	for s in laprls lapsvm; do
+		for M in direct newton; do
+			run --separate-stderr "$TRAIN" -s "$s" -M "$M" -A 1e-20 m.txt m.model
+			assert_status 1
+			assert_stderr_regex "^lapsvm-train: the system is numerically singular \(sum \|alpha\| = .*: the outputs' rounding, up to .*, exceeds a tenth of the outputs, up to .*\): raise gamma_A \(-A or -a\)$"
+			[ "$(cat m.model)" = old ]
+		done
+	done
+	assert_no_tmp_files .
+	# small but workable: the model predicts its training rows as -o says
+	"$TRAIN" -q -s lapsvm -M direct -A 1e-14 -o u.txt m.txt m.model
+	awk '$1 == 0' m.txt >unl.txt
+	"$PRED" -q -d unl.txt m.model d.txt
+	paste -d' ' <(tail -n +2 d.txt) <(tail -n +2 u.txt) |
+		awk '{ d = $2 - $4; if (d < 0) d = -d; if ($1 != $3 || d > 1e-3) bad++ } END { exit bad > 0 }'
+}
+
+@test "a graph whose weights sum past DBL_MAX in a row is refused at that row" {
+	printf '1 1:0\n-1 1:1\n0 1:0.1\n0 1:0.9\n' >g4.txt
+	printf '1 3:1\n2 4:1\n3 1:1 4:1\n4 2:1 3:1\n' >a.g
+	sed 's/:1\b/:1e308/g' a.g >big.g
+	run --separate-stderr "$TRAIN" -s laprls -G big.g g4.txt g4.model
+	assert_status 1
+	assert_stderr_has "lapsvm-train: big.g:3: the weights of row 3 sum to more than 1.79769e+308 (expected a finite degree: scale the weights down)"
+	[ ! -e g4.model ]
+	# each weight alone is finite and allowed: 1e300 is a scale of a.g
+	sed 's/:1\b/:1e300/g' a.g >scaled.g
+	"$TRAIN" -q -s laprls -G a.g g4.txt a.model
+	"$TRAIN" -q -s laprls -G scaled.g g4.txt s.model
+	paste -d' ' <(sv_lines a.model) <(sv_lines s.model) |
+		awk '{ d = $1 - $3; if (d < 0) d = -d; if (d > 1e-12 * (1 + ($1 < 0 ? -$1 : $1))) bad++ } END { exit bad > 0 }'
+}

@@ -513,13 +513,27 @@ static void model_optional_keys_are_read_and_checked(void)
 			continue;
 		/* a combination's model needs its own keys and graphs, a
 		 * kernel design its design and k */
+		/* a cluster model labels its clusters 1..c */
 		snprintf(line, sizeof line, "solver %s\n%s", t->name,
+			 t->value == LSV_SOLVER_CLUSTER ? "" :
 			 t->value == LSV_SOLVER_COMBINE
 			 ? "combine_extension laprls\ncombine_mu 1e-05\n"
 			   "combined_graph 1 file g\n"
 			 : t->value == LSV_SOLVER_KDESIGN
 			 ? "kdesign cluster\nkdesign_k 3\n" : "");
-		m = read_subst("solver lapsvm\n", line);
+		if (t->value == LSV_SOLVER_CLUSTER) {
+			char *text = subst(base, "solver lapsvm\n", line), *two;
+			lsv_error e;
+			m = NULL;
+			two = text ? subst(text, "labels 1 -1\n", "labels 1 2\n")
+				   : NULL;
+			if (two != NULL && read_str(two, &m, &e) != LSV_OK)
+				fprintf(stderr, "  unexpected: %s\n", e.msg);
+			free(text);
+			free(two);
+		} else {
+			m = read_subst("solver lapsvm\n", line);
+		}
 		CHECK(m != NULL && (int)m->param.solver == t->value);
 		lsv_model_free(m);
 	}
@@ -1086,8 +1100,11 @@ static void model_every_name_and_optional_key_round_trips(void)
 				m->graph = NULL;
 			}
 			if (s->value == LSV_SOLVER_CLUSTER) {
-				/* 3 clusters: a 2-D embedding and its centroids */
+				/* 3 clusters (labeled 1..3): a 2-D embedding
+				 * and its centroids */
 				int q;
+				for (q = 0; q < 3; q++)
+					m->labels[q] = q + 1;
 				m->nr_fn = 2;
 				m->centroids = malloc(6 * sizeof *m->centroids);
 				for (q = 0; q < 6; q++)
