@@ -318,7 +318,11 @@ static double exact_key(const knn *s, size_t a, size_t b, lsv_pair *pk)
 
 	if (s->p->distance == LSV_DIST_COSINE) {
 		key = 1.0 - sparse_dot(s->x, a, b) / (s->nrm[a] * s->nrm[b]);
-		if (key < 0.0)
+		/* a row against itself (a duplicate) gives a few ulps, not
+		 * 0: |a|^2 and sqrt(|a|^2)^2 round apart.  Distances at that
+		 * rounding (an angle below about 4e-8) are duplicates, as
+		 * Euclidean ones are: heat weight 1, dropped by -w distance */
+		if (key < 4.0 * DBL_EPSILON)
 			key = 0.0;
 		if (key > 2.0)
 			key = 2.0;

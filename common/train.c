@@ -1260,6 +1260,16 @@ static lsv_status warm_start(lsv_fit *F, const method_row *row,
 	for (k = 0; k < m->sv->n; k++, i++) {
 		while (i < n && !same_row(x, i, m->sv, k))
 			i++;
+		if (i == n && !(p->gamma_I > 0.0) && q->gamma_I > 0.0)
+			/* RLS and SVM expand over the labeled rows alone */
+			return lsv_fail(F->err, LSV_EINVAL,
+					"the starting model's expansion point %zu of "
+					"%zu is not a labeled row of these data: "
+					"with gamma_I = 0 only the labeled rows are "
+					"expansion points, and the model (gamma_I = "
+					"%g) has one per row; start from a model "
+					"trained with gamma_I = 0, or keep the graph",
+					k + 1, m->sv->n, q->gamma_I);
 		if (i == n)
 			return lsv_fail(F->err, LSV_EINVAL,
 					"the starting model's expansion point %zu of "

@@ -288,7 +288,7 @@ rings_boost() {
 	run --separate-stderr "$TRAIN" -s boost -N 5 m.txt
 	assert_train_usage "boosting fits its base learners to the features themselves: Nystrom landmarks (-N) do not apply"
 	run --separate-stderr "$TRAIN" -s boost -K 3 -N 5 m.txt
-	assert_train_usage "Nystrom landmarks (-N) do not apply"
+	assert_train_usage "boosting fits its base learners to the features themselves: Nystrom landmarks (-N) do not apply"
 	run --separate-stderr "$TRAIN" -s boost -B 0 m.txt
 	assert_train_usage "option -B: '0' out of range (expected an integer in 1..100000)"
 	run --separate-stderr "$TRAIN" -s boost -D 11 m.txt

@@ -224,6 +224,17 @@ load helpers
 	[ "$(cat big.g)" = "$(printf '1 2:0.77880078307140488\n2 1:0.77880078307140488')" ]
 }
 
+@test "cosine: identical rows are duplicates (distance 0: heat weight 1, dropped by -w distance), as Euclidean ones" {
+	printf '1 1:1 2:2\n1 1:1 2:2\n1 1:5 2:1\n' >cd.txt
+	run --separate-stderr "$GB" -q -e 1e-10 -d cosine cd.txt -
+	assert_status 0
+	[ "$output" = "$(printf '1 2:1\n2 1:1\n3')" ]
+	run --separate-stderr "$GB" -k 1 -d cosine -w distance cd.txt -
+	assert_status 0
+	assert_stderr_has "warning: 1 edges had weight 0 (duplicate points) and were dropped"
+	[ "$(printf '%s\n' "$output" | head -n 2)" = "$(printf '1 3:0.38605938648507954\n2')" ]
+}
+
 @test "graph on stdout, summary on stderr" {
 	small_data small.txt
 	run --separate-stderr "$GB" -k 2 small.txt -

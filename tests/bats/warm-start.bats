@@ -118,6 +118,17 @@ refused() {
 	[ ! -e out.model ]
 }
 
+@test "-f: a model with a graph starting a run without one (gamma_I = 0) is named as such" {
+	"$TRAIN" -q -M pcg -g 2 old.txt old.model
+	refused -M pcg -g 2 -i 0 -f old.model
+	assert_stderr_has "lapsvm-train: the starting model's expansion point 1 of 380 is not a labeled row of these data: with gamma_I = 0 only the labeled rows are expansion points, and the model (gamma_I = "
+	assert_stderr_has ") has one per row; start from a model trained with gamma_I = 0, or keep the graph"
+	# an RLS model starts an RLS run
+	"$TRAIN" -q -M pcg -g 2 -i 0 old.txt rls.model
+	run --separate-stderr "$TRAIN" -q -M pcg -g 2 -i 0 -f rls.model a.txt out.model
+	assert_status 0
+}
+
 @test "-f: a model of more rows than the data is an error" {
 	"$TRAIN" -q -M pcg -g 2 a.txt big.model
 	run --separate-stderr "$TRAIN" -M pcg -g 2 -f big.model old.txt out.model
