@@ -698,8 +698,8 @@ lsv_status lsv_fit_combine(lsv_fit *F, lsv_model **out)
 	if (Q == 0)
 		return lsv_fail(F->err, LSV_EINVAL,
 				"-s combine needs at least one graph");
-	if (n > 1 && r > n - 1)  /* the driver clamps it so; a library caller may not */
-		r = width = n - 1;
+	if (r > n)
+		r = width = n;
 	W_ = (int)width;
 	/* memory: one n x n Laplacian at a time, each graph's kept columns,
 	 * the stacked labeled blocks */

@@ -95,6 +95,18 @@ static int fns_of(const lsv_model *m)
 	return is_clustering(m) ? m->nr_class - 1 : m->nr_class;
 }
 
+/* The first cluster (0-based) whose label is not its number, or -1: a
+ * cluster's number is its label (lapsvm-predict writes it, and the
+ * agreement with the classes indexes by it), so clusters are 1..c. */
+static int misnumbered_cluster(const lsv_model *m)
+{
+	int c;
+	for (c = 0; is_clustering(m) && c < m->nr_class; c++)
+		if (m->labels[c] != (double)(c + 1))
+			return c;
+	return -1;
+}
+
 /* A cluster model with more than two clusters keeps its centroids. */
 static int has_centroids(const lsv_model *m)
 {
@@ -373,13 +385,10 @@ static lsv_status check_model(const lsv_model *m, const char *name,
 		if (m->labels[c] == m->unlabeled)
 			return REFUSE("label %.17g is the unlabeled marker", name,
 				      m->labels[c]);
-	/* a cluster's number is its label: lapsvm-predict writes it, and
-	 * the agreement with the classes indexes by it */
-	for (c = 0; is_clustering(m) && c < m->nr_class; c++)
-		if (m->labels[c] != (double)(c + 1))
-			return REFUSE("cluster %d is labeled %.17g (a cluster model "
-				      "labels its clusters 1..%d in order)", name,
-				      c + 1, m->labels[c], m->nr_class);
+	if ((c = misnumbered_cluster(m)) >= 0)
+		return REFUSE("cluster %d is labeled %.17g (a cluster model "
+			      "labels its clusters 1..%d in order)", name, c + 1,
+			      m->labels[c], m->nr_class);
 	if (!all_finite(m->bias, (size_t)m->nr_fn))
 		return REFUSE("a bias is not finite", name);
 	if (m->shift != NULL && !all_finite(m->shift, (size_t)m->nr_fn))
@@ -1465,13 +1474,12 @@ static lsv_status check_header(reader *r)
 				"%s:%zu: wrong number of labels (found %zu, expected "
 				"nr_class = %d)", r->name, line_of(r, "labels"),
 				r->nlabels, m->nr_class);
-	for (c = 0; is_clustering(m) && c < m->nr_class; c++)
-		if (m->labels[c] != (double)(c + 1))
-			return lsv_fail(r->err, LSV_EFORMAT,
-					"%s:%zu: cluster %d is labeled %.17g (expected "
-					"the clusters labeled 1..%d in order)", r->name,
-					line_of(r, "labels"), c + 1, m->labels[c],
-					m->nr_class);
+	if ((c = misnumbered_cluster(m)) >= 0)
+		return lsv_fail(r->err, LSV_EFORMAT,
+				"%s:%zu: cluster %d is labeled %.17g (expected the "
+				"clusters labeled 1..%d in order)", r->name,
+				line_of(r, "labels"), c + 1, m->labels[c],
+				m->nr_class);
 	want_fn = fns_of(m);
 	if (m->nr_fn != want_fn)
 		return lsv_fail(r->err, LSV_EFORMAT,
