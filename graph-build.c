@@ -230,13 +230,6 @@ static void write_lists(const lsv_data *x, const char *in,
 	free(dist);
 }
 
-/*
- * Under mpirun (P > 1 ranks of the MPI build; tool.h: rank 0's phases):
- * rank 0 alone opens the output, reads the data and writes the graph (the
- * same crash-safe temporary file and rename); the neighbour search is
- * shared (lsv_graph_build_dist).
- */
-
 /* The bytes each rank sent and its scan time, on rank 0's stderr. */
 static void report_ranks(const lsv_graph_info *info)
 {
@@ -346,7 +339,8 @@ static void update(const char *oldg, const char *oldd, const char *newd,
 	/* the old data's fingerprint hashed as they are read */
 	if (lsv_data_read_path_fp(oldd, marker, &a, &afp, &err) != LSV_OK)
 		tool_die_err(&err);
-	if (lsv_graph_record_check_data(old, a->n, afp, p, &err) != LSV_OK)
+	if (lsv_graph_record_check_data(old, a->n, afp, p, &err) != LSV_OK ||
+	    lsv_graph_record_check_new(old, a, NULL, &err) != LSV_OK)
 		tool_die(1, "%s: %s: %s", oldg, shown(oldd), err.msg);
 	/* the graph the record describes: its bytes, not parsed */
 	if (lsv_file_fingerprint(oldg, &gfp, &err) != LSV_OK)
@@ -357,7 +351,7 @@ static void update(const char *oldg, const char *oldd, const char *newd,
 			 old->graph_fp);
 	if (lsv_data_read_path(newd, marker, &b, &err) != LSV_OK)
 		tool_die_err(&err);
-	if (lsv_graph_record_check_new(old, b, &err) != LSV_OK)
+	if (lsv_graph_record_check_new(old, NULL, b, &err) != LSV_OK)
 		tool_die(1, "%s: %s (old data %s)", shown(newd), err.msg,
 			 shown(oldd));
 	n0 = a->n;
@@ -387,188 +381,367 @@ static void update(const char *oldg, const char *oldd, const char *newd,
 	*xout = x;
 }
 
-int main(int argc, char **argv)
+/* What the command line asked for, beside the graph options themselves. */
+typedef struct {
+	lsv_graph_param p;
+	const char *oldgraph;	/* -U old_graph, or NULL */
+	double marker;		/* -u: the label of unlabeled rows */
+	int lists;		/* -N: neighbour lists, not a graph */
+	int classes;		/* -y: graphs within each class */
+	int k_given, t_given, u_given, D_given;
+	int tangent_opt;	/* the letter of -C or -s, if given; else 0 */
+	int rotation_opt;	/* 'r' if -r was given; else 0 */
+} options;
+
+static const char *const dists[] = {"euclidean", "cosine", "tangent",
+				    "rotation"};
+
+static void parse_options(int argc, char **argv, options *o)
 {
-	static const char *const dists[] = {"euclidean", "cosine", "tangent",
-					    "rotation"};
 	static const char *const weights[] = {"binary", "heat", "distance"};
 	static const char *const paths[] = {"dense", "auto", "sparse"};
 	static const char *const precisions[] = {"single", "double"};
-	lsv_graph_param p;
-	lsv_graph_info info;
-	lsv_data *x = NULL;
-	lsv_graph *g = NULL;
-	lsv_error err;
-	const char *in, *outpath, *oldgraph = NULL;
-	char *deflt = NULL, *rout = NULL;
-	FILE *rfp = NULL;
-	lsv_graph_record *rec = NULL;
-	int c, k_given = 0, t_given = 0, lists = 0, classes = 0, u_given = 0;
-	int D_given = 0, tangent_opt = 0, rotation_opt = 0;  /* -C or -s; -r */
-	double marker = LSV_UNLABELED_DEFAULT;
-	FILE *fp = NULL;
-	int P = 1;
+	lsv_graph_param *p = &o->p;
+	int c;
 
-	tool_init(argv[0]);
-	tool_comm_start(&argc, &argv);
-	P = tool_nproc;
-	lsv_graph_param_default(&p);
+	memset(o, 0, sizeof *o);
+	lsv_graph_param_default(p);
+	o->marker = LSV_UNLABELED_DEFAULT;
 	opterr = 0;
 	while ((c = getopt(argc, argv, ":k:e:md:w:t:B:fp:A:Nyu:D:C:s:r:U:qh")) != -1) {
 		switch (c) {
 		case 'k':
-			p.k = (int)tool_opt_long(c, optarg, 1, INT_MAX);
-			k_given = 1;
+			p->k = (int)tool_opt_long(c, optarg, 1, INT_MAX);
+			o->k_given = 1;
 			break;
 		case 'e':
-			p.epsilon = tool_opt_double(c, optarg, 0x1p-1022, 1e300);
+			p->epsilon = tool_opt_double(c, optarg, 0x1p-1022, 1e300);
 			break;
 		case 'm':
-			p.mutual = 1;
+			p->mutual = 1;
 			break;
 		case 'd':
-			p.distance = (lsv_distance)parse_name(c, optarg, dists, 4);
+			p->distance = (lsv_distance)parse_name(c, optarg, dists, 4);
 			break;
 		case 'D':
-			parse_shape(optarg, &p.width, &p.height);
-			D_given = 1;
+			parse_shape(optarg, &p->width, &p->height);
+			o->D_given = 1;
 			break;
 		case 'C':
-			p.candidates = (int)tool_opt_long(c, optarg, 1, INT_MAX);
-			tangent_opt = c;
+			p->candidates = (int)tool_opt_long(c, optarg, 1, INT_MAX);
+			o->tangent_opt = c;
 			break;
 		case 's':
-			p.smooth = tool_opt_double(c, optarg, 0.0, 100.0);
-			tangent_opt = c;
+			p->smooth = tool_opt_double(c, optarg, 0.0, 100.0);
+			o->tangent_opt = c;
 			break;
 		case 'r':
-			p.angle_step = tool_opt_double(c, optarg, 1e-3, 180.0);
-			rotation_opt = c;
+			p->angle_step = tool_opt_double(c, optarg, 1e-3, 180.0);
+			o->rotation_opt = c;
 			break;
 		case 'w':
-			p.weight = (lsv_weight)parse_name(c, optarg, weights, 3);
+			p->weight = (lsv_weight)parse_name(c, optarg, weights, 3);
 			break;
 		case 't':
-			p.t = tool_opt_double(c, optarg, 0x1p-1022, 1e300);
-			t_given = 1;
+			p->t = tool_opt_double(c, optarg, 0x1p-1022, 1e300);
+			o->t_given = 1;
 			break;
 		case 'B':
-			p.block = (size_t)tool_opt_long(c, optarg, 1, 1 << 20);
+			p->block = (size_t)tool_opt_long(c, optarg, 1, 1 << 20);
 			break;
 		case 'f':
-			p.single = 1;
+			p->single = 1;
 			break;
 		case 'p':
-			p.single = parse_name(c, optarg, precisions, 2) == 0;
+			p->single = parse_name(c, optarg, precisions, 2) == 0;
 			break;
 		case 'A':
-			p.sparse = parse_name(c, optarg, paths, 3) - 1;
+			p->sparse = parse_name(c, optarg, paths, 3) - 1;
 			break;
 		case 'N':
-			lists = 1;
+			o->lists = 1;
 			break;
 		case 'y':
-			classes = 1;
+			o->classes = 1;
 			break;
 		case 'u':
-			marker = tool_opt_double(c, optarg, -1e300, 1e300);
-			if (marker == 0.0)
-				marker = 0.0;  /* -0 is the label 0, as the reader has it */
-			u_given = 1;
+			o->marker = tool_opt_double(c, optarg, -1e300, 1e300);
+			if (o->marker == 0.0)
+				o->marker = 0.0;  /* -0 is the label 0, as the reader has it */
+			o->u_given = 1;
 			break;
 		case 'U':
-			oldgraph = optarg;
+			o->oldgraph = optarg;
 			break;
 		case 'q':
 			tool_quiet = 1;
 			break;
 		case 'h':
 			usage();
-			return tool_done();
+			exit(tool_done());
 		default:
 			tool_option_error(c);
 		}
 	}
-	if (oldgraph != NULL && argc - optind < 2)
+}
+
+/* The options that exclude each other, and the operands (nargs of them)
+ * they need; P processes. */
+static void check_options(const options *o, int P, int nargs)
+{
+	const lsv_graph_param *p = &o->p;
+	const char *what;
+	lsv_error err;
+
+	if (o->oldgraph != NULL && nargs < 2)
 		tool_usage_error("-U needs old_data and new_data (graph-build -U "
 				 "old_graph [options] old_data new_data "
 				 "[graph_file])");
-	if (optind >= argc)
+	if (nargs < 1)
 		tool_usage_error("missing data_file");
-	if (argc - optind > (oldgraph != NULL ? 3 : 2))
-		tool_usage_error(oldgraph != NULL
+	if (nargs > (o->oldgraph != NULL ? 3 : 2))
+		tool_usage_error(o->oldgraph != NULL
 				 ? "too many arguments (expected old_data new_data "
 				   "[graph_file])"
 				 : "too many arguments (expected data_file "
 				   "[graph_file])");
-	if (oldgraph != NULL) {
-		const char *what = classes ? "-y (graphs within each class)"
-			: lists ? "-N (neighbour lists)"
-			: p.distance == LSV_DIST_TANGENT ? "-d tangent"
-			: p.distance == LSV_DIST_ROTATION ? "-d rotation"
-			: P > 1 ? "mpirun" : NULL;
-		if (what != NULL)
-			tool_usage_error("-U updates Euclidean and cosine kNN or "
-					 "epsilon graphs on one process, not with %s: "
-					 "build the grown data's graph in full", what);
-	}
-	if (p.epsilon > 0.0 && k_given)
+	/* what neither -U nor mpirun takes, in the order they name it */
+	what = o->classes ? "-y (graphs within each class)"
+		: o->lists ? "-N (neighbour lists)"
+		: p->distance == LSV_DIST_TANGENT ? "-d tangent"
+		: p->distance == LSV_DIST_ROTATION ? "-d rotation" : NULL;
+	if (o->oldgraph != NULL && (what != NULL || P > 1))
+		tool_usage_error("-U updates Euclidean and cosine kNN or "
+				 "epsilon graphs on one process, not with %s: "
+				 "build the grown data's graph in full",
+				 what != NULL ? what : "mpirun");
+	if (p->epsilon > 0.0 && o->k_given)
 		tool_usage_error("-k and -e exclude each other (kNN or epsilon-ball)");
-	if (p.epsilon > 0.0 && p.mutual)
+	if (p->epsilon > 0.0 && p->mutual)
 		tool_usage_error("-m applies to kNN graphs; an epsilon-ball graph is "
 				 "already symmetric");
-	if (lists && p.epsilon > 0.0)
+	if (o->lists && p->epsilon > 0.0)
 		tool_usage_error("-N lists k nearest neighbours; it does not apply "
 				 "with -e");
-	if (lists && classes)
+	if (o->lists && o->classes)
 		tool_usage_error("-N lists the neighbours among all rows; it does not "
 				 "apply with -y");
-	if (u_given && !classes)
+	if (o->u_given && !o->classes)
 		tool_usage_error("-u names the unlabeled rows for -y; without -y "
 				 "labels are ignored");
-	if (t_given && p.weight != LSV_WEIGHT_HEAT)
+	if (o->t_given && p->weight != LSV_WEIGHT_HEAT)
 		tool_usage_error("-t applies only to heat weights (-w heat)");
-	if (p.distance == LSV_DIST_TANGENT || p.distance == LSV_DIST_ROTATION) {
-		const char *dn = dists[p.distance];
-		if (!D_given)
+	if (p->distance == LSV_DIST_TANGENT || p->distance == LSV_DIST_ROTATION) {
+		const char *dn = dists[p->distance];
+		if (!o->D_given)
 			tool_usage_error("-d %s needs the image shape: -D WIDTHxHEIGHT "
 					 "(e.g. -D 16x16)", dn);
-		if (p.epsilon > 0.0)
+		if (p->epsilon > 0.0)
 			tool_usage_error("-e with -d %s: the image distances build kNN "
 					 "graphs (-k)", dn);
-		if (p.sparse > 0)
+		if (p->sparse > 0)
 			tool_usage_error("-A sparse with -d %s: images are dense rows",
 					 dn);
-		if (p.distance == LSV_DIST_ROTATION && tangent_opt)
-			tool_usage_error("-%c applies to -d tangent", tangent_opt);
-		if (p.distance == LSV_DIST_TANGENT && rotation_opt)
+		if (p->distance == LSV_DIST_ROTATION && o->tangent_opt)
+			tool_usage_error("-%c applies to -d tangent", o->tangent_opt);
+		if (p->distance == LSV_DIST_TANGENT && o->rotation_opt)
 			tool_usage_error("-r applies to -d rotation");
-	} else if (D_given) {
+	} else if (o->D_given) {
 		tool_usage_error("-D declares the image shape of -d tangent or -d "
 				 "rotation");
-	} else if (tangent_opt || rotation_opt) {
+	} else if (o->tangent_opt || o->rotation_opt) {
 		tool_usage_error("-%c applies to -d %s",
-				 tangent_opt ? tangent_opt : rotation_opt,
-				 tangent_opt ? "tangent" : "rotation");
+				 o->tangent_opt ? o->tangent_opt : o->rotation_opt,
+				 o->tangent_opt ? "tangent" : "rotation");
 	}
-	if (P > 1) {
-		const char *what = classes ? "-y (graphs within each class)"
-			: lists ? "-N (neighbour lists)"
-			: p.distance == LSV_DIST_TANGENT ? "-d tangent"
-			: p.distance == LSV_DIST_ROTATION ? "-d rotation"
-			: p.sparse > 0 ? "-A sparse" : NULL;
-		if (what != NULL)
-			tool_usage_error("%s is not distributed: run it on one process "
-					 "(without mpirun, or -np 1)", what);
-	}
-	if (lsv_graph_param_check(&p, &err) != LSV_OK)
+	if (P > 1 && (what != NULL || p->sparse > 0))
+		tool_usage_error("%s is not distributed: run it on one process "
+				 "(without mpirun, or -np 1)",
+				 what != NULL ? what : "-A sparse");
+	if (lsv_graph_param_check(p, &err) != LSV_OK)
 		tool_usage_error("%s", err.msg);
-	if (p.distance == LSV_DIST_COSINE && p.epsilon > 2.0)
+	if (p->distance == LSV_DIST_COSINE && p->epsilon > 2.0)
 		tool_msg("warning: cosine distances are at most 2; -e %g keeps "
-			 "every pair", p.epsilon);
+			 "every pair", p->epsilon);
+}
 
-	if (oldgraph != NULL)
+/* What the graph's construction met that the user should know. */
+static void warn_graph(const options *o, const lsv_graph_info *info)
+{
+	const lsv_graph_param *p = &o->p;
+
+	if (p->epsilon == 0.0 && info->k < p->k && o->classes)
+		tool_info("warning: k = %d but the smallest class offers only %d "
+			  "candidate neighbours per point; its rows use k = %d",
+			  p->k, info->k, info->k);
+	else if (p->epsilon == 0.0 && info->k < p->k)
+		tool_info("warning: k = %d but each point has only %d candidate "
+			  "neighbours; using k = %d", p->k, info->k, info->k);
+	if (p->distance == LSV_DIST_COSINE && info->zero_rows > 0)
+		tool_info("warning: %zu rows have no non-zero value; cosine distance "
+			  "is undefined for them, so they are isolated",
+			  info->zero_rows);
+	if (p->weight == LSV_WEIGHT_HEAT && info->t == 0.0 && info->edges > 0)
+		tool_info("warning: every chosen pair is at distance 0 (duplicate "
+			  "points): the heat width t is 0 and every weight is 1");
+	if (info->dropped > 0)
+		tool_info("warning: %zu edges had weight 0 (%s) and were dropped",
+			  info->dropped,
+			  p->weight == LSV_WEIGHT_DISTANCE ? "duplicate points"
+							   : "heat weight underflow");
+}
+
+/* The closing lines: the graph's size, its weights, the time taken. */
+static void summarize(const options *o, const lsv_graph *g,
+		      const lsv_graph_info *info)
+{
+	const lsv_graph_param *p = &o->p;
+
+	if (p->epsilon > 0.0)
+		tool_info("%zu rows, epsilon = %g: %zu edges, %zu isolated rows; "
+			  "%.2f s", g->n, p->epsilon, info->edges, info->isolated,
+			  tool_elapsed());
+	else
+		tool_info("%zu rows, k = %d%s%s: %zu edges, %zu isolated rows; "
+			  "%.2f s", g->n, info->k, p->mutual ? " (mutual)" : "",
+			  o->classes ? " within each class" : "", info->edges,
+			  info->isolated, tool_elapsed());
+	if (p->weight == LSV_WEIGHT_HEAT)
+		tool_info("heat weights exp(-d^2/(4t)) with t = %.6g", info->t);
+	report_image(p, info);
+	if (tool_nproc == 1)
+		report_scan(info);
+}
+
+/* One process: the graph of in (or -N's lists) written to outpath, with
+ * its record where it has one. */
+static void build(options *o, const char *in, const char *outpath)
+{
+	lsv_graph_param *p = &o->p;
+	lsv_graph_record *rec = NULL;
+	lsv_graph_info info;
+	lsv_graph *g;
+	lsv_data *x;
+	lsv_error err;
+	FILE *fp, *rfp = NULL;
+	char *rout = NULL;
+	lsv_status st;
+
+	/* Before the data are read: a bad destination fails at once. */
+	fp = tool_output_open(outpath);
+	if (!o->classes && !o->lists && has_record(p, outpath)) {
+		rout = record_path(outpath);
+		rfp = tool_output_open(rout);
+	}
+	tool_check_input(in);
+	if (lsv_data_read_path(in, o->marker, &x, &err) != LSV_OK)
+		tool_die_err(&err);
+	if (o->classes)
+		check_labeled(x, in);
+	if (!tool_quiet) {
+		p->progress = tool_progress;
+		p->progress_ctx = NULL;
+	}
+	if (o->lists) {
+		write_lists(x, in, p, fp);
+		lsv_data_free(x);
+		return;
+	}
+	st = o->classes ? lsv_graph_build_classes(x, p, &g, &info, &err)
+	     : rfp != NULL ? lsv_graph_build_record(x, p, &g, &rec, &info, &err)
+	     : lsv_graph_build(x, p, &g, &info, &err);
+	if (st != LSV_OK)
+		tool_die_graph_err(in, &err);
+	warn_graph(o, &info);
+	write_graph(fp, outpath, g, rfp, rout, rec);
+	summarize(o, g, &info);
+	lsv_graph_record_free(rec);
+	free(rout);
+	lsv_graph_free(g);
+	lsv_data_free(x);
+}
+
+/*
+ * Under mpirun (P > 1 ranks of the MPI build; tool.h: rank 0's phases):
+ * rank 0 alone opens the output and writes the graph (the same crash-safe
+ * temporary file and rename).  A regular file: every rank reads its part
+ * of the rows (no rank holds them all).  Standard input, or a file whose
+ * labels are its row numbers (a graph file given as data: refused as one
+ * process refuses it): rank 0 reads, the others wait.  Then the search is
+ * shared (lsv_graph_build_dist).
+ */
+static void build_ranks(options *o, const char *in, const char *outpath)
+{
+	lsv_graph_param *p = &o->p;
+	lsv_graph_info info;
+	lsv_graph *g = NULL;
+	lsv_data *x = NULL;
+	lsv_error err;
+	FILE *fp = NULL;
+	int parts = 0;
+
+	if (tool_rank0_begin()) {
+		fp = tool_output_open(outpath);
+		tool_check_input(in);
+		parts = tool_regular_file(in);
+		p->progress = tool_quiet ? NULL : tool_progress;
+		p->progress_ctx = NULL;
+	}
+	tool_rank0_end();
+	if (lsv_comm_bcast(tool_comm, 0, &parts, sizeof parts, &err) != LSV_OK)
+		tool_die_err(&err);
+	if (parts) {
+		size_t row0, n;
+		int graph_like;
+		if (lsv_data_read_dist(tool_comm, in, o->marker, &x, &row0, &n,
+				       &graph_like, &err) != LSV_OK)
+			tool_die_err(&err);
+		if (graph_like) {
+			lsv_data_free(x);
+			x = NULL;
+			parts = 0;
+		} else if (lsv_graph_build_dist_rows(tool_comm, x, row0, n, p, &g,
+						     &info, &err) != LSV_OK)
+			tool_die_graph_err(in, &err);
+	}
+	if (!parts) {
+		if (tool_rank0_begin() &&
+		    lsv_data_read_path(in, o->marker, &x, &err) != LSV_OK)
+			tool_die_err(&err);
+		tool_rank0_end();
+		if (lsv_graph_build_dist(tool_comm, x, p, &g, &info, &err) !=
+		    LSV_OK)
+			tool_die_graph_err(in, &err);
+	}
+	lsv_data_free(x);  /* the graph is all that is written */
+	if (!tool_quiet)
+		report_ranks(&info);
+	if (tool_rank0_begin()) {
+		warn_graph(o, &info);
+		write_graph(fp, outpath, g, NULL, NULL, NULL);
+		summarize(o, g, &info);
+	}
+	tool_rank0_end();  /* the other ranks wait for rank 0's writing */
+	lsv_graph_free(g);
+}
+
+int main(int argc, char **argv)
+{
+	options o;
+	const char *in, *outpath;
+	char *deflt = NULL;
+
+	tool_init(argv[0]);
+	tool_comm_start(&argc, &argv);
+	parse_options(argc, argv, &o);
+	check_options(&o, tool_nproc, argc - optind);
+	if (o.oldgraph != NULL) {
+		if ((strcmp(o.oldgraph, "-") == 0) + (strcmp(argv[optind], "-") == 0) +
+		    (strcmp(argv[optind + 1], "-") == 0) > 1)
+			tool_usage_error("-U: only one of old_graph, old_data and "
+					 "new_data can be standard input");
 		optind++;  /* old_data: update() reads it; in is new_data */
+	}
 	in = argv[optind];
 	if (optind + 1 < argc) {
 		outpath = argv[optind + 1];
@@ -581,134 +754,20 @@ int main(int argc, char **argv)
 		sprintf(deflt, "%s.graph", in);
 		outpath = deflt;
 	}
-	if (P > 1) {
-		/* A regular file: every rank reads its part of the rows (no
-		 * rank holds them all).  Standard input, or a file whose labels
-		 * are its row numbers (a graph file given as data: refused as
-		 * one process refuses it): rank 0 reads, the others wait.  Then
-		 * the search is shared. */
-		int parts = 0;
-		if (tool_rank0_begin()) {
-			fp = tool_output_open(outpath);
-			tool_check_input(in);
-			parts = tool_regular_file(in);
-			p.progress = tool_quiet ? NULL : tool_progress;
-			p.progress_ctx = NULL;
-		}
-		tool_rank0_end();
-		if (lsv_comm_bcast(tool_comm, 0, &parts, sizeof parts, &err) !=
-		    LSV_OK)
-			tool_die_err(&err);
-		if (parts) {
-			size_t row0, n;
-			int graph_like;
-			if (lsv_data_read_dist(tool_comm, in, marker, &x, &row0, &n,
-					       &graph_like, &err) != LSV_OK)
-				tool_die_err(&err);
-			if (graph_like) {
-				lsv_data_free(x);
-				x = NULL;
-				parts = 0;
-			} else if (lsv_graph_build_dist_rows(tool_comm, x, row0, n, &p,
-							     &g, &info, &err) != LSV_OK)
-				tool_die_graph_err(in, &err);
-		}
-		if (!parts) {
-			if (tool_rank0_begin() &&
-			    lsv_data_read_path(in, marker, &x, &err) != LSV_OK)
-				tool_die_err(&err);
-			tool_rank0_end();
-			if (lsv_graph_build_dist(tool_comm, x, &p, &g, &info, &err) !=
-			    LSV_OK)
-				tool_die_graph_err(in, &err);
-		}
-		lsv_data_free(x);  /* the graph is all that is written */
-		x = NULL;
-		if (!tool_quiet)
-			report_ranks(&info);
-		if (!tool_rank0_begin()) {  /* wait for rank 0's writing */
-			tool_rank0_end();
-			free(deflt);
-			return 0;
-		}
-	} else if (oldgraph != NULL) {
-		update(oldgraph, argv[optind - 1], in, outpath, &p, marker, &g, &x,
-		       &info);
-		goto summary;
-	} else {
-		/* Before the data are read: a bad destination fails at once. */
-		fp = tool_output_open(outpath);
-		if (!classes && !lists && has_record(&p, outpath)) {
-			rout = record_path(outpath);
-			rfp = tool_output_open(rout);
-		}
-		tool_check_input(in);
-
-		if (lsv_data_read_path(in, marker, &x, &err) != LSV_OK)
-			tool_die_err(&err);
-	}
-	if (P > 1)
-		goto report;
-	if (classes)
-		check_labeled(x, in);
-	if (!tool_quiet) {
-		p.progress = tool_progress;
-		p.progress_ctx = NULL;
-	}
-	if (lists) {
-		write_lists(x, in, &p, fp);
+	if (tool_nproc > 1) {
+		build_ranks(&o, in, outpath);
+	} else if (o.oldgraph != NULL) {
+		lsv_graph_info info;
+		lsv_graph *g;
+		lsv_data *x;
+		update(o.oldgraph, argv[optind - 1], in, outpath, &o.p, o.marker,
+		       &g, &x, &info);
+		summarize(&o, g, &info);
+		lsv_graph_free(g);
 		lsv_data_free(x);
-		free(deflt);
-		return tool_done();
+	} else {
+		build(&o, in, outpath);
 	}
-	if ((classes ? lsv_graph_build_classes(x, &p, &g, &info, &err)
-	     : rfp != NULL ? lsv_graph_build_record(x, &p, &g, &rec, &info, &err)
-		     : lsv_graph_build(x, &p, &g, &info, &err)) != LSV_OK)
-		tool_die_graph_err(in, &err);
-report:
-
-	if (p.epsilon == 0.0 && info.k < p.k && classes)
-		tool_info("warning: k = %d but the smallest class offers only %d "
-			  "candidate neighbours per point; its rows use k = %d",
-			  p.k, info.k, info.k);
-	else if (p.epsilon == 0.0 && info.k < p.k)
-		tool_info("warning: k = %d but each point has only %d candidate "
-			  "neighbours; using k = %d", p.k, info.k, info.k);
-	if (p.distance == LSV_DIST_COSINE && info.zero_rows > 0)
-		tool_info("warning: %zu rows have no non-zero value; cosine distance "
-			  "is undefined for them, so they are isolated",
-			  info.zero_rows);
-	if (p.weight == LSV_WEIGHT_HEAT && info.t == 0.0 && info.edges > 0)
-		tool_info("warning: every chosen pair is at distance 0 (duplicate "
-			  "points): the heat width t is 0 and every weight is 1");
-	if (info.dropped > 0)
-		tool_info("warning: %zu edges had weight 0 (%s) and were dropped",
-			  info.dropped,
-			  p.weight == LSV_WEIGHT_DISTANCE ? "duplicate points"
-							  : "heat weight underflow");
-
-	write_graph(fp, outpath, g, rfp, rout, rec);
-	lsv_graph_record_free(rec);
-	free(rout);
-summary:
-	if (p.epsilon > 0.0)
-		tool_info("%zu rows, epsilon = %g: %zu edges, %zu isolated rows; "
-			  "%.2f s", g->n, p.epsilon, info.edges, info.isolated,
-			  tool_elapsed());
-	else
-		tool_info("%zu rows, k = %d%s%s: %zu edges, %zu isolated rows; "
-			  "%.2f s", g->n, info.k, p.mutual ? " (mutual)" : "",
-			  classes ? " within each class" : "", info.edges,
-			  info.isolated, tool_elapsed());
-	if (p.weight == LSV_WEIGHT_HEAT)
-		tool_info("heat weights exp(-d^2/(4t)) with t = %.6g", info.t);
-	report_image(&p, &info);
-	if (P == 1)
-		report_scan(&info);
-
-	lsv_graph_free(g);
-	lsv_data_free(x);
 	free(deflt);
-	tool_rank0_end();
 	return tool_done();
 }

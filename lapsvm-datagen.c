@@ -94,6 +94,11 @@ int main(int argc, char **argv)
 		outpath = argv[optind + 1];
 	if (noise < 0.0)
 		noise = kind == LSV_SYNTH_SPIRALS ? 0.0 : 0.1;
+	if (n < lsv_synth_classes(kind))
+		tool_usage_error("option -n: %ld points cannot make the %d classes "
+				 "of %s (expected at least %d)", n,
+				 lsv_synth_classes(kind), argv[optind],
+				 lsv_synth_classes(kind));
 
 	fp = tool_output_open(outpath);  /* a bad destination fails at once */
 	if (lsv_synth(kind, (size_t)n, noise, seed, &x, &err) != LSV_OK)

@@ -517,6 +517,50 @@ static void opt_classes(const char *arg, options *o)
 	o->p.combine_two = 1;
 }
 
+/* -F file: a file listing graphs, each as if given by -G. */
+static void opt_graph_list(const char *arg, options *o)
+{
+	lsv_error err;
+	char **files;
+	size_t n, j;
+
+	if (lsv_graph_list_read_path(arg, &files, &n, &err) != LSV_OK)
+		tool_die_err(&err);
+	o->listed = realloc(o->listed, (o->nlisted + n) * sizeof *o->listed);
+	if (o->listed == NULL)
+		tool_die(1, "out of memory");
+	for (j = 0; j < n; j++) {
+		o->listed[o->nlisted++] = files[j];
+		add_graph(o, 'F', files[j]);
+	}
+	free(files);
+	o->list_dash += strcmp(arg, "-") == 0;
+	if (o->nlists < LSV_LIST_MAX)
+		o->list_files[o->nlists++] = arg;
+}
+
+/* -K c, or c:random / c:spectral (the start of -s boost's clustering). */
+static void opt_clusters(const char *arg, options *o)
+{
+	const char *colon = strchr(arg, ':');
+	char num[64];
+
+	if (colon != NULL) {
+		if (strcmp(colon + 1, "spectral") == 0)
+			o->p.boost_init = LSV_BOOST_INIT_SPECTRAL;
+		else if (strcmp(colon + 1, "random") == 0)
+			o->p.boost_init = LSV_BOOST_INIT_RANDOM;
+		else
+			tool_usage_error("option -K: unknown start '%s' (expected "
+					 "c, c:random or c:spectral)", colon + 1);
+		snprintf(num, sizeof num, "%.*s", (int)(colon - arg), arg);
+	} else {
+		snprintf(num, sizeof num, "%s", arg);
+	}
+	o->p.clusters = (int)tool_opt_long('K', num, 2, INT_MAX);
+	o->K_given = 1;
+}
+
 /* The solvers with no graph term: the TSVM, the learned kernels' SVM. */
 static int graphless(lsv_solver s)
 {
@@ -564,10 +608,10 @@ static void set_fraction(options *o)
 	}
 }
 
-/* argv into o; a repeated option takes its last value, as getopt tools do.
- * -a/-A/-c, -i/-I, -g, -P and -L take lists (for -v); the other options
- * one value. */
-static void parse_options(int argc, char **argv, options *o)
+/* The options into o, each checked alone; a repeated option takes its
+ * last value, as getopt tools do.  -a/-A/-c, -i/-I, -g, -P and -L take
+ * lists (for -v); the other options one value. */
+static void read_options(int argc, char **argv, options *o)
 {
 	int c;
 
@@ -622,27 +666,9 @@ static void parse_options(int argc, char **argv, options *o)
 		case 'G':  /* repeated: a list of graphs for -v, or to combine */
 			add_graph(o, 'G', optarg);
 			break;
-		case 'F': {  /* a file listing graphs: each as if given by -G */
-			lsv_error err;
-			char **files;
-			size_t n, j;
-			if (lsv_graph_list_read_path(optarg, &files, &n, &err) !=
-			    LSV_OK)
-				tool_die_err(&err);
-			o->listed = realloc(o->listed, (o->nlisted + n) *
-					    sizeof *o->listed);
-			if (o->listed == NULL)
-				tool_die(1, "out of memory");
-			for (j = 0; j < n; j++) {
-				o->listed[o->nlisted++] = files[j];
-				add_graph(o, 'F', files[j]);
-			}
-			free(files);
-			o->list_dash += strcmp(optarg, "-") == 0;
-			if (o->nlists < LSV_LIST_MAX)
-				o->list_files[o->nlists++] = optarg;
+		case 'F':
+			opt_graph_list(optarg, o);
 			break;
-		}
 		case 'U':
 			o->p.combine_mu = tool_opt_double(c, optarg, 0x1p-1022, 1e300);
 			o->combine_opt = c;
@@ -737,28 +763,9 @@ static void parse_options(int argc, char **argv, options *o)
 		case 'm':
 			o->p.mem_limit = tool_opt_double(c, optarg, 1.0, 1e12) * 1e6;
 			break;
-		case 'K': {
-			/* c, or c:random / c:spectral (the start of -s boost's
-			 * clustering) */
-			char num[64], *colon = strchr(optarg, ':');
-			if (colon != NULL) {
-				if (strcmp(colon + 1, "spectral") == 0)
-					o->p.boost_init = LSV_BOOST_INIT_SPECTRAL;
-				else if (strcmp(colon + 1, "random") == 0)
-					o->p.boost_init = LSV_BOOST_INIT_RANDOM;
-				else
-					tool_usage_error("option -K: unknown start '%s' "
-							 "(expected c, c:random or "
-							 "c:spectral)", colon + 1);
-				snprintf(num, sizeof num, "%.*s",
-					 (int)(colon - optarg), optarg);
-			} else {
-				snprintf(num, sizeof num, "%s", optarg);
-			}
-			o->p.clusters = (int)tool_opt_long(c, num, 2, INT_MAX);
-			o->K_given = 1;
+		case 'K':
+			opt_clusters(optarg, o);
 			break;
-		}
 		case 'n':
 			o->p.la_k = tool_opt_long(c, optarg, 1, INT_MAX);
 			o->n_given = 1;
@@ -833,22 +840,26 @@ static void parse_options(int argc, char **argv, options *o)
 			tool_option_error(c);
 		}
 	}
-	if (optind >= argc)
-		tool_usage_error("missing training_set_file");
-	if (argc - optind > 2)
-		tool_usage_error("too many arguments (expected training_set_file "
-				 "[model_file])");
+}
+
+/* -e: one tolerance per run, LIBSVM's -e: whichever iterative solver runs
+ * stops by it (the dual's, or CG's relative residual). */
+static void set_tolerance(options *o)
+{
 	if (o->e_given && (o->p.method == LSV_METHOD_PCG ||
 			   o->p.method == LSV_METHOD_PCG_EARLY ||
 			   o->p.method == LSV_METHOD_NEWTON)) {
-		/* one tolerance per run, LIBSVM's -e: whichever iterative solver
-		 * runs stops by it (the dual's, or CG's relative residual) */
 		if (!(o->p.eps < 1.0))
 			tool_usage_error("option -e: %g out of range for conjugate "
 					 "gradient's relative residual (expected "
 					 "0 < eps < 1)", o->p.eps);
 		o->p.pcg_tol = o->p.eps;
 	}
+}
+
+/* The graphs: -G, -F and -k, and the combination's options (-s combine). */
+static void check_graphs(options *o)
+{
 	if (o->from_file != NULL && o->folds > 0)
 		tool_usage_error("-f with -v: the folds train on parts of the "
 				 "rows, which the starting model was not trained on");
@@ -879,20 +890,28 @@ static void parse_options(int argc, char **argv, options *o)
 				 "validation) to choose among them, or -s combine "
 				 "to combine them");
 	}
-	{
-		plist *pl[] = {&o->Gl, &o->al, &o->il, &o->gl, &o->Pl, &o->Ll,
-			       &o->Zl};
-		size_t j;
-		for (j = 0; j < sizeof pl / sizeof *pl; j++)
-			if (pl[j]->n > 1 && o->folds == 0 &&
-			    !(pl[j] == &o->Gl && o->p.solver == LSV_SOLVER_COMBINE))
-				tool_usage_error("option -%c: %s needs -v (cross "
-						 "validation) to choose among them%s",
-						 pl[j]->opt, pl[j] == &o->Gl
-						 ? "more than one graph"
-						 : "a list of values", pl[j] == &o->Gl
-						 ? ", or -s combine to combine them" : "");
-	}
+}
+
+/* A list of values (-a 1,10 ...) is for -v to choose from. */
+static void check_lists(options *o)
+{
+	plist *pl[] = {&o->Gl, &o->al, &o->il, &o->gl, &o->Pl, &o->Ll, &o->Zl};
+	size_t j;
+
+	for (j = 0; j < sizeof pl / sizeof *pl; j++)
+		if (pl[j]->n > 1 && o->folds == 0 &&
+		    !(pl[j] == &o->Gl && o->p.solver == LSV_SOLVER_COMBINE))
+			tool_usage_error("option -%c: %s needs -v (cross "
+					 "validation) to choose among them%s",
+					 pl[j]->opt, pl[j] == &o->Gl
+					 ? "more than one graph"
+					 : "a list of values", pl[j] == &o->Gl
+					 ? ", or -s combine to combine them" : "");
+}
+
+/* The learned kernels' options: -n, -J, -V, -Z, and -N with them. */
+static void check_designs(options *o)
+{
 	if (o->n_given && o->p.solver != LSV_SOLVER_LABELAWARE &&
 	    o->p.solver != LSV_SOLVER_KDESIGN)
 		tool_usage_error("-n is the number of eigenvectors of -s "
@@ -928,6 +947,12 @@ static void parse_options(int argc, char **argv, options *o)
 	    o->p.la_basis == LSV_LA_LAPLACIAN && o->N_given)
 		tool_usage_error("-N (Nystrom landmarks) approximates the kernel's "
 				 "eigenvectors: not with -J laplacian");
+}
+
+/* Boosting's and clustering's options, and clustering's defaults of
+ * gamma_A, gamma_I and the Laplacian. */
+static void check_boost_cluster(options *o)
+{
 	if (o->boost_opt && o->p.solver != LSV_SOLVER_BOOST)
 		tool_usage_error("-%c applies to boosting (-s boost)",
 				 o->boost_opt);
@@ -981,11 +1006,29 @@ static void parse_options(int argc, char **argv, options *o)
 		if (o->Ll.n == 0)  /* eq. 13's sum W_ij (f_i - f_j)^2 */
 			o->p.normalized = 0;
 	}
+}
+
+/* Each list the single value (or default) where no list was given. */
+static void fill_lists(options *o)
+{
 	plist_default(&o->Gl, 0.0);
 	plist_default(&o->al, o->reg.a_val);
 	o->al.opt = o->reg.a_kind;
 	plist_default(&o->il, o->reg.i_val);
 	o->il.opt = o->reg.i_kind;
+	plist_default(&o->gl, o->p.kernel.gamma);
+	o->gl.opt = 'g';
+	plist_default(&o->Pl, o->p.power);
+	o->Pl.opt = 'P';
+	plist_default(&o->Ll, o->p.normalized);
+	o->Ll.opt = 'L';
+	plist_default(&o->Zl, o->p.kd_delta);
+	o->Zl.opt = 'Z';
+}
+
+/* Which solvers take a graph, and from where: -t 4 cannot build one. */
+static void check_graph_use(options *o)
+{
 	if (o->p.kernel.type == LSV_KERNEL_PRECOMPUTED &&
 	    o->graph_files == NULL && spectral_graph(&o->p))
 		tool_usage_error("-t 4 (precomputed kernel) needs the graph given "
@@ -1003,14 +1046,6 @@ static void parse_options(int argc, char **argv, options *o)
 					 "kernel values (graph-build on the "
 					 "features, or -i 0 for no graph term)");
 	}
-	plist_default(&o->gl, o->p.kernel.gamma);
-	o->gl.opt = 'g';
-	plist_default(&o->Pl, o->p.power);
-	o->Pl.opt = 'P';
-	plist_default(&o->Ll, o->p.normalized);
-	o->Ll.opt = 'L';
-	plist_default(&o->Zl, o->p.kd_delta);
-	o->Zl.opt = 'Z';
 	set_fraction(o);
 	if (o->tsvm_opt && o->p.solver != LSV_SOLVER_TSVM)
 		tool_usage_error("-%c applies to the TSVM (-s tsvm)", o->tsvm_opt);
@@ -1037,17 +1072,24 @@ static void parse_options(int argc, char **argv, options *o)
 	if (o->nweight > 0 && !o->p.class_graph)
 		tool_usage_error("-W weighs the Laplacian of a class: it needs -y "
 				 "(class-dependent Laplacians)");
+}
+
+/* The operands: the data (o->in) and the model's path (o->outpath, by
+ * default data_file.model), and which streams each output may take. */
+static void set_files(options *o, int argc, char **argv)
+{
 	o->in = argv[optind];
 	{
 		size_t j, dash = (strcmp(o->in, "-") == 0) + (size_t)o->list_dash +
 			(o->weights_file != NULL &&
-			 strcmp(o->weights_file, "-") == 0);
+			 strcmp(o->weights_file, "-") == 0) +
+			(o->from_file != NULL && strcmp(o->from_file, "-") == 0);
 		for (j = 0; o->graph_files != NULL && j < o->Gl.n; j++)
 			dash += strcmp(o->graph_files[j], "-") == 0;
 		if (dash > 1)
 			tool_usage_error("only one of the data, the graphs, a graph "
-					 "list and the weights can be standard "
-					 "input");
+					 "list, the weights and the starting model "
+					 "(-f) can be standard input");
 	}
 	if (optind + 1 < argc) {
 		o->outpath = argv[optind + 1];
@@ -1077,6 +1119,25 @@ static void parse_options(int argc, char **argv, options *o)
 	if (o->folds > 0 && strcmp(o->outpath, "-") == 0)
 		tool_usage_error("-v prints its results on standard output: give a "
 				 "model_file other than '-'");
+}
+
+/* argv into o, every option checked alone and against the others. */
+static void parse_options(int argc, char **argv, options *o)
+{
+	read_options(argc, argv, o);
+	if (optind >= argc)
+		tool_usage_error("missing training_set_file");
+	if (argc - optind > 2)
+		tool_usage_error("too many arguments (expected training_set_file "
+				 "[model_file])");
+	set_tolerance(o);
+	check_graphs(o);
+	check_lists(o);
+	check_designs(o);
+	check_boost_cluster(o);
+	fill_lists(o);
+	check_graph_use(o);
+	set_files(o, argc, argv);
 }
 
 /* -x: the kernel of the model's (resolved) parameters over the n

@@ -1207,28 +1207,36 @@ static lsv_status scan(knn *s, int sparse)
 static lsv_status center(knn *s)
 {
 	const lsv_data *x = s->x;
-	size_t p, i, dc = s->dc;
-	double musq = 0.0;
+	size_t p, i, c, dc = s->dc;
+	double *r;
 
 	s->mu = calloc(dc, sizeof *s->mu);
-	if (s->mu == NULL)
-		return nomem(s, "column means", dc * sizeof *s->mu);
+	r = malloc(dc * sizeof *r);
+	if (s->mu == NULL || r == NULL) {
+		free(r);
+		return nomem(s, "column means", 2 * dc * sizeof *s->mu);
+	}
 	for (p = 0; p < x->nnz; p++)
 		s->mu[s->ccol[p]] += x->val[p];
-	for (p = 0; p < dc; p++) {
-		s->mu[p] /= (double)s->n;
-		musq += s->mu[p] * s->mu[p];
-	}
-	/* |x - mu|^2 = |mu|^2 + sum over the stored values of
-	 * (v - mu_c)^2 - mu_c^2; clamped, as rounding can dip below 0 */
+	for (c = 0; c < dc; c++)
+		s->mu[c] /= (double)s->n;
+	/* |x_i - mu|^2 summed over every column as the blocks hold the row
+	 * (densify_any: an unstored value is 0, its entry -mu_c).  Not by
+	 * |mu|^2 + sum over the stored values of (v - mu_c)^2 - mu_c^2: far
+	 * from the origin |mu|^2 swamps the centred terms, and the sum
+	 * cancels to rounding noise (values near 1e8 that differ by 1e-4
+	 * gave wrong neighbours, certified).  O(n dc), as the blocks are. */
 	for (i = 0; i < s->n; i++) {
-		double v = musq;
-		for (p = x->rowptr[i]; p < x->rowptr[i + 1]; p++) {
-			double m = s->mu[s->ccol[p]], e = x->val[p] - m;
-			v += e * e - m * m;
-		}
-		s->sq[i] = v > 0.0 ? v : 0.0;
+		double v = 0.0;
+		for (c = 0; c < dc; c++)
+			r[c] = -s->mu[c];
+		for (p = x->rowptr[i]; p < x->rowptr[i + 1]; p++)
+			r[s->ccol[p]] = x->val[p] - s->mu[s->ccol[p]];
+		for (c = 0; c < dc; c++)
+			v += r[c] * r[c];
+		s->sq[i] = v;
 	}
+	free(r);
 	return LSV_OK;
 }
 

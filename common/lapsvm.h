@@ -426,11 +426,13 @@ lsv_status lsv_graph_record_check_data(const lsv_graph_record *rec,
 				       size_t n, unsigned long long fp,
 				       const lsv_graph_param *p, lsv_error *err);
 
-/* Can the rows xnew be appended to the data of rec?  LSV_EINVAL if they
- * reach a feature beyond the old data's largest, or if the old data are
- * dense (every row stores dim values) and a new row does not (the message
+/* Can the rows xnew be appended to xold, the data of rec?  LSV_EINVAL if
+ * rec's features line does not describe xold (NULL: not checked), or if
+ * (xnew not NULL) the old data are dense (every row stores dim values) and a new row
+ * reaches a feature beyond them or does not store each one (the message
  * names its 1-based row; the caller adds the file). */
 lsv_status lsv_graph_record_check_new(const lsv_graph_record *rec,
+				      const lsv_data *xold,
 				      const lsv_data *xnew, lsv_error *err);
 
 /* The record file: a header, then line i "i j:key j:key ..." (keys with

@@ -1285,6 +1285,120 @@ static lsv_status warm_start(lsv_fit *F, const method_row *row,
 	return LSV_OK;
 }
 
+/* The combination's graphs (ng of them, each of the data's rows) and
+ * starting weights checked; its defaults of mu and the rank into *prm. */
+static lsv_status combine_setup(const lsv_data *x, const lsv_graph *const *gs,
+				size_t ng, const double *start,
+				lsv_train_param *prm, lsv_error *err)
+{
+	size_t j, n = x->n;
+
+	if (ng == 0)
+		return lsv_fail(err, LSV_EINVAL,
+				"the combination needs at least one graph");
+	for (j = 0; j < ng; j++)
+		if (gs[j] == NULL || gs[j]->n != n)
+			return lsv_fail(err, LSV_EINVAL,
+					"graph %zu has %zu rows but the data %zu",
+					j + 1, gs[j] ? gs[j]->n : 0, n);
+	if (start != NULL) {
+		double sum = 0.0;
+		for (j = 0; j < ng; j++) {
+			if (!(start[j] >= 0.0) || !isfinite(start[j]))
+				return lsv_fail(err, LSV_EINVAL,
+						"starting weight %zu is %g (expected "
+						"a finite number >= 0)", j + 1,
+						start[j]);
+			sum += start[j];
+		}
+		if (!(sum > 0.0) || !isfinite(sum))
+			return lsv_fail(err, LSV_EINVAL,
+					"the starting weights sum to %g (expected "
+					"> 0)", sum);
+	}
+	/* mu as the authors' code: l * 1e-5 (the paper's text: 1e-5); exact
+	 * kernels up to LSV_COMBINE_EXACT_MAX rows */
+	if (prm->combine_mu == 0.0)
+		prm->combine_mu = 1e-5 * (double)x->l;
+	if (prm->combine_rank == 0 && n > LSV_COMBINE_EXACT_MAX)
+		prm->combine_rank = LSV_COMBINE_RANK;
+	/* a graph of n rows has at most n - 1 nonzero Laplacian eigenvalues
+	 * (one zero per component): more is n - 1, so the model records what
+	 * was used */
+	if (n > 1 && prm->combine_rank > (long)(n - 1))
+		prm->combine_rank = (long)(n - 1);
+	return LSV_OK;
+}
+
+/* The memory the method's arrays take for n rows, against the limit
+ * (-m), with the way around it the refusal names. */
+static lsv_status check_memory(const method_row *row,
+			       const lsv_train_param *prm, size_t n,
+			       lsv_error *err)
+{
+	return lsv_check_bytes(prm, row->mem(prm, (double)n),
+			      row->mem == mem_krows && prm->comm != NULL &&
+			      lsv_comm_size(prm->comm) > 1
+			      ? "this rank's rows of the n x n kernel matrix"
+			      : row->mem_what,
+			      row->map ? "use fewer landmarks (-N)"
+			      : prm->solver == LSV_SOLVER_LABELAWARE &&
+				prm->la_basis == LSV_LA_KERNEL
+			      ? "take the kernel's eigenvectors from Nystrom "
+				"landmarks instead: -N m (memory O(n m))"
+			      : prm->kernel.type == LSV_KERNEL_LINEAR
+			      ? "the primal solver needs no n x n array: "
+				"-M newton (linear kernel), or -M newton -N m "
+				"(Nystrom, m landmarks)"
+			      : "train on a low-rank kernel instead: -M newton "
+				"-N m (Nystrom, m landmarks, memory O(n m))",
+			      err);
+}
+
+/* The classes the model's functions separate, into *labels (*nr of them,
+ * owned by the caller on success): the clusters 1..c when clustering,
+ * the two classes -Y declared, else the labeled rows' classes. */
+static lsv_status fit_classes(const lsv_data *x, lsv_train_param *prm,
+			      double **labels, int *nr, lsv_error *err)
+{
+	lsv_status st;
+	double *two;
+	size_t i;
+
+	*labels = NULL;
+	if (prm->solver == LSV_SOLVER_CLUSTER || prm->boost_clusters > 0) {
+		if (prm->boost_clusters > 0)
+			prm->clusters = prm->boost_clusters;
+		if ((st = cluster_labels(x, prm, labels, err)) != LSV_OK)
+			return st;
+		*nr = prm->clusters;
+		return LSV_OK;
+	}
+	if (!prm->combine_two)
+		return find_classes(x, labels, nr, err);
+	if (prm->combine_labels[0] == x->unlabeled ||
+	    prm->combine_labels[1] == x->unlabeled)
+		return lsv_fail(err, LSV_EINVAL,
+				"a declared class is the unlabeled marker %g",
+				x->unlabeled);
+	for (i = 0; i < x->n; i++)
+		if (lsv_data_is_labeled(x, i) &&
+		    x->y[i] != prm->combine_labels[0] &&
+		    x->y[i] != prm->combine_labels[1])
+			return lsv_fail(err, LSV_EINVAL,
+					"row %zu has label %g, not one of the two "
+					"classes declared (%g and %g)", i + 1,
+					x->y[i], prm->combine_labels[0],
+					prm->combine_labels[1]);
+	if ((two = malloc(2 * sizeof *two)) == NULL)
+		return lsv_fail(err, LSV_ENOMEM, "out of memory");
+	two[0] = prm->combine_labels[0];
+	two[1] = prm->combine_labels[1];
+	*labels = two;
+	*nr = 2;
+	return LSV_OK;
+}
+
 /* lsv_train with a report and progress that are never NULL; Kin: the
  * caller's n x n kernel (lsv_train_kernel), or NULL to compute it here;
  * gs[0..ng): the graphs (one, or several for the combination). */
@@ -1328,43 +1442,9 @@ static lsv_status train(const lsv_data *x, const lsv_graph *const *gs,
 		return lsv_fail(err, LSV_EINVAL,
 				"%zu graphs: only the combination (-s combine) takes "
 				"more than one", ng);
-	if (p->solver == LSV_SOLVER_COMBINE) {
-		size_t j;
-		if (ng == 0)
-			return lsv_fail(err, LSV_EINVAL,
-					"the combination needs at least one graph");
-		for (j = 0; j < ng; j++)
-			if (gs[j] == NULL || gs[j]->n != n)
-				return lsv_fail(err, LSV_EINVAL,
-						"graph %zu has %zu rows but the data "
-						"%zu", j + 1, gs[j] ? gs[j]->n : 0, n);
-		if (start != NULL) {
-			double sum = 0.0;
-			for (j = 0; j < ng; j++) {
-				if (!(start[j] >= 0.0) || !isfinite(start[j]))
-					return lsv_fail(err, LSV_EINVAL,
-							"starting weight %zu is %g "
-							"(expected a finite number >= 0)",
-							j + 1, start[j]);
-				sum += start[j];
-			}
-			if (!(sum > 0.0) || !isfinite(sum))
-				return lsv_fail(err, LSV_EINVAL,
-						"the starting weights sum to %g "
-						"(expected > 0)", sum);
-		}
-		/* mu as the authors' code: l * 1e-5 (the paper's text: 1e-5);
-		 * exact kernels up to LSV_COMBINE_EXACT_MAX rows */
-		if (prm.combine_mu == 0.0)
-			prm.combine_mu = 1e-5 * (double)x->l;
-		if (prm.combine_rank == 0 && n > LSV_COMBINE_EXACT_MAX)
-			prm.combine_rank = LSV_COMBINE_RANK;
-		/* a graph of n rows has at most n - 1 nonzero Laplacian
-		 * eigenvalues (one zero per component): more is n - 1, so
-		 * the model records what was used */
-		if (n > 1 && prm.combine_rank > (long)(n - 1))
-			prm.combine_rank = (long)(n - 1);
-	}
+	if (p->solver == LSV_SOLVER_COMBINE &&
+	    (st = combine_setup(x, gs, ng, start, &prm, err)) != LSV_OK)
+		return st;
 	if (prm.kernel.gamma == 0.0 &&
 	    (st = default_gamma(x, &prm.kernel, report, err)) != LSV_OK)
 		return st;
@@ -1414,23 +1494,7 @@ static lsv_status train(const lsv_data *x, const lsv_graph *const *gs,
 				     err);
 	if (n > INT_MAX)
 		return lsv_fail(err, LSV_ETOOBIG, "%zu rows: too many", n);
-	if ((st = lsv_check_bytes(&prm, row->mem(&prm, (double)n),
-			      row->mem == mem_krows && prm.comm != NULL &&
-			      lsv_comm_size(prm.comm) > 1
-			      ? "this rank's rows of the n x n kernel matrix"
-			      : row->mem_what,
-			      row->map ? "use fewer landmarks (-N)"
-			      : prm.solver == LSV_SOLVER_LABELAWARE &&
-				prm.la_basis == LSV_LA_KERNEL
-			      ? "take the kernel's eigenvectors from Nystrom "
-				"landmarks instead: -N m (memory O(n m))"
-			      : prm.kernel.type == LSV_KERNEL_LINEAR
-			      ? "the primal solver needs no n x n array: "
-				"-M newton (linear kernel), or -M newton -N m "
-				"(Nystrom, m landmarks)"
-			      : "train on a low-rank kernel instead: -M newton "
-				"-N m (Nystrom, m landmarks, memory O(n m))",
-			      err)) != LSV_OK)
+	if ((st = check_memory(row, &prm, n, err)) != LSV_OK)
 		return st;
 
 	F.x = x;
@@ -1441,44 +1505,8 @@ static lsv_status train(const lsv_data *x, const lsv_graph *const *gs,
 	F.progress = progress;
 	F.report = report;
 	F.err = err;
-	if (prm.solver == LSV_SOLVER_CLUSTER || prm.boost_clusters > 0) {
-		if (prm.boost_clusters > 0)
-			prm.clusters = prm.boost_clusters;
-		if ((st = cluster_labels(x, &prm, &labels, err)) != LSV_OK)
-			return st;
-		F.nr_class = prm.clusters;
-	} else if ((st = find_classes(x, &labels, &F.nr_class, err)) != LSV_OK)
+	if ((st = fit_classes(x, &prm, &labels, &F.nr_class, err)) != LSV_OK)
 		return st;
-	if (prm.combine_two && (prm.combine_labels[0] == x->unlabeled ||
-				prm.combine_labels[1] == x->unlabeled)) {
-		free(labels);
-		return lsv_fail(err, LSV_EINVAL,
-				"a declared class is the unlabeled marker %g",
-				x->unlabeled);
-	}
-	if (prm.combine_two) {  /* the two classes declared */
-		double *two = malloc(2 * sizeof *two);
-		for (i = 0; two != NULL && i < n; i++)
-			if (lsv_data_is_labeled(x, i) &&
-			    x->y[i] != prm.combine_labels[0] &&
-			    x->y[i] != prm.combine_labels[1]) {
-				st = lsv_fail(err, LSV_EINVAL,
-					      "row %zu has label %g, not one of the two "
-					      "classes declared (%g and %g)", i + 1,
-					      x->y[i], prm.combine_labels[0],
-					      prm.combine_labels[1]);
-				free(two);
-				free(labels);
-				return st;
-			}
-		free(labels);
-		if (two == NULL)
-			return lsv_fail(err, LSV_ENOMEM, "out of memory");
-		two[0] = prm.combine_labels[0];
-		two[1] = prm.combine_labels[1];
-		labels = two;
-		F.nr_class = 2;
-	}
 	F.labels = labels;
 	if (F.nr_class < 2) {
 		st = lsv_fail(err, LSV_EINVAL,

@@ -443,17 +443,34 @@ lsv_status lsv_graph_record_check(const lsv_graph_record *rec,
 }
 
 lsv_status lsv_graph_record_check_new(const lsv_graph_record *rec,
+				      const lsv_data *xold,
 				      const lsv_data *xnew, lsv_error *err)
 {
-	size_t i;
+	size_t i, p;
 
+	/* the "features" line is no part of a fingerprint: checked against
+	 * the old data themselves, which the fingerprint did cover */
+	if (xold != NULL &&
+	    (xold->dim != rec->dim || data_dense(xold) != rec->dense))
+		return lsv_fail(err, LSV_EINVAL, "the record says 'features %zu "
+				"%s', but the old data have %zu features, %s: the "
+				"record was altered (rebuild the graph)", rec->dim,
+				rec->dense ? "dense" : "sparse", xold->dim,
+				data_dense(xold) ? "dense" : "sparse");
+	if (xnew == NULL)
+		return LSV_OK;
 	/* Sparse rows leave zeros out, so a feature no old row stored is
 	 * only a zero the old rows did not write: allowed.  Dense rows
 	 * (every row stores every feature) fix the dimension. */
 	if (rec->dense && xnew->dim > rec->dim)
-		return lsv_fail(err, LSV_EINVAL, "feature %zu, but the old data's "
-				"features end at %zu: new rows must have the old "
-				"rows' features", xnew->dim, rec->dim);
+		for (i = 0; i < xnew->n; i++)
+			for (p = xnew->rowptr[i]; p < xnew->rowptr[i + 1]; p++)
+				if ((size_t)xnew->col[p] >= rec->dim)
+					return lsv_fail(err, LSV_EINVAL, "row %zu has "
+							"feature %d, but the old data's "
+							"features end at %zu: new rows must "
+							"have the old rows' features", i + 1,
+							xnew->col[p] + 1, rec->dim);
 	if (rec->dense)
 		for (i = 0; i < xnew->n; i++) {
 			size_t m = xnew->rowptr[i + 1] - xnew->rowptr[i];

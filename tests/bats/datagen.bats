@@ -247,3 +247,11 @@ arm_gaps() {
 	[ "$(label_counts l.txt)" = "$(printf '%s\n' '194 0' '2 1' '2 2' '2 3')" ]
 	cmp <(cut -d' ' -f2- a.txt) <(cut -d' ' -f2- l.txt)
 }
+
+@test "datagen: rings with fewer points than its three classes exits 2" {
+	run --separate-stderr "$DG" -n 2 rings
+	assert_usage_error "option -n: 2 points cannot make the 3 classes of rings (expected at least 3)" lapsvm-datagen
+	run --separate-stderr "$DG" -n 3 rings
+	[ "$status" -eq 0 ]
+	[ "$(cut -d' ' -f1 <<<"$output" | sort -u | tr '\n' ' ')" = "1 2 3 " ]
+}

@@ -251,7 +251,19 @@ nothing_written() {
 	"$GB" -q a.txt a.g
 	printf '0 1:0.5 2:0.5 3:1\n' >b3.txt
 	run --separate-stderr "$GB" -U a.g a.txt b3.txt ab.g
-	nothing_written "b3.txt: feature 3, but the old data's features end at 2"
+	nothing_written "b3.txt: row 1 has feature 3, but the old data's features end at 2"
+}
+
+@test "-U error: a record whose features line was altered (no fingerprint covers it)" {
+	moons_chunks
+	"$GB" -q a.txt a.g
+	cp a.g.knn saved.knn
+	sed -i 's/^features 2 dense$/features 2 sparse/' a.g.knn
+	run --separate-stderr "$GB" -U a.g a.txt b.txt ab.g
+	nothing_written "a.g: a.txt: the record says 'features 2 sparse', but the old data have 2 features, dense: the record was altered (rebuild the graph)"
+	sed 's/^features 2 dense$/features 1 dense/' saved.knn >a.g.knn
+	run --separate-stderr "$GB" -U a.g a.txt b.txt ab.g
+	nothing_written "the record says 'features 1 dense', but the old data have 2 features, dense"
 }
 
 @test "-U: sparse old rows, new rows with a feature no old row stored: the full build's bytes" {
@@ -295,6 +307,10 @@ nothing_written() {
 	assert_usage_error "-U updates Euclidean and cosine kNN or epsilon graphs on one process, not with -N"
 	run --separate-stderr "$GB" -U a.g -d tangent -D 1x2 a.txt b.txt ab.g
 	assert_usage_error "-U updates Euclidean and cosine kNN or epsilon graphs on one process, not with -d tangent"
+	run --separate-stderr "$GB" -U a.g - - ab.g <a.txt
+	assert_usage_error "-U: only one of old_graph, old_data and new_data can be standard input"
+	run --separate-stderr "$GB" -U - a.txt - ab.g <a.g
+	assert_usage_error "-U: only one of old_graph, old_data and new_data can be standard input"
 	[ ! -e ab.g ]
 }
 

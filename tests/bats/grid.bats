@@ -129,7 +129,7 @@ bad_list() {
 	assert_train_usage "option -G: more than one graph needs -v (cross validation)"
 	[ ! -e out.model ]
 	run --separate-stderr "$TRAIN" -v 2 -G - -G - m.txt out.model </dev/null
-	assert_train_usage "only one of the data, the graphs, a graph list and the weights can be standard input"
+	assert_train_usage "only one of the data, the graphs, a graph list, the weights and the starting model (-f) can be standard input"
 	[ ! -e out.model ]
 }
 

@@ -210,3 +210,80 @@ failed() {
 	assert_status 1
 	assert_stderr_has "lapsvm-nightly: nowhere: not a state directory (run 'lapsvm-nightly init')"
 }
+
+@test "a new file without a final newline: accepted, and the next night's rows do not join its last row" {
+	init_state
+	printf '%s' "$(cat day1.txt)" >day1-nonl.txt
+	run --separate-stderr "$NIGHTLY" run st day1-nonl.txt
+	assert_status 0
+	run --separate-stderr "$NIGHTLY" run st day2.txt
+	assert_status 0
+	[ "$(readlink st/current)" = gen/3 ]
+	[ "$(wc -l <st/current/data)" -eq 300 ]
+	cmp st/current/data <(sed -n 1,300p all.txt)
+}
+
+@test "file names read as files: name=value (not an awk assignment) and a leading -" {
+	init_state
+	cp day1.txt 'day=1.txt'
+	cp day2.txt ./-day2.txt
+	run --separate-stderr "$NIGHTLY" run st 'day=1.txt' </dev/null
+	assert_status 0
+	run --separate-stderr "$NIGHTLY" run st -day2.txt
+	assert_status 0
+	[ "$(readlink st/current)" = gen/3 ]
+	[ "$(wc -l <st/current/data)" -eq 300 ]
+}
+
+@test "a run killed after switching current: the next run points previous at the generation before and deletes the rest" {
+	init_state
+	"$NIGHTLY" run st day1.txt 2>/dev/null
+	# as if killed between the switch of current and that of previous
+	# (gen/3 live, previous still gen/1) and a stray half-made generation
+	cp -r st/gen/2 st/gen/3
+	ln -sfn gen/3 st/current
+	mkdir st/gen/9
+	cp -r st/gen/2 st/gen/1
+	ln -sfn gen/1 st/previous
+	run --separate-stderr "$NIGHTLY" run st day2.txt
+	[ "$(readlink st/current)" = gen/4 ] && [ "$(readlink st/previous)" = gen/3 ]
+	[ "$(ls st/gen | tr '\n' ' ')" = "3 4 " ]
+}
+
+@test "init refuses a holdout it cannot score and options -f cannot warm-start; nothing is left but the lock" {
+	awk '{ $1 = 0; print }' hold.txt >hold0.txt
+	run --separate-stderr "$NIGHTLY" init -T "-M pcg -g 2" st day0.txt hold0.txt
+	assert_status 1
+	assert_stderr_has "lapsvm-nightly: hold0.txt: the first model cannot be scored on it: no row is labeled"
+	[ "$(ls st)" = lock ]
+	run --separate-stderr "$NIGHTLY" init -T "-g 2" st day0.txt hold.txt
+	assert_status 1
+	assert_stderr_has "lapsvm-nightly: the training options cannot warm-start (every night does, lapsvm-train -f): lapsvm-train: a warm start is for the iterative methods"
+	[ "$(ls st)" = lock ]
+	run --separate-stderr "$NIGHTLY" init -T "-M pcg -g 2" st day0.txt hold.txt
+	assert_status 0
+}
+
+@test "init finds an init that did not finish (killed) and refuses it; -d out of range is a usage error" {
+	mkdir -p st/gen/1
+	run --separate-stderr "$NIGHTLY" init -T "-M pcg -g 2" st day0.txt hold.txt
+	assert_status 1
+	assert_stderr_has "lapsvm-nightly: st: holds a partial state (an init that did not finish): remove st and run init again"
+	[ ! -e st/config ] && [ -z "$(ls st/gen/1)" ]
+	run --separate-stderr "$NIGHTLY" init -d 99999999999999999999 st2 day0.txt hold.txt
+	assert_status 2
+	assert_stderr_has "lapsvm-nightly: -d 99999999999999999999: too many features (at most 999999999)"
+	[ ! -e st2 ]
+}
+
+@test "a failed training's own message is the log's, not an informational line" {
+	init_state
+	# a live model with a huge coefficient: PCG fails on the grown problem
+	awk '/^SV$/ { sv = 1; print; next } sv && !done { $1 = "1e308"; done = 1 } { print }' \
+		st/gen/1/model >m && cp m st/gen/1/model
+	run --separate-stderr "$NIGHTLY" run st day1.txt
+	assert_status 1
+	grep -Eq 'FAILED: lapsvm-train: .+' st/log
+	! grep -q 'FAILED: lapsvm-nightly: $' st/log
+	ls st/rejected/day1.txt.*
+}

@@ -293,4 +293,7 @@ nystrom_cold_vs_warm() {
 	assert_usage_error "-f with -v: the folds train on parts of the rows" lapsvm-train
 	refused -M pcg -g 2 -f nope.model
 	assert_stderr_has "lapsvm-train: nope.model: cannot open"
+	run --separate-stderr "$TRAIN" -M pcg -g 2 -f - - out.model <old.model
+	assert_usage_error "only one of the data, the graphs, a graph list, the weights and the starting model (-f) can be standard input" lapsvm-train
+	[ ! -e out.model ]
 }
