@@ -55,6 +55,7 @@ int main(int argc, char **argv)
 
 	tool_uses_blas = 0;  /* no BLAS, no threads */
 	tool_init(argv[0]);
+	tool_one_process(&argc, &argv);
 	opterr = 0;
 	while ((c = getopt(argc, argv, ":n:e:S:l:h")) != -1) {
 		switch (c) {

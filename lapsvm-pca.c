@@ -41,6 +41,7 @@ int main(int argc, char **argv)
 	FILE **fp;
 
 	tool_init(argv[0]);
+	tool_one_process(&argc, &argv);
 	opterr = 0;
 	while ((c = getopt(argc, argv, ":k:qh")) != -1) {
 		switch (c) {

@@ -1141,12 +1141,22 @@ static void parse_options(int argc, char **argv, options *o)
 }
 
 /* -x: the kernel of the model's (resolved) parameters over the n
- * training rows, in LIBSVM's precomputed format. */
+ * training rows, in LIBSVM's precomputed format; from a precomputed
+ * kernel (-t 4), each row with its serial number in the input. */
 static void write_kernel(FILE *fp, const options *o, const lsv_data *x,
 			 const lsv_model *m, const lsv_train_report *rep)
 {
 	double *K;
+	size_t *serial = NULL, i;
 	lsv_error err;
+
+	if (m->param.kernel.type == LSV_KERNEL_PRECOMPUTED) {
+		/* the reader put each row's serial number first */
+		if ((serial = malloc(x->n * sizeof *serial)) == NULL)
+			tool_die(1, "out of memory");
+		for (i = 0; i < x->n; i++)
+			serial[i] = (size_t)x->val[x->rowptr[i]];
+	}
 
 	if (m->param.solver == LSV_SOLVER_LABELAWARE ||
 	    m->param.solver == LSV_SOLVER_KDESIGN) {
@@ -1157,10 +1167,11 @@ static void write_kernel(FILE *fp, const options *o, const lsv_data *x,
 			tool_die_err(&err);
 	} else if (lsv_train_kernel(x, &m->param, &K, &err) != LSV_OK)
 		tool_die_err(&err);
-	if (lsv_precomputed_write(fp, o->kernel_file, K, x->n, x->y, &err) !=
-	    LSV_OK)
+	if (lsv_precomputed_write(fp, o->kernel_file, K, x->n, x->y, serial,
+				  &err) != LSV_OK)
 		tool_die_err(&err);
 	free(K);
+	free(serial);
 }
 
 static int cmp_double(const void *a, const void *b)

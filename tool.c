@@ -611,6 +611,16 @@ void tool_comm_start(int *argc, char ***argv)
 	tool_silent = tool_rank != 0;
 }
 
+void tool_one_process(int *argc, char ***argv)
+{
+	tool_comm_start(argc, argv);
+	if (tool_nproc > 1)
+		tool_usage_error("not distributed: run it on one process "
+				 "(without mpirun, or -np 1): under mpirun each of "
+				 "the %d ranks would write the whole output",
+				 tool_nproc);
+}
+
 int tool_rank0_begin(void)
 {
 	solo = tool_nproc > 1 && tool_rank == 0;

@@ -126,6 +126,10 @@ extern int tool_rank;        /* this rank (0 without MPI) */
  * tool_rank known (exit 1 with a message if MPI fails).  Nothing in the
  * plain build. */
 void tool_comm_start(int *argc, char ***argv);
+/* A tool that is not distributed (lapsvm-predict, lapsvm-pca,
+ * lapsvm-datagen): under mpirun with P > 1 ranks a usage error (exit 2,
+ * said once), so that P copies never write the same output. */
+void tool_one_process(int *argc, char ***argv);
 /* Rank 0 starts a phase of its own: 1 on rank 0, 0 elsewhere. */
 int tool_rank0_begin(void);
 /* The phase's end: rank 0 says it went well; the other ranks exit 1

@@ -127,8 +127,22 @@ static lsv_status cluster_basis(const lsv_fit *F, size_t k, double *w,
 	for (i = 0; i < n; i++)
 		one[i] = 1.0;
 	dgemv_("N", &N, &N, &d1, A, &N, one, &inc, &d0, s, &inc, 1);
-	for (i = 0; i < n; i++)
-		s[i] = s[i] > 0.0 && isfinite(s[i]) ? 1.0 / sqrt(s[i]) : 0.0;
+	for (i = 0; i < n; i++) {
+		/* D^-1/2 needs D_ii > 0: a row summing to 0 or less would get
+		 * a zero row in K~, and its output would be the bias alone */
+		if (!(s[i] > 0.0 && isfinite(s[i]))) {
+			lsv_status e = lsv_fail(F->err, LSV_EINVAL,
+				"the cluster kernel (-s kdesign -J cluster): row "
+				"%zu's kernel values sum to %g, and D^-1/2 K D^-1/2 "
+				"needs every row's sum > 0 (a kernel of positive "
+				"values, such as the RBF)", i + 1, s[i]);
+			free(A);
+			free(s);
+			free(one);
+			return e;
+		}
+		s[i] = 1.0 / sqrt(s[i]);
+	}
 	for (j = 0; j < n; j++)
 		for (i = 0; i < n; i++)
 			A[i + j * n] *= s[i] * s[j];
@@ -321,6 +335,27 @@ lsv_status lsv_fit_kdesign(lsv_fit *F, lsv_model **out)
 	}
 	if (st != LSV_OK)
 		goto done;
+	/* K~_ii = sum_j mu_j Z_ij^2: a row no weighted eigenvector reaches
+	 * would be predicted by the bias alone (the cluster kernel's rows
+	 * with no positive eigenvalue, diffusion weights that underflow) */
+	for (i = 0; (p->kdesign == LSV_KDESIGN_CLUSTER ||
+		     p->kdesign == LSV_KDESIGN_DIFFUSION) && i < n; i++) {
+		double d = 0.0;
+		for (j = 0; j < k; j++)
+			d += mu[j] * Z[i + j * n] * Z[i + j * n];
+		if (!(d > 0.0)) {
+			st = lsv_fail(F->err, LSV_ENUMERIC,
+				      "%s: row %zu gets K~_ii = %g: no eigenvector "
+				      "of positive weight reaches it, and its output "
+				      "would be the bias alone (%s)", who, i + 1, d,
+				      p->kdesign == LSV_KDESIGN_DIFFUSION
+				      ? "every weight exp(-lambda/delta) underflows "
+					"at this delta: raise -Z, or more eigenvectors "
+					"(-n)"
+				      : "more eigenvectors (-n)");
+			goto done;
+		}
+	}
 	F->report->la_align_input = lsv_input_alignment(F, NULL, Yoh);
 	t2 = now();
 	/* the SVM on K~_ll, the outputs on every row */

@@ -521,9 +521,13 @@ lsv_status lsv_precomputed_read_path(const char *path, double unlabeled,
 				     size_t expect, lsv_data **out,
 				     lsv_error *err);
 /* Write the n x n kernel K (column-major) over rows labeled y in that
- * format, serial numbers 1..n in row order. */
+ * format: row i's serial number serial[i] (a permutation of 1..n, the
+ * serial numbers of the file K came from; NULL: 1..n in row order), its
+ * columns by serial number (column t: the row whose serial is t), so that
+ * test files indexed like the original still fit. */
 lsv_status lsv_precomputed_write(FILE *fp, const char *name, const double *K,
-				 size_t n, const double *y, lsv_error *err);
+				 size_t n, const double *y, const size_t *serial,
+				 lsv_error *err);
 
 /* "linear", "polynomial", "rbf", "precomputed"; NULL for an unknown type. */
 const char *lsv_kernel_name(lsv_kernel_type t);

@@ -95,6 +95,17 @@ lsv_status lsv_pca_fit(const lsv_data *x, size_t k, lsv_pca **out,
 	}
 	for (j = 0, pc->total = 0.0; j < d; j++)
 		pc->total += C[j + j * d];
+	/* The reader takes values up to about 1e308, but their squares (and
+	 * sums) overflow past about 1e154: a covariance with an infinite or
+	 * NaN trace gives NaN components, never a projection to write.  A
+	 * finite trace bounds every entry (|C_ij| <= sqrt(C_ii C_jj)). */
+	if (!isfinite(pc->total)) {
+		st = lsv_fail(err, LSV_ENUMERIC,
+			      "the features' variance overflows a double (values "
+			      "near 1e154 or beyond, or their sums): scale the "
+			      "data");
+		goto done;
+	}
 	dsyev_("V", "U", &D, C, &D, w, &wq, &lwork, &info, 1, 1);
 	lwork = (int)wq;
 	work = malloc((size_t)(lwork > 0 ? lwork : 1) * sizeof *work);
@@ -176,6 +187,16 @@ lsv_status lsv_pca_project(const lsv_pca *pc, const lsv_data *x,
 			y->rowptr[r0 + i] = y->nnz;
 			for (j = 0; j < k; j++) {
 				double v = Y[j + i * k];
+				if (!isfinite(v)) {
+					free(B);
+					free(Y);
+					lsv_data_free(y);
+					return lsv_fail(err, LSV_ENUMERIC,
+							"row %zu: its component %zu "
+							"overflows a double (values far "
+							"beyond those it was fitted on)",
+							r0 + i + 1, j + 1);
+				}
 				if (v == 0.0)
 					continue;
 				y->col[y->nnz] = (int)j;

@@ -24,6 +24,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -364,16 +365,35 @@ lsv_status lsv_precomputed_matrix(const lsv_data *a, const size_t *ia,
 }
 
 lsv_status lsv_precomputed_write(FILE *fp, const char *name, const double *K,
-				 size_t n, const double *y, lsv_error *err)
+				 size_t n, const double *y, const size_t *serial,
+				 lsv_error *err)
 {
-	size_t i, j;
+	size_t i, t, *row = NULL;
 
+	if (serial != NULL) {  /* row[t - 1]: the row of serial number t */
+		if (n > SIZE_MAX / sizeof *row ||
+		    (row = malloc(n * sizeof *row)) == NULL)
+			return lsv_fail(err, LSV_ENOMEM, "out of memory");
+		for (t = 0; t < n; t++)
+			row[t] = n;
+		for (i = 0; i < n; i++)
+			if (serial[i] < 1 || serial[i] > n || row[serial[i] - 1] < n) {
+				free(row);
+				return lsv_fail(err, LSV_EINVAL, "%s: serial number "
+						"%zu of row %zu is not one of 1..%zu "
+						"once", name, serial[i], i + 1, n);
+			} else {
+				row[serial[i] - 1] = i;
+			}
+	}
 	for (i = 0; i < n && !ferror(fp); i++) {
-		fprintf(fp, "%.17g 0:%zu", y[i], i + 1);
-		for (j = 0; j < n; j++)
-			fprintf(fp, " %zu:%.17g", j + 1, K[i + j * n]);
+		fprintf(fp, "%.17g 0:%zu", y[i], row ? serial[i] : i + 1);
+		for (t = 0; t < n; t++)
+			fprintf(fp, " %zu:%.17g", t + 1,
+				K[i + (row ? row[t] : t) * n]);
 		putc('\n', fp);
 	}
+	free(row);
 	if (ferror(fp))
 		return lsv_fail(err, LSV_EIO, "%s: write error: %s", name,
 				strerror(errno));

@@ -1438,6 +1438,12 @@ static lsv_status train(const lsv_data *x, const lsv_graph *const *gs,
 		return lsv_fail(err, LSV_EINVAL,
 				"a warm start does not apply with class-dependent "
 				"Laplacians");
+	if (p->init != NULL && p->kernel.type == LSV_KERNEL_PRECOMPUTED)
+		return lsv_fail(err, LSV_EINVAL,
+				"a warm start matches the model's expansion points "
+				"to rows of the data, and a precomputed kernel (-t "
+				"4) gives its rows only serial numbers: train "
+				"without -f");
 	if (ng > 1 && p->solver != LSV_SOLVER_COMBINE)
 		return lsv_fail(err, LSV_EINVAL,
 				"%zu graphs: only the combination (-s combine) takes "

@@ -620,3 +620,15 @@ small_model() {
 	assert_fails lapsvm-train "bad.txt:1: bad value for feature 1"
 	[ "${#stderr}" -lt 300 ]
 }
+
+@test "lapsvm-pca: values whose squares overflow (1e155, 1e200) are refused, no NaN written" {
+	printf '1 1:1e200 2:3\n-1 1:-1e200 2:4\n0 1:5 2:1e200\n' >big.txt
+	run --separate-stderr "$PCA" -k 2 big.txt out
+	assert_fails lapsvm-pca "big.txt: the features' variance overflows a double"
+	[ ! -e out ]
+	printf '1 1:1e155 2:3\n-1 1:-1e155 2:4\n' >big2.txt
+	run --separate-stderr "$PCA" -k 2 big2.txt out
+	assert_fails lapsvm-pca "big2.txt: the features' variance overflows a double"
+	[ ! -e out ]
+	assert_no_tmp_files
+}

@@ -323,3 +323,20 @@ errors() {
 	run --separate-stderr "$PRED" m.txt b.model out
 	assert_fails lapsvm-predict "kdesign keys in a model that is not one"
 }
+
+@test "cluster kernel: a row whose kernel values sum to 0 or less is refused (it would get a zero row of K~)" {
+	printf '%s\n' '1 1:3 2:1' '1 1:2 2:2' '-1 1:-1 2:0.2' '-1 1:-2 2:-0.5' \
+		'0 1:2.5 2:1.5' '0 1:-1.5 2:-0.2' '0 1:-0.8 2:0.1' >unc.txt
+	run --separate-stderr "$TRAIN" -s kdesign -J cluster -t 0 -o unc.o -x unc.K unc.txt unc.model
+	assert_fails lapsvm-train "the cluster kernel (-s kdesign -J cluster): row 3's kernel values sum to -1.38, and D^-1/2 K D^-1/2 needs every row's sum > 0"
+	[ ! -e unc.model ] && [ ! -e unc.o ] && [ ! -e unc.K ]
+}
+
+@test "diffusion kernel: a delta at which every weight underflows is refused, not a model of the bias alone" {
+	"$DG" -S 1 -n 40 -l 4 moons m40.txt
+	run --separate-stderr "$TRAIN" -q -s kdesign -J diffusion -Z 1e-300 m40.txt d.model
+	assert_fails lapsvm-train "the diffusion kernel (-s kdesign -J diffusion): row 1 gets K~_ii = 0: no eigenvector of positive weight reaches it"
+	assert_stderr_has "raise -Z"
+	[ ! -e d.model ]
+	"$TRAIN" -q -s kdesign -J diffusion -Z 1 m40.txt d.model
+}

@@ -257,6 +257,27 @@ one_message() {
 	cmp s.lists m.lists
 }
 
+@test "mpi: lapsvm-predict, lapsvm-pca and lapsvm-datagen refuse P > 1 (exit 2, once), run on one rank" {
+	moons m.libsvm -S 3
+	"$TRAIN" -q m.libsvm m.model
+	MB=$(dirname "$MGB")
+	for cmd in "lapsvm-predict m.libsvm m.model out" "lapsvm-pca -k 1 m.libsvm out" \
+		   "lapsvm-datagen -n 10 moons out"; do
+		set -- $cmd
+		tool=$1
+		shift
+		run --separate-stderr timeout 60 mpirun -q --oversubscribe --bind-to none -np 2 "$MB/$tool" "$@"
+		assert_status 2
+		assert_stderr_has "$tool: not distributed: run it on one process (without mpirun, or -np 1)"
+		[ "$(grep -c 'not distributed' <<< "$stderr")" -eq 1 ]
+		[ ! -e out ]
+		run --separate-stderr timeout 60 mpirun -q --oversubscribe --bind-to none -np 1 "$MB/$tool" "$@"
+		assert_status 0
+		[ -s out ]
+		rm out
+	done
+}
+
 @test "mpi: a usage error on every rank: exit 2, one message" {
 	moons m.libsvm -S 3
 	run --separate-stderr mpi 3 -k 0 m.libsvm m.graph

@@ -203,6 +203,20 @@ k3() {
 	awk -v d="$d" 'BEGIN { exit !(d < 1e-10) }' || { echo "max diff $d"; false; }
 }
 
+@test "-x from a -t 4 file in shuffled order keeps each row's serial number: test files still fit" {
+	fixture
+	awk 'BEGIN { srand(3) } { print rand() "\t" $0 }' m.t4 | sort -n | cut -f2- >shuf.t4
+	! cmp -s m.t4 shuf.t4
+	"$TRAIN" -q -t 4 -i 0 -x k.t4 shuf.t4 a.model
+	# the same kernel entries, each under its row's serial number
+	cmp <(sort shuf.t4) <(sort k.t4) || {
+		awk '{ print $2 }' k.t4 | head -3; false; }
+	"$TRAIN" -q -t 4 -i 0 k.t4 b.model
+	"$PRED" -q -d t.t4 a.model a.pred
+	"$PRED" -q -d t.t4 b.model b.pred
+	cmp a.pred b.pred
+}
+
 @test "-x - with the model on standard output is a usage error" {
 	small_data m.txt
 	run --separate-stderr "$TRAIN" -x - m.txt -

@@ -293,6 +293,14 @@ nystrom_cold_vs_warm() {
 	assert_usage_error "-f with -v: the folds train on parts of the rows" lapsvm-train
 	refused -M pcg -g 2 -f nope.model
 	assert_stderr_has "lapsvm-train: nope.model: cannot open"
+	# a precomputed kernel's rows have no features to match the model's to
+	python3 "$BATS_TEST_DIRNAME/rbf-t4.py" 2 old.txt >old.t4
+	python3 "$BATS_TEST_DIRNAME/rbf-t4.py" 2 a.txt >a.t4
+	"$TRAIN" -q -t 4 -M pcg -i 0 old.t4 old4.model
+	run --separate-stderr "$TRAIN" -t 4 -M pcg -i 0 -f old4.model a.t4 out.model
+	assert_status 1
+	[ ! -e out.model ]
+	assert_stderr_has "a precomputed kernel (-t 4) gives its rows only serial numbers: train without -f"
 	run --separate-stderr "$TRAIN" -M pcg -g 2 -f - - out.model <old.model
 	assert_usage_error "only one of the data, the graphs, a graph list, the weights and the starting model (-f) can be standard input" lapsvm-train
 	[ ! -e out.model ]

@@ -138,11 +138,30 @@ static void precomputed_write_reads_back(void)
 	lsv_data *x = NULL;
 	lsv_error err;
 
-	CHECK(lsv_precomputed_write(fp, "w", K, 2, y, &err) == LSV_OK);
+	CHECK(lsv_precomputed_write(fp, "w", K, 2, y, NULL, &err) == LSV_OK);
 	fclose(fp);
 	CHECK_STR(buf, "1 0:1 1:1 2:0.25\n-1 0:2 1:0.25 2:2\n");
 	CHECK(read_text(buf, 0, &x, &err) == LSV_OK);
 	lsv_data_free(x);
+}
+
+/* Rows from a file whose serial numbers were 2, 1: each row keeps its
+ * serial number and column t is the row of serial t, as in that file. */
+static void precomputed_write_keeps_serial_numbers(void)
+{
+	static const double K[4] = {1, 0.25, 0.25, 2};
+	static const double y[2] = {1, -1};
+	static const size_t serial[2] = {2, 1}, twice[2] = {1, 1};
+	char buf[256];
+	FILE *fp = fmemopen(buf, sizeof buf, "w");
+	lsv_error err;
+
+	CHECK(lsv_precomputed_write(fp, "w", K, 2, y, serial, &err) == LSV_OK);
+	fclose(fp);
+	CHECK_STR(buf, "1 0:2 1:0.25 2:1\n-1 0:1 1:2 2:0.25\n");
+	fp = fmemopen(buf, sizeof buf, "w");
+	CHECK(lsv_precomputed_write(fp, "w", K, 2, y, twice, &err) == LSV_EINVAL);
+	fclose(fp);
 }
 
 const unit_case precomputed_cases[] = {
@@ -153,5 +172,7 @@ const unit_case precomputed_cases[] = {
 	{"precomputed_refuses_with_file_and_line",
 	 precomputed_refuses_with_file_and_line},
 	{"precomputed_write_reads_back", precomputed_write_reads_back},
+	{"precomputed_write_keeps_serial_numbers",
+	 precomputed_write_keeps_serial_numbers},
 	{NULL, NULL},
 };
