@@ -89,7 +89,7 @@ static void check_training(const lsv_data *x)
 				   LSV_PRECOMPUTED_SYM_TOL * big);
 
 	fp = fuzz_memstream(&text, &len);
-	FUZZ_CHECK(lsv_precomputed_write(fp, "out", M, n, x->y, &err) == LSV_OK);
+	FUZZ_CHECK(lsv_precomputed_write(fp, "out", M, n, x->y, NULL, &err) == LSV_OK);
 	FUZZ_CHECK(fclose(fp) == 0);
 	if (read_bytes(text, len, 0, "again", &y, &err) != LSV_OK) {
 		fprintf(stderr, "written kernel refused: %s\n", err.msg);
