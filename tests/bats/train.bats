@@ -203,7 +203,7 @@ setup() {
 @test "data and graph both '-': exit 2" {
 	: >empty.txt
 	run --separate-stderr "$TRAIN" -G - - out.model <empty.txt
-	assert_train_usage "only one of the data, the graphs, a graph list and the weights can be standard input"
+	assert_train_usage "only one of the data, the graphs, a graph list, the weights and the starting model (-f) can be standard input"
 	[ ! -e out.model ]
 }
 
