@@ -28,12 +28,28 @@
 #
 # The kill and the overlap need a run caught while it trains: those two use
 # a LAPSVM_BIN whose lapsvm-train sleeps SLOW seconds (default 5) first.
-# Environment: DATA (../shared/data), OUT (a state directory to keep;
-# default a temporary one).  Exit status 0 when every check passed.
+# Environment: DATA (../shared/data), OUT (a state directory to keep:
+# a new or empty directory, or the state of an earlier week, which is
+# replaced; default a temporary one).  Exit status 0 when every check
+# passed.
 set -uo pipefail
-cd "$(dirname "$0")/.." || exit 1
-DATA=${DATA:-../shared/data}
+top=$(cd "$(dirname "$0")/.." && pwd) || exit 1
+DATA=${DATA:-$top/../shared/data}
 SLOW=${SLOW:-5}
+[ -r "$DATA/mnist.t10k.libsvm.gz" ] || {
+	echo "nightly-week.sh: $DATA/mnist.t10k.libsvm.gz not found (set DATA to the directory holding the data sets; default ../shared/data)" >&2
+	exit 1
+}
+# never delete what is not a week's state: OUT must be new, empty, or
+# hold the files lapsvm-nightly makes
+if [ -n "${OUT:-}" ] && [ -e "$OUT" ] && [ -n "$(ls -A "$OUT" 2>/dev/null)" ] &&
+	! { [ -f "$OUT/config" ] && [ -L "$OUT/current" ]; }; then
+	echo "nightly-week.sh: OUT=$OUT is not empty and not a lapsvm-nightly state: give a new or empty directory" >&2
+	exit 1
+fi
+case $DATA in /*) ;; *) DATA=$PWD/$DATA ;; esac
+case ${OUT:-} in '' | /*) ;; *) OUT=$PWD/$OUT ;; esac
+cd "$top" || exit 1
 make -s all || exit 1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

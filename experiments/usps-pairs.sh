@@ -35,6 +35,12 @@ KERNEL=${KERNEL:--t 1 -d 3 -g 1 -r 0}
 POWER=${POWER:-2}
 LAPLACIAN=${LAPLACIAN:-unnormalized}
 methods=${*:-rls laprls svm lapsvm tsvm}
+for s in $methods; do
+	case $s in
+	rls | svm | tsvm | laprls | lapsvm) ;;
+	*) echo "usps-pairs.sh: unknown method '$s' (expected rls, laprls, svm, lapsvm or tsvm)" >&2; exit 2 ;;
+	esac
+done
 for f in usps.train.libsvm.gz usps.train.first400perdigit.txt; do
 	[ -r "$DATA/$f" ] || { echo "usps-pairs.sh: $DATA/$f not found (set DATA to the directory holding the data sets; default ../shared/data)" >&2; exit 1; }
 done
@@ -54,7 +60,7 @@ awk 'NR == FNR { for (i = 1; i <= NF; i++) first[$i] = 1; next }
 # One pair: its graph once, then every draw and method.  Writes
 # "a b method draw err_unlabeled err_test" lines to $OUT/pair-a-b.txt.
 run_pair() {
-	local a=$1 b=$2 d=$tmp/p$1$2 s opts line
+	local a=$1 b=$2 d=$tmp/p$1$2 s opts line v
 	mkdir -p "$d"
 	awk -v a="$a" -v b="$b" '$1 == a || $1 == b { $1 = ($1 == a) ? 1 : -1; print }' \
 		"$tmp/pool.pca" > "$d/full"
@@ -86,8 +92,11 @@ run_pair() {
 			"$BIN"/lapsvm-train -q $KERNEL $opts "$d/semi" "$d/model"
 			line="$a $b $s $draw"
 			for set in unl test; do
-				line="$line $("$BIN"/lapsvm-predict "$d/$set" "$d/model" "$d/pred" |
-					awk '/^PRBEP/ { gsub(/[%()]/, ""); print $9 }')"
+				v=$("$BIN"/lapsvm-predict "$d/$set" "$d/model" "$d/pred" |
+					awk '/^PRBEP/ { gsub(/[%()]/, ""); print $9 }')
+				# a failed draw must stop the run, not average as 0
+				[ -n "$v" ] || { echo "usps-pairs.sh: pair $a $b, $s, draw $draw: no PRBEP on $set" >&2; return 1; }
+				line="$line $v"
 			done
 			echo "$line" >> "$OUT/pair-$a-$b.txt"
 		done
@@ -105,7 +114,10 @@ else
 	for a in 0 1 2 3 4 5 6 7 8; do
 		for b in $(seq $((a + 1)) 9); do echo "$a $b"; done
 	done
-fi | xargs -P "$JOBS" -n 2 bash -c 'run_pair "$0" "$1"'
+fi | xargs -P "$JOBS" -n 2 bash -c 'set -euo pipefail; run_pair "$0" "$1"' || {
+	echo "usps-pairs.sh: a pair failed (its message above): no table" >&2
+	exit 1
+}
 end=$(date +%s)
 
 rm -f "$OUT/all.txt"

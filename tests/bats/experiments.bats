@@ -96,6 +96,17 @@ chosen_m_is_lowest() {
 	[[ "$output" == *"laprls beats rls on 1 of 1 pairs (unlabeled)"* ]]
 }
 
+@test "experiments/usps-pairs.sh: a training that fails stops the run (exit 1, no table of 0% errors); an unknown method exits 2 at once" {
+	need usps.train.libsvm.gz
+	run --separate-stderr env PAIRS="3 8" DRAWS=1 OUT="$WORK/up" KERNEL="-t 9" "$TOP/experiments/usps-pairs.sh" rls laprls
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"usps-pairs.sh: a pair failed (its message above): no table"* ]]
+	[[ "$output" != *"| rls |"* ]]
+	run --separate-stderr env PAIRS="3 8" DRAWS=1 OUT="$WORK/up" "$TOP/experiments/usps-pairs.sh" rls bogus
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"usps-pairs.sh: unknown method 'bogus'"* ]]
+}
+
 @test "experiments/isolet.sh: one speaker, binary task, RLS" {
 	need isolet1.libsvm.gz
 	run env RUNS=1 TASKS=binary OUT="$WORK/iso" "$TOP/experiments/isolet.sh" rls

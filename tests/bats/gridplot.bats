@@ -114,3 +114,26 @@ is_png() {
 	# no temporary left by any of these
 	[ -z "$(find . -name '.*.tmp.*')" ]
 }
+
+@test "the table is data: a quote in a value cannot run a command; a loss that is no number, or two best lines, are refused" {
+	"$TRAIN" -q -v 2 -a 1e-4,1e-2 -i 0,1 m.txt g.model >grid.txt
+	# a value crafted to close gnuplot's string and call system()
+	awk 'NR == 3 || NR == 4 { sub(/0[.]0001/, "x\".system(\"touch${IFS}pwned\").\"") } { print }' grid.txt >evil.txt
+	grep -c system evil.txt | grep -qx 2
+	run --separate-stderr "$PLOT" -o e.png evil.txt
+	assert_status 0
+	[ ! -e pwned ]
+	sed "s/0[.]0001/it's/" grid.txt >quote.txt
+	run --separate-stderr "$PLOT" -o q.png quote.txt
+	[ ! -e pwned ]
+	awk 'NR == 3 { $3 = "garbage" } { print }' grid.txt | sed '3s/^/  /' >nan.txt
+	run --separate-stderr "$PLOT" -o n.png nan.txt
+	assert_status 1
+	assert_stderr_has "nan.txt: line 3: the loss 'garbage' is not a finite number"
+	sed '3s/^ /*/' grid.txt >two.txt
+	grep -c '^\*' two.txt | grep -qx 2
+	run --separate-stderr "$PLOT" -o t.png two.txt
+	assert_status 1
+	assert_stderr_has "a second line marked * (the best is one line)"
+	[ ! -e n.png ] && [ ! -e t.png ]
+}
