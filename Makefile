@@ -21,8 +21,14 @@ LDLIBS  = -llapack -lblas -lm
 # Objects go to $(O); the tools to $(BIN) (the top level, like LIBSVM).
 # make MPI=1: the same tools built by mpicc with the MPI communication
 # (common/comm.c under -DLSV_MPI) into build/mpi, beside the plain build.
+# (mpicc whatever CC the command line gives: make CC=gcc test passes CC on
+# to this build; MPICC names another wrapper)
 ifeq ($(MPI),1)
-CC      = mpicc
+MPICC   ?= mpicc
+ifeq ($(shell command -v $(MPICC)),)
+$(error $(MPICC) not found: make MPI=1 needs OpenMPI (Debian: apt-get install libopenmpi-dev openmpi-bin))
+endif
+override CC := $(MPICC)
 XCFLAGS += -DLSV_MPI
 O       ?= build/mpi/obj
 BIN     ?= build/mpi
@@ -101,9 +107,9 @@ endif
 test: all $(TESTBIN) $(FUZZBIN)
 	$(O)/tests/unit-tests
 	$(foreach f,$(FUZZERS),$(O)/tests/fuzz-$(f) $(call fuzz_inputs,$(f)) &&) true
-	LAPSVM_BIN=$(abspath $(BIN)) LAPSVM_TESTBIN=$(abspath $(O)/tests) \
-	  LAPSVM_MPIBIN=$(if $(filter 1,$(MPITEST)),$(abspath $(MPIBIN)),/nonexistent) \
-	  LAPSVM_DATA=$(abspath $(DATA)) $(BATS) tests/bats
+	LAPSVM_BIN="$$(cd '$(BIN)' && pwd)" LAPSVM_TESTBIN="$$(cd '$(O)/tests' && pwd)" \
+	  LAPSVM_MPIBIN="$(if $(filter 1,$(MPITEST)),$$(cd '$(MPIBIN)' && pwd),/nonexistent)" \
+	  LAPSVM_DATA="$$(cd '$(DATA)' 2>/dev/null && pwd)" $(BATS) tests/bats
 
 SANFLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 	   -fno-sanitize-recover=undefined

@@ -14,6 +14,8 @@ file=${1:-$DATA/usps.train.libsvm.gz}
 [ $# -gt 0 ] && shift
 opts=${*:--k 10}
 [ -r "$file" ] || { echo "knn-check: $file: not found (set DATA to the directory holding the data sets; default ../shared/data)" >&2; exit 1; }
+case $file in /*) ;; *) file=$PWD/$file ;; esac
+cd "$(dirname "$0")/.."  # the tools and knn-ref of this tree
 make -s all build/obj/tests/knn-ref
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -23,7 +25,12 @@ case $file in
 esac
 echo "data: $file ($(wc -l < "$tmp/data") rows), options: $opts"
 # shellcheck disable=SC2086
-/usr/bin/time -v ./graph-build -q $opts "$tmp/data" "$tmp/fast" 2> "$tmp/time"
+if ! /usr/bin/time -v ./graph-build -q $opts "$tmp/data" "$tmp/fast" 2> "$tmp/time"; then
+	# graph-build's own message, not GNU time's report (indented lines)
+	grep -v -e '^[[:space:]]' -e '^Command exited' "$tmp/time" >&2
+	echo "knn-check: graph-build failed" >&2
+	exit 1
+fi
 grep -E 'Elapsed|Maximum resident' "$tmp/time" | sed 's/^[[:space:]]*/graph-build: /'
 start=$(date +%s.%N)
 # shellcheck disable=SC2086

@@ -775,3 +775,13 @@ raw_uci() {
 	assert_status 0
 	[ "$output" = "$(printf '1 1:6 2:148 3:72 4:35 7:0.6270 8:50\n-1 2:85 3:66 4:29 6:26.6 7:0.351 8:31')" ]
 }
+
+@test "datasets: the scratch of a fetch killed by SIGKILL is removed by the next fetch; a live fetch's is kept" {
+	need_mirror
+	mkdir -p out/.fetch.tmp.999999999.AbCdEf "out/.fetch.tmp.$$.XyZ"
+	run --separate-stderr "$FETCH" -m "$DATA" -o out moons
+	[ "$status" -eq 0 ]
+	[ ! -e out/.fetch.tmp.999999999.AbCdEf ]
+	[ -d "out/.fetch.tmp.$$.XyZ" ]
+	[ -s out/twomoons.libsvm ]
+}
