@@ -91,9 +91,14 @@ int main(int argc, char **argv)
 		size_t j;
 		for (j = 0; j < pc->k; j++)
 			kept += pc->variance[j];
-		tool_info("%zu rows, %zu features: %zu components keep %.2f%% of "
-			  "the variance", x->n, x->dim, pc->k,
-			  pc->total > 0 ? 100.0 * kept / pc->total : 100.0);
+		if (pc->total > 0)
+			tool_info("%zu rows, %zu features: %zu component%s keep%s "
+				  "%.2f%% of the variance", x->n, x->dim, pc->k,
+				  pc->k == 1 ? "" : "s", pc->k == 1 ? "s" : "",
+				  100.0 * kept / pc->total);
+		else
+			tool_info("%zu rows, %zu features: the rows do not vary "
+				  "(every projection is 0)", x->n, x->dim);
 	}
 	/* Every input read before the projections: a bad file is found
 	 * before the work. */

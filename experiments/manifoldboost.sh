@@ -26,7 +26,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # shellcheck source=experiments/moons-lib.sh
 . "$(dirname "$0")/moons-lib.sh"
-moons_setup manifoldboost.sh "${1:-$DATA/twomoons.libsvm}"
+[ $# -le 1 ] || { echo "manifoldboost.sh: too many arguments (expected at most a data file)" >&2; exit 2; }
+moons_setup manifoldboost.sh "${1:-$DATA/twomoons.libsvm}" "${1:+given}"
 echo "# ManifoldBoost, two moons ($(wc -l < "$tmp/full") points), one label per class, $DRAWS draws"
 echo
 echo "graph: graph-build $GRAPH_OPTS; boosting: lapsvm-train -s boost $BOOST_OPTS (trees), $RBF_OPTS (RBFs)"

@@ -23,7 +23,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # shellcheck source=experiments/moons-lib.sh
 . "$(dirname "$0")/moons-lib.sh"
-moons_setup moons.sh "${1:-$DATA/twomoons.libsvm}"
+[ $# -le 1 ] || { echo "moons.sh: too many arguments (expected at most a data file)" >&2; exit 2; }
+moons_setup moons.sh "${1:-$DATA/twomoons.libsvm}" "${1:+given}"
 printf '| method | mean accuracy on the unlabeled points | min | max |\n|---|---|---|---|\n'
 for s in svm tsvm rls lapsvm laprls; do
 	case $s in

@@ -61,6 +61,19 @@ chosen_m_is_lowest() {
 	awk -v a="$lap" -v b="$rls" 'BEGIN { exit !(a > b + 10) }'
 }
 
+@test "experiments/moons.sh: a data file that cannot be read, a bad DRAWS or SEED, one class: clear errors, no table" {
+	run --separate-stderr env DRAWS=abc "$TOP/experiments/moons.sh"
+	[ "$status" -eq 2 ] && [[ "$stderr" == *"moons.sh: DRAWS=abc: expected a number of draws >= 1"* ]]
+	run --separate-stderr env SEED=x "$TOP/experiments/moons.sh"
+	[ "$status" -eq 2 ] && [[ "$stderr" == *"moons.sh: SEED=x: expected an integer >= 0"* ]]
+	run --separate-stderr "$TOP/experiments/moons.sh" "$WORK/typo.libsvm"
+	[ "$status" -eq 1 ] && [[ "$stderr" == *"moons.sh: $WORK/typo.libsvm: cannot read"* ]]
+	printf '1 1:0 2:0\n1 1:1 2:1\n' >"$WORK/one.txt"
+	run --separate-stderr env DRAWS=1 "$TOP/experiments/moons.sh" "$WORK/one.txt"
+	[ "$status" -eq 1 ] && [[ "$stderr" == *"the data need rows of both classes"* ]]
+	[[ "$output" != *"| rls |"* ]]
+}
+
 @test "experiments/manifoldboost.sh: Tree- and RBF-ManifoldBoost reach 98% on two moons, logistic boosting does not" {
 	need twomoons.libsvm
 	run env DRAWS=2 "$TOP/experiments/manifoldboost.sh"
