@@ -339,8 +339,7 @@ static void update(const char *oldg, const char *oldd, const char *newd,
 	/* the old data's fingerprint hashed as they are read */
 	if (lsv_data_read_path_fp(oldd, marker, &a, &afp, &err) != LSV_OK)
 		tool_die_err(&err);
-	if (lsv_graph_record_check_data(old, a->n, afp, p, &err) != LSV_OK ||
-	    lsv_graph_record_check_new(old, a, NULL, &err) != LSV_OK)
+	if (lsv_graph_record_check_data(old, a, afp, p, &err) != LSV_OK)
 		tool_die(1, "%s: %s: %s", oldg, shown(oldd), err.msg);
 	/* the graph the record describes: its bytes, not parsed */
 	if (lsv_file_fingerprint(oldg, &gfp, &err) != LSV_OK)
@@ -351,7 +350,7 @@ static void update(const char *oldg, const char *oldd, const char *newd,
 			 old->graph_fp);
 	if (lsv_data_read_path(newd, marker, &b, &err) != LSV_OK)
 		tool_die_err(&err);
-	if (lsv_graph_record_check_new(old, NULL, b, &err) != LSV_OK)
+	if (lsv_graph_record_check_new(old, b, &err) != LSV_OK)
 		tool_die(1, "%s: %s (old data %s)", shown(newd), err.msg,
 			 shown(oldd));
 	n0 = a->n;

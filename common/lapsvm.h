@@ -420,19 +420,19 @@ lsv_status lsv_graph_update(const lsv_data *x, size_t n0,
 lsv_status lsv_graph_record_check(const lsv_graph_record *rec,
 				  const lsv_data *x, const lsv_graph_param *p,
 				  const lsv_graph *g, lsv_error *err);
-/* Its data checks alone, given the data's row count n and fingerprint
- * fp (lsv_data_read_path_fp's). */
+/* Its data checks alone, given the data x and their fingerprint fp
+ * (lsv_data_read_path_fp's): rows, options, fingerprint, and rec's
+ * features line (dimension, dense or sparse), which no fingerprint
+ * covers, against x itself. */
 lsv_status lsv_graph_record_check_data(const lsv_graph_record *rec,
-				       size_t n, unsigned long long fp,
+				       const lsv_data *x, unsigned long long fp,
 				       const lsv_graph_param *p, lsv_error *err);
 
-/* Can the rows xnew be appended to xold, the data of rec?  LSV_EINVAL if
- * rec's features line does not describe xold (NULL: not checked), or if
- * (xnew not NULL) the old data are dense (every row stores dim values) and a new row
- * reaches a feature beyond them or does not store each one (the message
- * names its 1-based row; the caller adds the file). */
+/* Can the rows xnew be appended to the data of rec?  LSV_EINVAL if the
+ * old data are dense (every row stores dim values) and a new row reaches
+ * a feature beyond them or does not store each one (the message names its
+ * 1-based row; the caller adds the file). */
 lsv_status lsv_graph_record_check_new(const lsv_graph_record *rec,
-				      const lsv_data *xold,
 				      const lsv_data *xnew, lsv_error *err);
 
 /* The record file: a header, then line i "i j:key j:key ..." (keys with

@@ -404,15 +404,15 @@ lsv_status lsv_graph_update(const lsv_data *x, size_t n0,
 }
 
 lsv_status lsv_graph_record_check_data(const lsv_graph_record *rec,
-				       size_t n, unsigned long long fp,
+				       const lsv_data *x, unsigned long long fp,
 				       const lsv_graph_param *p, lsv_error *err)
 {
 	char opts[LSV_OPTIONS_MAX];
 
-	if (rec->n != n)
+	if (rec->n != x->n)
 		return lsv_fail(err, LSV_EINVAL, "the graph has %zu rows but the "
 				"old data %zu: it was built from other data",
-				rec->n, n);
+				rec->n, x->n);
 	lsv_graph_options(p, opts, sizeof opts);
 	if (strcmp(opts, rec->options) != 0)
 		return lsv_fail(err, LSV_EINVAL, "the graph was built with other "
@@ -422,6 +422,14 @@ lsv_status lsv_graph_record_check_data(const lsv_graph_record *rec,
 		return lsv_fail(err, LSV_EINVAL, "the graph was built from other "
 				"data (fingerprint %016llx; the old data's: "
 				"%016llx)", rec->data_fp, fp);
+	/* the "features" line is no part of a fingerprint: checked against
+	 * the data themselves, which the fingerprint did cover */
+	if (x->dim != rec->dim || data_dense(x) != rec->dense)
+		return lsv_fail(err, LSV_EINVAL, "the record says 'features %zu "
+				"%s', but the old data have %zu features, %s: the "
+				"record was altered (rebuild the graph)", rec->dim,
+				rec->dense ? "dense" : "sparse", x->dim,
+				data_dense(x) ? "dense" : "sparse");
 	return LSV_OK;
 }
 
@@ -432,7 +440,7 @@ lsv_status lsv_graph_record_check(const lsv_graph_record *rec,
 	unsigned long long fp;
 	lsv_status st;
 
-	if (x != NULL && (st = lsv_graph_record_check_data(rec, x->n,
+	if (x != NULL && (st = lsv_graph_record_check_data(rec, x,
 			lsv_data_fingerprint(x), p, err)) != LSV_OK)
 		return st;
 	if (g != NULL && (fp = lsv_graph_fingerprint(g)) != rec->graph_fp)
@@ -443,22 +451,10 @@ lsv_status lsv_graph_record_check(const lsv_graph_record *rec,
 }
 
 lsv_status lsv_graph_record_check_new(const lsv_graph_record *rec,
-				      const lsv_data *xold,
 				      const lsv_data *xnew, lsv_error *err)
 {
 	size_t i, p;
 
-	/* the "features" line is no part of a fingerprint: checked against
-	 * the old data themselves, which the fingerprint did cover */
-	if (xold != NULL &&
-	    (xold->dim != rec->dim || data_dense(xold) != rec->dense))
-		return lsv_fail(err, LSV_EINVAL, "the record says 'features %zu "
-				"%s', but the old data have %zu features, %s: the "
-				"record was altered (rebuild the graph)", rec->dim,
-				rec->dense ? "dense" : "sparse", xold->dim,
-				data_dense(xold) ? "dense" : "sparse");
-	if (xnew == NULL)
-		return LSV_OK;
 	/* Sparse rows leave zeros out, so a feature no old row stored is
 	 * only a zero the old rows did not write: allowed.  Dense rows
 	 * (every row stores every feature) fix the dimension. */

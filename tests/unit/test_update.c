@@ -317,9 +317,9 @@ static void read_fingerprint_equals_data_fingerprint(void)
 		p.k = 2;
 		CHECK(lsv_graph_build_record(x, &p, &g, &r, NULL, &e) == LSV_OK);
 		if (r != NULL) {
-			CHECK(lsv_graph_record_check_data(r, x->n, h, &p, &e) ==
+			CHECK(lsv_graph_record_check_data(r, x, h, &p, &e) ==
 			      LSV_OK);
-			CHECK(lsv_graph_record_check_data(r, x->n, h ^ 1, &p, &e) ==
+			CHECK(lsv_graph_record_check_data(r, x, h ^ 1, &p, &e) ==
 			      LSV_EINVAL);
 			CHECK(strstr(e.msg, "other data") != NULL);
 		}
