@@ -105,7 +105,8 @@ lsv_status lsv_newton(lsv_fit *F, const lsv_newton_obj *O, int hinge,
 	} else {
 		/* a warm start: f = A z, S from f; the first step is no longer
 		 * the minimizer of F itself, so it is line-searched too */
-		if ((st = O->outputs(O->ctx, live, z, f)) != LSV_OK)
+		if ((st = O->outputs(O->ctx, live, z, f)) != LSV_OK ||
+		    (st = lsv_check_start(f, n, z, nz, (int)C, F->err)) != LSV_OK)
 			goto done;
 		for (c = 0; c < C; c++)
 			for (r = 0; r < l; r++)

@@ -105,7 +105,8 @@ lsv_status lsv_laprls_pcg(const lsv_krows *K, const lsv_lapop *L,
 	} else {
 		if ((st = lsv_krows_mul(K, alpha, C, f, err)) != LSV_OK)
 			goto done;
-		if (graph)
+		st = lsv_check_start(f, n, alpha, n, C, err);
+		if (st == LSV_OK && graph)
 			st = lsv_lapop_apply(L, f, Lq, (size_t)C, 1.0, err);
 		if ((st = lsv_krows_agree(K, st, err)) != LSV_OK)
 			goto done;

@@ -461,6 +461,15 @@ lsv_status lsv_krows_gather(const lsv_krows *K, const double *T, int C,
 lsv_status lsv_krows_agree(const lsv_krows *K, lsv_status st,
 			   lsv_error *err);
 
+/* LSV_OK when a warm start can be computed with: the sums of squares of
+ * its function's values on the rows (f, n x C) and of its unknowns (z,
+ * nz x C) finite for every function; else LSV_EINVAL.  A model file's
+ * coefficients are finite, but large ones overflow the solver's products
+ * (f'f, z'Kz), and it would then stop on a NaN with a message about the
+ * kernel or the conditioning instead of about the start. */
+lsv_status lsv_check_start(const double *f, size_t n, const double *z,
+			   size_t nz, int C, lsv_error *err);
+
 /* LapRLS by PCG (common/pcg.c): K dense n x n, by rows (lsv_krows); L^p
  * with the weight cI
  * (NULL: no graph term); the loss on the rows with act[i + c act_stride]

@@ -1285,6 +1285,38 @@ static lsv_status warm_start(lsv_fit *F, const method_row *row,
 	return LSV_OK;
 }
 
+/* The sum of squares of v[0..n), overflowing to inf when it is large. */
+static double sum_squares(const double *v, size_t n)
+{
+	double s = 0.0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		s += v[i] * v[i];
+	return s;
+}
+
+lsv_status lsv_check_start(const double *f, size_t n, const double *z,
+			   size_t nz, int C, lsv_error *err)
+{
+	int c;
+
+	for (c = 0; c < C; c++) {
+		double ff = sum_squares(f + (size_t)c * n, n);
+		double zz = sum_squares(z + (size_t)c * nz, nz);
+		if (!isfinite(ff) || !isfinite(zz))
+			return lsv_fail(err, LSV_EINVAL,
+					"the starting model is too large to start "
+					"from: the sum of squares of its %s on "
+					"these data is %g (function %d); train "
+					"without a start",
+					isfinite(ff) ? "coefficients" :
+					"decision values", isfinite(ff) ? zz : ff,
+					c + 1);
+	}
+	return LSV_OK;
+}
+
 /* The combination's graphs (ng of them, each of the data's rows) and
  * starting weights checked; its defaults of mu and the rank into *prm. */
 static lsv_status combine_setup(const lsv_data *x, const lsv_graph *const *gs,

@@ -157,6 +157,24 @@ refused() {
 	assert_stderr_has "the starting model's classes (1 -1) are not these data's (1 2) in the same order"
 }
 
+# a coefficient the reader accepts (finite) but whose products overflow:
+# the start is named, not the kernel or the conditioning
+@test "-f: a start whose coefficients overflow the products is an error about the start" {
+	local M
+	for M in pcg newton; do
+		"$TRAIN" -q -M $M -g 2 old.txt old.model
+		awk 'sv && !done { $1 = "1e300"; done = 1 } /^SV$/ { sv = 1 } { print }' \
+			old.model >huge.model
+		refused -M $M -g 2 -f huge.model
+		assert_stderr_has "lapsvm-train: the starting model is too large to start from: the sum of squares of its decision values on these data is inf (function 1); train without a start"
+	done
+	"$TRAIN" -q -t 0 -M newton old.txt lin.model
+	awk 'sv && !done { $1 = "1e300"; done = 1 } /^SV$/ { sv = 1 } { print }' \
+		lin.model >huge.model
+	refused -t 0 -M newton -f huge.model
+	assert_stderr_has "lapsvm-train: the starting model is too large to start from"
+}
+
 @test "-f: the direct solvers, clustering and the TSVM refuse a warm start" {
 	"$TRAIN" -q -M pcg -g 2 old.txt old.model
 	refused -g 2 -f old.model
