@@ -1574,32 +1574,19 @@ static lsv_status embed_centroids(lsv_fit *F, const double *Fv,
 	return st;
 }
 
-lsv_status lsv_fit_boost(lsv_fit *F, lsv_model **out)
+/* The cost a run minimizes: the binomial log-likelihood (one function),
+ * the multinomial (C > 1), or clustering's augmented Lagrangian. */
+static cost_kind boost_kind(const lsv_fit *F)
 {
-	const lsv_train_param *p = F->p;
-	size_t n = F->n, l = F->l, i, r0, useful = 0, nC, a;
-	int D = p->boost_depth, maxnodes = (1 << (D + 1)) - 1, C = F->nr_fn, j;
-	size_t maxleaves = (size_t)1 << D, R = (size_t)p->boost_rbfs;
-	size_t per = p->boost_learner == LSV_BOOST_TREE ? maxleaves : R;
-	int tree = p->boost_learner == LSV_BOOST_TREE;
-	double nu = p->boost_shrinkage, loss, reg, V;
-	cost_kind kind = p->boost_clusters > 0 ? COST_AUGLAG
-			 : C == 1 ? COST_BINOMIAL : COST_MULTINOMIAL;
-	double c = kind == COST_AUGLAG ? 1.0 / (double)n
-		   : F->L == NULL ? 0.0
-		   : lsv_fit_intrinsic(F, kind == COST_MULTINOMIAL
-					  ? 1.0 / (double)C : 1.0);
-	prob P;
-	run rr;
-	lsv_rng rng;
-	double *E0 = NULL;  /* clustering: the spectral start, or NULL */
-	lsv_status st = LSV_OK;
-	long m, nrounds = p->boost_rounds + (kind == COST_AUGLAG);
+	return F->p->boost_clusters > 0 ? COST_AUGLAG
+	       : F->nr_fn == 1 ? COST_BINOMIAL : COST_MULTINOMIAL;
+}
 
-	*out = NULL;
-	memset(&rr, 0, sizeof rr);
-	nC = n * (size_t)C;
-	if (l == 0 && kind != COST_AUGLAG)
+/* What a run of the kind needs from the data: labeled rows to learn from,
+ * or for clustering a graph with an edge. */
+static lsv_status boost_check(const lsv_fit *F, cost_kind kind)
+{
+	if (F->l == 0 && kind != COST_AUGLAG)
 		return lsv_fail(F->err, LSV_EINVAL, "no labeled rows");
 	if (kind == COST_AUGLAG && F->L == NULL)
 		return lsv_fail(F->err, LSV_EINVAL, "clustering by boosting "
@@ -1610,213 +1597,341 @@ lsv_status lsv_fit_boost(lsv_fit *F, lsv_model **out)
 		return lsv_fail(F->err, LSV_EINVAL, "the graph has no edges "
 				"(every row is isolated): nothing to cluster by "
 				"(build it with a larger -k or -e)");
+	return LSV_OK;
+}
+
+/* r's arrays for nrounds rounds (the trees' bins first, whose features
+ * must vary), after checking their size against the memory limit.  On
+ * failure r holds what was allocated, for run_free. */
+static lsv_status run_alloc(lsv_fit *F, run *r, long nrounds)
+{
+	const lsv_train_param *p = F->p;
+	size_t n = F->n, l = F->l, i, useful = 0;
+	size_t nC = n * (size_t)F->nr_fn, C = (size_t)F->nr_fn;
+	int D = p->boost_depth, maxnodes = (1 << (D + 1)) - 1;
+	size_t maxleaves = (size_t)1 << D, R = (size_t)p->boost_rbfs;
+	int tree = p->boost_learner == LSV_BOOST_TREE;
+	size_t per = tree ? maxleaves : R;
+	lsv_status st;
+
 	if (tree) {
-		if ((st = bins_build(F->x, p, &rr.B, &useful, F->err)) != LSV_OK)
+		if ((st = bins_build(F->x, p, &r->B, &useful, F->err)) != LSV_OK)
 			return st;
-		rr.have_bins = 1;
-		if (useful == 0) {
-			run_free(&rr);
+		r->have_bins = 1;
+		if (useful == 0)
 			return lsv_fail(F->err, LSV_EINVAL,
 					"every feature is constant over the %zu rows "
 					"(or there are none): a tree has nothing to "
 					"split (the RBF learner, -H rbf, needs no "
 					"split)", n);
-		}
 	}
-	rr.R.M = n < BOOST_CANDIDATES ? n : BOOST_CANDIDATES;
+	r->R.M = n < BOOST_CANDIDATES ? n : BOOST_CANDIDATES;
 	if ((st = lsv_check_bytes(p, 14.0 * (double)nC +
 				  (double)per * C * ((double)per * C + 6.0) +
-				  (tree ? 2.0 * (double)rr.B.d * LSV_BOOST_BINS +
+				  (tree ? 2.0 * (double)r->B.d * LSV_BOOST_BINS +
 					  (double)nrounds * C * maxnodes * 3.0
-					: (double)n * (double)rr.R.M +
+					: (double)n * (double)r->R.M +
 					  (double)n * (double)R * C + 2.0 * n),
 				  "the boosting arrays and the learners",
 				  tree ? "use fewer rounds (-B) or shallower trees "
 					 "(-D)"
 				       : "use fewer RBFs per round (-Q)",
-				  F->err)) != LSV_OK) {
-		run_free(&rr);
+				  F->err)) != LSV_OK)
 		return st;
-	}
-	rr.Fv = lsv_alloc(nC, sizeof *rr.Fv);
-	rr.LF = calloc(nC, sizeof *rr.LF);
-	rr.g = lsv_alloc(nC, sizeof *rr.g);
-	rr.res = lsv_alloc(nC, sizeof *rr.res);
-	rr.Ldiag = calloc(n ? n : 1, sizeof *rr.Ldiag);
-	rr.w = lsv_alloc(per * (size_t)C, sizeof *rr.w);
-	rr.bias = calloc((size_t)C, sizeof *rr.bias);
-	rr.off = lsv_alloc((size_t)C + 1, sizeof *rr.off);
-	rr.bs = calloc((size_t)C, sizeof *rr.bs);
-	rr.cls = lsv_alloc(l, sizeof *rr.cls);
-	rr.lam = calloc(al_count(C), sizeof *rr.lam);
-	rr.h = lsv_alloc(al_count(C), sizeof *rr.h);
-	if (!rr.Fv || !rr.LF || !rr.g || !rr.res || !rr.Ldiag || !rr.w ||
-	    !rr.bias || !rr.off || !rr.bs || !rr.cls || !rr.lam || !rr.h)
-		goto nomem;
+	r->Fv = lsv_alloc(nC, sizeof *r->Fv);
+	r->LF = calloc(nC, sizeof *r->LF);
+	r->g = lsv_alloc(nC, sizeof *r->g);
+	r->res = lsv_alloc(nC, sizeof *r->res);
+	r->Ldiag = calloc(n ? n : 1, sizeof *r->Ldiag);
+	r->w = lsv_alloc(per * C, sizeof *r->w);
+	r->bias = calloc(C, sizeof *r->bias);
+	r->off = lsv_alloc(C + 1, sizeof *r->off);
+	r->bs = calloc(C, sizeof *r->bs);
+	r->cls = lsv_alloc(l, sizeof *r->cls);
+	r->lam = calloc(al_count(F->nr_fn), sizeof *r->lam);
+	r->h = lsv_alloc(al_count(F->nr_fn), sizeof *r->h);
+	if (!r->Fv || !r->LF || !r->g || !r->res || !r->Ldiag || !r->w ||
+	    !r->bias || !r->off || !r->bs || !r->cls || !r->lam || !r->h)
+		return lsv_fail(F->err, LSV_ENOMEM, "out of memory for boosting");
 	if (tree) {
-		rr.idx = lsv_alloc(n, sizeof *rr.idx);
-		rr.tmp = lsv_alloc(n, sizeof *rr.tmp);
-		rr.leaf = lsv_alloc(nC, sizeof *rr.leaf);
-		rr.leafnode = lsv_alloc(maxleaves * (size_t)C, sizeof *rr.leafnode);
-		rr.sp = lsv_alloc((size_t)maxnodes, sizeof *rr.sp);
-		rr.hs = lsv_alloc(rr.B.d * LSV_BOOST_BINS, sizeof *rr.hs);
-		rr.hc = lsv_alloc(rr.B.d * LSV_BOOST_BINS, sizeof *rr.hc);
-		rr.trees = calloc((size_t)nrounds * (size_t)C, sizeof *rr.trees);
-		if (!rr.idx || !rr.tmp || !rr.leaf || !rr.leafnode || !rr.sp ||
-		    !rr.hs || !rr.hc || !rr.trees)
-			goto nomem;
+		r->idx = lsv_alloc(n, sizeof *r->idx);
+		r->tmp = lsv_alloc(n, sizeof *r->tmp);
+		r->leaf = lsv_alloc(nC, sizeof *r->leaf);
+		r->leafnode = lsv_alloc(maxleaves * C, sizeof *r->leafnode);
+		r->sp = lsv_alloc((size_t)maxnodes, sizeof *r->sp);
+		r->hs = lsv_alloc(r->B.d * LSV_BOOST_BINS, sizeof *r->hs);
+		r->hc = lsv_alloc(r->B.d * LSV_BOOST_BINS, sizeof *r->hc);
+		r->trees = calloc((size_t)nrounds * C, sizeof *r->trees);
+		if (!r->idx || !r->tmp || !r->leaf || !r->leafnode || !r->sp ||
+		    !r->hs || !r->hc || !r->trees)
+			return lsv_fail(F->err, LSV_ENOMEM,
+					"out of memory for boosting");
 	} else {
-		rr.Phi = lsv_alloc(nC * R, sizeof *rr.Phi);
-		rr.rows = lsv_alloc((size_t)C * R, sizeof *rr.rows);
-		rr.wls = lsv_alloc((size_t)C * R, sizeof *rr.wls);
-		rr.R.perm = lsv_alloc(n, sizeof *rr.R.perm);
-		rr.R.cand = lsv_alloc(rr.R.M, sizeof *rr.R.cand);
-		rr.R.Kc = lsv_alloc(n * rr.R.M, sizeof *rr.R.Kc);
-		rr.R.kk = lsv_alloc(rr.R.M, sizeof *rr.R.kk);
-		rr.R.score = lsv_alloc(rr.R.M, sizeof *rr.R.score);
-		rr.Z.slot = lsv_alloc(n, sizeof *rr.Z.slot);
-		if (!rr.Phi || !rr.rows || !rr.wls || !rr.R.perm || !rr.R.cand ||
-		    !rr.R.Kc || !rr.R.kk || !rr.R.score || !rr.Z.slot)
-			goto nomem;
+		r->Phi = lsv_alloc(nC * R, sizeof *r->Phi);
+		r->rows = lsv_alloc(C * R, sizeof *r->rows);
+		r->wls = lsv_alloc(C * R, sizeof *r->wls);
+		r->R.perm = lsv_alloc(n, sizeof *r->R.perm);
+		r->R.cand = lsv_alloc(r->R.M, sizeof *r->R.cand);
+		r->R.Kc = lsv_alloc(n * r->R.M, sizeof *r->R.Kc);
+		r->R.kk = lsv_alloc(r->R.M, sizeof *r->R.kk);
+		r->R.score = lsv_alloc(r->R.M, sizeof *r->R.score);
+		r->Z.slot = lsv_alloc(n, sizeof *r->Z.slot);
+		if (!r->Phi || !r->rows || !r->wls || !r->R.perm || !r->R.cand ||
+		    !r->R.Kc || !r->R.kk || !r->R.score || !r->Z.slot)
+			return lsv_fail(F->err, LSV_ENOMEM,
+					"out of memory for boosting");
 		for (i = 0; i < n; i++)
-			rr.Z.slot[i] = -1;
+			r->Z.slot[i] = -1;
 	}
-	lsv_rng_seed(&rng, p->seed);
 	/* the diagonal of L (p = 1) for the BFGS start; with p > 1 only an
 	 * estimate, which is all the start needs */
 	if (F->L != NULL)
 		for (i = 0; i < n; i++)
-			rr.Ldiag[i] = F->L->deg[i] > 0.0
+			r->Ldiag[i] = F->L->deg[i] > 0.0
 				? (F->L->normalized ? 1.0 : F->L->deg[i]) : 0.0;
-	memset(&P, 0, sizeof P);
-	P.kind = kind;
-	P.n = n;
-	P.l = l;
-	P.C = C;
-	P.lab = F->lab;
-	P.y = F->Y;
-	P.cls = rr.cls;
-	P.c = c;
-	P.L = F->L;
-	P.m = al_count(C);
-	P.lam = rr.lam;
-	P.mu = AL_MU0;
-	P.h = rr.h;
-	/* F_0 */
+	return LSV_OK;
+}
+
+/* The problem P of the run r: its cost, data and the graph term's weight
+ * (1/n for clustering, whose gamma_I only switches the graph on). */
+static void boost_prob(const lsv_fit *F, run *r, cost_kind kind, prob *P)
+{
+	int C = F->nr_fn;
+
+	memset(P, 0, sizeof *P);
+	P->kind = kind;
+	P->n = F->n;
+	P->l = F->l;
+	P->C = C;
+	P->lab = F->lab;
+	P->y = F->Y;
+	P->cls = r->cls;
+	P->c = kind == COST_AUGLAG ? 1.0 / (double)F->n
+	       : F->L == NULL ? 0.0
+	       : lsv_fit_intrinsic(F, kind == COST_MULTINOMIAL
+				      ? 1.0 / (double)C : 1.0);
+	P->L = F->L;
+	P->m = al_count(C);
+	P->lam = r->lam;
+	P->mu = AL_MU0;
+	P->h = r->h;
+}
+
+/* F_0, the constant of the labels' log-odds: 1/2 log((1 + ybar)/(1 -
+ * ybar)) for the binomial cost, the centred log class frequencies for the
+ * multinomial (whose classes r->cls it sets); 0 for clustering.  Into
+ * r->bias and every row of r->Fv. */
+static void initial_constant(const lsv_fit *F, run *r, cost_kind kind)
+{
+	size_t n = F->n, l = F->l, r0, i;
+	int C = F->nr_fn, j;
+
 	if (kind == COST_BINOMIAL) {
 		double ybar = 0.0;
 		for (r0 = 0; r0 < l; r0++)
 			ybar += F->Y[r0];
 		ybar /= (double)l;
-		rr.bias[0] = 0.5 * log((1.0 + ybar) / (1.0 - ybar));
+		r->bias[0] = 0.5 * log((1.0 + ybar) / (1.0 - ybar));
 	} else if (kind == COST_MULTINOMIAL) {
 		double mean = 0.0;
 		for (r0 = 0; r0 < l; r0++)
 			for (j = 0; j < C; j++)
 				if (F->Y[r0 + (size_t)j * l] > 0.0)
-					rr.cls[r0] = j;
+					r->cls[r0] = j;
 		for (j = 0; j < C; j++) {
 			size_t cnt = 0;
 			for (r0 = 0; r0 < l; r0++)
-				cnt += rr.cls[r0] == j;
+				cnt += r->cls[r0] == j;
 			/* every class has a labeled row: the classes are theirs */
-			rr.bias[j] = log((double)cnt / (double)l);
-			mean += rr.bias[j] / (double)C;
+			r->bias[j] = log((double)cnt / (double)l);
+			mean += r->bias[j] / (double)C;
 		}
 		for (j = 0; j < C; j++)
-			rr.bias[j] -= mean;
+			r->bias[j] -= mean;
 	}
 	for (j = 0; j < C; j++)
 		for (i = 0; i < n; i++)
-			rr.Fv[i + (size_t)j * n] = rr.bias[j];
-	if (kind == COST_AUGLAG) {
-		/* a learner fitted to N(0, BOOST_INIT_SCALE^2) values, or to
-		 * BOOST_INIT_SCALE times the spectral start; centred */
-		if (p->boost_init == LSV_BOOST_INIT_SPECTRAL) {
-			if ((E0 = lsv_alloc(nC, sizeof *E0)) == NULL)
-				goto nomem;
-			if ((st = lsv_boost_spectral_start(F->L, n, C, p, E0,
-							   F->err)) != LSV_OK)
-				goto done;
-		}
-		for (j = 0; j < C; j++) {
-			double *fj = rr.Fv + (size_t)j * n, mean = 0.0;
-			size_t t0 = rr.ntrees;
-			int s;
-			for (i = 0; i < n; i++)
-				rr.res[i] = BOOST_INIT_SCALE *
-					    (E0 != NULL ? E0[i + (size_t)j * n]
-							: lsv_rng_normal(&rng));
-			if ((st = learn(F, &rr, &rng, j)) != LSV_OK)
-				goto done;
-			if (tree) {  /* its leaves keep their least-squares values */
-				const lsv_tree *t = &rr.trees[t0];
-				for (s = 0; s < rr.bs[j].S; s++)
-					rr.w[s] = t->node[rr.leafnode[(size_t)j *
-								      maxleaves +
-								      (size_t)s]]
-							  .value;
-			} else {
-				memcpy(rr.w, rr.wls + (size_t)j * R,
-				       (size_t)rr.bs[j].S * sizeof *rr.w);
-			}
-			if ((st = keep(F, &rr, j, rr.w, 1.0, t0, fj)) != LSV_OK)
-				goto done;
-			for (i = 0; i < n; i++)
-				mean += fj[i] / (double)n;
-			for (i = 0; i < n; i++)
-				fj[i] -= mean;
-			rr.bias[j] = -mean;
-		}
-		free(E0);
-		E0 = NULL;
+			r->Fv[i + (size_t)j * n] = r->bias[j];
+}
+
+/* Clustering's start: per function, a learner fitted to
+ * N(0, BOOST_INIT_SCALE^2) values, or to BOOST_INIT_SCALE times the
+ * spectral start, kept whole (its least-squares values) and centred. */
+static lsv_status cluster_start(lsv_fit *F, run *r, lsv_rng *rng)
+{
+	const lsv_train_param *p = F->p;
+	size_t n = F->n, i, R = (size_t)p->boost_rbfs;
+	size_t maxleaves = (size_t)1 << p->boost_depth;
+	int C = F->nr_fn, j, s;
+	double *E0 = NULL;  /* the spectral start, or NULL */
+	lsv_status st = LSV_OK;
+
+	if (p->boost_init == LSV_BOOST_INIT_SPECTRAL) {
+		if ((E0 = lsv_alloc(n * (size_t)C, sizeof *E0)) == NULL)
+			return lsv_fail(F->err, LSV_ENOMEM,
+					"out of memory for boosting");
+		if ((st = lsv_boost_spectral_start(F->L, n, C, p, E0,
+						   F->err)) != LSV_OK)
+			goto done;
 	}
+	for (j = 0; j < C; j++) {
+		double *fj = r->Fv + (size_t)j * n, mean = 0.0;
+		size_t t0 = r->ntrees;
+		for (i = 0; i < n; i++)
+			r->res[i] = BOOST_INIT_SCALE *
+				    (E0 != NULL ? E0[i + (size_t)j * n]
+						: lsv_rng_normal(rng));
+		if ((st = learn(F, r, rng, j)) != LSV_OK)
+			goto done;
+		if (p->boost_learner == LSV_BOOST_TREE) {
+			/* its leaves keep their least-squares values */
+			const lsv_tree *t = &r->trees[t0];
+			for (s = 0; s < r->bs[j].S; s++)
+				r->w[s] = t->node[r->leafnode[(size_t)j * maxleaves +
+							      (size_t)s]].value;
+		} else {
+			memcpy(r->w, r->wls + (size_t)j * R,
+			       (size_t)r->bs[j].S * sizeof *r->w);
+		}
+		if ((st = keep(F, r, j, r->w, 1.0, t0, fj)) != LSV_OK)
+			goto done;
+		for (i = 0; i < n; i++)
+			mean += fj[i] / (double)n;
+		for (i = 0; i < n; i++)
+			fj[i] -= mean;
+		r->bias[j] = -mean;
+	}
+done:
+	free(E0);
+	return st;
+}
+
+/* L F into r->LF (when there is a graph), then the cost's two parts at
+ * r->Fv, the loss and the regularizer (V = loss + reg), and its gradient
+ * into r->g. */
+static lsv_status boost_cost(lsv_fit *F, run *r, const prob *P,
+			     double *loss, double *reg)
+{
+	lsv_status st;
+
 	if (F->L != NULL &&
-	    (st = lsv_lapop_apply(F->L, rr.Fv, rr.LF, (size_t)C, 1.0, F->err)) !=
+	    (st = lsv_lapop_apply(F->L, r->Fv, r->LF, (size_t)F->nr_fn, 1.0,
+				  F->err)) != LSV_OK)
+		return st;
+	cost_from(P, r->Fv, F->L != NULL ? r->LF : NULL, r->g, loss, reg);
+	return LSV_OK;
+}
+
+/* One round (Algorithm 1 of Loeff et al., steps 3-6): a learner per
+ * function fitted to -g, their coefficients by BFGS on V, added with the
+ * shrinkage; clustering then moves its multipliers by the constraints'
+ * violations and grows the penalty. */
+static lsv_status boost_round(lsv_fit *F, run *r, prob *P, lsv_rng *rng)
+{
+	size_t n = F->n, nC = n * (size_t)F->nr_fn, first = r->ntrees, i, a;
+	int C = F->nr_fn, j;
+	lsv_status st;
+
+	/* 1-2: a learner per function fitted to -g */
+	r->off[0] = 0;
+	for (j = 0; j < C; j++) {
+		for (i = 0; i < n; i++)
+			r->res[i] = -r->g[i + (size_t)j * n];
+		if ((st = learn(F, r, rng, j)) != LSV_OK)
+			return st;
+		r->off[j + 1] = r->off[j] + (size_t)r->bs[j].S;
+	}
+	/* 3: their coefficients by BFGS on V */
+	if ((st = fit_coef(P, r->Fv, r->LF, r->bs, r->off, r->Ldiag, r->w,
+			   F->err)) != LSV_OK)
+		return st;
+	/* 4: with shrinkage (centred for the multiple logistic) */
+	for (j = 0; j < C; j++)
+		if ((st = keep(F, r, j, r->w + r->off[j], F->p->boost_shrinkage,
+			       first + (size_t)j, r->res + (size_t)j * n)) !=
+		    LSV_OK)
+			return st;
+	if (P->kind == COST_MULTINOMIAL)
+		center_rows(r->res, n, C);
+	for (i = 0; i < nC; i++)
+		r->Fv[i] += r->res[i];
+	if (P->kind == COST_AUGLAG) {
+		/* the multipliers by the violations, a larger penalty; LF is
+		 * not read by al_values */
+		al_values(P, r->Fv, r->h);
+		for (a = 0; a < P->m; a++)
+			r->lam[a] += P->mu * r->h[a];
+		P->mu = fmin(P->mu * AL_GROW, AL_MU_MAX);
+	}
+	return LSV_OK;
+}
+
+/* The run's end: clustering's largest constraint violation into the
+ * report, the model (the trees or the RBF centres, which *out takes from
+ * r), clustering's centroids for c > 2, and the training rows' values F
+ * (-o, n x C row-major). */
+static lsv_status boost_finish(lsv_fit *F, run *r, const prob *P,
+			       lsv_model **out)
+{
+	size_t n = F->n, i, a;
+	int C = F->nr_fn, j, tree = F->p->boost_learner == LSV_BOOST_TREE;
+	lsv_status st;
+
+	if (P->kind == COST_AUGLAG) {
+		double worst = 0.0;
+		al_values(P, r->Fv, r->h);
+		for (a = 0; a < P->m; a++)
+			worst = fmax(worst, fabs(r->h[a]));
+		F->report->boost_violation = worst;
+	}
+	if ((st = boost_model(F, r->bias, tree ? r->trees : NULL,
+			      tree ? r->ntrees : 0, tree ? NULL : &r->Z, out)) !=
 	    LSV_OK)
+		return st;
+	if (tree)
+		r->trees = NULL;
+	if (P->kind == COST_AUGLAG && F->nr_class > 2 &&
+	    (st = embed_centroids(F, r->Fv, *out)) != LSV_OK)
+		return st;
+	if ((F->report->train_f = lsv_alloc(n * (size_t)C,
+					    sizeof *F->report->train_f)) == NULL)
+		return lsv_fail(F->err, LSV_ENOMEM, "out of memory");
+	for (i = 0; i < n; i++)
+		for (j = 0; j < C; j++)
+			F->report->train_f[i * (size_t)C + (size_t)j] =
+				r->Fv[i + (size_t)j * n];
+	return LSV_OK;
+}
+
+lsv_status lsv_fit_boost(lsv_fit *F, lsv_model **out)
+{
+	const lsv_train_param *p = F->p;
+	cost_kind kind = boost_kind(F);
+	long m, nrounds = p->boost_rounds + (kind == COST_AUGLAG);
+	double V, Vn, loss, reg;
+	prob P;
+	run rr;
+	lsv_rng rng;
+	lsv_status st;
+
+	*out = NULL;
+	memset(&rr, 0, sizeof rr);
+	if ((st = boost_check(F, kind)) != LSV_OK ||
+	    (st = run_alloc(F, &rr, nrounds)) != LSV_OK)
 		goto done;
-	cost_from(&P, rr.Fv, F->L != NULL ? rr.LF : NULL, rr.g, &loss, &reg);
+	lsv_rng_seed(&rng, p->seed);
+	boost_prob(F, &rr, kind, &P);
+	initial_constant(F, &rr, kind);
+	if (kind == COST_AUGLAG && (st = cluster_start(F, &rr, &rng)) != LSV_OK)
+		goto done;
+	if ((st = boost_cost(F, &rr, &P, &loss, &reg)) != LSV_OK)
+		goto done;
 	V = loss + reg;
 	F->report->boost_cost0 = V;
 	for (m = 1; m <= p->boost_rounds; m++) {
-		size_t first = rr.ntrees;
-		double Vn;
-		/* 1-2: a learner per function fitted to -g */
-		rr.off[0] = 0;
-		for (j = 0; j < C; j++) {
-			for (i = 0; i < n; i++)
-				rr.res[i] = -rr.g[i + (size_t)j * n];
-			if ((st = learn(F, &rr, &rng, j)) != LSV_OK)
-				goto done;
-			rr.off[j + 1] = rr.off[j] + (size_t)rr.bs[j].S;
-		}
-		/* 3: their coefficients by BFGS on V */
-		if ((st = fit_coef(&P, rr.Fv, rr.LF, rr.bs, rr.off, rr.Ldiag, rr.w,
-				   F->err)) != LSV_OK)
+		if ((st = boost_round(F, &rr, &P, &rng)) != LSV_OK ||
+		    (st = boost_cost(F, &rr, &P, &loss, &reg)) != LSV_OK)
 			goto done;
-		/* 4: with shrinkage (centred for the multiple logistic) */
-		for (j = 0; j < C; j++)
-			if ((st = keep(F, &rr, j, rr.w + rr.off[j], nu,
-				       first + (size_t)j, rr.res + (size_t)j * n)) !=
-			    LSV_OK)
-				goto done;
-		if (kind == COST_MULTINOMIAL)
-			center_rows(rr.res, n, C);
-		for (i = 0; i < nC; i++)
-			rr.Fv[i] += rr.res[i];
-		if (F->L != NULL &&
-		    (st = lsv_lapop_apply(F->L, rr.Fv, rr.LF, (size_t)C, 1.0,
-					  F->err)) != LSV_OK)
-			goto done;
-		if (kind == COST_AUGLAG) {
-			/* the multipliers by the violations, a larger penalty */
-			al_values(&P, rr.Fv, rr.h);
-			for (a = 0; a < P.m; a++)
-				rr.lam[a] += P.mu * rr.h[a];
-			P.mu = fmin(P.mu * AL_GROW, AL_MU_MAX);
-		}
-		cost_from(&P, rr.Fv, F->L != NULL ? rr.LF : NULL, rr.g, &loss,
-			  &reg);
 		Vn = loss + reg;
 		F->report->boost_rounds = m;
 		if (F->progress->boost != NULL)
@@ -1830,42 +1945,12 @@ lsv_status lsv_fit_boost(lsv_fit *F, lsv_model **out)
 		V = Vn;
 	}
 	F->report->boost_cost = V;
-	if (kind == COST_AUGLAG) {
-		double worst = 0.0;
-		al_values(&P, rr.Fv, rr.h);
-		for (a = 0; a < P.m; a++)
-			worst = fmax(worst, fabs(rr.h[a]));
-		F->report->boost_violation = worst;
-	}
-	if ((st = boost_model(F, rr.bias, tree ? rr.trees : NULL,
-			      tree ? rr.ntrees : 0, tree ? NULL : &rr.Z, out)) !=
-	    LSV_OK)
-		goto done;
-	if (tree)
-		rr.trees = NULL;
-	if (kind == COST_AUGLAG && F->nr_class > 2 &&
-	    (st = embed_centroids(F, rr.Fv, *out)) != LSV_OK)
-		goto done;
-	/* the training rows' values: F itself (-o), n x C row-major */
-	if ((F->report->train_f = lsv_alloc(nC, sizeof *F->report->train_f)) ==
-	    NULL) {
-		st = lsv_fail(F->err, LSV_ENOMEM, "out of memory");
-		goto done;
-	}
-	for (i = 0; i < n; i++)
-		for (j = 0; j < C; j++)
-			F->report->train_f[i * (size_t)C + (size_t)j] =
-				rr.Fv[i + (size_t)j * n];
+	st = boost_finish(F, &rr, &P, out);
 done:
 	if (st != LSV_OK && *out != NULL) {
 		lsv_model_free(*out);
 		*out = NULL;
 	}
 	run_free(&rr);
-	free(E0);
 	return st;
-nomem:
-	run_free(&rr);
-	free(E0);
-	return lsv_fail(F->err, LSV_ENOMEM, "out of memory for boosting");
 }

@@ -464,200 +464,173 @@ done:
 	return st;
 }
 
-lsv_status lsv_fit_cluster(lsv_fit *F, lsv_model **out)
+/* C (r x r) = gamma S^-1 + U' L^p U, symmetrized against rounding. */
+static lsv_status cluster_matrix(const lsv_fit *F, const basis *b,
+				 double gamma, double *C)
 {
-	const lsv_train_param *p = F->p;
-	size_t n = F->n, r, rq, i, j, off = 0;
-	int k = F->nr_fn, c = F->nr_class, want, found = 0;
-	double gamma = p->gamma_A / p->gamma_I, hn = 0.0, v0n = 0.0, hb = 0.0;
-	double *LU = NULL, *C = NULL, *v0 = NULL, *h = NULL, *A = NULL;
-	double *w = NULL, *Z = NULL, *T = NULL, *E = NULL, *tf = NULL;
-	double *work = NULL, *cent = NULL, *E2 = NULL;
-	int *iwork = NULL, *isuppz = NULL;
-	basis b;
-	lsv_status st;
+	size_t n = F->n, r = b->r, i, j;
+	double *LU = lsv_alloc(n * r, sizeof *LU);
 	const double one = 1.0, zero = 0.0;
+	int N = (int)n, R = (int)r;
+	lsv_status st;
 
-	memset(&b, 0, sizeof b);
-	{
-		/* no edge: f'Lf is 0 for every f, nothing to cluster by */
-		size_t edges;
-		F->report->cluster_components = components(F->L->g, &edges);
-		if (edges == 0)
-			return lsv_fail(F->err, LSV_EINVAL,
-					"the graph has no edges (every row is "
-					"isolated): nothing to cluster by (build it "
-					"with a larger -k or -e)");
+	if (LU == NULL)
+		return lsv_fail(F->err, LSV_ENOMEM,
+				"out of memory for the clustering");
+	if ((st = lsv_lapop_apply(F->L, b->U, LU, r, 1.0, F->err)) != LSV_OK) {
+		free(LU);
+		return st;
 	}
-	st = F->K != NULL ? dense_basis(F, &b) : map_basis(F, &b);
-	if (st != LSV_OK)
-		goto done;
-	r = b.r;
-	F->report->cluster_rank = r;
-	if (r < (size_t)k + 1) {
-		st = lsv_fail(F->err, LSV_EINVAL,
-			      "the kernel matrix has numerical rank %zu: its span "
-			      "holds %zu function%s orthogonal to the constant, "
-			      "fewer than the %d that %d clusters need (use a "
-			      "kernel of higher rank, e.g. the RBF%s)", r,
-			      r ? r - 1 : 0, r == 2 ? "" : "s", k, c,
-			      F->K == NULL ? ", or more landmarks" : "");
-		goto done;
-	}
-	LU = lsv_alloc(n * r, sizeof *LU);
-	C = lsv_alloc(r * r, sizeof *C);
-	v0 = lsv_alloc(n, sizeof *v0);
-	h = lsv_alloc(r, sizeof *h);
-	E = lsv_alloc(n * (size_t)k, sizeof *E);
-	T = lsv_alloc(r * (size_t)k, sizeof *T);
-	if (!LU || !C || !v0 || !h || !E || !T)
-		goto nomem;
-	/* C = gamma S^-1 + U' L^p U, symmetrized against rounding */
-	if ((st = lsv_lapop_apply(F->L, b.U, LU, r, 1.0, F->err)) != LSV_OK)
-		goto done;
-	{
-		int N = (int)n, R = (int)r;
-		dgemm_("T", "N", &R, &R, &N, &one, b.U, &N, LU, &N, &zero, C, &R,
-		       1, 1);
-	}
+	dgemm_("T", "N", &R, &R, &N, &one, b->U, &N, LU, &N, &zero, C, &R, 1, 1);
 	free(LU);
-	LU = NULL;
 	for (j = 0; j < r; j++) {
 		for (i = j + 1; i < r; i++) {
 			double m = 0.5 * (C[i + j * r] + C[j + i * r]);
 			C[i + j * r] = C[j + i * r] = m;
 		}
-		C[j + j * r] += gamma / b.s[j];
+		C[j + j * r] += gamma / b->s[j];
 	}
-	/* the constraint v0'f = 0 as h't = 0 */
-	for (i = 0; i < n; i++) {
-		v0[i] = F->L->normalized ? sqrt(F->L->deg[i]) : 1.0;
-		v0n += v0[i] * v0[i];
-	}
-	v0n = sqrt(v0n);
-	{
-		int N = (int)n, R = (int)r, inc = 1;
-		dgemv_("T", &N, &R, &one, b.U, &N, v0, &inc, &zero, h, &inc, 1);
-	}
+	return LSV_OK;
+}
+
+/* The reflection H = I - hb h h' that maps U'v0 to a multiple of e_1
+ * (h, r values, gets its vector), applied to C: C becomes H C H, whose
+ * trailing block holds the problem under v0'f = 0.  Returns the number of
+ * leading coordinates the constraint removes (1; 0 when U'v0 is 0 to
+ * rounding, the constraint then holding for every t, with hb 0), or -1
+ * when out of memory. */
+static int deflate_constant(const basis *b, const double *v0, double v0n,
+			    double *C, double *h, double *hb)
+{
+	size_t n = b->n, r = b->r, i, j;
+	double hn = 0.0, a = 0.0, vv = 0.0, *wv;
+	const double one = 1.0, zero = 0.0;
+	int N = (int)n, R = (int)r, inc = 1;
+
+	*hb = 0.0;
+	dgemv_("T", &N, &R, &one, b->U, &N, v0, &inc, &zero, h, &inc, 1);
 	for (j = 0; j < r; j++)
 		hn += h[j] * h[j];
 	hn = sqrt(hn);
-	if (hn > 1e-12 * v0n) {
-		/* H = I - hb v v' with v = h + sign(h_1)|h| e_1 (kept in h):
-		 * H C H = C - hb (v w' + w v') + hb^2 (v'w) v v', w = C v */
-		double *wv = lsv_alloc(r, sizeof *wv), a = 0.0, vv = 0.0;
-		if (wv == NULL)
-			goto nomem;
-		h[0] += copysign(hn, h[0]);
-		for (j = 0; j < r; j++)
-			vv += h[j] * h[j];
-		hb = 2.0 / vv;
-		{
-			int R = (int)r, inc = 1;
-			dgemv_("N", &R, &R, &one, C, &R, h, &inc, &zero, wv, &inc, 1);
-		}
-		for (j = 0; j < r; j++)
-			a += h[j] * wv[j];
-		for (j = 0; j < r; j++)
-			for (i = 0; i < r; i++)
-				C[i + j * r] += -hb * (h[i] * wv[j] + wv[i] * h[j]) +
-						hb * hb * a * h[i] * h[j];
-		free(wv);
-		off = 1;
-	}
-	/* the smallest eigenpairs of the trailing block (one more than
-	 * needed, for the gap) */
-	rq = r - off;
+	if (!(hn > 1e-12 * v0n))
+		return 0;
+	/* H = I - hb v v' with v = h + sign(h_1)|h| e_1 (kept in h):
+	 * H C H = C - hb (v w' + w v') + hb^2 (v'w) v v', w = C v */
+	if ((wv = lsv_alloc(r, sizeof *wv)) == NULL)
+		return -1;
+	h[0] += copysign(hn, h[0]);
+	for (j = 0; j < r; j++)
+		vv += h[j] * h[j];
+	*hb = 2.0 / vv;
+	dgemv_("N", &R, &R, &one, C, &R, h, &inc, &zero, wv, &inc, 1);
+	for (j = 0; j < r; j++)
+		a += h[j] * wv[j];
+	for (j = 0; j < r; j++)
+		for (i = 0; i < r; i++)
+			C[i + j * r] += -*hb * (h[i] * wv[j] + wv[i] * h[j]) +
+					*hb * *hb * a * h[i] * h[j];
+	free(wv);
+	return 1;
+}
+
+/* The k smallest eigenpairs (and one more when there is room, for the
+ * gap) of the trailing block of C (r x r) that starts at off, by dsyevr:
+ * the eigenvectors into Z ((r - off) x k), the eigenvalue and the gap
+ * into the report. */
+static lsv_status smallest_pairs(const lsv_fit *F, const double *C,
+				 size_t r, size_t off, int k, double *Z)
+{
+	size_t rq = r - off, j;
+	int want = (size_t)k + 1 <= rq ? k + 1 : k, found = 0;
+	int N = (int)rq, il = 1, iu = want, lwork = -1, liwork = -1, iwq;
+	int info_ = 0, *isuppz, *iwork = NULL;
+	double vl = 0.0, vu = 0.0, abstol = 0.0, wq, *A, *w, *Zw, *work = NULL;
+	lsv_status st = LSV_OK;
+
 	A = lsv_alloc(rq * rq, sizeof *A);
-	if (A == NULL)
+	w = lsv_alloc(rq, sizeof *w);
+	Zw = lsv_alloc(rq * (size_t)want, sizeof *Zw);
+	isuppz = lsv_alloc(2 * (size_t)want, sizeof *isuppz);
+	if (!A || !w || !Zw || !isuppz)
 		goto nomem;
 	for (j = 0; j < rq; j++)
 		memcpy(A + j * rq, C + (j + off) * r + off, rq * sizeof *A);
-	free(C);
-	C = NULL;
-	want = (size_t)k + 1 <= rq ? k + 1 : k;
-	w = lsv_alloc(rq, sizeof *w);
-	Z = lsv_alloc(rq * (size_t)want, sizeof *Z);
-	isuppz = lsv_alloc(2 * (size_t)want, sizeof *isuppz);
-	if (!w || !Z || !isuppz)
+	dsyevr_("V", "I", "L", &N, A, &N, &vl, &vu, &il, &iu, &abstol, &found,
+		w, Zw, &N, isuppz, &wq, &lwork, &iwq, &liwork, &info_, 1, 1, 1);
+	lwork = (int)wq;
+	liwork = iwq;
+	work = malloc((size_t)(lwork > 0 ? lwork : 1) * sizeof *work);
+	iwork = malloc((size_t)(liwork > 0 ? liwork : 1) * sizeof *iwork);
+	if (work == NULL || iwork == NULL)
 		goto nomem;
-	{
-		int N = (int)rq, il = 1, iu = want, lwork = -1, liwork = -1, iwq;
-		int info_ = 0;
-		double vl = 0.0, vu = 0.0, abstol = 0.0, wq;
-		dsyevr_("V", "I", "L", &N, A, &N, &vl, &vu, &il, &iu, &abstol,
-			&found, w, Z, &N, isuppz, &wq, &lwork, &iwq, &liwork,
-			&info_, 1, 1, 1);
-		lwork = (int)wq;
-		liwork = iwq;
-		work = malloc((size_t)(lwork > 0 ? lwork : 1) * sizeof *work);
-		iwork = malloc((size_t)(liwork > 0 ? liwork : 1) * sizeof *iwork);
-		if (work == NULL || iwork == NULL)
-			goto nomem;
-		dsyevr_("V", "I", "L", &N, A, &N, &vl, &vu, &il, &iu, &abstol,
-			&found, w, Z, &N, isuppz, work, &lwork, iwork, &liwork,
-			&info_, 1, 1, 1);
-		if (info_ != 0 || found < k) {
-			st = lsv_fail(F->err, LSV_ENUMERIC,
-				      "the clustering eigenproblem failed (LAPACK "
-				      "dsyevr info %d, %d of %d eigenpairs)", info_,
-				      found, want);
-			goto done;
-		}
+	dsyevr_("V", "I", "L", &N, A, &N, &vl, &vu, &il, &iu, &abstol, &found,
+		w, Zw, &N, isuppz, work, &lwork, iwork, &liwork, &info_, 1, 1, 1);
+	if (info_ != 0 || found < k) {
+		st = lsv_fail(F->err, LSV_ENUMERIC,
+			      "the clustering eigenproblem failed (LAPACK dsyevr "
+			      "info %d, %d of %d eigenpairs)", info_, found, want);
+		goto done;
 	}
+	memcpy(Z, Zw, rq * (size_t)k * sizeof *Z);
 	F->report->cluster_lambda = w[k - 1];
 	F->report->cluster_gap = found > k
 		? (w[k] - w[k - 1]) / fmax(fmax(fabs(w[k]), fabs(w[k - 1])), 1e-300)
 		: HUGE_VAL;
 	if (F->report->cluster_gap < CHECK_TOL)
 		F->report->cluster_unsure = 1;
-	/* t = H [0; y], f = U t */
-	for (j = 0; j < (size_t)k; j++) {
-		double *t = T + j * r, d = 0.0;
-		if (off)
-			t[0] = 0.0;
-		memcpy(t + off, Z + j * rq, rq * sizeof *t);
-		if (off) {
-			for (i = 0; i < r; i++)
-				d += h[i] * t[i];
-			for (i = 0; i < r; i++)
-				t[i] -= hb * d * h[i];
-		}
+	goto done;
+nomem:
+	st = lsv_fail(F->err, LSV_ENOMEM, "out of memory for the clustering");
+done:
+	free(A);
+	free(w);
+	free(Zw);
+	free(isuppz);
+	free(work);
+	free(iwork);
+	return st;
+}
+
+/* The constraints, checked on the computed f_j (the columns of E, n x k)
+ * themselves: f_j'f_j = 1, f_i'f_j = 0 (the solutions are orthonormal)
+ * and v0'f_j = 0; the largest violation (v0'f relative to |v0|) into the
+ * report. */
+static lsv_status check_constraints(const lsv_fit *F, const double *E,
+				    int k, const double *v0, double v0n)
+{
+	size_t n = F->n, i, j, K = (size_t)k;
+	double *G = lsv_alloc(K * K, sizeof *G), worst = 0.0;
+	const double one = 1.0, zero = 0.0;
+	int N = (int)n;
+
+	if (G == NULL)
+		return lsv_fail(F->err, LSV_ENOMEM,
+				"out of memory for the clustering");
+	dgemm_("T", "N", &k, &k, &N, &one, E, &N, E, &N, &zero, G, &k, 1, 1);
+	for (j = 0; j < K; j++) {
+		double s1 = 0.0;
+		for (i = 0; i < n; i++)
+			s1 += v0[i] * E[i + j * n];
+		worst = fmax(worst, fabs(s1) / v0n);
+		for (i = 0; i < K; i++)
+			worst = fmax(worst, fabs(G[i + j * K] -
+						 (i == j ? 1.0 : 0.0)));
+		if (!isfinite(s1) || !isfinite(G[j + j * K]))
+			worst = HUGE_VAL;
 	}
-	{
-		int N = (int)n, R = (int)r, KK = k;
-		dgemm_("N", "N", &N, &KK, &R, &one, b.U, &N, T, &R, &zero, E, &N,
-		       1, 1);
-	}
-	/* the constraints, checked on the computed f_j themselves: f_j'f_j
-	 * = 1, f_i'f_j = 0 (the solutions are orthonormal) and v0'f_j = 0,
-	 * the largest violation (v0'f relative to |v0|) reported */
-	{
-		double *G = lsv_alloc((size_t)k * (size_t)k, sizeof *G), worst = 0.0;
-		if (G == NULL)
-			goto nomem;
-		{
-			int N = (int)n, KK = k;
-			dgemm_("T", "N", &KK, &KK, &N, &one, E, &N, E, &N, &zero,
-			       G, &KK, 1, 1);
-		}
-		for (j = 0; j < (size_t)k; j++) {
-			double s1 = 0.0;
-			for (i = 0; i < n; i++)
-				s1 += v0[i] * E[i + j * n];
-			worst = fmax(worst, fabs(s1) / v0n);
-			for (i = 0; i < (size_t)k; i++)
-				worst = fmax(worst, fabs(G[i + j * (size_t)k] -
-							 (i == j ? 1.0 : 0.0)));
-			if (!isfinite(s1) || !isfinite(G[j + j * (size_t)k]))
-				worst = HUGE_VAL;
-		}
-		free(G);
-		F->report->cluster_check = worst;
-		if (!(worst <= CHECK_TOL))
-			F->report->cluster_unsure = 1;
-	}
-	/* the sign fixed */
+	free(G);
+	F->report->cluster_check = worst;
+	if (!(worst <= CHECK_TOL))
+		F->report->cluster_unsure = 1;
+	return LSV_OK;
+}
+
+/* Each f_j (column of E, n x k) signed so that its largest |value| is
+ * positive, with its t_j (column of T, r x k). */
+static void fix_signs(double *E, size_t n, double *T, size_t r, int k)
+{
+	size_t i, j;
+
 	for (j = 0; j < (size_t)k; j++) {
 		double *f = E + j * n, big = 0.0;
 		size_t at = 0;
@@ -673,75 +646,173 @@ lsv_status lsv_fit_cluster(lsv_fit *F, lsv_model **out)
 				T[i + j * r] = -T[i + j * r];
 		}
 	}
-	/* the training rows' embedding, row-major as the report's */
-	tf = lsv_alloc(n * (size_t)k, sizeof *tf);
-	if (tf == NULL)
-		goto nomem;
-	for (i = 0; i < n; i++)
-		for (j = 0; j < (size_t)k; j++)
-			tf[i * (size_t)k + j] = E[i + j * n];
-	/* the expansion: alpha = U S^-1 t, or the landmarks' V Wt t */
+}
+
+/* F->alpha (n x k) from the solutions t (T, r x k, changed): alpha = U
+ * S^-1 t, or on a Nystrom map the landmarks' V Wt t; checked finite. */
+static lsv_status expansion(lsv_fit *F, const basis *b, double *T, int k)
+{
+	size_t n = F->n, r = b->r, i, j;
+	const double one = 1.0, zero = 0.0;
+
 	memset(F->alpha, 0, n * (size_t)k * sizeof *F->alpha);
 	if (F->K != NULL) {
+		int N = (int)n, R = (int)r;
 		for (j = 0; j < (size_t)k; j++)
 			for (i = 0; i < r; i++)
-				T[i + j * r] /= b.s[i];
-		int N = (int)n, R = (int)r, KK = k;
-		dgemm_("N", "N", &N, &KK, &R, &one, b.U, &N, T, &R, &zero, F->alpha,
-		       &N, 1, 1);
+				T[i + j * r] /= b->s[i];
+		dgemm_("N", "N", &N, &k, &R, &one, b->U, &N, T, &R, &zero,
+		       F->alpha, &N, 1, 1);
 	} else {
 		/* w = Wt t (Wt = V S^-1/2 already holds the scaling), beta =
 		 * ny.V w on the landmark rows */
-		size_t r0 = b.ny.r, m = b.ny.m;
+		size_t r0 = b->ny.r, m = b->ny.m;
 		double *wv = lsv_alloc(r0 * (size_t)k, sizeof *wv);
 		double *beta = lsv_alloc(m * (size_t)k, sizeof *beta);
+		int R0 = (int)r0, R = (int)r, M = (int)m;
 		if (wv == NULL || beta == NULL) {
 			free(wv);
 			free(beta);
-			goto nomem;
+			return lsv_fail(F->err, LSV_ENOMEM,
+					"out of memory for the clustering");
 		}
-		{
-			int R0 = (int)r0, R = (int)r, KK = k, M = (int)m;
-			dgemm_("N", "N", &R0, &KK, &R, &one, b.Wt, &R0, T, &R, &zero,
-			       wv, &R0, 1, 1);
-			dgemm_("N", "N", &M, &KK, &R0, &one, b.ny.V, &M, wv, &R0,
-			       &zero, beta, &M, 1, 1);
-		}
+		dgemm_("N", "N", &R0, &k, &R, &one, b->Wt, &R0, T, &R, &zero, wv,
+		       &R0, 1, 1);
+		dgemm_("N", "N", &M, &k, &R0, &one, b->ny.V, &M, wv, &R0, &zero,
+		       beta, &M, 1, 1);
 		for (j = 0; j < (size_t)k; j++)
 			for (i = 0; i < m; i++)
-				F->alpha[b.ny.idx[i] + j * n] = beta[i + j * m];
+				F->alpha[b->ny.idx[i] + j * n] = beta[i + j * m];
 		free(wv);
 		free(beta);
 	}
 	for (i = 0; i < n * (size_t)k; i++)
-		if (!isfinite(F->alpha[i])) {
-			st = lsv_fail(F->err, LSV_ENUMERIC,
-				      "clustering produced non-finite coefficients");
-			goto done;
+		if (!isfinite(F->alpha[i]))
+			return lsv_fail(F->err, LSV_ENUMERIC,
+					"clustering produced non-finite "
+					"coefficients");
+	return LSV_OK;
+}
+
+/* The c centroids (c x k, row-major, into *cent) of k-means on the
+ * embedded training rows tf (n x k, row-major), each scaled to unit length
+ * first when p->cluster_unit (tf itself, the report's embedding, stays as
+ * f is). */
+static lsv_status centroids(const lsv_fit *F, const double *tf, int k,
+			    double **cent)
+{
+	const lsv_train_param *p = F->p;
+	size_t n = F->n, i, j, K = (size_t)k;
+	int c = F->nr_class;
+	double *E2 = NULL;
+	lsv_status st;
+
+	*cent = lsv_alloc((size_t)c * K, sizeof **cent);
+	if (*cent == NULL)
+		return lsv_fail(F->err, LSV_ENOMEM,
+				"out of memory for the clustering");
+	if (p->cluster_unit) {
+		if ((E2 = lsv_alloc(n * K, sizeof *E2)) == NULL)
+			return lsv_fail(F->err, LSV_ENOMEM,
+					"out of memory for the clustering");
+		for (i = 0; i < n; i++) {
+			const double *z = tf + i * K;
+			double nz = lsv_unit_norm(z, k);
+			for (j = 0; j < K; j++)
+				E2[i * K + j] = nz > 0.0 ? z[j] / nz : z[j];
 		}
-	if (c > 2) {
-		cent = lsv_alloc((size_t)c * (size_t)k, sizeof *cent);
-		if (cent == NULL)
-			goto nomem;
-		if (p->cluster_unit) {
-			/* k-means on the rows scaled to unit length (tf
-			 * itself, the report's embedding, stays as f is) */
-			E2 = lsv_alloc(n * (size_t)k, sizeof *E2);
-			if (E2 == NULL)
-				goto nomem;
-			for (i = 0; i < n; i++) {
-				const double *z = tf + i * (size_t)k;
-				double nz = lsv_unit_norm(z, k);
-				for (j = 0; j < (size_t)k; j++)
-					E2[i * (size_t)k + j] = nz > 0.0 ? z[j] / nz
-								       : z[j];
-			}
-		}
-		if ((st = lsv_kmeans(E2 != NULL ? E2 : tf, n, k, c, p->seed,
-				 p->cluster_restarts, cent, F->err)) != LSV_OK)
-			goto done;
 	}
-	if ((st = lsv_fit_model(F, out)) != LSV_OK)
+	st = lsv_kmeans(E2 != NULL ? E2 : tf, n, k, c, p->seed,
+			p->cluster_restarts, *cent, F->err);
+	free(E2);
+	return st;
+}
+
+lsv_status lsv_fit_cluster(lsv_fit *F, lsv_model **out)
+{
+	size_t n = F->n, r, i, j, off, edges;
+	int k = F->nr_fn, c = F->nr_class, deflated;
+	double gamma = F->p->gamma_A / F->p->gamma_I, v0n = 0.0, hb;
+	double *C = NULL, *v0 = NULL, *h = NULL, *Z = NULL, *T = NULL;
+	double *E = NULL, *tf = NULL, *cent = NULL;
+	const double one = 1.0, zero = 0.0;
+	basis b;
+	lsv_status st;
+
+	memset(&b, 0, sizeof b);
+	/* no edge: f'Lf is 0 for every f, nothing to cluster by */
+	F->report->cluster_components = components(F->L->g, &edges);
+	if (edges == 0)
+		return lsv_fail(F->err, LSV_EINVAL,
+				"the graph has no edges (every row is "
+				"isolated): nothing to cluster by (build it "
+				"with a larger -k or -e)");
+	st = F->K != NULL ? dense_basis(F, &b) : map_basis(F, &b);
+	if (st != LSV_OK)
+		goto done;
+	r = b.r;
+	F->report->cluster_rank = r;
+	if (r < (size_t)k + 1) {
+		st = lsv_fail(F->err, LSV_EINVAL,
+			      "the kernel matrix has numerical rank %zu: its span "
+			      "holds %zu function%s orthogonal to the constant, "
+			      "fewer than the %d that %d clusters need (use a "
+			      "kernel of higher rank, e.g. the RBF%s)", r,
+			      r ? r - 1 : 0, r == 2 ? "" : "s", k, c,
+			      F->K == NULL ? ", or more landmarks" : "");
+		goto done;
+	}
+	C = lsv_alloc(r * r, sizeof *C);
+	v0 = lsv_alloc(n, sizeof *v0);
+	h = lsv_alloc(r, sizeof *h);
+	E = lsv_alloc(n * (size_t)k, sizeof *E);
+	T = lsv_alloc(r * (size_t)k, sizeof *T);
+	Z = lsv_alloc(r * (size_t)k, sizeof *Z);
+	if (!C || !v0 || !h || !E || !T || !Z)
+		goto nomem;
+	if ((st = cluster_matrix(F, &b, gamma, C)) != LSV_OK)
+		goto done;
+	/* the constraint v0'f = 0 as h't = 0 */
+	for (i = 0; i < n; i++) {
+		v0[i] = F->L->normalized ? sqrt(F->L->deg[i]) : 1.0;
+		v0n += v0[i] * v0[i];
+	}
+	v0n = sqrt(v0n);
+	if ((deflated = deflate_constant(&b, v0, v0n, C, h, &hb)) < 0)
+		goto nomem;
+	off = (size_t)deflated;
+	if ((st = smallest_pairs(F, C, r, off, k, Z)) != LSV_OK)
+		goto done;
+	/* t = H [0; y], f = U t */
+	for (j = 0; j < (size_t)k; j++) {
+		double *t = T + j * r, d = 0.0;
+		if (off)
+			t[0] = 0.0;
+		memcpy(t + off, Z + j * (r - off), (r - off) * sizeof *t);
+		if (off) {
+			for (i = 0; i < r; i++)
+				d += h[i] * t[i];
+			for (i = 0; i < r; i++)
+				t[i] -= hb * d * h[i];
+		}
+	}
+	{
+		int N = (int)n, R = (int)r;
+		dgemm_("N", "N", &N, &k, &R, &one, b.U, &N, T, &R, &zero, E, &N,
+		       1, 1);
+	}
+	if ((st = check_constraints(F, E, k, v0, v0n)) != LSV_OK)
+		goto done;
+	fix_signs(E, n, T, r, k);
+	/* the training rows' embedding, row-major as the report's */
+	if ((tf = lsv_alloc(n * (size_t)k, sizeof *tf)) == NULL)
+		goto nomem;
+	for (i = 0; i < n; i++)
+		for (j = 0; j < (size_t)k; j++)
+			tf[i * (size_t)k + j] = E[i + j * n];
+	if ((st = expansion(F, &b, T, k)) != LSV_OK ||
+	    (c > 2 && (st = centroids(F, tf, k, &cent)) != LSV_OK) ||
+	    (st = lsv_fit_model(F, out)) != LSV_OK)
 		goto done;
 	(*out)->centroids = cent;
 	cent = NULL;
@@ -752,20 +823,13 @@ nomem:
 	st = lsv_fail(F->err, LSV_ENOMEM, "out of memory for the clustering");
 done:
 	basis_free(&b);
-	free(LU);
 	free(C);
 	free(v0);
 	free(h);
-	free(A);
-	free(w);
 	free(Z);
 	free(T);
 	free(E);
 	free(tf);
-	free(work);
-	free(iwork);
-	free(isuppz);
 	free(cent);
-	free(E2);
 	return st;
 }
