@@ -2220,21 +2220,214 @@ static void report_ranks(size_t n, double seconds, double cpu)
 	free(v);
 }
 
+/* The output files, opened by rank 0 before any input is read (a bad
+ * destination fails at once, not after the training; none is replaced
+ * before all are complete), NULL where not asked for. */
+typedef struct {
+	FILE *model, *pred, *singles, *kernel;
+} outputs;
+
+/* Rank 0: the outputs opened and every input file checked readable, so
+ * that a missing graph or list fails before the data are read. */
+static void open_files(const options *o, outputs *out)
+{
+	size_t j;
+
+	out->model = tool_output_open(o->outpath);
+	if (o->pred_file != NULL)
+		out->pred = tool_output_open(o->pred_file);
+	if (o->singles_file != NULL)
+		out->singles = tool_output_open(o->singles_file);
+	if (o->kernel_file != NULL)
+		out->kernel = tool_output_open(o->kernel_file);
+	tool_check_input(o->in);
+	for (j = 0; o->graph_files != NULL && j < o->Gl.n; j++)
+		tool_check_input(o->graph_files[j]);
+	for (j = 0; j < o->nlists; j++)
+		tool_check_input(o->list_files[j]);
+	if (o->weights_file != NULL)
+		tool_check_input(o->weights_file);
+	if (o->from_file != NULL)
+		tool_check_input(o->from_file);
+}
+
+/* The outputs opened (rank 0) and the data on every rank: under mpirun
+ * each rank reads its own part of a regular file, else rank 0 reads it
+ * all and shares it. */
+static lsv_data *open_all(const options *o, outputs *out)
+{
+	lsv_data *x = NULL;
+	lsv_error err;
+	int parts = 0;
+
+	memset(out, 0, sizeof *out);
+	if (tool_rank0_begin()) {
+		open_files(o, out);
+		parts = tool_nproc > 1 && tool_regular_file(o->in) &&
+			o->p.kernel.type != LSV_KERNEL_PRECOMPUTED;
+		x = parts ? NULL : read_data(o);
+	}
+	tool_rank0_end();
+	if (tool_nproc > 1) {
+		if (lsv_comm_bcast(tool_comm, 0, &parts, sizeof parts, &err) !=
+		    LSV_OK)
+			tool_die_err(&err);
+		if (parts && (x = read_data_parts(o)) == NULL) {
+			if (tool_rank0_begin())  /* a graph file: refused here */
+				x = read_data(o);
+			tool_rank0_end();
+			parts = 0;
+		}
+		if (!parts && lsv_data_share(tool_comm, 0, &x, &err) != LSV_OK)
+			tool_die_err(&err);
+	}
+	return x;
+}
+
+/* The parameters that depend on the data (the regularization's scale,
+ * gamma_I 0 for the graphless solvers), the progress reports, and the
+ * checks of the whole parameter set: usage errors. */
+static void settle_params(options *o, const lsv_data *x,
+			  lsv_train_progress *progress)
+{
+	lsv_error err;
+
+	check_classes(o, x);
+	check_fraction(o, x);
+	resolve_reg(&o->reg, x->l, x->n, &o->p);
+	if (graphless(o->p.solver))
+		o->p.gamma_I = 0.0;
+	if (o->p.solver == LSV_SOLVER_TSVM) {
+		o->p.gamma_I = 0.0;
+		if (x->l == x->n)
+			tool_info("warning: no unlabeled rows: the TSVM is the SVM");
+		if (!tool_quiet)
+			progress->tsvm = tsvm_progress;
+	}
+	if (o->p.solver == LSV_SOLVER_BOOST && !tool_quiet)
+		progress->boost = boost_progress;
+	if (lsv_train_param_check(&o->p, &err) != LSV_OK ||
+	    lsv_graph_param_check(&o->gp, &err) != LSV_OK)
+		tool_usage_error("%s", err.msg);
+}
+
+/* The graphs (o->Gl.n of them, NULL where no gamma_I of the -i list is >
+ * 0) into *gs on every rank, their descriptions (256 bytes each) into
+ * *descs. */
+static void read_graphs(options *o, const lsv_data *x, lsv_graph ***gs,
+			char ***descs)
+{
+	lsv_train_param p1 = o->p;
+	reg_spec r = o->reg;
+	lsv_error err;
+	size_t j;
+
+	/* read_graph asks o->p whether a graph is used: with the largest
+	 * gamma_I of the list */
+	for (j = 0; j < o->il.n; j++)
+		if (o->il.v[j] > r.i_val)
+			r.i_val = o->il.v[j];
+	resolve_reg(&r, x->l, x->n, &o->p);
+	if (graphless(o->p.solver))
+		o->p.gamma_I = 0.0;
+	*gs = calloc(o->Gl.n, sizeof **gs);
+	*descs = calloc(o->Gl.n, sizeof **descs);
+	if (*gs == NULL || *descs == NULL)
+		tool_die(1, "out of memory");
+	for (j = 0; j < o->Gl.n; j++) {
+		if (((*descs)[j] = malloc(256)) == NULL)
+			tool_die(1, "out of memory");
+		(*descs)[j][0] = '\0';
+		if (tool_rank0_begin())
+			(*gs)[j] = read_graph(o, j, x, (*descs)[j], 256);
+		tool_rank0_end();
+		if (tool_nproc > 1 &&
+		    lsv_graph_share(tool_comm, 0, &(*gs)[j], &err) != LSV_OK)
+			tool_die_err(&err);
+	}
+	o->p = p1;
+}
+
+/* The model of o->p on graph g (described by desc, which the model
+ * keeps cleaned), K the kernel matrix
+ * the grid search kept (or NULL); with the time each rank took under
+ * mpirun. */
+static lsv_model *fit(const options *o, const lsv_data *x, lsv_graph *g,
+		      char *desc, const double *K,
+		      const lsv_train_progress *progress, lsv_train_report *rep)
+{
+	double t0 = tool_elapsed();
+	clock_t c0 = clock();
+	lsv_model *m;
+	lsv_error err;
+
+	if (o->p.init != NULL)
+		tool_info("warm start from %s (%zu training rows, %zu "
+			  "expansion points)", o->from_file,
+			  o->p.init->l + o->p.init->u, o->p.init->sv->n);
+	if (lsv_train_with_kernel(x, g, &o->p, K, progress, &m, rep, &err) !=
+	    LSV_OK)
+		tool_die_err(&err);
+	set_graph_desc(m, desc);
+	if (tool_nproc > 1 && !tool_quiet)
+		report_ranks(x->n, tool_elapsed() - t0,
+			     (double)(clock() - c0) / CLOCKS_PER_SEC);
+	return m;
+}
+
+/* Rank 0: every output written, then all renamed into place together. */
+static void write_all(const outputs *out, const options *o,
+		      const lsv_data *x, const lsv_model *m,
+		      const lsv_train_report *rep)
+{
+	if (tool_rank0_begin()) {  /* the outputs were opened by rank 0 alone */
+		if (out->pred != NULL)
+			write_transductive(out->pred, x, m, rep);
+		if (out->singles != NULL)
+			write_singles(out->singles, x, m, rep);
+		if (out->kernel != NULL)
+			write_kernel(out->kernel, o, x, m, rep);
+		write_model(out->model, o, m);
+		tool_outputs_commit();
+	}
+	tool_rank0_end();
+}
+
+/* What the options own. */
+static void options_free(options *o)
+{
+	size_t j;
+
+	free(o->graph_files);
+	for (j = 0; j < o->nlisted; j++)
+		free(o->listed[j]);
+	free(o->listed);
+	free(o->Gl.v);
+	free(o->al.v);
+	free(o->il.v);
+	free(o->gl.v);
+	free(o->Pl.v);
+	free(o->Ll.v);
+	free(o->Zl.v);
+	free(o->wlabel);
+	free(o->weight);
+	free(o->deflt);
+}
+
 int main(int argc, char **argv)
 {
 	options o;
+	outputs out;
 	lsv_data *x;
 	lsv_model *m, *from = NULL;
 	lsv_train_report rep;
 	lsv_train_progress progress = {NULL, NULL, NULL};
 	lsv_error err;
-	lsv_graph **gs, *g;
+	lsv_graph **gs;
 	char **descs;
-	size_t chosen = 0;
+	size_t chosen = 0, j;
 	double *K = NULL;
 	int *fold = NULL;
-	FILE *model_fp, *pred_fp = NULL, *singles_fp = NULL, *kernel_fp = NULL;
-	int parts = 0;  /* under mpirun: every rank reads its part of the data */
 
 	tool_init(argv[0]);
 	tool_comm_start(&argc, &argv);
@@ -2243,122 +2436,22 @@ int main(int argc, char **argv)
 		check_distributed(&o);
 		o.p.comm = tool_comm;
 	}
-	/* Both outputs before the data are read: a bad destination fails at
-	 * once, not after the training; neither is replaced before both are
-	 * complete. */
-	if (tool_rank0_begin()) {
-		model_fp = tool_output_open(o.outpath);
-		if (o.pred_file != NULL)
-			pred_fp = tool_output_open(o.pred_file);
-		if (o.singles_file != NULL)
-			singles_fp = tool_output_open(o.singles_file);
-		if (o.kernel_file != NULL)
-			kernel_fp = tool_output_open(o.kernel_file);
-		tool_check_input(o.in);
-		{
-			size_t j;
-			for (j = 0; o.graph_files != NULL && j < o.Gl.n; j++)
-				tool_check_input(o.graph_files[j]);
-			for (j = 0; j < o.nlists; j++)
-				tool_check_input(o.list_files[j]);
-			if (o.weights_file != NULL)
-				tool_check_input(o.weights_file);
-			if (o.from_file != NULL)
-				tool_check_input(o.from_file);
-		}
-		parts = tool_nproc > 1 && tool_regular_file(o.in) &&
-			o.p.kernel.type != LSV_KERNEL_PRECOMPUTED;
-		x = parts ? NULL : read_data(&o);
-	} else {
-		x = NULL;
-		model_fp = NULL;
-	}
-	tool_rank0_end();
-	if (tool_nproc > 1) {
-		if (lsv_comm_bcast(tool_comm, 0, &parts, sizeof parts, &err) !=
-		    LSV_OK)
-			tool_die_err(&err);
-		if (parts && (x = read_data_parts(&o)) == NULL) {
-			if (tool_rank0_begin())  /* a graph file: refused here */
-				x = read_data(&o);
-			tool_rank0_end();
-			parts = 0;
-		}
-		if (!parts && lsv_data_share(tool_comm, 0, &x, &err) != LSV_OK)
-			tool_die_err(&err);
-	}
+	x = open_all(&o, &out);
 	if (o.from_file != NULL) {  /* one process only: check_distributed */
 		if (lsv_model_read_path(o.from_file, &from, &err) != LSV_OK)
 			tool_die_err(&err);
 		o.p.init = from;
 	}
-	check_classes(&o, x);
-	check_fraction(&o, x);
-	resolve_reg(&o.reg, x->l, x->n, &o.p);
-	if (graphless(o.p.solver))
-		o.p.gamma_I = 0.0;
-	if (o.p.solver == LSV_SOLVER_TSVM) {
-		o.p.gamma_I = 0.0;
-		if (x->l == x->n)
-			tool_info("warning: no unlabeled rows: the TSVM is the SVM");
-		if (!tool_quiet)
-			progress.tsvm = tsvm_progress;
-	}
-	if (o.p.solver == LSV_SOLVER_BOOST && !tool_quiet)
-		progress.boost = boost_progress;
-	if (lsv_train_param_check(&o.p, &err) != LSV_OK ||
-	    lsv_graph_param_check(&o.gp, &err) != LSV_OK)
-		tool_usage_error("%s", err.msg);
+	settle_params(&o, x, &progress);
 	if (o.folds > 0)
 		fold = grid_prepare(&o, x);
-	{	/* the graphs, if some gamma_I of the list is > 0 */
-		lsv_train_param p1 = o.p;
-		reg_spec r = o.reg;
-		size_t j;
-		for (j = 0; j < o.il.n; j++)
-			if (o.il.v[j] > r.i_val)
-				r.i_val = o.il.v[j];
-		resolve_reg(&r, x->l, x->n, &o.p);
-		if (graphless(o.p.solver))
-			o.p.gamma_I = 0.0;
-		gs = calloc(o.Gl.n, sizeof *gs);
-		descs = calloc(o.Gl.n, sizeof *descs);
-		if (gs == NULL || descs == NULL)
-			tool_die(1, "out of memory");
-		for (j = 0; j < o.Gl.n; j++) {
-			if ((descs[j] = malloc(256)) == NULL)
-				tool_die(1, "out of memory");
-			gs[j] = NULL;
-			descs[j][0] = '\0';
-			if (tool_rank0_begin())
-				gs[j] = read_graph(&o, j, x, descs[j], 256);
-			tool_rank0_end();
-			if (tool_nproc > 1 && lsv_graph_share(tool_comm, 0, &gs[j], &err) !=
-			    LSV_OK)
-				tool_die_err(&err);
-		}
-		o.p = p1;
-	}
+	read_graphs(&o, x, &gs, &descs);
 	if (o.folds > 0)  /* o.p becomes the best setting */
 		chosen = grid_search(&o, x, gs, &progress, fold, &K);
-	g = gs[chosen];
-	if (o.p.solver == LSV_SOLVER_COMBINE) {
+	if (o.p.solver == LSV_SOLVER_COMBINE)
 		train_combination(&o, x, gs, descs, &progress, &m, &rep);
-	} else {
-		double t0 = tool_elapsed();
-		clock_t c0 = clock();
-		if (from != NULL)
-			tool_info("warm start from %s (%zu training rows, %zu "
-				  "expansion points)", o.from_file,
-				  from->l + from->u, from->sv->n);
-		if (lsv_train_with_kernel(x, g, &o.p, K, &progress, &m, &rep,
-					  &err) != LSV_OK)
-			tool_die_err(&err);
-		set_graph_desc(m, descs[chosen]);
-		if (tool_nproc > 1 && !tool_quiet)
-			report_ranks(x->n, tool_elapsed() - t0,
-				     (double)(clock() - c0) / CLOCKS_PER_SEC);
-	}
+	else
+		m = fit(&o, x, gs[chosen], descs[chosen], K, &progress, &rep);
 	free(K);
 	describe_rows(&o, x);
 	report(&o.p, m, &rep);
@@ -2366,41 +2459,18 @@ int main(int argc, char **argv)
 		cluster_report(x, m, &rep);
 	if (o.p.solver == LSV_SOLVER_COMBINE)
 		report_combination(&o, m, &rep);
-	if (tool_rank0_begin()) {  /* the outputs were opened by rank 0 alone */
-		if (pred_fp != NULL)
-			write_transductive(pred_fp, x, m, &rep);
-		if (singles_fp != NULL)
-			write_singles(singles_fp, x, m, &rep);
-		if (kernel_fp != NULL)
-			write_kernel(kernel_fp, &o, x, m, &rep);
-		write_model(model_fp, &o, m);
-		tool_outputs_commit();
-	}
-	tool_rank0_end();
+	write_all(&out, &o, x, m, &rep);
 	lsv_train_report_free(&rep);
 	lsv_model_free(m);
 	lsv_model_free(from);
-	for (chosen = 0; chosen < o.Gl.n; chosen++) {
-		lsv_graph_free(gs[chosen]);
-		free(descs[chosen]);
+	for (j = 0; j < o.Gl.n; j++) {
+		lsv_graph_free(gs[j]);
+		free(descs[j]);
 	}
 	free(gs);
 	free(descs);
-	free(o.graph_files);
-	for (chosen = 0; chosen < o.nlisted; chosen++)
-		free(o.listed[chosen]);
-	free(o.listed);
-	free(o.Gl.v);
 	free(fold);
-	free(o.al.v);
-	free(o.il.v);
-	free(o.gl.v);
-	free(o.Pl.v);
-	free(o.Ll.v);
-	free(o.Zl.v);
-	free(o.wlabel);
-	free(o.weight);
 	lsv_data_free(x);
-	free(o.deflt);
+	options_free(&o);
 	return tool_done();
 }
