@@ -1547,6 +1547,20 @@ static void report(const lsv_train_param *p, const lsv_model *m,
 		tool_info("warning: Newton stopped at its cap of %ld steps before "
 			  "the active set settled; the model is the last iterate",
 			  r->newton_cap);
+	if (r->cg_capped > 0)
+		tool_info("warning: %ld %s solve%s stopped at the cap of %ld "
+			  "iterations at relative residual %.2g, above the stop "
+			  "%g: the model is the last iterate, not the minimizer "
+			  "(the system is ill-conditioned: %s)", r->cg_capped,
+			  r->pcg_iterations > 0 ? "PCG" : "conjugate gradient",
+			  r->cg_capped == 1 ? "" : "s", r->cg_cap,
+			  r->cg_capped_residual,
+			  p->pcg_tol > 0.0 ? p->pcg_tol : 1e-6,
+			  r->pcg_iterations > 0
+				  ? "a larger gamma_A helps; -M direct solves "
+				    "exactly"
+				  : "scale the features to similar ranges, or "
+				    "use a larger gamma_A");
 	tool_info("%s: l = %zu, u = %zu, %d %s, gamma_A = %g, gamma_I = "
 		  "%g, %zu expansion points; %.2f s",
 		  p->solver == LSV_SOLVER_COMBINE

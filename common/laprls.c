@@ -137,7 +137,7 @@ lsv_status lsv_fit_laprls_pcg(lsv_fit *F, lsv_model **out)
 	}
 	st = lsv_laprls_pcg(&K, F->L, lsv_fit_intrinsic(F, 1.0), lab, 0,
 			    lab, l, Yn, nrhs, F->p, F->alpha, F->warm,
-			    &F->report->pcg_iterations,
+			    F->report,
 			    F->warm ? &F->report->warm_residual : NULL, F->err);
 	free(Yn);
 	free(lab);

@@ -758,7 +758,10 @@ typedef struct {
 	 * stops when under 1.5% of the unlabeled signs changed over the last
 	 * sqrt(n)/2 iterations. */
 	double pcg_tol;         /* default 1e-6 (lapsvm-train -e with these methods) */
-	long pcg_max_iter;      /* default 0: n */
+	long pcg_max_iter;      /* default 0: 10 n for PCG, 10 (m + 1) for
+				   the linear map's m + 1 unknowns (at most
+				   100000); a solve stopped there is counted
+				   in lsv_train_report.cg_capped */
 	/* Newton on a feature map: the Nystrom map of the kernel with
 	 * `landmarks` rows sampled uniformly (seeded by `seed`), or, with
 	 * landmarks = 0 and the linear kernel, the data themselves (sparse,
@@ -1044,6 +1047,13 @@ typedef struct {
 				   solve, the largest over the functions;
 				   else 0 */
 	long cg_iterations;     /* CG iterations of the sparse linear map */
+	/* PCG (pcg methods) and the linear map's CG: the iteration cap of
+	 * one solve, how many solves stopped there above the tolerance, and
+	 * the largest relative residual they reached (PCG's sqrt(s'Ks /
+	 * c'Kc), CG's |r - Hz| / |r|) */
+	long cg_cap;
+	long cg_capped;
+	double cg_capped_residual;
 	long switches;          /* TSVM label switches, all functions */
 	int switch_capped;      /* some TSVM problem stopped at the switch cap */
 	/* combine: steps of the paper's Figure 1 taken, whether the step cap

@@ -73,7 +73,7 @@ static lsv_status solve(void *ctx, const unsigned char *act,
 		return lsv_laprls_pcg(&P->K, F->L, P->cI, P->act_n, n,
 				      P->labeled, l, P->Yn, C, F->p, zn,
 				      step > 0 || F->warm,
-				      &F->report->pcg_iterations,
+				      F->report,
 				      step == 0 && F->warm ?
 				      &F->report->warm_residual : NULL, F->err);
 	}

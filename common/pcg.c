@@ -61,16 +61,18 @@ lsv_status lsv_laprls_pcg(const lsv_krows *K, const lsv_lapop *L,
 			  size_t act_stride, const unsigned char *labeled,
 			  size_t l, const double *Y, int C,
 			  const lsv_train_param *p, double *alpha, int warm,
-			  long *iters, double *start_res, lsv_error *err)
+			  lsv_train_report *rep, double *start_res,
+			  lsv_error *err)
 {
 	size_t n = K->n, nc = n * (size_t)C, i;
 	double *buf, *s, *Ks, *d, *Kd, *q, *Kq, *f, *Lq;
 	double *rho, *rho0;
 	int *cls = NULL, c;
-	long it, maxit = p->pcg_max_iter > 0 ? p->pcg_max_iter : (long)n;
+	long it, maxit = p->pcg_max_iter > 0 ? p->pcg_max_iter
+					    : LSV_PCG_CAP * (long)n;
 	long every = (long)(sqrt((double)n) / 2.0) > 0 ? (long)(sqrt((double)n) / 2.0) : 1;
 	double il = 1.0 / (double)l;
-	int graph = L != NULL && cI > 0.0;
+	int graph = L != NULL && cI > 0.0, early = 0;
 	lsv_status st = LSV_OK;
 
 	buf = calloc(8 * nc + 2 * (size_t)C, sizeof *buf);
@@ -177,6 +179,13 @@ lsv_status lsv_laprls_pcg(const lsv_krows *K, const lsv_lapop *L,
 				continue;  /* this class has converged */
 			for (i = 0; i < n; i++)
 				den += Kdc[i] * qc[i];
+			if (!isfinite(den)) {
+				st = lsv_fail(err, LSV_ENUMERIC,
+					      "PCG's products overflow a double at "
+					      "iteration %ld: the kernel's values are "
+					      "too large (scale the data)", it + 1);
+				goto done;
+			}
 			if (!(den > 0.0)) {
 				st = lsv_fail(err, LSV_ENUMERIC,
 					      "PCG lost positive curvature (%g) at "
@@ -219,11 +228,21 @@ lsv_status lsv_laprls_pcg(const lsv_krows *K, const lsv_lapop *L,
 			if (u > 0 && (double)changed < 0.015 * (double)u &&
 			    it + 1 > every) {
 				it++;
+				early = 1;
 				break;
 			}
 		}
 	}
-	*iters += it;
+	rep->pcg_iterations += it;
+	rep->cg_cap = maxit;
+	/* the cap reached above the tolerance: the last iterate, reported */
+	for (c = 0; !early && c < C; c++)
+		if (rho[c] > p->pcg_tol * p->pcg_tol * rho0[c]) {
+			double res = rho0[c] > 0.0 ? sqrt(rho[c] / rho0[c]) : 0.0;
+			rep->cg_capped_residual =
+				fmax(rep->cg_capped_residual, res);
+			rep->cg_capped++;
+		}
 done:
 	free(buf);
 	free(cls);

@@ -70,6 +70,7 @@ typedef struct {
 	const double *Y;      /* l x C targets */
 	lsv_error *err;
 	long *cg_iters;       /* the report's CG count */
+	lsv_train_report *rep;  /* ... and its record of capped solves */
 	double *warm_res;     /* a warm start's first solve: the report's
 				 warm_residual, else NULL */
 	long first_step;      /* -1, or the step whose solves set warm_res */
@@ -210,7 +211,8 @@ static lsv_status cg_solve(const prob *P, const unsigned char *S,
 	       *Lu = u + n;
 	double rr, rr0, tol = p->pcg_tol > 0.0 ? p->pcg_tol : 1e-6;
 	long it, maxit = p->pcg_max_iter > 0 ? p->pcg_max_iter
-		: (long)(m1 < 10000 ? m1 : 10000);
+		: (long)(m1 < LSV_CG_CAP_MAX / LSV_CG_CAP ? LSV_CG_CAP * m1
+							  : LSV_CG_CAP_MAX);
 	lsv_status st;
 
 	if ((st = hmul(P, S, z, Hd, u, Lu)) != LSV_OK)
@@ -231,6 +233,11 @@ static lsv_status cg_solve(const prob *P, const unsigned char *S,
 			return st;
 		for (j = 0; j < m1; j++)
 			den += d[j] * Hd[j];
+		if (!isfinite(den))
+			return lsv_fail(P->err, LSV_ENUMERIC,
+					"conjugate gradient's products overflow a "
+					"double at iteration %ld: the data's values "
+					"are too large (scale the features)", it + 1);
 		if (!(den > 0.0))
 			return lsv_fail(P->err, LSV_ENUMERIC,
 					"conjugate gradient lost positive curvature "
@@ -246,6 +253,13 @@ static lsv_status cg_solve(const prob *P, const unsigned char *S,
 		rr = rnew;
 	}
 	*P->cg_iters += it;
+	P->rep->cg_cap = maxit;
+	if (rr > tol * tol * rr0 && rr > 0.0) {  /* the cap: the last iterate */
+		P->rep->cg_capped++;
+		P->rep->cg_capped_residual = fmax(P->rep->cg_capped_residual,
+						  rr0 > 0.0 ? sqrt(rr / rr0)
+							    : HUGE_VAL);
+	}
 	return LSV_OK;
 }
 
@@ -542,6 +556,7 @@ lsv_status lsv_primal_train(lsv_fit *Fit, const lsv_fmat *F, int hinge,
 	P.Y = Fit->Y;
 	P.err = Fit->err;
 	P.cg_iters = &Fit->report->cg_iterations;
+	P.rep = Fit->report;
 	P.first_step = -1;
 	if (Fit->warm && F->dense == NULL)
 		P.warm_res = &Fit->report->warm_residual;

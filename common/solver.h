@@ -477,15 +477,18 @@ lsv_status lsv_check_start(const double *f, size_t n, const double *z,
  * 0); labeled[i] nonzero for the l labeled rows (the loss is 1/l times
  * the sum; early stopping watches the other rows); Y n x C targets (0 off
  * the active rows); alpha (n x C) is the start when warm, else 0, and the
- * result; iterations are added to *iters.  start_res (NULL: not wanted)
- * gets the relative residual at the start, the largest over the classes
- * (1 cold). */
+ * result; iterations are added to rep->pcg_iterations, and a solve that
+ * stops at the cap (p->pcg_max_iter, default LSV_PCG_CAP n) above the
+ * tolerance is counted in rep's cg_capped (never an error: the model is
+ * the last iterate).  start_res (NULL: not wanted) gets the relative
+ * residual at the start, the largest over the classes (1 cold). */
 lsv_status lsv_laprls_pcg(const lsv_krows *K, const lsv_lapop *L,
 			  double cI, const unsigned char *act,
 			  size_t act_stride, const unsigned char *labeled,
 			  size_t l, const double *Y, int C,
 			  const lsv_train_param *p, double *alpha, int warm,
-			  long *iters, double *start_res, lsv_error *err);
+			  lsv_train_report *rep, double *start_res,
+			  lsv_error *err);
 
 /* One binary TSVM problem (common/tsvm.c) on the dense n x n kernel K:
  * labeled rows lab[0..l) with labels ylab (+-1); fills alpha (n), the bias,
@@ -575,6 +578,19 @@ lsv_status lsv_balance_shift(const double *f, size_t u, int nr_fn,
 /* The most Newton steps a function may take; reaching it is reported
  * (lsv_train_report.newton_capped), not an error. */
 #define LSV_NEWTON_MAX_STEPS 200
+
+/* The default iteration cap of one PCG solve on the n x n kernel, times
+ * n, and of one CG solve on the linear map, times its m + 1 unknowns (at
+ * most LSV_CG_CAP_MAX).  In exact arithmetic CG ends within the
+ * dimension; in floating point, on an ill-conditioned system (a small
+ * gamma_A, features on different scales) it loses orthogonality and
+ * needs more: measured, 77 iterations for n = 30 moons at -e 1e-12 (-i 0
+ * -g 2), 231 for n = 200 at -a 1e-6 -i 1, and 18 for the 9 unknowns of
+ * 60 raw Pima rows.  A solve that reaches the cap is reported, not an
+ * error. */
+#define LSV_PCG_CAP 10
+#define LSV_CG_CAP 10
+#define LSV_CG_CAP_MAX 100000
 
 /*
  * A primal objective F(z) = 1/l sum_{labeled} V(y_r, f_r) + R(z), f = A z

@@ -115,6 +115,34 @@ accuracy() {
 		if (d > 1e-5 * (1 + ($4 < 0 ? -$4 : $4))) { print "row " NR ": " $2 " vs " $4; exit 1 } }'
 }
 
+@test "-M newton linear on features of very different scales: CG goes past the dimension to the minimizer" {
+	# 3 unknowns, but the second feature is 1e4 times the first: in
+	# floating point CG needs a 4th iteration (it was cut off at 3, the
+	# bias 0.09 off); the Nystrom map of K = X X' (Cholesky) is exact
+	printf '%s\n' '1 1:1 2:10000' '1 1:2 2:30000' '-1 1:-1 2:20000' \
+		'-1 1:-2 2:15000' '1 1:0.5 2:25000' '-1 1:-0.5 2:10000' >sc.txt
+	"$TRAIN" -q -s laprls -t 0 -M newton -i 0 -a 1 sc.txt lin.model
+	"$TRAIN" -q -s laprls -t 0 -M newton -N 6 -i 0 -a 1 sc.txt nys.model
+	"$PRED" -q -d sc.txt lin.model a.txt
+	"$PRED" -q -d sc.txt nys.model b.txt
+	paste -d' ' a.txt b.txt | awk 'NR > 1 { d = $2 - $4; if (d < 0) d = -d
+		if (d > 1e-6 * (1 + ($4 < 0 ? -$4 : $4))) { print "row " NR ": " $2 " vs " $4; bad = 1 } }
+		END { exit bad }'
+}
+
+@test "a conjugate-gradient solve that reaches its cap is a warning naming the residual, not silence" {
+	printf '%s\n' '1 1:1 2:10000' '1 1:2 2:30000' '-1 1:-1 2:20000' \
+		'-1 1:-2 2:15000' '1 1:0.5 2:25000' '-1 1:-0.5 2:10000' >sc.txt
+	# a stop no residual reaches: every solve runs to the cap, 10 x 3
+	run --separate-stderr "$TRAIN" -s laprls -t 0 -M newton -i 0 -a 1 -e 1e-300 sc.txt lin.model
+	assert_status 0
+	assert_stderr_regex '^lapsvm-train: warning: 1 conjugate gradient solve stopped at the cap of 30 iterations at relative residual [0-9.e+-]+, above the stop 1e-300: the model is the last iterate, not the minimizer \(the system is ill-conditioned: scale the features to similar ranges, or use a larger gamma_A\)$'
+	# at the default stop: no warning
+	run --separate-stderr "$TRAIN" -s laprls -t 0 -M newton -i 0 -a 1 sc.txt lin.model
+	assert_status 0
+	[[ "$stderr" != *warning* ]]
+}
+
 @test "full-kernel primal LapSVM (-M newton, pcg, pcg-early): squared hinge, no bias, separates the moons" {
 	moons_problem
 	for M in newton pcg pcg-early; do

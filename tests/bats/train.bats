@@ -803,6 +803,20 @@ setup() {
 	awk -v a="$(gap t.pred)" -v b="$(gap d.pred)" 'BEGIN { exit !(a < 1e-9 && b > a) }'
 }
 
+@test "PCG goes past n iterations when rounding needs it, to the direct solver's model" {
+	# 30 moons, RLS (-i 0), a tight stop: in floating point PCG takes
+	# more than n = 30 iterations (it was cut off at 30, 1.9e-3 off)
+	"$DG" -n 30 -S 2 moons m30.txt
+	"$TRAIN" -q -s laprls -g 2 -i 0 -M direct -o direct.pred m30.txt direct.model
+	run --separate-stderr "$TRAIN" -s laprls -g 2 -i 0 -M pcg -e 1e-12 -o p.pred m30.txt p.model
+	assert_status 0
+	[ "$(sed -n 's/.*PCG: \([0-9]*\) iterations.*/\1/p' <<<"$stderr")" -gt 30 ]
+	[[ "$stderr" != *warning* ]]
+	paste -d' ' direct.pred p.pred | awk 'NR > 1 { d = $2 - $4; if (d < 0) d = -d
+		if (d > 1e-8 * (1 + ($2 < 0 ? -$2 : $2))) { print "line " NR ": " $2 " vs " $4; bad = 1 } }
+		END { exit bad }'
+}
+
 @test "-e of 1 or more with a conjugate-gradient method is a usage error" {
 	moons1
 	run --separate-stderr "$TRAIN" -s laprls -M pcg -e 1 m.txt

@@ -1118,8 +1118,45 @@ static void warm_start_refuses_a_model_of_other_rows(void)
 	lsv_data_free(y);
 }
 
+static void pcg_at_its_cap_is_reported(void)
+{
+	/* Three iterations cannot reach 1e-12 on 40 rows: the solve stops
+	 * there, is counted with its residual, and is not an error; under
+	 * the default cap (10 n) it converges and nothing is counted. */
+	size_t n = 40;
+	lsv_data *x = toy(n, 41, LAB, LABY, 6);
+	lsv_graph *g = knn_graph(x, 5);
+	lsv_train_param p;
+	lsv_train_report rc, rd;
+	lsv_model *mc, *md;
+
+	lsv_train_param_default(&p);
+	p.solver = LSV_SOLVER_LAPRLS;
+	p.method = LSV_METHOD_PCG;
+	p.kernel.gamma = 0.5;
+	p.gamma_A = 0.01;
+	p.gamma_I = 2.0;
+	p.pcg_tol = 1e-12;
+	p.pcg_max_iter = 3;
+	mc = train_r(x, g, &p, &rc);
+	p.pcg_max_iter = 0;
+	md = train_r(x, g, &p, &rd);
+	CHECK(mc != NULL && md != NULL);
+	CHECK(rc.pcg_iterations == 3 && rc.cg_cap == 3 && rc.cg_capped == 1);
+	CHECK(rc.cg_capped_residual > 1e-12 && rc.cg_capped_residual < 1.0);
+	CHECK(rd.cg_capped == 0 && rd.cg_cap == 10 * (long)n);
+	CHECK(rd.pcg_iterations > 3 && rd.pcg_iterations < 10 * (long)n);
+	lsv_train_report_free(&rc);
+	lsv_train_report_free(&rd);
+	lsv_model_free(mc);
+	lsv_model_free(md);
+	lsv_graph_free(g);
+	lsv_data_free(x);
+}
+
 const unit_case pcg_cases[] = {
 	{"pcg_reaches_the_closed_form", pcg_reaches_the_closed_form},
+	{"pcg_at_its_cap_is_reported", pcg_at_its_cap_is_reported},
 	{"pcg_early_stopping_stops_sooner_with_the_same_labels",
 	 pcg_early_stopping_stops_sooner_with_the_same_labels},
 	{"warm_start_reaches_the_cold_minimizer",
