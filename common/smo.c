@@ -134,7 +134,20 @@ lsv_status lsv_smo(const double *Q, const double *y, const double *C,
 	if (iters)
 		*iters = it;
 	if (it >= max_iter) {
+		/* the stop is on the gradient's scale, which Q sets: with Q_ii
+		 * ~ 1/gamma_A far beyond 1 no tolerance a user would pick is
+		 * reached, and the cause is the scale, not -e */
+		double qmax = 0.0;
+		for (t = 0; t < l; t++)
+			qmax = fmax(qmax, Q[t + t * (size_t)l]);
 		free(G);
+		if (qmax > 1e8)
+			return lsv_fail(err, LSV_ENUMERIC,
+					"the dual solver did not converge in %ld "
+					"iterations: its largest Q_ii is %.3g, a "
+					"badly scaled dual (a tiny gamma_A, -a or "
+					"-A, or huge kernel values): raise gamma_A "
+					"or scale the data", max_iter, qmax);
 		return lsv_fail(err, LSV_ENUMERIC,
 				"the dual solver did not converge in %ld iterations "
 				"(try a larger tolerance -e)", max_iter);

@@ -951,3 +951,11 @@ setup() {
 	paste -d' ' <(sv_lines a.model) <(sv_lines s.model) |
 		awk '{ d = $1 - $3; if (d < 0) d = -d; if (d > 1e-12 * (1 + ($1 < 0 ? -$1 : $1))) bad++ } END { exit bad > 0 }'
 }
+
+@test "a dual that cannot converge because gamma_A is tiny says so, not 'a larger -e'" {
+	"$DG" -n 40 -S 1 moons m40.txt
+	run --separate-stderr "$TRAIN" -s lapsvm -M direct -g 2 -A 1e-14 m40.txt m40.model
+	assert_status 1
+	assert_stderr_regex '^lapsvm-train: the dual solver did not converge in 10000000 iterations: its largest Q_ii is [0-9.e+]+, a badly scaled dual \(a tiny gamma_A, -a or -A, or huge kernel values\): raise gamma_A or scale the data$'
+	[ ! -e m40.model ]
+}
