@@ -111,6 +111,10 @@ static lsv_status build_model(const lsv_fit *F, const size_t *order,
 	for (k = 0; k < nrows; k++)
 		nnz += x->rowptr[order[k] + 1] - x->rowptr[order[k]];
 	m->param = *F->p;
+	/* -N beyond n samples every row: the landmarks held, min(N, n), as
+	 * lsv_fit_model records them (the reader refuses more than l + u) */
+	if (m->param.landmarks > 0 && (size_t)m->param.landmarks > F->n)
+		m->param.landmarks = (long)F->n;
 	if (m->param.la_k == 0)  /* the k used: n/10, at least 1 */
 		m->param.la_k = (long)(F->n / 10 > 0 ? F->n / 10 : 1);
 	m->l = F->l;

@@ -225,6 +225,16 @@ error_pct() {
 	awk -v d="$d" 'BEGIN { exit !(d < 1e-9) }' || { echo "max diff $d"; false; }
 }
 
+@test "-N beyond the rows takes every row, records n landmarks, and the model predicts" {
+	moons m.txt -S 3 -n 60 -l 5
+	"$TRAIN" -q -s labelaware -N 61 m.txt big.model
+	[ "$(key big.model landmarks)" = 60 ]
+	"$TRAIN" -q -s labelaware -N 60 m.txt all.model
+	cmp big.model all.model
+	run --separate-stderr "$PRED" -q m.txt big.model out.txt
+	assert_status 0
+}
+
 @test "-N m on Digit1: error close to the exact eigenvectors', and no n x n array (the -m guard does not fire)" {
 	need_data ssl_digit1.libsvm.gz
 	digit1_draw d.txt truth
