@@ -1738,7 +1738,7 @@ static lsv_status balance(const lsv_data *x, const lsv_train_param *p,
 			  lsv_error *err)
 {
 	size_t n = x->n, C = (size_t)m->nr_fn, u = 0, i, c;
-	double *fu, *target;
+	double *fu, *target, mean;
 	lsv_status st = LSV_OK;
 
 	if (report->train_f == NULL) {
@@ -1766,10 +1766,17 @@ static lsv_status balance(const lsv_data *x, const lsv_train_param *p,
 	if ((st = lsv_balance_shift(fu, u, m->nr_fn, target, m->shift, err)) !=
 	    LSV_OK)
 		goto done;
+	/* a boosted model of more than two classes is predicted centred
+	 * (each row's values minus their mean: lsv_model_decision), so its
+	 * training values move by the shifts minus their mean */
+	mean = 0.0;
+	if (p->solver == LSV_SOLVER_BOOST && p->boost_clusters == 0 && C > 1)
+		for (c = 0; c < C; c++)
+			mean += m->shift[c] / (double)C;
 	for (c = 0; c < C; c++) {
 		m->bias[c] += m->shift[c];
 		for (i = 0; i < n; i++)
-			report->train_f[i * C + c] += m->shift[c];
+			report->train_f[i * C + c] += m->shift[c] - mean;
 	}
 done:
 	if (st != LSV_OK) {

@@ -475,6 +475,19 @@ rings_boost() {
 	[ "$(grep -v '^labels ' p.txt | awk '$1 == 1' | wc -l)" -eq 32 ]
 }
 
+@test "-p labeled with three classes: -o's values are lapsvm-predict's (both centred)" {
+	"$DG" -S 2 -n 60 -l 3 rings r.txt
+	"$GB" -q -k 5 r.txt r.g
+	"$TRAIN" -q -s boost -p labeled -B 20 -G r.g -o o.pred r.txt r.model
+	[ -n "$(key r.model balance_shift)" ]
+	awk '$1 == 0' r.txt >u.txt
+	"$PRED" -q -d u.txt r.model p.pred
+	# the shifts' mean was left in -o's values (0.18 here)
+	paste -d' ' o.pred p.pred | awk 'NR > 1 { for (c = 2; c <= 4; c++) {
+		d = $c - $(c + 4); if (d < 0) d = -d
+		if (d > 1e-12) { print "line " NR ": " $0; bad = 1 } } } END { exit bad }'
+}
+
 @test "-K 3:spectral: three rings clustered from the Laplacian's bottom eigenvectors, where the random start stalls" {
 	"$DG" -S 1 -n 300 rings r.txt
 	"$GB" -q -e 0.5 r.txt r.g
