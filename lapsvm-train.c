@@ -1639,7 +1639,8 @@ static void report(const lsv_train_param *p, const lsv_model *m,
 		if (p->kdesign == LSV_KDESIGN_DIFFUSION)
 			tool_info("diffusion kernel: delta = %.6g%s", r->kd_delta,
 				  p->kd_delta > 0.0 ? " (-Z)"
-				  : " (the median of the eigenvalues)");
+				  : " (the median of the eigenvalues that are not 0; "
+				    "1 when all are)");
 		tool_info("centered alignment with the labels on the labeled "
 			  "block: learned kernel %.4f, input kernel %.4f",
 			  r->la_align, r->la_align_input);

@@ -178,17 +178,39 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /* The median of w[0..k) (the mean of the middle two for even k). */
-static double median(const double *w, size_t k)
+/* The median of the values of w[0..k) above floor; 0 when none is (or
+ * out of memory). */
+static double median_above(const double *w, size_t k, double floor)
 {
-	double *c = lsv_alloc(k, sizeof *c), m;
+	double *c = lsv_alloc(k ? k : 1, sizeof *c), m;
+	size_t j, q = 0;
 
 	if (c == NULL)
 		return 0.0;
-	memcpy(c, w, k * sizeof *c);
-	qsort(c, k, sizeof *c, cmp_double);
-	m = k % 2 ? c[k / 2] : 0.5 * (c[k / 2 - 1] + c[k / 2]);
+	for (j = 0; j < k; j++)
+		if (w[j] > floor)
+			c[q++] = w[j];
+	if (q == 0) {
+		free(c);
+		return 0.0;
+	}
+	qsort(c, q, sizeof *c, cmp_double);
+	m = q % 2 ? c[q / 2] : 0.5 * (c[q / 2 - 1] + c[q / 2]);
 	free(c);
 	return m;
+}
+
+/* The Laplacian eigenvalues of w[0..k) that are 0 to rounding (at most
+ * 1e-10 of the largest, or of 1): one per connected component of the
+ * graph, whose eigenvectors are flat on components. */
+static double zero_floor(const double *w, size_t k)
+{
+	double top = 1.0;
+	size_t j;
+
+	for (j = 0; j < k; j++)
+		top = fmax(top, fabs(w[j]));
+	return 1e-10 * top;
 }
 
 lsv_status lsv_fit_transductive_model(const lsv_fit *F, const double *al,
@@ -316,7 +338,12 @@ lsv_status lsv_fit_kdesign(lsv_fit *F, lsv_model **out)
 	case LSV_KDESIGN_CLUSTER:  /* mu = max(lambda, 0), set above */
 		break;
 	case LSV_KDESIGN_DIFFUSION:
-		delta = p->kd_delta > 0.0 ? p->kd_delta : median(w, k);
+		/* the default: the median of the eigenvalues that are not
+		 * 0 (a graph of many components has as many zeros, and their
+		 * rounding noise, 1e-17, would be delta: every other weight
+		 * exp(-lambda/delta) would underflow) */
+		delta = p->kd_delta > 0.0 ? p->kd_delta
+			: median_above(w, k, zero_floor(w, k));
 		if (!(delta > 0.0)) {
 			/* every eigenvalue 0 (k components or fewer): the
 			 * weights are 1 whatever delta is */
@@ -343,6 +370,20 @@ lsv_status lsv_fit_kdesign(lsv_fit *F, lsv_model **out)
 		double d = 0.0;
 		for (j = 0; j < k; j++)
 			d += mu[j] * Z[i + j * n] * Z[i + j * n];
+		if (!(d > 0.0) && p->kdesign == LSV_KDESIGN_DIFFUSION &&
+		    w[k - 1] <= zero_floor(w, k)) {
+			/* k eigenvectors in the null space, flat on components:
+			 * they miss the components beyond k whatever delta is */
+			st = lsv_fail(F->err, LSV_EINVAL,
+				      "%s: row %zu gets K~_ii = %g: the %zu "
+				      "eigenvectors all have eigenvalue 0, so the "
+				      "graph has at least %zu connected components "
+				      "and they do not reach every one; use more "
+				      "eigenvectors (-n) than the graph has "
+				      "components, or a graph with fewer", who,
+				      i + 1, d, k, k);
+			goto done;
+		}
 		if (!(d > 0.0)) {
 			st = lsv_fail(F->err, LSV_ENUMERIC,
 				      "%s: row %zu gets K~_ii = %g: no eigenvector "

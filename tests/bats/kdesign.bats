@@ -166,7 +166,7 @@ errors() {
 	assert_stderr_has "built a 6-NN graph"
 	assert_stderr_has "Laplacian: I - D^-1/2 W D^-1/2 with W = the graph (-V graph)"
 	run --separate-stderr "$TRAIN" -s kdesign -J diffusion m.txt a.model
-	assert_stderr_regex "diffusion kernel: delta = [0-9.e-]+ \(the median of the eigenvalues\)"
+	assert_stderr_regex "diffusion kernel: delta = [0-9.e-]+ \(the median of the eigenvalues that are not 0; 1 when all are\)"
 }
 
 @test "labelaware -J laplacian: -o predicts the unlabeled moons, K~ from -x is PSD with the u's and Laplacian eigenvectors" {
@@ -339,4 +339,19 @@ errors() {
 	assert_stderr_has "raise -Z"
 	[ ! -e d.model ]
 	"$TRAIN" -q -s kdesign -J diffusion -Z 1 m40.txt d.model
+}
+
+@test "-J diffusion on a graph of many components: delta from the nonzero eigenvalues; too few eigenvectors named as such" {
+	"$DG" -S 3 -n 60 -l 5 moons m.txt
+	"$GB" -q -k 2 -m m.txt g  # 22 connected components
+	run --separate-stderr "$TRAIN" -s kdesign -J diffusion -V graph -G g -n 30 -o p m.txt k.model
+	assert_status 0
+	# the median of 30 eigenvalues, 22 of them 0, was rounding noise (3.9e-17)
+	local d
+	d=$(sed -n 's/.*diffusion kernel: delta = \([0-9.e+-]*\) .*/\1/p' <<<"$stderr")
+	awk -v d="$d" 'BEGIN { exit !(d > 0.1 && d < 2) }' || { echo "delta $d"; false; }
+	run --separate-stderr "$TRAIN" -s kdesign -J diffusion -V graph -G g -n 21 -Z 1000 -o p2 m.txt k2.model
+	assert_status 1
+	assert_stderr_regex 'row [0-9]+ gets K~_ii = 0: the 21 eigenvectors all have eigenvalue 0, so the graph has at least 21 connected components and they do not reach every one; use more eigenvectors \(-n\) than the graph has components, or a graph with fewer$'
+	[ ! -e k2.model ] && [ ! -e p2 ]
 }
