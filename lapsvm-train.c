@@ -456,6 +456,7 @@ static void opt_weight(const char *arg, options *o)
 	const char *colon = strchr(arg, ':');
 	char *lab;
 	double label, w;
+	lsv_error e;
 	int j;
 
 	if (colon == NULL || colon == arg || colon[1] == '\0' ||
@@ -473,7 +474,13 @@ static void opt_weight(const char *arg, options *o)
 	free(lab);
 	if (label == 0.0)
 		label = 0.0;  /* -0 is the label 0, as the reader has it */
-	if (lsv_parse_double(colon + 1, &w, NULL) != LSV_OK || !(w > 0.0))
+	if (lsv_parse_double(colon + 1, &w, &e) != LSV_OK)
+		tool_usage_error("option -W: weight '%s' of class %g %s (expected "
+				 "a finite number > 0)", colon + 1, label,
+				 e.why == LSV_WHY_NONFINITE ? "is not finite"
+				 : e.why == LSV_WHY_RANGE ? "is out of range"
+				 : "is not a number");
+	if (!(w > 0.0))
 		tool_usage_error("option -W: weight '%s' of class %g out of range "
 				 "(expected a finite number > 0)", colon + 1, label);
 	for (j = 0; j < o->nweight; j++)
@@ -691,11 +698,12 @@ static void read_options(int argc, char **argv, options *o)
 			o->combine_opt = c;
 			break;
 		case 'X':
-			o->p.combine_ext = (lsv_solver)opt_name(c, optarg,
-							      lsv_solver_names,
-							      "solver");
-			if (o->p.combine_ext != LSV_SOLVER_LAPRLS &&
-			    o->p.combine_ext != LSV_SOLVER_LAPSVM)
+			/* only two solvers can be the extension: name those */
+			if (strcmp(optarg, "laprls") == 0)
+				o->p.combine_ext = LSV_SOLVER_LAPRLS;
+			else if (strcmp(optarg, "lapsvm") == 0)
+				o->p.combine_ext = LSV_SOLVER_LAPSVM;
+			else
 				tool_usage_error("option -X: '%s' cannot be the "
 						 "combination's model for new points "
 						 "(expected laprls or lapsvm)", optarg);
@@ -805,10 +813,23 @@ static void read_options(int argc, char **argv, options *o)
 			o->boost_opt = c;
 			break;
 		case 'j':
-			o->p.boost_shrinkage = tool_opt_double(c, optarg, 0.0, 1.0);
-			if (!(o->p.boost_shrinkage > 0.0))
-				tool_usage_error("option -j: '%s' is out of range "
-						 "(expected 0 < nu <= 1)", optarg);
+			{
+				lsv_error e;
+				double v;
+				if (lsv_parse_double(optarg, &v, &e) != LSV_OK)
+					tool_usage_error("option -j: '%s' %s (expected "
+							 "0 < nu <= 1)", optarg,
+							 e.why == LSV_WHY_NONFINITE
+							 ? "is not finite"
+							 : e.why == LSV_WHY_RANGE
+							 ? "is out of range"
+							 : "is not a number");
+				if (!(v > 0.0 && v <= 1.0))
+					tool_usage_error("option -j: '%s' is out of "
+							 "range (expected 0 < nu <= 1)",
+							 optarg);
+				o->p.boost_shrinkage = v;
+			}
 			o->boost_opt = c;
 			break;
 		case 'z':
@@ -2102,11 +2123,14 @@ static size_t grid_search(options *o, const lsv_data *x, lsv_graph **gs,
 					w[d] = len;
 			}
 		}
+		/* boosting's -v varies no gamma_A: its ties go from the
+		 * deviance to gamma_I */
 		printf("# %ld-fold stratified cross validation of %zu combinations: "
 		       "lowest class-balanced held-out %s is best, ties (1e-12 "
-		       "relative) to %slarger gamma_A, then smaller gamma_I\n",
+		       "relative) to %s, then smaller gamma_I\n",
 		       o->folds, N, gp.boost ? "error" : "scaled hinge loss",
-		       gp.boost ? "the lower class-balanced deviance, then " : "");
+		       gp.boost ? "the lower class-balanced deviance"
+				: "larger gamma_A");
 		printf(" ");
 		for (d = 0; d < NDIM; d++)
 			if (varied & (1 << d))

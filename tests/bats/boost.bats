@@ -106,10 +106,13 @@ moons_boost() {
 	assert_bad_option B "out of range"
 	run --separate-stderr "$TRAIN" -s boost -B 100001 m.txt
 	assert_bad_option B "out of range"
+	# one range in every -j message
 	run --separate-stderr "$TRAIN" -s boost -j 0 m.txt
-	assert_bad_option j "out of range"
+	assert_bad_option j "'0' is out of range \(expected 0 < nu <= 1\)"
 	run --separate-stderr "$TRAIN" -s boost -j 1.5 m.txt
-	assert_bad_option j "out of range"
+	assert_bad_option j "'1.5' is out of range \(expected 0 < nu <= 1\)"
+	run --separate-stderr "$TRAIN" -s boost -j abc m.txt
+	assert_bad_option j "'abc' is not a number \(expected 0 < nu <= 1\)"
 	run --separate-stderr "$TRAIN" -s boost -z -1 m.txt
 	assert_bad_option z "out of range"
 }
@@ -137,7 +140,7 @@ moons_boost() {
 	run --separate-stderr "$TRAIN" -s boost -B 30 -z 0 -v 4 -I 0,0.5,50 -G all.g all.txt b.model
 	assert_status 0
 	assert_stderr_regex "combination 3 of 3: deviance [0-9.e-]+, accuracy"
-	[ "${lines[0]}" = "# 4-fold stratified cross validation of 3 combinations: lowest class-balanced held-out error is best, ties (1e-12 relative) to the lower class-balanced deviance, then larger gamma_A, then smaller gamma_I" ]
+	[ "${lines[0]}" = "# 4-fold stratified cross validation of 3 combinations: lowest class-balanced held-out error is best, ties (1e-12 relative) to the lower class-balanced deviance, then smaller gamma_I" ]
 	[[ "${lines[1]}" =~ ^\ +-I\ +error\ +deviance\ +accuracy$ ]]
 	[ "${#lines[@]}" = 6 ]
 	# the starred row: the lowest error, then the lowest deviance; it

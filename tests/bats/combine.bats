@@ -235,6 +235,9 @@ wsum() {
 	assert_bad_option T "out of range"
 	run --separate-stderr "$TRAIN" -s combine -X tsvm -G g2 m.txt
 	assert_train_usage "option -X: 'tsvm' cannot be the combination's model for new points (expected laprls or lapsvm)"
+	# a name that is no solver at all: the same two choices, not all eight
+	run --separate-stderr "$TRAIN" -s combine -X foo -G g2 m.txt
+	assert_train_usage "option -X: 'foo' cannot be the combination's model for new points (expected laprls or lapsvm)"
 	run --separate-stderr "$TRAIN" -s combine -Y 1 -G g2 m.txt
 	assert_train_usage "option -Y: '1' is not two classes (expected a,b, e.g. 1,-1)"
 	run --separate-stderr "$TRAIN" -s combine -Y 1,1 -G g2 m.txt
