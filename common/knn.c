@@ -1309,31 +1309,50 @@ static void free_scan(knn *s)
 	s->margin = NULL;
 }
 
-/* Distances come from |a|^2 + |b|^2 - 2 a.b: a squared norm that
- * overflows (values beyond about 1e154) would give infinite or NaN
- * distances and a meaningless graph.  Refused, naming the 1-based row, if
- * a squared norm exceeds a quarter of the largest double (so every squared
- * distance, at most (|a| + |b|)^2, is finite too).  The message names no
- * file: the data carry no name, the caller adds it. */
-/* Row i (0-based) of squared norm v: its distances would overflow. */
-static lsv_status too_large(size_t i, double v, lsv_error *err)
-{
-	return lsv_fail(err, LSV_EINVAL, "row %zu: feature values too large "
-			"(squared norm %g, expected at most %g): distances would "
-			"overflow a double; rescale the data", i + 1, v,
-			DBL_MAX / 4);
-}
+/*
+ * Distances come from |a|^2 + |b|^2 - 2 a.b, on the values or, for dense
+ * Euclidean data, on the values less their column means (center()), whose
+ * squared norms reach 4 times the largest raw one, and a key between two
+ * of them 16 times.  So a squared norm above KNN_SQ_MAX = DBL_MAX / 32
+ * (values beyond about 1e153) would give infinite or NaN keys, which the
+ * scan drops: true neighbours lost, silently.  At the other end a squared
+ * difference below DBL_MIN underflows to 0 and two distinct rows become
+ * duplicates; two distinct doubles differ by at least 1e-16 of the
+ * smaller unless one is 0, so no distance underflows while every nonzero
+ * value is at least KNN_VALUE_MIN = 1e-130 in magnitude (squares from
+ * 1e-292 up, and the rounding margins, relative to them, normal too).
+ * Rows beyond either bound are refused, naming the 1-based row.  The
+ * message names no file: the data carry no name, the caller adds it.
+ */
+#define KNN_SQ_MAX (DBL_MAX / 32)
+#define KNN_VALUE_MIN 1e-130
 
-static lsv_status check_magnitude(const lsv_data *x, lsv_error *err)
+/* Rows [0, x->n) of x, the first numbered row0 + 1, within both bounds. */
+static lsv_status check_magnitude(const lsv_data *x, size_t row0,
+				  lsv_error *err)
 {
 	size_t i, q;
 
 	for (i = 0; i < x->n; i++) {
 		double v = 0.0;
-		for (q = x->rowptr[i]; q < x->rowptr[i + 1]; q++)
-			v += x->val[q] * x->val[q];
-		if (!(v <= DBL_MAX / 4))
-			return too_large(i, v, err);
+		for (q = x->rowptr[i]; q < x->rowptr[i + 1]; q++) {
+			double a = fabs(x->val[q]);
+			if (a < KNN_VALUE_MIN && a > 0.0)
+				return lsv_fail(err, LSV_EINVAL, "row %zu: a "
+						"feature value too small (%g, "
+						"expected 0 or at least %g in "
+						"magnitude): squared distances "
+						"would underflow a double; rescale "
+						"the data", row0 + i + 1,
+						x->val[q], KNN_VALUE_MIN);
+			v += a * a;
+		}
+		if (!(v <= KNN_SQ_MAX))
+			return lsv_fail(err, LSV_EINVAL, "row %zu: feature values "
+					"too large (squared norm %g, expected at "
+					"most %g): distances would overflow a "
+					"double; rescale the data", row0 + i + 1,
+					v, KNN_SQ_MAX);
 	}
 	return LSV_OK;
 }
@@ -1547,12 +1566,8 @@ static lsv_status build_picks_from(const lsv_data *x,
 		if (s.sq[i] == 0.0)
 			info->zero_rows++;
 	}
-	/* check_magnitude's test on the same sums (no second pass) */
-	for (i = 0; i < s.n; i++)
-		if (!(s.sq[i] <= DBL_MAX / 4)) {
-			st = too_large(i, s.sq[i], err);
-			goto done;
-		}
+	if ((st = check_magnitude(x, 0, err)) != LSV_OK)
+		goto done;
 	if (p->distance == LSV_DIST_COSINE)
 		for (i = 0; i < s.n; i++)
 			s.sq[i] = s.nrm[i] > 0.0 ? 1.0 : 0.0;
@@ -2421,7 +2436,8 @@ static lsv_status ring_setup(ring *r, const lsv_data *q, size_t n,
 	 * the data are integers exact there; the filter's margin covers the
 	 * rounding of inexact products, whose survivors are computed exactly */
 	s->single = (integral >= 0.0 && integral <= EXACT_SINGLE) ||
-		    (s->p->single && r->sqmax < 1e30);
+		    (s->p->single && r->sqmax <= SINGLE_MAX_SQ &&
+		     (r->sqmax >= SINGLE_MIN_SQ || r->sqmax == 0.0));
 	s->exact = integral >= 0.0 &&
 		   integral <= (s->single ? EXACT_SINGLE : EXACT_DOUBLE);
 	/* inexact products of integer data: the survivors' exact keys from
@@ -2727,7 +2743,7 @@ lsv_status lsv_graph_build_dist(lsv_comm *comm, const lsv_data *x,
 			st = lsv_fail(err, LSV_ETOOBIG, "%zu rows: at most %d are "
 				      "supported", x->n, INT_MAX);
 		else
-			st = check_magnitude(x, err);
+			st = check_magnitude(x, 0, err);
 		if (st == LSV_OK && (st = lsv_fmap_build(x, NULL, 0, &f, err)) == LSV_OK) {
 			cx = *x;
 			cx.col = malloc((x->nnz + 1) * sizeof *cx.col);
@@ -2927,16 +2943,8 @@ lsv_status lsv_graph_build_dist_rows(lsv_comm *comm, const lsv_data *x,
 	else if (st == LSV_OK && n > INT_MAX)
 		st = lsv_fail(err, LSV_ETOOBIG, "%zu rows: at most %d are "
 			      "supported", n, INT_MAX);
-	if (st == LSV_OK) {
-		size_t i, c;
-		for (i = 0; i < x->n && st == LSV_OK; i++) {
-			double v = 0.0;
-			for (c = x->rowptr[i]; c < x->rowptr[i + 1]; c++)
-				v += x->val[c] * x->val[c];
-			if (!(v <= DBL_MAX / 4))
-				st = too_large(row0 + i, v, err);
-		}
-	}
+	if (st == LSV_OK)
+		st = check_magnitude(x, row0, err);
 	/* the features that occur on any rank, numbered in index order as
 	 * one process numbers them: each rank's, gathered and merged */
 	if (st == LSV_OK && (st = lsv_fmap_build(x, NULL, 0, &f, err)) == LSV_OK) {

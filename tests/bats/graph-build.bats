@@ -720,6 +720,45 @@ eps_data() {
 	fi
 }
 
+@test "values near the largest accepted: the true neighbours on every path; beyond it an error" {
+	# the dense path subtracts the column means: squared norms up to 4
+	# times the raw ones, which overflowed near the old bound (1e154)
+	# and lost row 1's true neighbour, silently
+	printf '%s\n' '0 1:2.3e153' '0 1:2.29e153' '0 1:-2.3e153' '0 1:-2.3e153' \
+		'0 1:-2.3e153' '0 1:-2.3e153' >far.txt
+	local o
+	for o in "" "-p double" "-A sparse"; do
+		run --separate-stderr "$GB" -q -k 1 -w binary $o far.txt -
+		assert_status 0
+		[ "${lines[0]}" = "1 2:1" ] && [ "${lines[1]}" = "2 1:1" ] ||
+			{ echo "$o: $output"; false; }
+		run --separate-stderr "$GB" -q -e 1e152 -w binary $o far.txt -
+		[ "${lines[0]}" = "1 2:1" ] || { echo "-e $o: $output"; false; }
+	done
+	printf '%s\n' '0 1:6.6e153' '0 1:6.59e153' '0 1:-6.6e153' >over.txt
+	run --separate-stderr "$GB" -q -k 1 over.txt over.graph
+	assert_status 1
+	assert_stderr_has "graph-build: over.txt: row 1: feature values too large (squared norm 4.356e+307, expected at most 5.61779e+306)"
+	[ ! -e over.graph ]
+}
+
+@test "a nonzero value below 1e-130 is refused (its squared distances underflow); 1e-120 is not" {
+	# 1e-200 and 3e-200 were at distance 0, duplicates; cosine rows of
+	# 1e-200 had no nonzero value
+	printf '%s\n' '0 1:1e-200' '0 1:3e-200' '0 1:1e-100' >tiny.txt
+	local o
+	for o in "" "-A sparse" "-d cosine"; do
+		run --separate-stderr "$GB" -q -k 1 $o tiny.txt tiny.graph
+		assert_status 1
+		assert_stderr_has "graph-build: tiny.txt: row 1: a feature value too small (1e-200, expected 0 or at least 1e-130 in magnitude): squared distances would underflow a double; rescale the data"
+		[ ! -e tiny.graph ]
+	done
+	printf '%s\n' '0 1:1e-120' '0 1:3e-120' '0 1:1e-100' >small.txt
+	run --separate-stderr "$GB" -q -N -k 1 -w distance small.txt -
+	assert_status 0
+	[[ "${lines[0]}" == "1 2:2"* ]] || { echo "$output"; false; }
+}
+
 @test "heat weights that underflow to 0 are dropped with a warning" {
 	printf '%s\n' '1 1:0 2:0' '1 1:3 2:4' '1 1:3 2:4' >u.txt
 	run --separate-stderr "$GB" -k 1 -t 1e-300 u.txt -

@@ -109,6 +109,18 @@ integer_moons() {
 	same_graphs big.libsvm -e 4000
 }
 
+@test "mpi: values near 1e-100 (single precision would underflow): byte-identical" {
+	# the ring chose float products for any squared norm below 1e30;
+	# these underflow a float, and P >= 2 picked other neighbours
+	printf '%s\n' '0 1:5e-100' '0 1:1e-100' '0 1:-1e-100' '0 1:6e-100' >mp4.txt
+	same_graphs mp4.txt -k 1 -w binary
+	grep -qx '1 4:1' serial.graph
+	"$DG" -S 3 moons m.txt
+	awk '{ printf "%s", $1; for (i = 2; i <= NF; i++) { split($i, a, ":")
+	       printf " %s:%.17g", a[1], a[2] * 1e-22 }; print "" }' m.txt >t22.txt
+	same_graphs t22.txt -k 5
+}
+
 @test "mpi: duplicate points, uneven blocks, k >= rows per block" {
 	printf '%s\n' '1 1:1 2:1' '1 1:1 2:1' '-1 1:2 2:0.5' '1 1:1 2:1' \
 		'0 1:0.5 2:3' '0 1:2 2:0.5' '0 1:-1 2:1' > d.libsvm
@@ -237,6 +249,9 @@ one_message() {
 	printf '%s\n' '1 1:1' '1 1:1e200' '-1 1:3' '1 1:4' > big.txt
 	run --separate-stderr mpi 2 -k 2 big.txt big.graph
 	one_message 1 "big.txt: row 2: feature values too large" big.txt
+	printf '%s\n' '1 1:1' '1 1:2' '-1 1:3e-200' '1 1:4' > tiny.txt
+	run --separate-stderr mpi 2 -k 2 tiny.txt tiny.graph
+	one_message 1 "tiny.txt: row 3: a feature value too small (3e-200, expected 0 or at least 1e-130 in magnitude)" big.txt tiny.txt
 }
 
 @test "mpi: options that are not distributed are usage errors (exit 2, once)" {

@@ -392,7 +392,7 @@ static void huge_feature_indices_give_the_same_graph(void)
 	lsv_data_free(z);
 }
 
-/* Squared norms past DBL_MAX / 4 would make the distances overflow: both
+/* Squared norms past DBL_MAX / 32 would make the distances overflow: both
  * entry points refuse the data with LSV_EINVAL, naming the 1-based row,
  * on every path; 1e150 is still fine. */
 static void values_whose_squared_norm_overflows_are_refused(void)
@@ -401,10 +401,10 @@ static void values_whose_squared_norm_overflows_are_refused(void)
 	const double b[] = {1, 0.5, 2, 1, 1e154, 0.2, 2, 2};
 	const double c[] = {1, 0.5, 1e150, 1, 3, 0.2, 2, 2};
 	const char *want_inf = "row 2: feature values too large (squared norm "
-			       "inf, expected at most 4.49423e+307): distances "
+			       "inf, expected at most 5.61779e+306): distances "
 			       "would overflow a double; rescale the data";
 	const char *want_big = "row 3: feature values too large (squared norm "
-			       "1e+308, expected at most 4.49423e+307): distances "
+			       "1e+308, expected at most 5.61779e+306): distances "
 			       "would overflow a double; rescale the data";
 	lsv_data *x = ref_dense(a, 4, 2), *y = ref_dense(b, 4, 2), *z = ref_dense(c, 4, 2);
 	lsv_graph_param p;
@@ -452,6 +452,55 @@ static void values_whose_squared_norm_overflows_are_refused(void)
 	lsv_data_free(x);
 	lsv_data_free(y);
 	lsv_data_free(z);
+}
+
+/* Near the largest accepted values the centred products of the dense
+ * path stay finite (squared norms up to 4 times the raw ones: they were
+ * inf, and row 1's true neighbour was lost); a nonzero value below 1e-130
+ * is refused (its squared distances underflow), 1e-120 is not, and its
+ * distances are not 0.  Every path. */
+static void values_near_both_bounds_give_the_true_neighbours_or_are_refused(void)
+{
+	const double big[] = {2.3e153, 2.29e153, -2.3e153, -2.3e153, -2.3e153,
+			      -2.3e153, -2.3e153, -2.3e153};
+	const double tiny[] = {1e-131, 3e-120, 1e-100};
+	const double small[] = {1e-120, 3e-120, 1e-100};
+	lsv_data *xb = ref_dense(big, 8, 1), *xt = ref_dense(tiny, 3, 1);
+	lsv_data *xs = ref_dense(small, 3, 1);
+	lsv_graph_param p;
+	lsv_error e;
+	int *idx = NULL, path;
+	double *dist = NULL;
+
+	for (path = 0; path < 3; path++) {
+		/* dense single, dense double, sparse */
+		lsv_graph_param_default(&p);
+		p.k = 1;
+		p.single = path == 0;
+		p.sparse = path == 2 ? 1 : -1;
+		CHECK(lsv_knn_lists(xb, &p, &idx, &dist, NULL, &e) == LSV_OK);
+		CHECK(idx != NULL && idx[0] == 1 && idx[1] == 0);
+		CHECK(dist != NULL && fabs(dist[0] - 1e151) < 1e139);
+		free(idx);
+		free(dist);
+		idx = NULL;
+		dist = NULL;
+		CHECK(lsv_knn_lists(xt, &p, &idx, &dist, NULL, &e) == LSV_EINVAL);
+		CHECK(idx == NULL && dist == NULL);
+		CHECK_STR(e.msg, "row 1: a feature value too small (1e-131, "
+			  "expected 0 or at least 1e-130 in magnitude): squared "
+			  "distances would underflow a double; rescale the data");
+		CHECK(lsv_knn_lists(xs, &p, &idx, &dist, NULL, &e) == LSV_OK);
+		CHECK(idx != NULL && idx[0] == 1 && dist != NULL &&
+		      fabs(dist[0] - 2e-120) < 1e-134);
+		free(idx);
+		free(dist);
+		idx = NULL;
+		dist = NULL;
+	}
+	lsv_data_free(xb);
+	lsv_data_free(xt);
+	lsv_data_free(xs);
 }
 
 static size_t last_done, calls;
@@ -526,5 +575,7 @@ const unit_case knn_cases[] = {
 	{"bad_parameters_are_refused", bad_parameters_are_refused},
 	{"values_whose_squared_norm_overflows_are_refused",
 	 values_whose_squared_norm_overflows_are_refused},
+	{"values_near_both_bounds_give_the_true_neighbours_or_are_refused",
+	 values_near_both_bounds_give_the_true_neighbours_or_are_refused},
 	{NULL, NULL},
 };

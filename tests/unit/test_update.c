@@ -293,7 +293,7 @@ static void image_distances_have_no_record(void)
 static void read_fingerprint_equals_data_fingerprint(void)
 {
 	static const char text[] =
-		"1 1:0.5 3:-0 7:2e3\n# note\n-1\n0 2:1 3:1 4:255\n1 9:1e-300\n";
+		"1 1:0.5 3:-0 7:2e3\n# note\n-1\n0 2:1 3:1 4:255\n1 9:1e-120\n";
 	char path[4096];
 	int fd = mkstemp(unit_tmp(path, sizeof path, "lapsvm-readfp"));
 	FILE *fp = fd >= 0 ? fdopen(fd, "w") : NULL;
