@@ -216,8 +216,10 @@ load helpers
 }
 
 @test "squared distances near DBL_MAX: the heat width and weights as for the same data scaled down" {
-	printf '0 1:3.4e153\n0 1:-3.4e153\n' >big.txt
-	printf '0 1:3.4\n0 1:-3.4\n' >ref.txt
+	# values near the largest accepted (squared norm DBL_MAX / 32):
+	# a squared distance of 2.1e307
+	printf '0 1:2.3e153\n0 1:-2.3e153\n' >big.txt
+	printf '0 1:2.3\n0 1:-2.3\n' >ref.txt
 	"$GB" -q -k 1 big.txt big.g
 	"$GB" -q -k 1 ref.txt ref.g
 	assert_same big.g ref.g
