@@ -477,9 +477,7 @@ static void opt_weight(const char *arg, options *o)
 	if (lsv_parse_double(colon + 1, &w, &e) != LSV_OK)
 		tool_usage_error("option -W: weight '%s' of class %g %s (expected "
 				 "a finite number > 0)", colon + 1, label,
-				 e.why == LSV_WHY_NONFINITE ? "is not finite"
-				 : e.why == LSV_WHY_RANGE ? "is out of range"
-				 : "is not a number");
+				 tool_why(&e));
 	if (!(w > 0.0))
 		tool_usage_error("option -W: weight '%s' of class %g out of range "
 				 "(expected a finite number > 0)", colon + 1, label);
@@ -819,11 +817,7 @@ static void read_options(int argc, char **argv, options *o)
 				if (lsv_parse_double(optarg, &v, &e) != LSV_OK)
 					tool_usage_error("option -j: '%s' %s (expected "
 							 "0 < nu <= 1)", optarg,
-							 e.why == LSV_WHY_NONFINITE
-							 ? "is not finite"
-							 : e.why == LSV_WHY_RANGE
-							 ? "is out of range"
-							 : "is not a number");
+							 tool_why(&e));
 				if (!(v > 0.0 && v <= 1.0))
 					tool_usage_error("option -j: '%s' is out of "
 							 "range (expected 0 < nu <= 1)",

@@ -383,6 +383,13 @@ void tool_option_error(int c)
 	tool_usage_error("unknown option -%c", optopt);
 }
 
+const char *tool_why(const lsv_error *e)
+{
+	return e->why == LSV_WHY_NONFINITE ? "is not finite"
+	       : e->why == LSV_WHY_RANGE ? "is out of range"
+	       : "is not a number";
+}
+
 double tool_opt_double(int opt, const char *arg, double min, double max)
 {
 	lsv_error err;
@@ -390,11 +397,7 @@ double tool_opt_double(int opt, const char *arg, double min, double max)
 
 	if (lsv_parse_double(arg, &v, &err) != LSV_OK)
 		tool_usage_error("option -%c: '%s' %s (expected a number in "
-				 "[%g, %g])", opt, arg,
-				 err.why == LSV_WHY_NONFINITE ? "is not finite"
-				 : err.why == LSV_WHY_RANGE ? "is out of range"
-				 : "is not a number",
-				 min, max);
+				 "[%g, %g])", opt, arg, tool_why(&err), min, max);
 	if (v < min || v > max)
 		tool_usage_error("option -%c: '%s' out of range (expected a number "
 				 "in [%g, %g])", opt, arg, min, max);

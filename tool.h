@@ -59,6 +59,9 @@ void tool_option_error(int c) __attribute__((noreturn));
 /* Option values, parsed strictly; a bad one is a usage error naming the
  * option, the value and the accepted range. */
 double tool_opt_double(int opt, const char *arg, double min, double max);
+/* Why lsv_parse_double refused a number, for an option's message: "is not
+ * finite", "is out of range" or "is not a number". */
+const char *tool_why(const lsv_error *e);
 long tool_opt_long(int opt, const char *arg, long min, long max);
 
 /* At the end of main, "return tool_done();": flushes standard output and
