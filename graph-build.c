@@ -144,10 +144,10 @@ static void check_labeled(const lsv_data *x, const char *in)
 
 	for (i = 0; i < x->n; i++)
 		if (!lsv_data_is_labeled(x, i))
-			tool_die(1, "%s: row %zu is unlabeled (label %g, the unlabeled "
-				 "marker): -y builds the graph within each class, so "
-				 "every row needs a class (if %g is a class, name "
-				 "another marker with -u)",
+			tool_die(1, "%s:%zu: the row is unlabeled (label %g, the "
+				 "unlabeled marker): -y builds the graph within each "
+				 "class, so every row needs a class (if %g is a class, "
+				 "name another marker with -u)",
 				 strcmp(in, "-") ? in : "(stdin)", i + 1, x->unlabeled,
 				 x->unlabeled);
 }
@@ -350,9 +350,13 @@ static void update(const char *oldg, const char *oldd, const char *newd,
 			 old->graph_fp);
 	if (lsv_data_read_path(newd, marker, &b, &err) != LSV_OK)
 		tool_die_err(&err);
-	if (lsv_graph_record_check_new(old, b, &err) != LSV_OK)
+	if (lsv_graph_record_check_new(old, b, &err) != LSV_OK) {
+		if (tool_row_msg(&err) != NULL)
+			tool_die(1, "%s:%zu: %s (old data %s)", shown(newd),
+				 err.row, tool_row_msg(&err), shown(oldd));
 		tool_die(1, "%s: %s (old data %s)", shown(newd), err.msg,
 			 shown(oldd));
+	}
 	n0 = a->n;
 	if (lsv_data_append(a, b, &err) != LSV_OK)
 		tool_die_err(&err);
@@ -363,8 +367,10 @@ static void update(const char *oldg, const char *oldd, const char *newd,
 		p->progress = tool_progress;
 		p->progress_ctx = NULL;
 	}
+	/* a row's failure is the old data's or, past its n0 rows, the new's */
 	if (lsv_graph_update(x, n0, p, old, &g, &rec, info, &err) != LSV_OK)
-		tool_die_graph_err(newd, &err);
+		tool_die_data_err(err.row > 0 && err.row <= n0 ? oldd : newd,
+				  err.row > n0 ? n0 : 0, &err);
 	lsv_graph_record_free(old);
 	t_built = tool_elapsed();
 	write_graph(fp, outpath, g, rfp, rout, rec);

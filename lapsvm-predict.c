@@ -308,10 +308,11 @@ int main(int argc, char **argv)
 		tool_die(EXIT_FAILURE, "out of memory for %zu rows x %zu decision "
 			 "values", x->n, nf);
 	if (lsv_model_decision(m, x, scores, &err) != LSV_OK) {
-		if (err.status == LSV_ENUMERIC)  /* its rows are the test rows */
+		if (err.status == LSV_ENUMERIC && tool_row_msg(&err) == NULL)
+			/* its rows are the test rows */
 			tool_die(EXIT_FAILURE, "%s: %s", strcmp(testpath, "-")
 				 ? testpath : "(stdin)", err.msg);
-		tool_die_err(&err);
+		tool_die_data_err(testpath, 0, &err);
 	}
 	for (i = 0; i < x->n; i++)
 		pred[i] = costs ? cost_label(m, scores[i], cost_a, cost_b)

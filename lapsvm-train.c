@@ -1304,7 +1304,7 @@ static void check_labels(const options *o, const lsv_data *x)
 	for (i = 0; o->p.combine_two && i < x->n; i++)
 		if (lsv_data_is_labeled(x, i) && x->y[i] != o->p.combine_labels[0] &&
 		    x->y[i] != o->p.combine_labels[1])
-			tool_die(1, "%s: row %zu has label %g, not one of the two "
+			tool_die(1, "%s:%zu: label %g is not one of the two "
 				 "classes declared by -Y (%g and %g)", name, i + 1,
 				 x->y[i], o->p.combine_labels[0],
 				 o->p.combine_labels[1]);
@@ -1333,10 +1333,10 @@ static void check_classes(const options *o, const lsv_data *x)
 		return;
 	for (i = 0; i < x->n; i++)
 		if (!lsv_data_is_labeled(x, i))
-			tool_die(1, "%s: row %zu is unlabeled (label %g, the unlabeled "
-				 "marker): -y regularizes each class on its own graph, "
-				 "so every row needs a class (if %g is a class, name "
-				 "another marker with -u)", name, i + 1, x->unlabeled,
+			tool_die(1, "%s:%zu: the row is unlabeled (label %g, the "
+				 "unlabeled marker): -y regularizes each class on its "
+				 "own graph, so every row needs a class (if %g is a "
+				 "class, name another marker with -u)", name, i + 1, x->unlabeled,
 				 x->unlabeled);
 	for (j = 0; j < o->nweight; j++) {
 		char list[256];
@@ -2067,7 +2067,7 @@ static size_t grid_search(options *o, const lsv_data *x, lsv_graph **gs,
 		if (any && (K == NULL || kidx != idx[DIM_G])) {
 			free(K);
 			if (lsv_train_kernel(x, &P[b], &K, &err) != LSV_OK)
-				tool_die_err(&err);
+				tool_die_data_err(o->in, 0, &err);
 			kidx = idx[DIM_G];
 		}
 		gp.base = b;
@@ -2400,7 +2400,7 @@ static lsv_model *fit(const options *o, const lsv_data *x, lsv_graph *g,
 			  o->p.init->l + o->p.init->u, o->p.init->sv->n);
 	if (lsv_train_with_kernel(x, g, &o->p, K, progress, &m, rep, &err) !=
 	    LSV_OK)
-		tool_die_err(&err);
+		tool_die_data_err(o->in, 0, &err);
 	set_graph_desc(m, desc);
 	if (tool_nproc > 1 && !tool_quiet)
 		report_ranks(x->n, tool_elapsed() - t0,

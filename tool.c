@@ -358,12 +358,33 @@ void tool_die_err(const lsv_error *err)
 	tool_die(EXIT_FAILURE, "%s", err->msg);
 }
 
+const char *tool_row_msg(const lsv_error *err)
+{
+	char head[32];
+	int len = snprintf(head, sizeof head, "row %zu: ", err->row);
+
+	return err->row > 0 && len > 0 &&
+	       strncmp(err->msg, head, (size_t)len) == 0 ? err->msg + len : NULL;
+}
+
+void tool_die_data_err(const char *path, size_t before, const lsv_error *err)
+{
+	const char *name = strcmp(path, "-") ? path : "(stdin)";
+	const char *what = tool_row_msg(err);
+
+	/* the file's line number in place of the row's */
+	if (what != NULL && err->row > before)
+		tool_die(EXIT_FAILURE, "%s:%zu: %s", name, err->row - before,
+			 what);
+	tool_die_err(err);
+}
+
 void tool_die_graph_err(const char *path, const lsv_error *err)
 {
-	if (err->status == LSV_EINVAL)
+	if (tool_row_msg(err) == NULL && err->status == LSV_EINVAL)
 		tool_die(EXIT_FAILURE, "%s: %s",
 			 strcmp(path, "-") ? path : "(stdin)", err->msg);
-	tool_die_err(err);
+	tool_die_data_err(path, 0, err);
 }
 
 void tool_usage_error(const char *fmt, ...)

@@ -41,11 +41,20 @@ void tool_die(int code, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3), noreturn));
 /* "prog: <err->msg>", exit 1. */
 void tool_die_err(const lsv_error *err) __attribute__((noreturn));
-/* lsv_graph_build or lsv_knn_lists failed on the data read from path ("-":
- * standard input), with parameters lsv_graph_param_check accepts:
- * "prog: FILE: <err->msg>" when the data were refused (LSV_EINVAL: the
- * message names the row, not the file), "prog: <err->msg>" otherwise
- * (out of memory, too big); exit 1. */
+/* A library call failed on the data read from path ("-": standard input),
+ * whose rows are the rows before + 1, before + 2, ... of the data the call
+ * saw (0 unless files were joined): "prog: FILE:LINE: <what>" when the
+ * failure is one of its rows' (err->row; a data file's rows are its
+ * lines), else "prog: <err->msg>"; exit 1. */
+void tool_die_data_err(const char *path, size_t before, const lsv_error *err)
+	__attribute__((noreturn));
+/* err->msg after its "row N: " (N = err->row, lsv_fail_row), or NULL when
+ * the failure is no row's. */
+const char *tool_row_msg(const lsv_error *err);
+/* lsv_graph_build or lsv_knn_lists failed on the data of path, with
+ * parameters lsv_graph_param_check accepts: as tool_die_data_err(path, 0,
+ * err), and "prog: FILE: <err->msg>" when the data were refused for no one
+ * row (LSV_EINVAL). */
 void tool_die_graph_err(const char *path, const lsv_error *err)
 	__attribute__((noreturn));
 /* "prog: message" and "Try 'prog -h'", exit 2. */

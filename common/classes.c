@@ -116,15 +116,14 @@ lsv_status lsv_graph_build_classes(const lsv_data *x,
 		}
 		st = lsv_knn_pairs(xc, p, &cp, &ncp, &ci, err);
 		lsv_data_free(xc);
-		if (st == LSV_EINVAL) {  /* the row of the class named, as ours */
+		if (st == LSV_EINVAL && err != NULL && err->row >= 1 &&
+		    err->row <= m) {  /* the row of the class named, as ours */
 			lsv_error e2 = *err;
-			const char *at = strncmp(e2.msg, "row ", 4) == 0
-					 ? e2.msg + 4 : NULL;
-			char *end = NULL;
-			unsigned long k = at ? strtoul(at, &end, 10) : 0;
-			if (k >= 1 && k <= m && end != NULL && *end == ':')
-				lsv_fail(err, LSV_EINVAL, "row %zu%s", rows[k - 1] + 1,
-					 end);
+			char head[32];
+			int len = snprintf(head, sizeof head, "row %zu: ", e2.row);
+			if (len > 0 && strncmp(e2.msg, head, (size_t)len) == 0)
+				lsv_fail_row(err, LSV_EINVAL, rows[e2.row - 1] + 1,
+					     "%s", e2.msg + len);
 		}
 		if (st != LSV_OK)
 			goto fail;

@@ -499,6 +499,7 @@ lsv_status lsv_comm_agree(lsv_comm *c, lsv_status st, lsv_error *err)
 	int mine = st != LSV_OK ? c->rank : c->size, first = c->size;
 	struct {
 		int status;
+		unsigned long long row;  /* err->row, as a fixed-size type */
 		char msg[LSV_ERRMSG_MAX];
 	} m;
 	lsv_error scratch;
@@ -515,6 +516,7 @@ lsv_status lsv_comm_agree(lsv_comm *c, lsv_status st, lsv_error *err)
 	memset(&m, 0, sizeof m);
 	if (c->rank == first) {
 		m.status = (int)st;
+		m.row = err->row;
 		memcpy(m.msg, err->msg, sizeof m.msg);
 		c->sent += sizeof m * (size_t)(c->size - 1);
 	}
@@ -525,6 +527,7 @@ lsv_status lsv_comm_agree(lsv_comm *c, lsv_status st, lsv_error *err)
 	m.msg[sizeof m.msg - 1] = '\0';
 	err->status = (lsv_status)m.status;
 	err->why = LSV_WHY_NONE;
+	err->row = (size_t)m.row;
 	memcpy(err->msg, m.msg, sizeof m.msg);
 	return (lsv_status)m.status;
 }

@@ -169,6 +169,7 @@ lsv_status lsv_fail(lsv_error *err, lsv_status s, const char *fmt, ...)
 		return s;
 	err->status = s;
 	err->why = LSV_WHY_NONE;
+	err->row = 0;
 	va_start(ap, fmt);
 	set_msg(err, s, fmt, ap);
 	va_end(ap);
@@ -184,8 +185,28 @@ lsv_status lsv_fail_why(lsv_error *err, lsv_status s, lsv_why why,
 		return s;
 	err->status = s;
 	err->why = why;
+	err->row = 0;
 	va_start(ap, fmt);
 	set_msg(err, s, fmt, ap);
 	va_end(ap);
+	return s;
+}
+
+lsv_status lsv_fail_row(lsv_error *err, lsv_status s, size_t row,
+			const char *fmt, ...)
+{
+	char text[LSV_ERRMSG_MAX + 1];
+	va_list ap;
+	int len;
+
+	if (err == NULL)
+		return s;
+	va_start(ap, fmt);
+	len = vsnprintf(text, sizeof text, fmt, ap);
+	va_end(ap);
+	if (len < 0)
+		strcpy(text, lsv_status_name(s));
+	(void)lsv_fail(err, s, "row %zu: %s", row, text);
+	err->row = row;
 	return s;
 }

@@ -19,6 +19,15 @@ lsv_status lsv_fail_why(lsv_error *err, lsv_status s, lsv_why why,
 #endif
 	;
 
+/* lsv_fail for a failure of one data row: the message is "row N: " and
+ * fmt's text, and err->row is N (lsv_fail sets it to 0).  err may be NULL. */
+lsv_status lsv_fail_row(lsv_error *err, lsv_status s, size_t row,
+			const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 4, 5)))
+#endif
+	;
+
 /* Tokens are shown in messages cut to this many characters. */
 #define LSV_SHOW 40
 

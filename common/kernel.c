@@ -274,11 +274,18 @@ lsv_status lsv_kernel_matrix_named(const lsv_kernel *k, const lsv_data *a,
 		size_t r = in_a ? i : i - na;
 		if (!isfinite(in_a ? na2[r] : nb2[r])) {
 			const size_t *ix = in_a ? ia : ib;
-			st = lsv_fail(err, LSV_ENUMERIC,
-				      "%s %zu: its squared norm overflows a double: "
-				      "feature values too large for the RBF kernel "
-				      "(rescale the data)", in_a ? aname : bname,
-				      (ix ? ix[r] : r) + 1);
+			const char *name = in_a ? aname : bname;
+			size_t at = (ix ? ix[r] : r) + 1;
+			/* a data row's failure is the row's (file:line) */
+			st = strcmp(name, "row") == 0
+			     ? lsv_fail_row(err, LSV_ENUMERIC, at, "its squared "
+					    "norm overflows a double: feature "
+					    "values too large for the RBF kernel "
+					    "(rescale the data)")
+			     : lsv_fail(err, LSV_ENUMERIC, "%s %zu: its squared "
+					"norm overflows a double: feature values "
+					"too large for the RBF kernel (rescale the "
+					"data)", name, at);
 			goto done;
 		}
 	}
@@ -359,10 +366,10 @@ lsv_status lsv_mean_sqdist(const lsv_data *x, double *out, lsv_error *err)
 		for (q = x->rowptr[i]; q < x->rowptr[i + 1]; q++)
 			r += x->val[q] * x->val[q];
 		if (!isfinite(r))
-			return lsv_fail(err, LSV_EINVAL,
-					"row %zu: its squared norm overflows a double: "
-					"feature values too large for distances (rescale "
-					"the data)", i + 1);
+			return lsv_fail_row(err, LSV_EINVAL, i + 1,
+					    "its squared norm overflows a double: "
+					    "feature values too large for distances "
+					    "(rescale the data)");
 	}
 	if (x->n < 2)
 		return LSV_OK;

@@ -1338,21 +1338,21 @@ static lsv_status check_magnitude(const lsv_data *x, size_t row0,
 		for (q = x->rowptr[i]; q < x->rowptr[i + 1]; q++) {
 			double a = fabs(x->val[q]);
 			if (a < KNN_VALUE_MIN && a > 0.0)
-				return lsv_fail(err, LSV_EINVAL, "row %zu: a "
-						"feature value too small (%g, "
-						"expected 0 or at least %g in "
-						"magnitude): squared distances "
-						"would underflow a double; rescale "
-						"the data", row0 + i + 1,
-						x->val[q], KNN_VALUE_MIN);
+				return lsv_fail_row(err, LSV_EINVAL,
+						    row0 + i + 1, "a feature value "
+						    "too small (%g, expected 0 or at "
+						    "least %g in magnitude): squared "
+						    "distances would underflow a "
+						    "double; rescale the data",
+						    x->val[q], KNN_VALUE_MIN);
 			v += a * a;
 		}
 		if (!(v <= KNN_SQ_MAX))
-			return lsv_fail(err, LSV_EINVAL, "row %zu: feature values "
-					"too large (squared norm %g, expected at "
-					"most %g): distances would overflow a "
-					"double; rescale the data", row0 + i + 1,
-					v, KNN_SQ_MAX);
+			return lsv_fail_row(err, LSV_EINVAL, row0 + i + 1,
+					    "feature values too large (squared "
+					    "norm %g, expected at most %g): "
+					    "distances would overflow a double; "
+					    "rescale the data", v, KNN_SQ_MAX);
 	}
 	return LSV_OK;
 }

@@ -56,6 +56,10 @@ typedef enum {
 typedef struct {
 	lsv_status status;
 	lsv_why why;               /* set by lsv_fail to LSV_WHY_NONE */
+	size_t row;                /* a data row's failure: its number (from
+				      1), which msg opens with ("row N: ..."),
+				      so a tool can say file:N (a data file's
+				      rows are its lines); 0 otherwise */
 	char msg[LSV_ERRMSG_MAX];  /* truncated with "..." if longer; safe to
 				      print (lsv_text_safe) */
 } lsv_error;

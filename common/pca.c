@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "blas.h"
-#include "lapsvm.h"
+#include "internal.h"
 
 #define ROWS 512
 
@@ -191,11 +191,11 @@ lsv_status lsv_pca_project(const lsv_pca *pc, const lsv_data *x,
 					free(B);
 					free(Y);
 					lsv_data_free(y);
-					return lsv_fail(err, LSV_ENUMERIC,
-							"row %zu: its component %zu "
-							"overflows a double (values far "
-							"beyond those it was fitted on)",
-							r0 + i + 1, j + 1);
+					return lsv_fail_row(err, LSV_ENUMERIC,
+							    r0 + i + 1, "its component "
+							    "%zu overflows a double "
+							    "(values far beyond those it "
+							    "was fitted on)", j + 1);
 				}
 				if (v == 0.0)
 					continue;

@@ -103,19 +103,20 @@ static lsv_status check_images(const lsv_data *x, const lsv_graph_param *p,
 		double sq = 0.0;
 		for (q = x->rowptr[i]; q < x->rowptr[i + 1]; q++) {
 			if ((size_t)x->col[q] >= d)
-				return lsv_fail(err, LSV_EINVAL,
-						"row %zu: feature %d is beyond the "
-						"declared %dx%d image (%zu pixels): "
-						"not an image of that shape", i + 1,
-						x->col[q] + 1, p->width, p->height, d);
+				return lsv_fail_row(err, LSV_EINVAL, i + 1,
+						    "feature %d is beyond the "
+						    "declared %dx%d image (%zu "
+						    "pixels): not an image of that "
+						    "shape", x->col[q] + 1, p->width,
+						    p->height, d);
 			sq += x->val[q] * x->val[q];
 		}
 		if (!(sq <= DBL_MAX / 4))
-			return lsv_fail(err, LSV_EINVAL,
-					"row %zu: feature values too large (squared "
-					"norm %g, expected at most %g): distances "
-					"would overflow a double; rescale the data",
-					i + 1, sq, DBL_MAX / 4);
+			return lsv_fail_row(err, LSV_EINVAL, i + 1,
+					    "feature values too large (squared "
+					    "norm %g, expected at most %g): "
+					    "distances would overflow a double; "
+					    "rescale the data", sq, DBL_MAX / 4);
 	}
 	/* the dense/sparse rule of lsv_graph_build: under 1% of the
 	 * features stored, with over 2000 of them, is text, not images */

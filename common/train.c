@@ -1417,11 +1417,11 @@ static lsv_status fit_classes(const lsv_data *x, lsv_train_param *prm,
 		if (lsv_data_is_labeled(x, i) &&
 		    x->y[i] != prm->combine_labels[0] &&
 		    x->y[i] != prm->combine_labels[1])
-			return lsv_fail(err, LSV_EINVAL,
-					"row %zu has label %g, not one of the two "
-					"classes declared (%g and %g)", i + 1,
-					x->y[i], prm->combine_labels[0],
-					prm->combine_labels[1]);
+			return lsv_fail_row(err, LSV_EINVAL, i + 1,
+					    "label %g is not one of the two "
+					    "classes declared (%g and %g)", x->y[i],
+					    prm->combine_labels[0],
+					    prm->combine_labels[1]);
 	if ((two = malloc(2 * sizeof *two)) == NULL)
 		return lsv_fail(err, LSV_ENOMEM, "out of memory");
 	two[0] = prm->combine_labels[0];

@@ -462,18 +462,20 @@ lsv_status lsv_graph_record_check_new(const lsv_graph_record *rec,
 		for (i = 0; i < xnew->n; i++)
 			for (p = xnew->rowptr[i]; p < xnew->rowptr[i + 1]; p++)
 				if ((size_t)xnew->col[p] >= rec->dim)
-					return lsv_fail(err, LSV_EINVAL, "row %zu has "
-							"feature %d, but the old data's "
-							"features end at %zu: new rows must "
-							"have the old rows' features", i + 1,
-							xnew->col[p] + 1, rec->dim);
+					return lsv_fail_row(err, LSV_EINVAL,
+							    i + 1, "it has feature %d, but "
+							    "the old data's features "
+							    "end at %zu: new rows must "
+							    "have the old rows' "
+							    "features", xnew->col[p] + 1,
+							    rec->dim);
 	if (rec->dense)
 		for (i = 0; i < xnew->n; i++) {
 			size_t m = xnew->rowptr[i + 1] - xnew->rowptr[i];
 			if (m != rec->dim)
-				return lsv_fail(err, LSV_EINVAL, "row %zu has %zu "
-						"features, but every old row has %zu",
-						i + 1, m, rec->dim);
+				return lsv_fail_row(err, LSV_EINVAL, i + 1,
+						    "it has %zu features, but every old row "
+						    "has %zu", m, rec->dim);
 		}
 	return LSV_OK;
 }

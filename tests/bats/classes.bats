@@ -53,10 +53,17 @@ cv_accuracy() {
 	assert_same cls.cols pos.cols
 }
 
+@test "graph-build -y: a row refused in its class's graph is named by its line in the file" {
+	printf '%s\n' '1 1:0' '2 1:5' '1 1:1' '2 1:1e-200' '2 1:6' >t.txt
+	run --separate-stderr "$GB" -y -k 1 t.txt g
+	assert_fails graph-build "t.txt:4: a feature value too small (1e-200"
+	[ ! -e g ]
+}
+
 @test "graph-build -y: an unlabeled row is refused, naming it; -u names another marker" {
 	sed '5s/^-*1 /0 /' m.txt >u.txt
 	run --separate-stderr "$GB" -y u.txt g
-	assert_fails graph-build "u.txt: row 5 is unlabeled (label 0, the unlabeled marker)" \
+	assert_fails graph-build "u.txt:5: the row is unlabeled (label 0, the unlabeled marker)" \
 		"every row needs a class" "-u"
 	[ ! -e g ]
 	# 0 as a class of its own under -u 9
@@ -103,7 +110,7 @@ cv_accuracy() {
 @test "lapsvm-train -y: unlabeled rows are refused; -u names another marker" {
 	sed '7s/^-*1 /0 /' m.txt >u.txt
 	run --separate-stderr "$TRAIN" -y u.txt a.model
-	assert_fails lapsvm-train "u.txt: row 7 is unlabeled (label 0, the unlabeled marker)" \
+	assert_fails lapsvm-train "u.txt:7: the row is unlabeled (label 0, the unlabeled marker)" \
 		"-y regularizes each class on its own graph, so every row needs a class" \
 		"name another marker with -u"
 	[ ! -e a.model ]

@@ -139,7 +139,7 @@ wsum() {
 @test "combine -Y: a labeled row of neither declared class is an error" {
 	moons2
 	run --separate-stderr "$TRAIN" -s combine -Y 1,2 -G g2 m.txt m.model
-	assert_fails lapsvm-train "m.txt: row 153 has label -1, not one of the two classes declared by -Y (1 and 2)"
+	assert_fails lapsvm-train "m.txt:153: label -1 is not one of the two classes declared by -Y (1 and 2)"
 }
 
 # ------------------------------------------------------------- bad input

@@ -370,7 +370,7 @@ small_model() {
 	# RBF: the row's squared norm overflows
 	"$TRAIN" -q -t 2 -i 0 s.txt rbf.model
 	run --separate-stderr "$PRED" -d big.txt rbf.model out
-	assert_fails lapsvm-predict "big.txt: row 2: its squared norm overflows a double"
+	assert_fails lapsvm-predict "big.txt:2: its squared norm overflows a double"
 	# linear: 1e200 x 1 is finite, so is the prediction
 	"$TRAIN" -q -t 0 -i 0 s.txt lin.model
 	run --separate-stderr "$PRED" -d big.txt lin.model out
@@ -405,11 +405,10 @@ small_model() {
 					run --separate-stderr "$TRAIN" -q -s $s -t $t -i $gi \
 						-G chain.graph big.txt
 				fi
-				assert_fails lapsvm-train "row 1"
 				if [ $t = 2 ]; then
-					assert_stderr_has "row 1: its squared norm overflows a double"
+					assert_fails lapsvm-train "big.txt:1: its squared norm overflows a double"
 				else
-					assert_stderr_has "kernel value of row 1 and row 1 is not finite"
+					assert_fails lapsvm-train "kernel value of row 1 and row 1 is not finite"
 				fi
 				[ ! -e big.txt.model ]
 			done
@@ -420,10 +419,10 @@ small_model() {
 @test "graph-build: values whose squared norm overflows are an error naming the row" {
 	printf '%s\n' '1 1:1' '1 1:2 2:1e160' '-1 1:3' >big.txt
 	run --separate-stderr "$GB" big.txt
-	assert_fails graph-build "big.txt: row 2: feature values too large" "rescale the data"
+	assert_fails graph-build "big.txt:2: feature values too large" "rescale the data"
 	[ ! -e big.txt.graph ]
 	run --separate-stderr "$GB" -N big.txt
-	assert_fails graph-build "big.txt: row 2: feature values too large" "rescale the data"
+	assert_fails graph-build "big.txt:2: feature values too large" "rescale the data"
 	[ ! -e big.txt.graph ]
 	# 1e150 is still fine
 	printf '%s\n' '1 1:1' '1 1:2 2:1e150' '-1 1:3' >ok.txt
@@ -444,12 +443,12 @@ small_model() {
 	for o in "" "-s laprls" "-t 0" "-t 1" "-t 0 -M newton" \
 		"-s laprls -t 0 -M newton" "-M pcg"; do
 		run --separate-stderr "$TRAIN" $o big.txt
-		assert_fails lapsvm-train "big.txt: row 2: feature values too large (squared norm inf" \
+		assert_fails lapsvm-train "big.txt:2: feature values too large (squared norm inf" \
 			"distances would overflow a double; rescale the data"
 		[ ! -e big.txt.model ]
 	done
 	run --separate-stderr "$TRAIN" -o big.out - big.model <big.txt
-	assert_fails lapsvm-train "(stdin): row 2: feature values too large"
+	assert_fails lapsvm-train "(stdin):2: feature values too large"
 	[ ! -e big.model ]
 	[ ! -e big.out ]
 	# 1e150 passes the graph's guard: the RBF kernel trains on it

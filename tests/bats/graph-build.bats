@@ -740,7 +740,7 @@ eps_data() {
 	printf '%s\n' '0 1:6.6e153' '0 1:6.59e153' '0 1:-6.6e153' >over.txt
 	run --separate-stderr "$GB" -q -k 1 over.txt over.graph
 	assert_status 1
-	assert_stderr_has "graph-build: over.txt: row 1: feature values too large (squared norm 4.356e+307, expected at most 5.61779e+306)"
+	assert_stderr_has "graph-build: over.txt:1: feature values too large (squared norm 4.356e+307, expected at most 5.61779e+306)"
 	[ ! -e over.graph ]
 }
 
@@ -752,7 +752,7 @@ eps_data() {
 	for o in "" "-A sparse" "-d cosine"; do
 		run --separate-stderr "$GB" -q -k 1 $o tiny.txt tiny.graph
 		assert_status 1
-		assert_stderr_has "graph-build: tiny.txt: row 1: a feature value too small (1e-200, expected 0 or at least 1e-130 in magnitude): squared distances would underflow a double; rescale the data"
+		assert_stderr_has "graph-build: tiny.txt:1: a feature value too small (1e-200, expected 0 or at least 1e-130 in magnitude): squared distances would underflow a double; rescale the data"
 		[ ! -e tiny.graph ]
 	done
 	printf '%s\n' '0 1:1e-120' '0 1:3e-120' '0 1:1e-100' >small.txt

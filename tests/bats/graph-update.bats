@@ -251,7 +251,16 @@ nothing_written() {
 	"$GB" -q a.txt a.g
 	printf '0 1:0.5 2:0.5 3:1\n' >b3.txt
 	run --separate-stderr "$GB" -U a.g a.txt b3.txt ab.g
-	nothing_written "b3.txt: row 1 has feature 3, but the old data's features end at 2"
+	nothing_written "b3.txt:1: it has feature 3, but the old data's features end at 2"
+}
+
+@test "-U error: a new row's value beyond the distance bounds is named by its line in the new file" {
+	moons_chunks
+	"$GB" -q a.txt a.g
+	printf '0 1:0.5 2:0.5\n0 1:1e-200 2:0.5\n' >b4.txt
+	run --separate-stderr "$GB" -U a.g a.txt b4.txt ab.g
+	# line 2 of b4.txt, not its row 152 of the joined data
+	nothing_written "b4.txt:2: a feature value too small (1e-200, expected 0 or at least 1e-130 in magnitude)"
 }
 
 @test "-U error: a record whose features line was altered (no fingerprint covers it)" {
@@ -283,7 +292,7 @@ nothing_written() {
 	"$GB" -q a.txt a.g
 	printf '0 1:0.5 2:0.5\n0 2:0.25\n' >b1.txt
 	run --separate-stderr "$GB" -U a.g a.txt b1.txt ab.g
-	nothing_written "b1.txt: row 2 has 1 features, but every old row has 2"
+	nothing_written "b1.txt:2: it has 1 features, but every old row has 2"
 }
 
 @test "-U error: an empty new file" {

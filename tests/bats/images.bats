@@ -101,10 +101,10 @@ turned() {
 	bars b.txt
 	sed -i '3s/$/ 65:1/' b.txt
 	run --separate-stderr "$GB" -d tangent -D 8x8 b.txt b.graph
-	assert_fails graph-build "b.txt: row 3: feature 65 is beyond the declared 8x8 image (64 pixels): not an image of that shape"
+	assert_fails graph-build "b.txt:3: feature 65 is beyond the declared 8x8 image (64 pixels): not an image of that shape"
 	[ ! -e b.graph ]
 	run --separate-stderr "$GB" -d rotation -D 8x8 b.txt b.graph
-	assert_fails graph-build "b.txt: row 3: feature 65 is beyond the declared 8x8 image"
+	assert_fails graph-build "b.txt:3: feature 65 is beyond the declared 8x8 image"
 }
 
 @test "image distances: sparse text data are refused" {

@@ -248,10 +248,10 @@ one_message() {
 @test "mpi fault: data refused by the distance checks: exit 1, one message naming the row" {
 	printf '%s\n' '1 1:1' '1 1:1e200' '-1 1:3' '1 1:4' > big.txt
 	run --separate-stderr mpi 2 -k 2 big.txt big.graph
-	one_message 1 "big.txt: row 2: feature values too large" big.txt
+	one_message 1 "big.txt:2: feature values too large" big.txt
 	printf '%s\n' '1 1:1' '1 1:2' '-1 1:3e-200' '1 1:4' > tiny.txt
 	run --separate-stderr mpi 2 -k 2 tiny.txt tiny.graph
-	one_message 1 "tiny.txt: row 3: a feature value too small (3e-200, expected 0 or at least 1e-130 in magnitude)" big.txt tiny.txt
+	one_message 1 "tiny.txt:3: a feature value too small (3e-200, expected 0 or at least 1e-130 in magnitude)" big.txt tiny.txt
 }
 
 @test "mpi: options that are not distributed are usage errors (exit 2, once)" {

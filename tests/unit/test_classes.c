@@ -116,6 +116,28 @@ static void class_graph_caps_k_by_the_smallest_class(void)
 	lsv_data_free(x);
 }
 
+/* A row refused inside one class's graph is named by its row in x (the
+ * file's line), not by its row in the class. */
+static void class_graph_names_a_refused_row_as_the_data_do(void)
+{
+	lsv_data *x = data_text("1 1:0\n2 1:5\n1 1:1\n2 1:1e-200\n", 0.0);
+	lsv_graph_param p;
+	lsv_graph *g = NULL;
+	lsv_error e;
+
+	CHECK(x != NULL);
+	if (x == NULL)
+		return;
+	lsv_graph_param_default(&p);
+	p.k = 1;
+	CHECK(lsv_graph_build_classes(x, &p, &g, NULL, &e) == LSV_EINVAL);
+	CHECK(g == NULL);
+	CHECK(e.row == 4);  /* row 2 of class 2 */
+	CHECK(strncmp(e.msg, "row 4: a feature value too small (1e-200", 40) == 0);
+	lsv_graph_free(g);
+	lsv_data_free(x);
+}
+
 static void check_classes_names_the_edge_between_two_classes(void)
 {
 	lsv_data *x = data_text("1 1:0\n2 1:1\n1 1:2\n2 1:3\n", 0.0);
@@ -692,6 +714,8 @@ const unit_case classes_cases[] = {
 	 class_graph_is_the_knn_graph_of_each_class_alone},
 	{"class_graph_caps_k_by_the_smallest_class",
 	 class_graph_caps_k_by_the_smallest_class},
+	{"class_graph_names_a_refused_row_as_the_data_do",
+	 class_graph_names_a_refused_row_as_the_data_do},
 	{"check_classes_names_the_edge_between_two_classes",
 	 check_classes_names_the_edge_between_two_classes},
 	{"fold_graph_has_no_edge_at_held_out_rows",

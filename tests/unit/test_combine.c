@@ -525,8 +525,9 @@ static void combination_isolated_rows_get_zero_and_declared_classes_train(void)
 	p.combine_labels[1] = 2;  /* row 1's -1 is not declared */
 	CHECK(lsv_train_graphs(x2, gs, 1, NULL, &p, NULL, &m, &r, &e) ==
 	      LSV_EINVAL);
-	CHECK(strstr(e.msg, "row 1 has label -1, not one of the two classes "
+	CHECK(strstr(e.msg, "row 1: label -1 is not one of the two classes "
 			    "declared (1 and 2)") != NULL);
+	CHECK(e.row == 1);
 	lsv_graph_free(g);
 	lsv_data_free(x);
 	lsv_data_free(x2);

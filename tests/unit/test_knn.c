@@ -490,6 +490,7 @@ static void values_near_both_bounds_give_the_true_neighbours_or_are_refused(void
 		CHECK_STR(e.msg, "row 1: a feature value too small (1e-131, "
 			  "expected 0 or at least 1e-130 in magnitude): squared "
 			  "distances would underflow a double; rescale the data");
+		CHECK(e.row == 1);
 		CHECK(lsv_knn_lists(xs, &p, &idx, &dist, NULL, &e) == LSV_OK);
 		CHECK(idx != NULL && idx[0] == 1 && dist != NULL &&
 		      fabs(dist[0] - 2e-120) < 1e-134);

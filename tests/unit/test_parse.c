@@ -162,6 +162,17 @@ static void fail_resets_why(void)
 	CHECK(lsv_fail(NULL, LSV_EIO, "nothing") == LSV_EIO);
 	CHECK(lsv_fail_why(NULL, LSV_EINVAL, LSV_WHY_EMPTY, "nothing") ==
 	      LSV_EINVAL);
+	/* a row's failure: the row first in the message and in err->row,
+	 * which any other failure resets */
+	CHECK(lsv_fail_row(&e, LSV_EINVAL, 12, "value %g too big", 1e300) ==
+	      LSV_EINVAL);
+	CHECK(e.status == LSV_EINVAL && e.why == LSV_WHY_NONE && e.row == 12);
+	CHECK_STR(e.msg, "row 12: value 1e+300 too big");
+	CHECK(lsv_fail(&e, LSV_EINVAL, "no row") == LSV_EINVAL && e.row == 0);
+	e.row = 3;
+	CHECK(lsv_fail_why(&e, LSV_EINVAL, LSV_WHY_RANGE, "x") == LSV_EINVAL &&
+	      e.row == 0);
+	CHECK(lsv_fail_row(NULL, LSV_EINVAL, 1, "nothing") == LSV_EINVAL);
 }
 
 /* The wording of a refused number follows err->why, not err->msg. */

@@ -170,6 +170,7 @@ static void image_distances_refuse_rows_of_another_shape_and_sparse_text(void)
 	CHECK(lsv_graph_build(x, &p, &g, NULL, &e) == LSV_EINVAL && g == NULL);
 	CHECK_STR(e.msg, "row 1: feature 257 is beyond the declared 16x16 image "
 			 "(256 pixels): not an image of that shape");
+	CHECK(e.row == 1);
 	/* a 100 x 100 shape and 50 values a row: text, not images */
 	lsv_data_free(x);
 	{

@@ -576,6 +576,7 @@ static void mean_sqdist_is_the_mean_over_distinct_pairs(void)
 	x->val[3] = 1e200;
 	CHECK(lsv_mean_sqdist(x, &d2, &e) == LSV_EINVAL);
 	CHECK(strncmp(e.msg, "row 2: its squared norm overflows a double", 42) == 0);
+	CHECK(e.row == 2);
 	lsv_data_free(x);
 }
 
