@@ -354,12 +354,17 @@ static lsv_status retrain_one(const lsv_data *x, const lsv_graph *g,
 	size_t n = x->n;
 	double *y = lsv_alloc(n, sizeof *y), *scores = NULL;
 	lsv_data xf;
+	lsv_train_param q = *p;
 	lsv_status st = LSV_OK;
 	int nr_fn = 1;
 	long f;
 
 	if (y == NULL)
 		return lsv_fail(err, LSV_ENOMEM, "out of memory");
+	/* the whole data's class order in every fold, whichever labeled
+	 * rows it holds out: the first class is -p r's in all of them */
+	q.class_order = acc->classes;
+	q.class_order_n = acc->nr;
 	s->correct = 0;
 	class_loss_reset(acc);
 	for (f = 0; f < folds && st == LSV_OK; f++) {
@@ -367,7 +372,7 @@ static lsv_status retrain_one(const lsv_data *x, const lsv_graph *g,
 		lsv_train_report rep;
 
 		xf = fold_data(x, fold, f, y);
-		if ((st = lsv_train_cached(&xf, gs != NULL ? gs[f] : g, p, K, eig,
+		if ((st = lsv_train_cached(&xf, gs != NULL ? gs[f] : g, &q, K, eig,
 					    train, &m, &rep, err)) != LSV_OK) {
 			lsv_error e = *err;
 			st = lsv_fail(err, e.status, "fold %ld of %ld: %s", f + 1,
@@ -615,6 +620,8 @@ static void deformed_columns(deformed *D, double r, double *Ka)
 typedef struct {
 	size_t l;
 	const double *y;      /* l labels */
+	const double *labels; /* their classes, the order of every fold's */
+	int nr_class;
 	const int *fold;      /* l folds */
 	long folds;
 	size_t *S, *H, *iota; /* training / held-out positions, 0..l-1 */
@@ -697,7 +704,8 @@ static lsv_status fold_fit(shared_cv *C, const double *Kt,
 		else
 			C->ys[ns] = C->y[i], C->S[ns++] = i;
 	}
-	if ((st = lsv_fit_classes(C->ys, ns, &labels, &nr_class, err)) != LSV_OK)
+	if ((st = lsv_fit_classes(C->ys, ns, C->labels, C->nr_class, &labels,
+				  &nr_class, err)) != LSV_OK)
 		return st;
 	memset(&F, 0, sizeof F);
 	memset(&rep, 0, sizeof rep);
@@ -890,7 +898,8 @@ static lsv_status share_all(const lsv_data *x, const lsv_graph *g,
 			ylab[j] = x->y[i];
 			flab[j++] = fold[i];
 		}
-	if ((st = lsv_fit_classes(ylab, l, &labels, &nr_class, err)) != LSV_OK ||
+	if ((st = lsv_fit_classes(ylab, l, NULL, 0, &labels, &nr_class,
+				  err)) != LSV_OK ||
 	    (st = shared_init(&C, n, l, nr_class, bal, err)) != LSV_OK)
 		goto done;
 	C.n = n;
@@ -898,6 +907,8 @@ static lsv_status share_all(const lsv_data *x, const lsv_graph *g,
 	C.Ka = Ka;
 	C.l = l;
 	C.y = ylab;
+	C.labels = labels;
+	C.nr_class = nr_class;
 	C.fold = flab;
 	C.folds = folds;
 	for (t = 0; t < m; t++) {
@@ -1026,7 +1037,7 @@ static lsv_status cv_settings(const lsv_data *x, const lsv_graph *g,
 	for (i = 0; i < x->n; i++)  /* the classes of every labeled row */
 		if (lsv_data_is_labeled(x, i) && l < x->l)
 			y[l++] = x->y[i];
-	st = lsv_fit_classes(y, l, &classes, &acc.nr, err);
+	st = lsv_fit_classes(y, l, NULL, 0, &classes, &acc.nr, err);
 	free(y);
 	if (st != LSV_OK)
 		return st;

@@ -848,6 +848,14 @@ typedef struct {
 	/* combine: also fit each graph's kernel alone, (K_q,ll + mu I) c = y
 	 * (the paper's eq. 2.5), into report->single_f; not saved. */
 	int combine_singles;
+	/* The classes' order, when not NULL (class_order_n of them): each
+	 * class of the labeled rows takes its place in it, so the first (the
+	 * one f > 0 predicts, which -p r's fraction is of) is the same
+	 * whatever rows are labeled; cross validation gives each fold the
+	 * whole data's order.  NULL: the order of first appearance in the
+	 * rows, +1 before -1.  Not owned. */
+	const double *class_order;
+	int class_order_n;
 	/* LSV_SOLVER_LABELAWARE only (common/labelaware.c): the number k of
 	 * kernel eigenvectors v_j (the largest eigenvalues of the n x n
 	 * kernel); 0: n/10 rounded down, at least 1 (the paper's 10%). */

@@ -137,8 +137,11 @@ lsv_status lsv_check_bytes(const lsv_train_param *p, double count,
 
 /* The distinct values of y[0..count) in order of first appearance, but +1
  * before -1 in a {+1, -1} problem so that f > 0 means +1: the classes and
- * their order, as training finds them (the caller frees *labels). */
-lsv_status lsv_fit_classes(const double *y, size_t count, double **labels,
+ * their order, as training finds them (the caller frees *labels).  With
+ * order (nr_order classes; lsv_train_param's class_order) the classes
+ * found take their places in it instead, any not in it after them. */
+lsv_status lsv_fit_classes(const double *y, size_t count,
+			   const double *order, int nr_order, double **labels,
 			   int *nr, lsv_error *err);
 
 /* malloc of count elements of size, at least one (so 0 is not NULL). */

@@ -614,11 +614,12 @@ lsv_status lsv_check_bytes(const lsv_train_param *p, double count,
 /* Classes                                                             */
 /* ------------------------------------------------------------------ */
 
-lsv_status lsv_fit_classes(const double *y, size_t count, double **labels,
+lsv_status lsv_fit_classes(const double *y, size_t count,
+			   const double *order, int nr_order, double **labels,
 			   int *nr, lsv_error *err)
 {
 	size_t i, cap = 0;
-	int k, m = 0;
+	int k, j, m = 0, done = 0;
 	double *lab = NULL;
 
 	for (i = 0; i < count; i++) {
@@ -637,14 +638,26 @@ lsv_status lsv_fit_classes(const double *y, size_t count, double **labels,
 		lab[0] = 1.0;
 		lab[1] = -1.0;
 	}
+	/* order's classes first, in its order, each moved up past the rest
+	 * (which keep theirs) */
+	for (j = 0; order != NULL && j < nr_order; j++)
+		for (k = done; k < m; k++)
+			if (lab[k] == order[j]) {
+				double t = lab[k];
+				memmove(lab + done + 1, lab + done,
+					(size_t)(k - done) * sizeof *lab);
+				lab[done++] = t;
+				break;
+			}
 	*labels = lab;
 	*nr = m;
 	return LSV_OK;
 }
 
-/* The classes of the labeled rows of x (lsv_fit_classes). */
-static lsv_status find_classes(const lsv_data *x, double **labels, int *nr,
-			       lsv_error *err)
+/* The classes of the labeled rows of x (lsv_fit_classes), in p's
+ * class_order when it gives one. */
+static lsv_status find_classes(const lsv_data *x, const lsv_train_param *p,
+			       double **labels, int *nr, lsv_error *err)
 {
 	double *y = lsv_alloc(x->l, sizeof *y);
 	size_t i, l = 0;
@@ -655,7 +668,8 @@ static lsv_status find_classes(const lsv_data *x, double **labels, int *nr,
 	for (i = 0; i < x->n; i++)
 		if (lsv_data_is_labeled(x, i) && l < x->l)
 			y[l++] = x->y[i];
-	st = lsv_fit_classes(y, l, labels, nr, err);
+	st = lsv_fit_classes(y, l, p->class_order, p->class_order_n, labels, nr,
+			     err);
 	free(y);
 	return st;
 }
@@ -1407,7 +1421,7 @@ static lsv_status fit_classes(const lsv_data *x, lsv_train_param *prm,
 		return LSV_OK;
 	}
 	if (!prm->combine_two)
-		return find_classes(x, labels, nr, err);
+		return find_classes(x, prm, labels, nr, err);
 	if (prm->combine_labels[0] == x->unlabeled ||
 	    prm->combine_labels[1] == x->unlabeled)
 		return lsv_fail(err, LSV_EINVAL,
@@ -1902,8 +1916,11 @@ static lsv_status train_top(const lsv_data *x, const lsv_graph *const *gs,
 	st = train(x, gs, ng, start, p, K, eig,
 		   progress != NULL ? progress : &none,
 		   out, report, err);
-	if (st == LSV_OK)
-		(*out)->param.init = NULL;  /* not the model's to keep */
+	if (st == LSV_OK) {  /* not the model's to keep */
+		(*out)->param.init = NULL;
+		(*out)->param.class_order = NULL;
+		(*out)->param.class_order_n = 0;
+	}
 	/* a precomputed kernel's expansion points are training serial
 	 * numbers, as in LIBSVM's model (the values stay in the data) */
 	if (st == LSV_OK && p->kernel.type == LSV_KERNEL_PRECOMPUTED &&

@@ -124,3 +124,24 @@ positives() {
 	[ "$(key p.model balance_shift)" = 0 ]
 	[ "$(key p.model bias)" = "$(key none.model bias)" ]
 }
+
+# Classes 7 and 3 (7 first in the file) against the same rows labeled +1
+# and -1: -p r is the first class's fraction, 7's or +1's.  The file's
+# first labeled row is held out of one fold, whose next is a 3: that fold
+# took 3 as its first class and gave it the fraction r (the score was
+# 0.598818 against 0.553794 for +1/-1).
+@test "-v with -p r: every fold gives r to the whole data's first class, so renaming the classes leaves the scores" {
+	"$DG" -S 3 -n 100 -l 6 moons m.txt
+	"$GB" -q -k 6 m.txt m.graph
+	# rows 9 and 51 swapped: a 3 right after the first labeled 7
+	sed 's/^1 /7 /; s/^-1 /3 /' m.txt | awk 'NR == 9 { a = $0 } NR == 51 { b = $0 }
+		{ r[NR] = $0 } END { r[9] = b; r[51] = a; for (i = 1; i <= NR; i++) print r[i] }' >m73.txt
+	[ "$(awk '$1 != 0 { print $1 }' m73.txt | head -2 | tr '\n' ' ')" = "7 3 " ]
+	sed 's/^7 /1 /; s/^3 /-1 /' m73.txt >mpm.txt
+	for o in "-s laprls -i 0 -G m.graph" "-s lapsvm -i 0.1 -M pcg -G m.graph" \
+		"-s tsvm"; do
+		"$TRAIN" -q -v 3 -S 1 -g 2 -p 0.3 -a 0.01 $o m73.txt >a.out
+		"$TRAIN" -q -v 3 -S 1 -g 2 -p 0.3 -a 0.01 $o mpm.txt >b.out
+		assert_same a.out b.out
+	done
+}

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "lapsvm.h"
+#include "solver.h"
 #include "unit.h"
 
 /* Two moons of n points with every stride-th row labeled, the others
@@ -278,7 +279,41 @@ static void boost_scored_by_error_then_deviance(void)
 	lsv_data_free(x);
 }
 
+/* lsv_fit_classes: first appearance (+1 before -1), or the order given,
+ * the classes it does not name after in theirs; a class of the order
+ * absent from y is skipped (a fold sees the whole data's order). */
+static int classes_are(const double *y, size_t n, const double *order,
+		       int no, const double *want, int nw)
+{
+	double *lab = NULL;
+	int nr = -1, ok, c;
+
+	ok = lsv_fit_classes(y, n, order, no, &lab, &nr, NULL) == LSV_OK &&
+	     nr == nw;
+	for (c = 0; ok && c < nw; c++)
+		ok = lab[c] == want[c];
+	free(lab);
+	return ok;
+}
+
+static void fold_classes_follow_the_order_given(void)
+{
+	const double y[] = {3, 7, 3, 5}, pm[] = {-1, 1, -1};
+	const double o1[] = {7, 3, 5}, o2[] = {5}, o3[] = {9, 7}, o4[] = {-1, 1};
+	const double w0[] = {3, 7, 5}, w1[] = {7, 3, 5}, w2[] = {5, 3, 7};
+	const double w4[] = {1, -1}, w5[] = {-1, 1};
+
+	CHECK(classes_are(y, 4, NULL, 0, w0, 3));
+	CHECK(classes_are(y, 4, o1, 3, w1, 3));
+	CHECK(classes_are(y, 4, o2, 1, w2, 3));
+	CHECK(classes_are(y, 4, o3, 2, w1, 3));
+	CHECK(classes_are(pm, 3, NULL, 0, w4, 2));
+	CHECK(classes_are(pm, 3, o4, 2, w5, 2));
+}
+
 const unit_case cv_cases[] = {
+	{"cv: fold classes follow the order given",
+	 fold_classes_follow_the_order_given},
 	{"cv: laprls shared equals retraining", laprls_shared_equals_retraining},
 	{"cv: lapsvm shared equals retraining", lapsvm_shared_equals_retraining},
 	{"cv: three classes shared equals retraining",
