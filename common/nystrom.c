@@ -259,6 +259,8 @@ static lsv_status warm_weights(lsv_fit *F, const lsv_nystrom *ny,
 	for (c = 0; c < C; c++)
 		any |= F->bias[c] != 0.0;
 	F->warm = any;
+	if (!any)  /* the cold start: the whole residual, as the report says */
+		F->report->warm_residual = 1.0;
 	return LSV_OK;
 }
 

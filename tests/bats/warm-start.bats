@@ -250,6 +250,17 @@ nystrom_cold_vs_warm() {
 	decision_close again.out same.out 1e-9
 }
 
+# the start is the cold one, so the report's distance is the whole
+# residual (it said 0: no warm solve measured it)
+@test "a zeroed linear model starts the cold run: the same model, reported at relative residual 1" {
+	"$TRAIN" -q -M newton -t 0 old.txt old.model
+	zeroed old.model zero.model
+	run --separate-stderr "$TRAIN" -M newton -t 0 -f zero.model old.txt again.model
+	assert_status 0
+	assert_stderr_has "from a warm start at relative residual 1 in the first step"
+	assert_same old.model again.model
+}
+
 # the linear map (-t 0): Newton in the primal on the data, CG in each step
 @test "warm linear Newton: the cold start's model in fewer steps and CG iterations" {
 	"$TRAIN" -q -M newton -t 0 old.txt old.model
