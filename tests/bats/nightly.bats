@@ -250,6 +250,26 @@ failed() {
 	[ "$(ls st/gen | tr '\n' ' ')" = "3 4 " ]
 }
 
+# Killed after the switch, a run leaves its night live without a log line;
+# fed again, the same file would append its rows a second time.
+@test "a night live without its log line: the next run writes it, and the same file again is refused" {
+	init_state
+	"$NIGHTLY" run st day1.txt 2>/dev/null
+	: >st/log  # as if killed between the switch and the log line
+	cp day1.txt again.txt
+	run --separate-stderr "$NIGHTLY" run st again.txt
+	assert_fails lapsvm-nightly "again.txt: the same bytes as the new rows of generation 2, the live one: applied already (not appended twice)"
+	[ "$(readlink st/current)" = gen/2 ] && [ "$(wc -l <st/current/data)" -eq 200 ]
+	grep -q 'generation 2: live, its run killed before its log line' st/log
+	grep -q 'FAILED: again.txt: the same bytes' st/log
+	[ ! -e st/rejected ]
+	# the next night's own rows go on from generation 2
+	run --separate-stderr "$NIGHTLY" run st day2.txt
+	assert_status 0
+	[ "$(readlink st/current)" = gen/3 ] && [ "$(wc -l <st/current/data)" -eq 300 ]
+	[ "$(grep -c 'generation 2: live' st/log)" -eq 1 ]
+}
+
 @test "init refuses a holdout it cannot score and options -f cannot warm-start; nothing is left but the lock" {
 	awk '{ $1 = 0; print }' hold.txt >hold0.txt
 	run --separate-stderr "$NIGHTLY" init -T "-M pcg -g 2" st day0.txt hold0.txt
