@@ -566,8 +566,8 @@ static void check_options(const options *o, int P, int nargs)
 	if (lsv_graph_param_check(p, &err) != LSV_OK)
 		tool_usage_error("%s", err.msg);
 	if (p->distance == LSV_DIST_COSINE && p->epsilon > 2.0)
-		tool_msg("warning: cosine distances are at most 2; -e %g keeps "
-			 "every pair", p->epsilon);
+		tool_info("warning: cosine distances are at most 2; -e %g keeps "
+			  "every pair", p->epsilon);
 }
 
 /* What the graph's construction met that the user should know. */

@@ -654,11 +654,15 @@ expect_data_error() {
 	[ "$output" = "$(printf '%s\n' '1 2:1 3:1' '2 1:1' '3 1:1')" ]
 }
 
-@test "-d cosine -e above 2 warns that every pair is kept" {
+@test "-d cosine -e above 2 warns that every pair is kept, unless -q" {
 	small_data small.txt
 	run --separate-stderr "$GB" -d cosine -e 3 small.txt out.graph
 	assert_status 0
 	assert_stderr_regex '^graph-build: warning: cosine distances are at most 2'
+	run --separate-stderr "$GB" -q -d cosine -e 3 small.txt q.graph
+	assert_status 0
+	[ -z "$stderr" ]
+	assert_same out.graph q.graph
 }
 
 # Five hand-made points; squared distances:
