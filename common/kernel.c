@@ -202,6 +202,16 @@ static lsv_status not_finite(const lsv_kernel *k, const double *K, size_t na,
 				"u'v = %g because of the kernel's %s: choose a "
 				"smaller one (the option, or the model that holds it)",
 				aname, ra, bname, rb, K[i + j * na], ip, cause);
+	/* the data's fault: a data row's failure (file:line), the other
+	 * end named in the message */
+	if (strcmp(aname, "row") == 0 || strcmp(bname, "row") == 0) {
+		int a_row = strcmp(aname, "row") == 0;
+		return lsv_fail_row(err, LSV_ENUMERIC, a_row ? ra : rb,
+				    "its kernel value with %s %zu is not finite "
+				    "(found %g): feature values too large for this "
+				    "kernel (rescale the data)", a_row ? bname : aname,
+				    a_row ? rb : ra, K[i + j * na]);
+	}
 	return lsv_fail(err, LSV_ENUMERIC,
 			"kernel value of %s %zu and %s %zu is not finite (found "
 			"%g): feature values too large for this kernel (rescale "

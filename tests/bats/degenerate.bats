@@ -364,8 +364,8 @@ small_model() {
 	printf '%s\n' '1 1:1' '-1 1:1e200' >big.txt
 	echo old >out
 	run --separate-stderr "$PRED" -d big.txt poly.model out
-	assert_fails lapsvm-predict "big.txt: kernel value of expansion point" \
-		"and row 2 is not finite" "rescale the data"
+	assert_fails lapsvm-predict "big.txt:2: its kernel value with expansion point" \
+		"is not finite" "rescale the data"
 	[ "$(cat out)" = old ]
 	# RBF: the row's squared norm overflows
 	"$TRAIN" -q -t 2 -i 0 s.txt rbf.model
@@ -408,7 +408,7 @@ small_model() {
 				if [ $t = 2 ]; then
 					assert_fails lapsvm-train "big.txt:1: its squared norm overflows a double"
 				else
-					assert_fails lapsvm-train "kernel value of row 1 and row 1 is not finite"
+					assert_fails lapsvm-train "big.txt:1: its kernel value with row 1 is not finite"
 				fi
 				[ ! -e big.txt.model ]
 			done
