@@ -181,6 +181,30 @@ nodownload_path() {
 	assert_stderr_has "fetch: -m no/such/dir: no such directory"
 }
 
+# an unset variable as the mirror must not turn into a download
+@test "datasets: an empty -m is a usage error (exit 2), never the network" {
+	run --separate-stderr "$FETCH" -m "" -o out spirals
+	assert_status 2
+	assert_stderr_has "fetch: option -m: empty directory name"
+	[ ! -e out ]
+}
+
+# mv would have put the file inside the directory, or where a symlink to
+# one points, and called it done
+@test "datasets: a destination that is a directory, or a symlink to one: exit 1, nothing written into it" {
+	need_data twospirals.libsvm
+	mkdir -p mirror out/twospirals.libsvm elsewhere out2
+	cp "$DATA/twospirals.libsvm" mirror/
+	run --separate-stderr "$FETCH" -q -m mirror -o out spirals
+	assert_status 1
+	assert_stderr_has "fetch: out/twospirals.libsvm: a directory (expected the data file, or nothing)"
+	[ -z "$(ls out/twospirals.libsvm)" ]
+	ln -s ../elsewhere out2/twospirals.libsvm
+	run --separate-stderr "$FETCH" -q -m mirror -o out2 spirals
+	assert_status 1
+	[ -z "$(ls elsewhere)" ]
+}
+
 # ------------------------------------------------------------ converters
 
 @test "datasets: convert-esl-zip writes zip.train and zip.test rows exactly" {
