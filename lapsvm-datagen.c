@@ -100,6 +100,14 @@ int main(int argc, char **argv)
 				 "of %s (expected at least %d)", n,
 				 lsv_synth_classes(kind), argv[optind],
 				 lsv_synth_classes(kind));
+	/* the smallest class has n / K points (the first classes get the
+	 * remainder): -l beyond it would keep every label, not m */
+	if (keep > n / lsv_synth_classes(kind))
+		tool_usage_error("option -l: %ld labels per class, but the smallest "
+				 "class of %ld points of %s has %ld (expected at "
+				 "most %ld)", keep, n, argv[optind],
+				 n / lsv_synth_classes(kind),
+				 n / lsv_synth_classes(kind));
 
 	fp = tool_output_open(outpath);  /* a bad destination fails at once */
 	if (lsv_synth(kind, (size_t)n, noise, seed, &x, &err) != LSV_OK)

@@ -115,9 +115,14 @@ arm_gaps() {
 	[ "$(label_counts m.txt)" = "10 0" ]
 }
 
-@test "datagen: -l larger than a class keeps every label" {
+# it kept every label, not the m asked for
+@test "datagen: -l larger than the smallest class exits 2; -l equal to it keeps every label" {
+	run --separate-stderr "$DG" -n 11 -l 6 moons m.txt
+	assert_status 2
+	assert_stderr_has "lapsvm-datagen: option -l: 6 labels per class, but the smallest class of 11 points of moons has 5 (expected at most 5)"
+	[ ! -e m.txt ]
 	"$DG" -n 10 moons all.txt
-	"$DG" -n 10 -l 50 moons m.txt
+	"$DG" -n 10 -l 5 moons m.txt
 	assert_same all.txt m.txt
 }
 
