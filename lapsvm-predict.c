@@ -356,11 +356,13 @@ int main(int argc, char **argv)
 		}
 		putc('\n', fp);
 	}
-	tool_outputs_commit();  /* reports a write error */
-
 	if (!tool_quiet)
 		report(m, x, pred, scores,
 		       strcmp(outpath, "-") == 0 ? stderr : stdout);
+	/* the report written before any file is replaced: one lost to a
+	 * full disk or a closed pipe fails the run with the old file kept */
+	(void)tool_done();
+	tool_outputs_commit();  /* reports a write error */
 
 	free(scores);
 	free(pred);

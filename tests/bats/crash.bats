@@ -250,6 +250,13 @@ reap() {
 		fi
 		assert_stderr_regex "^[a-z-]+: standard output: write error"
 	done
+	# predict's report is checked before its output is replaced (it
+	# replaced the file, then failed on the report)
+	echo old >p.txt
+	run --separate-stderr bash -c "exec '$PRED' m.txt m.model p.txt >/dev/full"
+	assert_fails lapsvm-predict "standard output: write error"
+	[ "$(cat p.txt)" = old ]
+	[ -z "$(tmp_files)" ]
 }
 
 @test "bad input found after many good rows: exit 1, no temporary file, old outputs intact" {
