@@ -41,14 +41,16 @@ static lsv_status list_number(const char *piece, const char *s, double min,
 	char w[LSV_ERRMSG_MAX / 2];
 
 	if (lsv_parse_double(piece, v, err) != LSV_OK)
-		return lsv_fail(err, LSV_EINVAL, "'%s'%s %s", piece,
-				where(piece, s, w, sizeof w),
+		return lsv_fail(err, LSV_EINVAL, "'%s'%s %s (expected %s in "
+				"[%g, %g])", piece, where(piece, s, w, sizeof w),
 				err->why == LSV_WHY_NONFINITE ? "is not finite"
 				: err->why == LSV_WHY_RANGE ? "is out of range"
-				: integer ? "is not an integer" : "is not a number");
+				: integer ? "is not an integer" : "is not a number",
+				integer ? "an integer" : "a number", min, max);
 	if (integer && *v != floor(*v))
-		return lsv_fail(err, LSV_EINVAL, "'%s'%s is not an integer",
-				piece, where(piece, s, w, sizeof w));
+		return lsv_fail(err, LSV_EINVAL, "'%s'%s is not an integer "
+				"(expected an integer in [%g, %g])", piece,
+				where(piece, s, w, sizeof w), min, max);
 	if (*v < min || *v > max)
 		return lsv_fail(err, LSV_EINVAL,
 				"'%s'%s out of range (expected %s in [%g, %g])",

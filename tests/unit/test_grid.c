@@ -51,9 +51,13 @@ static void list_refusals(void)
 		{"1,,2", 0, "empty element in '1,,2'"},
 		{",1", 0, "empty element in ',1'"},
 		{"1,", 0, "empty element in '1,'"},
-		{"1,x", 0, "'x' in '1,x' is not a number"},
-		{"nan", 0, "'nan' is not finite"},
-		{"1.5", 1, "'1.5' is not an integer"},
+		{"1,x", 0, "'x' in '1,x' is not a number (expected a number in "
+			   "[0, 1e+300])"},
+		{"nan", 0, "'nan' is not finite (expected a number in [0, 1e+300])"},
+		{"1e999", 0, "'1e999' is out of range (expected a number in "
+			     "[0, 1e+300])"},
+		{"1.5", 1, "'1.5' is not an integer (expected an integer in "
+			   "[1, 100])"},
 		{"200", 1, "'200' out of range (expected an integer in [1, 100])"},
 		{"1:2", 0, "malformed range '1:2' (expected start:stop:xFACTOR or "
 			   "start:stop:+STEP)"},
@@ -62,7 +66,8 @@ static void list_refusals(void)
 		{"1:2:x3:4", 0, "malformed range '1:2:x3:4' (expected "
 				"start:stop:xFACTOR or start:stop:+STEP)"},
 		{"1:2:x", 0, "range '1:2:x': factor '' is not a number"},
-		{"1:a:x2", 0, "'a' in '1:a:x2' is not a number"},
+		{"1:a:x2", 0, "'a' in '1:a:x2' is not a number (expected a number "
+			      "in [0, 1e+300])"},
 		{"1:2:x1", 0, "range '1:2:x1': factor 1 must be > 1"},
 		{"1:2:x0.5", 0, "range '1:2:x0.5': factor 0.5 must be > 1"},
 		{"1:4:+0", 1, "range '1:4:+0': step 0 must be > 0"},
