@@ -24,7 +24,8 @@ static void usage(void)
 "(once).  The outputs are replaced together, only when all are complete.\n"
 "\n"
 "options:\n"
-"-k k : number of components (default 100, at most the number of features)\n"
+"-k k : number of components, at most the number of features (default 100,\n"
+"       or every feature when there are fewer)\n"
 "-q   : quiet: no summary\n"
 "-h   : show this help\n"
 "\n"
@@ -36,7 +37,7 @@ int main(int argc, char **argv)
 	lsv_data *x, *y;
 	lsv_pca *pc;
 	lsv_error err;
-	long k = 100;
+	long k = -1;  /* -1: 100, or every feature when fewer */
 	int c, a, stdin_used = 0, nin;
 	FILE **fp;
 
@@ -81,6 +82,11 @@ int main(int argc, char **argv)
 		tool_check_input(argv[optind + 2 * a]);
 	if (lsv_data_read_path(argv[optind], LSV_UNLABELED_DEFAULT, &x, &err))
 		tool_die_err(&err);
+	if (x->dim == 0)
+		tool_die(1, "%s: no row has a feature: there is nothing to project",
+			 argv[optind]);
+	if (k < 0)
+		k = x->dim < 100 ? (long)x->dim : 100;
 	if ((size_t)k > x->dim)
 		tool_die(1, "%s: -k %ld but the data has %zu features (expected "
 			 "1..%zu components)", argv[optind], k, x->dim, x->dim);

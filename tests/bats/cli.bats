@@ -147,6 +147,22 @@ fixtures() {
 	done
 }
 
+# -k 100 was the default whatever the data: 2 features failed with a -k the
+# user never gave
+@test "lapsvm-pca: the default k is 100, or every feature of data with fewer" {
+	printf '%s\n' '1 1:1 2:0' '-1 1:0 2:1' '1 1:2 2:2' >two.txt
+	run --separate-stderr "$PCA" two.txt a.pca
+	assert_status 0
+	"$PCA" -q -k 2 two.txt b.pca
+	assert_same a.pca b.pca
+	run --separate-stderr "$PCA" -k 3 two.txt c.pca
+	assert_fails lapsvm-pca "two.txt: -k 3 but the data has 2 features"
+	printf '1\n-1\n' >none.txt
+	run --separate-stderr "$PCA" none.txt d.pca
+	assert_fails lapsvm-pca "none.txt: no row has a feature: there is nothing to project"
+	[ ! -e d.pca ]
+}
+
 @test "lapsvm-pca: too many features for the covariance names the file" {
 	printf '1 1:1 20001:1\n-1 2:1\n' >wide.txt
 	run --separate-stderr "$PCA" -k 1 wide.txt wide.pca
