@@ -144,12 +144,11 @@ static void check_labeled(const lsv_data *x, const char *in)
 
 	for (i = 0; i < x->n; i++)
 		if (!lsv_data_is_labeled(x, i))
-			tool_die(1, "%s:%zu: the row is unlabeled (label %g, the "
-				 "unlabeled marker): -y builds the graph within each "
-				 "class, so every row needs a class (if %g is a class, "
-				 "name another marker with -u)",
-				 strcmp(in, "-") ? in : "(stdin)", i + 1, x->unlabeled,
-				 x->unlabeled);
+			tool_die_row(in, i + 1, "the row is unlabeled (label %g, the "
+				     "unlabeled marker): -y builds the graph within "
+				     "each class, so every row needs a class (if %g is "
+				     "a class, name another marker with -u)",
+				     x->unlabeled, x->unlabeled);
 }
 
 /* Timing of the O(n^2 d) phase, for users tuning threads and BLAS. */
@@ -352,8 +351,8 @@ static void update(const char *oldg, const char *oldd, const char *newd,
 		tool_die_err(&err);
 	if (lsv_graph_record_check_new(old, b, &err) != LSV_OK) {
 		if (tool_row_msg(&err) != NULL)
-			tool_die(1, "%s:%zu: %s (old data %s)", shown(newd),
-				 err.row, tool_row_msg(&err), shown(oldd));
+			tool_die_row(newd, err.row, "%s (old data %s)",
+				     tool_row_msg(&err), shown(oldd));
 		tool_die(1, "%s: %s (old data %s)", shown(newd), err.msg,
 			 shown(oldd));
 	}

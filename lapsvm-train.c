@@ -1304,10 +1304,9 @@ static void check_labels(const options *o, const lsv_data *x)
 	for (i = 0; o->p.combine_two && i < x->n; i++)
 		if (lsv_data_is_labeled(x, i) && x->y[i] != o->p.combine_labels[0] &&
 		    x->y[i] != o->p.combine_labels[1])
-			tool_die(1, "%s:%zu: label %g is not one of the two "
-				 "classes declared by -Y (%g and %g)", name, i + 1,
-				 x->y[i], o->p.combine_labels[0],
-				 o->p.combine_labels[1]);
+			tool_die_row(o->in, i + 1, "label %g is not one of the two "
+				     "classes declared by -Y (%g and %g)", x->y[i],
+				     o->p.combine_labels[0], o->p.combine_labels[1]);
 	for (i = 0, first = x->n; i < x->n; i++)
 		if (lsv_data_is_labeled(x, i)) {
 			if (first == x->n)
@@ -1333,11 +1332,11 @@ static void check_classes(const options *o, const lsv_data *x)
 		return;
 	for (i = 0; i < x->n; i++)
 		if (!lsv_data_is_labeled(x, i))
-			tool_die(1, "%s:%zu: the row is unlabeled (label %g, the "
-				 "unlabeled marker): -y regularizes each class on its "
-				 "own graph, so every row needs a class (if %g is a "
-				 "class, name another marker with -u)", name, i + 1, x->unlabeled,
-				 x->unlabeled);
+			tool_die_row(o->in, i + 1, "the row is unlabeled (label %g, "
+				     "the unlabeled marker): -y regularizes each class "
+				     "on its own graph, so every row needs a class (if %g "
+				     "is a class, name another marker with -u)",
+				     x->unlabeled, x->unlabeled);
 	for (j = 0; j < o->nweight; j++) {
 		char list[256];
 		size_t len = 0, k;

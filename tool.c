@@ -358,6 +358,42 @@ void tool_die_err(const lsv_error *err)
 	tool_die(EXIT_FAILURE, "%s", err->msg);
 }
 
+size_t tool_data_line(const char *path, size_t row)
+{
+	struct stat sb;
+	FILE *fp;
+	char *buf = NULL;
+	size_t cap = 0, line = 0, rows = 0;
+
+	/* read again: only a regular file gives the same lines twice */
+	if (row == 0 || strcmp(path, "-") == 0 || stat(path, &sb) != 0 ||
+	    !S_ISREG(sb.st_mode) || (fp = fopen(path, "r")) == NULL)
+		return 0;
+	while (rows < row && getline(&buf, &cap, fp) != -1) {
+		line++;
+		if (buf[strspn(buf, " \t")] != '#')  /* a comment is no row */
+			rows++;
+	}
+	free(buf);
+	fclose(fp);
+	return rows == row ? line : 0;
+}
+
+void tool_die_row(const char *path, size_t row, const char *fmt, ...)
+{
+	const char *name = strcmp(path, "-") ? path : "(stdin)";
+	size_t line = tool_data_line(path, row);
+	char what[LSV_ERRMSG_MAX + 256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof what, fmt, ap);
+	va_end(ap);
+	if (line > 0)
+		tool_die(EXIT_FAILURE, "%s:%zu: %s", name, line, what);
+	tool_die(EXIT_FAILURE, "%s: row %zu: %s", name, row, what);
+}
+
 const char *tool_row_msg(const lsv_error *err)
 {
 	char head[32];
@@ -369,13 +405,10 @@ const char *tool_row_msg(const lsv_error *err)
 
 void tool_die_data_err(const char *path, size_t before, const lsv_error *err)
 {
-	const char *name = strcmp(path, "-") ? path : "(stdin)";
 	const char *what = tool_row_msg(err);
 
-	/* the file's line number in place of the row's */
 	if (what != NULL && err->row > before)
-		tool_die(EXIT_FAILURE, "%s:%zu: %s", name, err->row - before,
-			 what);
+		tool_die_row(path, err->row - before, "%s", what);
 	tool_die_err(err);
 }
 

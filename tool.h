@@ -43,11 +43,22 @@ void tool_die(int code, const char *fmt, ...)
 void tool_die_err(const lsv_error *err) __attribute__((noreturn));
 /* A library call failed on the data read from path ("-": standard input),
  * whose rows are the rows before + 1, before + 2, ... of the data the call
- * saw (0 unless files were joined): "prog: FILE:LINE: <what>" when the
- * failure is one of its rows' (err->row; a data file's rows are its
- * lines), else "prog: <err->msg>"; exit 1. */
+ * saw (0 unless files were joined): tool_die_row when the failure is one
+ * of its rows' (err->row), else "prog: <err->msg>"; exit 1. */
 void tool_die_data_err(const char *path, size_t before, const lsv_error *err)
 	__attribute__((noreturn));
+/* The line of the data file path that holds its row'th row (from 1),
+ * counted as the data reader counts (a line whose first non-blank
+ * character is '#' is a comment, no row); 0 when path cannot be read a
+ * second time (standard input, a pipe) or has fewer rows. */
+size_t tool_data_line(const char *path, size_t row);
+
+/* A failure of data row `row` of path: "prog: FILE:LINE: <what>", or
+ * "prog: FILE: row N: <what>" when the line cannot be found again
+ * (tool_data_line); exit 1. */
+void tool_die_row(const char *path, size_t row, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4), noreturn));
+
 /* err->msg after its "row N: " (N = err->row, lsv_fail_row), or NULL when
  * the failure is no row's. */
 const char *tool_row_msg(const lsv_error *err);

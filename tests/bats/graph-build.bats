@@ -748,6 +748,17 @@ eps_data() {
 	[ ! -e over.graph ]
 }
 
+# comment lines are no rows: the message names the line, counted again in
+# the file; standard input cannot be read again, so its row is named
+@test "a refused row is named by its line in a file with comment lines, by its row on standard input" {
+	printf '%s\n' '# two rows' '0 1:1' '  # a comment' '0 1:1e-200' '0 1:2' >c.txt
+	run --separate-stderr "$GB" -q -k 1 c.txt c.graph
+	assert_fails graph-build "graph-build: c.txt:4: a feature value too small (1e-200"
+	run --separate-stderr bash -c "exec '$GB' -q -k 1 - c.graph <c.txt"
+	assert_fails graph-build "graph-build: (stdin): row 2: a feature value too small (1e-200"
+	[ ! -e c.graph ]
+}
+
 @test "a nonzero value below 1e-130 is refused (its squared distances underflow); 1e-120 is not" {
 	# 1e-200 and 3e-200 were at distance 0, duplicates; cosine rows of
 	# 1e-200 had no nonzero value

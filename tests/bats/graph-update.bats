@@ -257,10 +257,10 @@ nothing_written() {
 @test "-U error: a new row's value beyond the distance bounds is named by its line in the new file" {
 	moons_chunks
 	"$GB" -q a.txt a.g
-	printf '0 1:0.5 2:0.5\n0 1:1e-200 2:0.5\n' >b4.txt
+	printf '0 1:0.5 2:0.5\n# a comment\n0 1:1e-200 2:0.5\n' >b4.txt
 	run --separate-stderr "$GB" -U a.g a.txt b4.txt ab.g
-	# line 2 of b4.txt, not its row 152 of the joined data
-	nothing_written "b4.txt:2: a feature value too small (1e-200, expected 0 or at least 1e-130 in magnitude)"
+	# line 3 of b4.txt (its second row), not row 152 of the joined data
+	nothing_written "b4.txt:3: a feature value too small (1e-200, expected 0 or at least 1e-130 in magnitude)"
 }
 
 @test "-U error: a record whose features line was altered (no fingerprint covers it)" {
