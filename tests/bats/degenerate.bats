@@ -448,7 +448,7 @@ small_model() {
 		[ ! -e big.txt.model ]
 	done
 	run --separate-stderr "$TRAIN" -o big.out - big.model <big.txt
-	assert_fails lapsvm-train "(stdin):2: feature values too large"
+	assert_fails lapsvm-train "(stdin): row 2: feature values too large"
 	[ ! -e big.model ]
 	[ ! -e big.out ]
 	# 1e150 passes the graph's guard: the RBF kernel trains on it
