@@ -99,10 +99,9 @@ static void parse_costs(const char *arg, double *a, double *b)
 				 "e.g. 1:4)", arg);
 	memcpy(first, arg, len);
 	first[len] = '\0';
-	*a = tool_opt_double('k', first, 0.0, 1e300);
-	*b = tool_opt_double('k', colon + 1, 0.0, 1e300);
-	if (!(*a > 0.0) || !(*b > 0.0))
-		tool_usage_error("option -k: '%s': both costs must be > 0", arg);
+	/* costs > 0: the range says so, from the smallest normal double */
+	*a = tool_opt_double('k', first, DBL_MIN, 1e300);
+	*b = tool_opt_double('k', colon + 1, DBL_MIN, 1e300);
 }
 
 /* Eq. 9 of Loeff et al.: L1 when p1 k(L2 chosen, L1 true) > (1 - p1)
