@@ -350,9 +350,9 @@ static void update(const char *oldg, const char *oldd, const char *newd,
 	if (lsv_data_read_path(newd, marker, &b, &err) != LSV_OK)
 		tool_die_err(&err);
 	if (lsv_graph_record_check_new(old, b, &err) != LSV_OK) {
-		if (tool_row_msg(&err) != NULL)
+		if (lsv_error_row_text(&err) != NULL)
 			tool_die_row(newd, err.row, "%s (old data %s)",
-				     tool_row_msg(&err), shown(oldd));
+				     lsv_error_row_text(&err), shown(oldd));
 		tool_die(1, "%s: %s (old data %s)", shown(newd), err.msg,
 			 shown(oldd));
 	}

@@ -307,7 +307,7 @@ int main(int argc, char **argv)
 		tool_die(EXIT_FAILURE, "out of memory for %zu rows x %zu decision "
 			 "values", x->n, nf);
 	if (lsv_model_decision(m, x, scores, &err) != LSV_OK) {
-		if (err.status == LSV_ENUMERIC && tool_row_msg(&err) == NULL)
+		if (err.status == LSV_ENUMERIC && lsv_error_row_text(&err) == NULL)
 			/* its rows are the test rows */
 			tool_die(EXIT_FAILURE, "%s: %s", strcmp(testpath, "-")
 				 ? testpath : "(stdin)", err.msg);

@@ -394,18 +394,9 @@ void tool_die_row(const char *path, size_t row, const char *fmt, ...)
 	tool_die(EXIT_FAILURE, "%s: row %zu: %s", name, row, what);
 }
 
-const char *tool_row_msg(const lsv_error *err)
-{
-	char head[32];
-	int len = snprintf(head, sizeof head, "row %zu: ", err->row);
-
-	return err->row > 0 && len > 0 &&
-	       strncmp(err->msg, head, (size_t)len) == 0 ? err->msg + len : NULL;
-}
-
 void tool_die_data_err(const char *path, size_t before, const lsv_error *err)
 {
-	const char *what = tool_row_msg(err);
+	const char *what = lsv_error_row_text(err);
 
 	if (what != NULL && err->row > before)
 		tool_die_row(path, err->row - before, "%s", what);
@@ -414,7 +405,7 @@ void tool_die_data_err(const char *path, size_t before, const lsv_error *err)
 
 void tool_die_graph_err(const char *path, const lsv_error *err)
 {
-	if (tool_row_msg(err) == NULL && err->status == LSV_EINVAL)
+	if (lsv_error_row_text(err) == NULL && err->status == LSV_EINVAL)
 		tool_die(EXIT_FAILURE, "%s: %s",
 			 strcmp(path, "-") ? path : "(stdin)", err->msg);
 	tool_die_data_err(path, 0, err);

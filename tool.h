@@ -59,9 +59,6 @@ size_t tool_data_line(const char *path, size_t row);
 void tool_die_row(const char *path, size_t row, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4), noreturn));
 
-/* err->msg after its "row N: " (N = err->row, lsv_fail_row), or NULL when
- * the failure is no row's. */
-const char *tool_row_msg(const lsv_error *err);
 /* lsv_graph_build or lsv_knn_lists failed on the data of path, with
  * parameters lsv_graph_param_check accepts: as tool_die_data_err(path, 0,
  * err), and "prog: FILE: <err->msg>" when the data were refused for no one

@@ -119,11 +119,10 @@ lsv_status lsv_graph_build_classes(const lsv_data *x,
 		if (st == LSV_EINVAL && err != NULL && err->row >= 1 &&
 		    err->row <= m) {  /* the row of the class named, as ours */
 			lsv_error e2 = *err;
-			char head[32];
-			int len = snprintf(head, sizeof head, "row %zu: ", e2.row);
-			if (len > 0 && strncmp(e2.msg, head, (size_t)len) == 0)
+			const char *what = lsv_error_row_text(&e2);
+			if (what != NULL)
 				lsv_fail_row(err, LSV_EINVAL, rows[e2.row - 1] + 1,
-					     "%s", e2.msg + len);
+					     "%s", what);
 		}
 		if (st != LSV_OK)
 			goto fail;

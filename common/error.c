@@ -192,6 +192,15 @@ lsv_status lsv_fail_why(lsv_error *err, lsv_status s, lsv_why why,
 	return s;
 }
 
+const char *lsv_error_row_text(const lsv_error *err)
+{
+	char head[32];
+	int len = snprintf(head, sizeof head, "row %zu: ", err->row);
+
+	return err->row > 0 && len > 0 &&
+	       strncmp(err->msg, head, (size_t)len) == 0 ? err->msg + len : NULL;
+}
+
 lsv_status lsv_fail_row(lsv_error *err, lsv_status s, size_t row,
 			const char *fmt, ...)
 {

@@ -64,6 +64,11 @@ typedef struct {
 				      print (lsv_text_safe) */
 } lsv_error;
 
+/* err->msg after its opening "row N: " (N = err->row, a data row's
+ * failure), or NULL when the failure is no row's: the words a caller puts
+ * after its own name for the row (file:line). */
+const char *lsv_error_row_text(const lsv_error *err);
+
 /* A short name for a status ("malformed input", ...); never NULL. */
 const char *lsv_status_name(lsv_status s);
 
