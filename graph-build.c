@@ -606,8 +606,11 @@ static void summarize(const options *o, const lsv_graph *g,
 			  "%.2f s", g->n, p->epsilon, info->edges, info->isolated,
 			  tool_elapsed());
 	else
+		/* within each class k is capped class by class (warn_graph
+		 * names the smallest class's): the k asked for is the graph's */
 		tool_info("%zu rows, k = %d%s%s: %zu edges, %zu isolated rows; "
-			  "%.2f s", g->n, info->k, p->mutual ? " (mutual)" : "",
+			  "%.2f s", g->n, o->classes ? p->k : info->k,
+			  p->mutual ? " (mutual)" : "",
 			  o->classes ? " within each class" : "", info->edges,
 			  info->isolated, tool_elapsed());
 	if (p->weight == LSV_WEIGHT_HEAT)

@@ -1420,17 +1420,25 @@ static lsv_graph *read_graph(options *o, size_t j, const lsv_data *x,
 							&err)) != LSV_OK)
 			tool_die_graph_err(o->in, &err);
 		o->gp.progress = NULL;
-		if (o->p.class_graph)
+		/* within each class, a class of m rows offers m - 1
+		 * neighbours: k is capped class by class, and info.k is the
+		 * smallest class's; the k asked for is what rebuilds it */
+		if (o->p.class_graph && info.k < o->gp.k)
 			tool_info("no graph given (-G): built a %d-NN graph within "
 				  "each class (euclidean, heat weights) over the %zu "
-				  "rows%s", info.k, x->n, info.k < o->gp.k
-				  ? "; k is capped by the smallest class (m rows "
-				    "offer m - 1 neighbours)" : "");
+				  "rows; a class of m rows offers m - 1 neighbours, "
+				  "so the smallest class's rows use k = %d",
+				  o->gp.k, x->n, info.k);
+		else if (o->p.class_graph)
+			tool_info("no graph given (-G): built a %d-NN graph within "
+				  "each class (euclidean, heat weights) over the %zu "
+				  "rows", info.k, x->n);
 		else
 			tool_info("no graph given (-G): built a %d-NN graph (euclidean, "
 				  "heat weights) over the %zu rows", info.k, x->n);
 		snprintf(desc, size, "built knn k=%d euclidean heat t=%.17g union%s",
-			 info.k, info.t, o->p.class_graph ? " within-class" : "");
+			 o->p.class_graph ? o->gp.k : info.k, info.t,
+			 o->p.class_graph ? " within-class" : "");
 	}
 	return g;
 }
@@ -1547,16 +1555,26 @@ static void report(const lsv_train_param *p, const lsv_model *m,
 	if (r->gamma_data > 0.0)
 		tool_info("RBF width from the data: -g %.6g (1 / the mean squared "
 			  "distance between rows)", r->gamma_data);
-	if (r->kernel_identity)
+	/* the advice on -g is for the RBF kernel: for another, -g is no
+	 * width, and such a matrix says how the rows lie */
+	if (r->kernel_identity && p->kernel.type == LSV_KERNEL_RBF)
 		tool_info("warning: the kernel matrix is numerically the identity "
 			  "(every off-diagonal value below 1e-6 of the diagonal): "
 			  "gamma = %g is too large for these distances; try a smaller "
 			  "-g", p->kernel.gamma);
-	if (r->kernel_constant)
+	else if (r->kernel_identity)
+		tool_info("warning: the kernel matrix is numerically diagonal "
+			  "(every |K_ij| below 1e-6 of sqrt(K_ii K_jj)): the rows "
+			  "are orthogonal in the kernel's feature space");
+	if (r->kernel_constant && p->kernel.type == LSV_KERNEL_RBF)
 		tool_info("warning: the kernel matrix is numerically all ones "
 			  "(every off-diagonal value within 1e-6 of the diagonal): "
 			  "gamma = %g is too small for these distances; try a larger "
 			  "-g", p->kernel.gamma);
+	else if (r->kernel_constant)
+		tool_info("warning: the kernel matrix has rank one numerically "
+			  "(every |K_ij| within 1e-6 of sqrt(K_ii K_jj)): the rows "
+			  "are parallel in the kernel's feature space");
 	if (r->newton_capped)
 		tool_info("warning: Newton stopped at its cap of %ld steps before "
 			  "the active set settled; the model is the last iterate",

@@ -99,6 +99,22 @@ cv_accuracy() {
 	[ "$(key a.model bias)" = "$(key b.model bias)" ]
 }
 
+@test "-y with a class smaller than k: the k asked for is reported and recorded, the small class's cap named" {
+	# class 1 of one row (k capped at 0), class -1 of four (k = 3 used)
+	printf '%s\n' '1 1:0 2:0' '-1 1:5 2:0' '-1 1:6 2:0' '-1 1:5 2:1' '-1 1:6 2:1' >y1.txt
+	run --separate-stderr "$GB" -y -k 3 y1.txt g
+	assert_status 0
+	assert_stderr_has "warning: k = 3 but the smallest class offers only 0 candidate neighbours per point; its rows use k = 0"
+	assert_stderr_has "5 rows, k = 3 within each class: 6 edges, 1 isolated rows"
+	run --separate-stderr "$TRAIN" -y -k 3 -s laprls y1.txt a.model
+	assert_status 0
+	assert_stderr_has "built a 3-NN graph within each class (euclidean, heat weights) over the 5 rows; a class of m rows offers m - 1 neighbours, so the smallest class's rows use k = 0"
+	# the recorded k rebuilds the graph (k = 0 would be refused)
+	[[ "$(key a.model graph)" == "built knn k=3 euclidean heat t="*" union within-class" ]]
+	"$TRAIN" -q -y -s laprls -G g y1.txt b.model
+	diff <(sv_lines a.model) <(sv_lines b.model)
+}
+
 @test "lapsvm-train -y -G: a graph joining two classes is refused, naming the edge" {
 	"$GB" -q -k 10 m.txt all.graph
 	run --separate-stderr "$TRAIN" -y -G all.graph m.txt a.model

@@ -916,6 +916,21 @@ setup() {
 	[[ "$stderr" != *"kernel matrix is numerically"* ]]
 }
 
+@test "a degenerate linear kernel is warned about without advice on -g, which is no width there" {
+	# one feature: every row parallel to every other, K of rank one
+	printf '%s\n' '1 1:1' '-1 1:-2' '1 1:3' '0 1:0.5' >line.txt
+	run --separate-stderr "$TRAIN" -t 0 -i 0 line.txt
+	assert_status 0
+	assert_stderr_has "warning: the kernel matrix has rank one numerically (every |K_ij| within 1e-6 of sqrt(K_ii K_jj)): the rows are parallel in the kernel's feature space"
+	[[ "$stderr" != *"-g"* ]]
+	# orthogonal rows: K diagonal
+	printf '%s\n' '1 1:1' '-1 2:1' '1 3:1' '-1 4:1' >orth.txt
+	run --separate-stderr "$TRAIN" -t 0 -i 0 orth.txt
+	assert_status 0
+	assert_stderr_has "warning: the kernel matrix is numerically diagonal (every |K_ij| below 1e-6 of sqrt(K_ii K_jj)): the rows are orthogonal in the kernel's feature space"
+	[[ "$stderr" != *"-g"* ]]
+}
+
 @test "a numerically singular system (gamma_A near 0) is refused, not written as a model of rounding" {
 	"$DG" -S 1 -l 10 moons m.txt
 	echo old >m.model
