@@ -247,6 +247,8 @@ typedef struct {
 	size_t nfail;        /* rows the bound could not certify */
 	size_t B;            /* rows per block */
 	int kk, kc;          /* neighbours kept; candidates kept per row */
+	int kc_all;          /* kc is every row that can be chosen: a heap
+				turned none away, so every row is certified */
 	/* An update (lsv_knn_pairs_update): rows [0, q0) are old, their
 	 * chosen pairs known (old, nold, in the build's order); only pairs
 	 * with a row >= q0 are scanned.  q0 = 0: a full build. */
@@ -1047,8 +1049,11 @@ static lsv_status finish_knn(knn *s)
 				 * exact products (margin 0) the heap already
 				 * holds the kc smallest (key, index) pairs, so a
 				 * turned-away candidate tied with the kk-th
-				 * comes after it by index: certified. */
-				if (s->margin[q] > 0.0 && s->hsize[q] == s->kc &&
+				 * comes after it by index: certified.  So is
+				 * every row when the heaps hold every row that
+				 * can be chosen (k near n): none turned away. */
+				if (s->margin[q] > 0.0 && !s->kc_all &&
+				    s->hsize[q] == s->kc &&
 				    h >= s->kk && s->kk > 0 &&
 				    !(s->thr[q] - s->margin[q] > tmp[s->kk - 1].key)) {
 					count[q] = -1;
@@ -1581,6 +1586,7 @@ static lsv_status build_picks_from(const lsv_data *x,
 		size_t kc = kk + 8 + kk / 2;
 		s.kk = (int)kk;
 		s.kc = (int)(kc < avail ? kc : avail);
+		s.kc_all = kc >= avail;
 	}
 	info->k = s.kk;
 

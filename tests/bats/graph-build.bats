@@ -963,6 +963,19 @@ onehot() {
 	cmp t.g d.g
 }
 
+@test "k near n: the heaps hold every row, none was turned away, so no row is redone" {
+	# 200 random rows: at -k 199 (and -k 150, whose candidates are every
+	# row too) every row was redone in double, then exactly, before
+	awk 'BEGIN { srand(7); for (i = 0; i < 200; i++) printf "1 1:%.17g 2:%.17g\n", rand(), rand() }' >r200.txt
+	for k in 199 150; do
+		run --separate-stderr "$BIN/graph-build" -k "$k" -A dense r200.txt s.g
+		[ "$status" -eq 0 ]
+		[[ "$stderr" != *"certified"* && "$stderr" != *"redone"* ]]
+		"$BIN/graph-build" -q -k "$k" -A dense -p double r200.txt d.g
+		cmp s.g d.g
+	done
+}
+
 @test "-A auto times both paths on a sample of a large set, says which it took, and builds the same graph" {
 	onehot 4000 oh.txt
 	run --separate-stderr "$BIN/graph-build" -k 5 oh.txt auto.g
