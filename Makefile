@@ -154,11 +154,13 @@ demo: all
 
 # The paper's experiments (JMLR 2006 Sections 5 and 6.1; Argyriou et al. 2005), each printing its
 # table beside the paper's; figures (PNG, gnuplot) and per-run results go to
-# build/.  About 20 minutes on 2 cores with OpenBLAS, plus about 8 for the
-# clustering ones (measured on a loaded machine; cluster-digits needs
-# Debian's python3-sklearn for its k-means peer), plus about 45 each for
-# manifoldboost-uci and manifoldboost-digit1 (reference BLAS on a loaded
-# machine; the latter runs ssl-book.sh's Digit1 part too).  Not here:
+# build/.  About 3 hours on 2 cores (README, Reproducing the paper): 17
+# minutes for JMLR 2006 Section 5 with OpenBLAS, 19 for ssl-book, 23 for
+# the argyriou ones, about 8 for the clustering ones (measured on a loaded
+# machine; cluster-digits needs Debian's python3-sklearn for its k-means
+# peer), about 45 for manifoldboost-uci and 60 for manifoldboost-digit1
+# (reference BLAS on a loaded machine; the latter runs ssl-book.sh's Digit1
+# part too).  Not here: experiments/manifoldboost-secstr.sh (75 minutes),
 # experiments/cluster-fashion.sh (Fashion-MNIST, about 10 minutes with its
 # k-means peer; the data from datasets/fetch fashion); experiments/label-aware.sh
 # (Wang et al. 2014 Table 1: 8 sets x 30 draws x 7 widths x 5 methods, hours on

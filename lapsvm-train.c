@@ -33,7 +33,8 @@ static void usage(void)
 "            labels unused: minimize gamma_A |f|_K^2 + gamma_I f'Lf with\n"
 "            sum f = 0, sum f^2 = 1; only gamma_A/gamma_I matters, so -a is\n"
 "            -A and -i is -I there (defaults -A 1e-4 -I 1, -L unnormalized)\n"
-"            boost: ManifoldBoost with regression trees (below);\n"
+"            boost: ManifoldBoost with regression trees, or RBFs with\n"
+"            -H rbf (below);\n"
 "            combine: the best convex combination of the Laplacian kernels\n"
 "            of several graphs (-G repeated, -F), learned from the labeled\n"
 "            rows (Argyriou, Herbster & Pontil, NIPS 2005; below)\n"
@@ -109,6 +110,7 @@ static void usage(void)
 "            sparse data themselves (no n x n array)\n"
 "-N m      : Nystrom approximation with m landmarks sampled uniformly\n"
 "            (seeded by -S): memory O(n m) instead of O(n^2); needs -M newton\n"
+"            except with -s labelaware\n"
 "            (-s labelaware: the kernel eigenvectors v from the landmarks)\n"
 "-f model  : warm start from a model trained on a prefix of these rows\n"
 "            (yesterday's model, today's data appended): the iterative\n"
@@ -180,18 +182,19 @@ static void usage(void)
 "-u marker : label of the unlabeled rows (default 0)\n"
 "-e eps    : stopping tolerance: of the dual solver (default 0.001); of\n"
 "            conjugate gradient, the relative residual, under -M pcg,\n"
-"            pcg-early and -M newton on the linear map -t 0 (default 1e-6,\n"
-"            then 0 < eps < 1)\n"
+"            pcg-early and -M newton (default 1e-6, then 0 < eps < 1; under\n"
+"            -M newton a CG runs on the linear map -t 0 only)\n"
 "-o file   : write the predictions of the unlabeled training rows, in the\n"
 "            format of lapsvm-predict -d\n"
 "-x file   : write the kernel over the training rows in LIBSVM's\n"
 "            precomputed format (-t 4: 'label 0:i 1:K(i,1) ... n:K(i,n)'),\n"
 "            for svm-train -t 4 or lapsvm-train -t 4\n"
-"            (-s labelaware: the learned kernel K~ the SVM was trained on)\n"
+"            (-s labelaware, kdesign: the learned kernel K~ the SVM was\n"
+"            trained on)\n"
 "-v n      : stratified n-fold cross validation over the labeled rows (the\n"
 "            unlabeled rows and the graph stay in every fold), of every\n"
-"            combination of the lists given to -a/-A/-c, -i/-I, -g, -P, -L\n"
-"            and of the graphs of repeated -G;\n"
+"            combination of the lists given to -a/-A/-c, -i/-I, -g, -P, -L,\n"
+"            -Z and of the graphs of repeated -G;\n"
 "            the lowest held-out hinge loss of f scaled by its RMS on the\n"
 "            fold's training rows, averaged per class then over the\n"
 "            classes, wins (ties: larger gamma_A,\n"
@@ -204,8 +207,9 @@ static void usage(void)
 "            likewise averaged.\n"
 "            A list: 1e-4,1e-2,1 or a range 1e-6:1e2:x10\n"
 "            (start:stop:xFACTOR) or 1:4:+1 (start:stop:+STEP)\n"
-"-S seed   : random seed for -v, the Nystrom landmarks and -M random\n"
-"            (default 1)\n"
+"-S seed   : seed of every random choice: the folds of -v, the Nystrom\n"
+"            landmarks, -M random, the candidates of -s boost -H rbf, the\n"
+"            F_0 and k-means of -s boost -K (default 1)\n"
 "-q        : quiet mode\n"
 "-h        : show this help\n"
 "Combining graphs (-s combine): each graph q gives the kernel pinv(L_q) on\n"
@@ -632,7 +636,7 @@ static void read_options(int argc, char **argv, options *o)
 		    strpbrk(optarg, c == 'K' ? "," : ",:") != NULL)
 			tool_usage_error("option -%c takes one value, not a list "
 					 "('%s'); lists are for -a, -A, -c, -i, -I, "
-					 "-g, -P and -L", c, optarg);
+					 "-g, -P, -L and -Z", c, optarg);
 		switch (c) {
 		case 's':
 			o->p.solver = (lsv_solver)opt_name(c, optarg, lsv_solver_names,
@@ -1545,6 +1549,32 @@ static void report_combination(const options *o, const lsv_model *m,
 }
 
 /* What training did, on stderr (not with -q). */
+/* The method's name in the summary line. */
+static const char *method_title(const lsv_train_param *p)
+{
+	switch (p->solver) {
+	case LSV_SOLVER_COMBINE:
+		return p->combine_ext == LSV_SOLVER_LAPSVM
+			? "combination, model for new points LapSVM"
+			: "combination, model for new points LapRLS";
+	case LSV_SOLVER_TSVM:
+		return "TSVM";
+	case LSV_SOLVER_LABELAWARE:
+		return "label-aware kernel SVM";
+	case LSV_SOLVER_KDESIGN:
+		return "kernel design SVM";
+	case LSV_SOLVER_BOOST:
+		return p->boost_clusters > 0 ? "ManifoldBoost clustering"
+		       : p->gamma_I == 0.0 ? "logistic boosting" : "ManifoldBoost";
+	case LSV_SOLVER_CLUSTER:
+		return "clustering";
+	case LSV_SOLVER_LAPRLS:
+		return p->gamma_I == 0.0 ? "RLS" : "LapRLS";
+	default:
+		return p->gamma_I == 0.0 ? "SVM" : "LapSVM";
+	}
+}
+
 static void report(const lsv_train_param *p, const lsv_model *m,
 		   const lsv_train_report *r)
 {
@@ -1552,7 +1582,9 @@ static void report(const lsv_train_param *p, const lsv_model *m,
 		tool_info("warning: the TSVM stopped at the cap of %ld label switches "
 			  "(-w) before the switching condition was met",
 			  p->tsvm_max_switches);
-	if (r->gamma_data > 0.0)
+	/* trees use no kernel width (the RBF learners do, -H rbf) */
+	if (r->gamma_data > 0.0 && !(p->solver == LSV_SOLVER_BOOST &&
+				     p->boost_learner == LSV_BOOST_TREE))
 		tool_info("RBF width from the data: -g %.6g (1 / the mean squared "
 			  "distance between rows)", r->gamma_data);
 	/* the advice on -g is for the RBF kernel: for another, -g is no
@@ -1593,26 +1625,18 @@ static void report(const lsv_train_param *p, const lsv_model *m,
 				    "exactly"
 				  : "scale the features to similar ranges, or "
 				    "use a larger gamma_A");
-	tool_info("%s: l = %zu, u = %zu, %d %s, gamma_A = %g, gamma_I = "
-		  "%g, %zu expansion points; %.2f s",
-		  p->solver == LSV_SOLVER_COMBINE
-			  ? (p->combine_ext == LSV_SOLVER_LAPSVM
-				     ? "combination, model for new points LapSVM"
-				     : "combination, model for new points LapRLS")
-		  : p->solver == LSV_SOLVER_TSVM ? "TSVM"
-		  : p->solver == LSV_SOLVER_LABELAWARE ? "label-aware kernel SVM"
-		  : p->solver == LSV_SOLVER_KDESIGN ? "kernel design SVM"
-		  : p->solver == LSV_SOLVER_BOOST
-			  ? (p->boost_clusters > 0 ? "ManifoldBoost clustering"
-			     : p->gamma_I == 0.0 ? "logistic boosting"
-			     : "ManifoldBoost")
-		  : p->solver == LSV_SOLVER_CLUSTER ? "clustering"
-		  : p->solver == LSV_SOLVER_LAPRLS
-			  ? (p->gamma_I == 0.0 ? "RLS" : "LapRLS")
-			  : (p->gamma_I == 0.0 ? "SVM" : "LapSVM"),
-		  m->l, m->u, m->nr_class,
-		  clustering(p) ? "clusters" : "classes",
-		  p->gamma_A, p->gamma_I, m->sv->n, tool_elapsed());
+	/* boosting has no gamma_A and no expansion points: its own line */
+	if (p->solver == LSV_SOLVER_BOOST)
+		tool_info("%s: l = %zu, u = %zu, %d %s, gamma_I = %g; %.2f s",
+			  method_title(p), m->l, m->u, m->nr_class,
+			  clustering(p) ? "clusters" : "classes", p->gamma_I,
+			  tool_elapsed());
+	else
+		tool_info("%s: l = %zu, u = %zu, %d %s, gamma_A = %g, gamma_I = "
+			  "%g, %zu expansion points; %.2f s", method_title(p),
+			  m->l, m->u, m->nr_class,
+			  clustering(p) ? "clusters" : "classes", p->gamma_A,
+			  p->gamma_I, m->sv->n, tool_elapsed());
 	if (m->class_weight != NULL) {
 		char list[256];
 		size_t len = 0;

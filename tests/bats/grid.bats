@@ -192,7 +192,7 @@ bad_list() {
 	local o
 	for o in d r k e v S N m u; do
 		bad_list -"$o" 1,2
-		assert_stderr_has "option -$o takes one value, not a list ('1,2'); lists are for -a, -A, -c, -i, -I, -g, -P and -L"
+		assert_stderr_has "option -$o takes one value, not a list ('1,2'); lists are for -a, -A, -c, -i, -I, -g, -P, -L and -Z"
 	done
 	bad_list -v 2 -e 1:2:x10
 	assert_stderr_has "option -e takes one value, not a list"
