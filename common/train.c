@@ -320,10 +320,14 @@ void lsv_train_param_default(lsv_train_param *p)
 	p->boost_init = LSV_BOOST_INIT_RANDOM;
 }
 
-lsv_status lsv_train_param_check(const lsv_train_param *p, lsv_error *err)
-{
-	lsv_kernel k = p->kernel;
+/* The parameter checks, in lsv_train_param_check's order: each group
+ * returns the first error it finds, so the first error of any p is the
+ * same whatever else is wrong with it. */
 
+/* The solver and the method named, and, over several processes
+ * (p->comm), a method that splits its rows among them. */
+static lsv_status param_method(const lsv_train_param *p, lsv_error *err)
+{
 	if (lsv_solver_name(p->solver) == NULL)
 		return lsv_fail(err, LSV_EINVAL, "unknown solver %d", (int)p->solver);
 	if (lsv_method_name(p->method) == NULL)
@@ -338,10 +342,26 @@ lsv_status lsv_train_param_check(const lsv_train_param *p, lsv_error *err)
 				"pcg-early), or run on one process",
 				lsv_solver_name(p->solver), lsv_method_name(p->method),
 				lsv_comm_size(p->comm));
+	return LSV_OK;
+}
+
+/* The kernel's parameters; gamma 0 is valid, resolved from the data at
+ * training time (default_gamma), so 1 stands in for it here. */
+static lsv_status param_kernel(const lsv_train_param *p, lsv_error *err)
+{
+	lsv_kernel k = p->kernel;
+
 	if (k.gamma == 0.0)
 		k.gamma = 1.0;  /* resolved from the data at training time */
 	if (lsv_kernel_check(&k, err) != LSV_OK)
 		return LSV_EINVAL;
+	return LSV_OK;
+}
+
+/* The weights of eq. 4's two terms and the Laplacian's power. */
+static lsv_status param_regularization(const lsv_train_param *p,
+				       lsv_error *err)
+{
 	if (!(p->gamma_A > 0.0) || !isfinite(p->gamma_A))
 		return lsv_fail(err, LSV_EINVAL,
 				"gamma_A = %g out of range (expected > 0)", p->gamma_A);
@@ -352,6 +372,16 @@ lsv_status lsv_train_param_check(const lsv_train_param *p, lsv_error *err)
 		return lsv_fail(err, LSV_EINVAL,
 				"Laplacian power %d out of range (expected 1..100)",
 				p->power);
+	return LSV_OK;
+}
+
+/* The options that stand alone, each in its own range whatever the
+ * solver (a solver ignores those that are not its own): the dual's
+ * tolerance and cap, the TSVM's cost and fraction, the balance, PCG's
+ * tolerance and cap, the seed, the landmarks, the memory limit and the
+ * TSVM's switch cap. */
+static lsv_status param_ranges(const lsv_train_param *p, lsv_error *err)
+{
 	if (!(p->eps > 0.0) || !isfinite(p->eps))
 		return lsv_fail(err, LSV_EINVAL,
 				"tolerance eps = %g out of range (expected > 0)", p->eps);
@@ -395,13 +425,14 @@ lsv_status lsv_train_param_check(const lsv_train_param *p, lsv_error *err)
 	if (p->tsvm_max_switches < 0)
 		return lsv_fail(err, LSV_EINVAL,
 				"TSVM switch cap must be >= 0 (0: none)");
-	if (p->solver == LSV_SOLVER_CLUSTER && p->method == LSV_METHOD_NEWTON &&
-	    p->landmarks == 0)
-		return lsv_fail(err, LSV_EINVAL,
-				"clustering on a feature map needs landmarks "
-				"(-M newton -N m)");
-	if (lsv_class_weights_check(p, err) != LSV_OK)
-		return LSV_EINVAL;
+	return LSV_OK;
+}
+
+/* The combination's options, and the options it cannot take: a
+ * Laplacian power (its kernels are pinv(L_q)), class-dependent
+ * Laplacians, a balance shift; declared classes are its alone. */
+static lsv_status param_combine(const lsv_train_param *p, lsv_error *err)
+{
 	if (!(p->combine_mu >= 0.0) || !isfinite(p->combine_mu))
 		return lsv_fail(err, LSV_EINVAL,
 				"combination mu = %g out of range (expected > 0, or 0 "
@@ -446,6 +477,15 @@ lsv_status lsv_train_param_check(const lsv_train_param *p, lsv_error *err)
 				"a balance shift with the combination (its transductive "
 				"values and its model's differ, so one shift cannot fit "
 				"both)");
+	return LSV_OK;
+}
+
+/* The learned kernels' options (labelaware, kdesign): the number of
+ * eigenvectors, where they come from, the design and its delta, each
+ * refused for the solvers it is not for. */
+static lsv_status param_learned_kernels(const lsv_train_param *p,
+					lsv_error *err)
+{
 	if (p->la_k < 0)
 		return lsv_fail(err, LSV_EINVAL,
 				"%ld kernel eigenvectors out of range (expected >= 1, "
@@ -475,91 +515,132 @@ lsv_status lsv_train_param_check(const lsv_train_param *p, lsv_error *err)
 				  p->kdesign != LSV_KDESIGN_DIFFUSION))
 		return lsv_fail(err, LSV_EINVAL, "delta is the diffusion "
 				"kernel's (-s kdesign -J diffusion)");
+	return LSV_OK;
+}
+
+/* ManifoldBoost's options; with another solver, only that the options
+ * boosting alone reads (its clusters and their spectral start) are not
+ * set. */
+static lsv_status param_boost(const lsv_train_param *p, lsv_error *err)
+{
+	if (p->solver != LSV_SOLVER_BOOST) {
+		if (p->boost_init != LSV_BOOST_INIT_RANDOM)
+			return lsv_fail(err, LSV_EINVAL, "a spectral start is for "
+					"clustering by boosting (-s boost)");
+		if (p->boost_clusters != 0)
+			return lsv_fail(err, LSV_EINVAL, "a number of boosting "
+					"clusters is for -s boost");
+		return LSV_OK;
+	}
+	if (p->boost_rounds < 1 || p->boost_rounds > LSV_BOOST_MAX_ROUNDS)
+		return lsv_fail(err, LSV_EINVAL, "boosting rounds %ld out "
+				"of range (expected 1..%d)", p->boost_rounds,
+				LSV_BOOST_MAX_ROUNDS);
+	if (p->boost_depth < 1 || p->boost_depth > LSV_BOOST_MAX_DEPTH)
+		return lsv_fail(err, LSV_EINVAL, "tree depth %d out of "
+				"range (expected 1..%d; 1: stumps)",
+				p->boost_depth, LSV_BOOST_MAX_DEPTH);
+	if (!(p->boost_shrinkage > 0.0 && p->boost_shrinkage <= 1.0))
+		return lsv_fail(err, LSV_EINVAL, "shrinkage %g out of "
+				"range (expected 0 < nu <= 1)",
+				p->boost_shrinkage);
+	if (!(p->boost_tol >= 0.0) || !isfinite(p->boost_tol))
+		return lsv_fail(err, LSV_EINVAL, "relative cost change "
+				"%g out of range (expected >= 0; 0: run every "
+				"round)", p->boost_tol);
+	if (p->class_graph)
+		return lsv_fail(err, LSV_EINVAL, "class-dependent "
+				"Laplacians with boosting (not implemented)");
+	if (lsv_name_of(lsv_boost_learner_names, p->boost_learner) == NULL)
+		return lsv_fail(err, LSV_EINVAL, "unknown base learner %d",
+				p->boost_learner);
+	if (p->boost_rbfs < 1 || p->boost_rbfs > LSV_BOOST_MAX_RBFS)
+		return lsv_fail(err, LSV_EINVAL, "%d RBFs per round out of "
+				"range (expected 1..%d)", p->boost_rbfs,
+				LSV_BOOST_MAX_RBFS);
+	if (p->boost_learner == LSV_BOOST_RBF &&
+	    p->kernel.type != LSV_KERNEL_RBF)
+		return lsv_fail(err, LSV_EINVAL, "the RBF base learner "
+				"needs the RBF kernel (its width is -g)");
+	/* trees split the feature columns: a precomputed kernel's rows have
+	 * none (and their serial numbers are no feature), and any other
+	 * kernel would be recorded but never used */
+	if (p->kernel.type != LSV_KERNEL_RBF)
+		return lsv_fail(err, LSV_EINVAL, "boosting's trees split "
+				"the features: no kernel applies (the %s "
+				"kernel was asked for)",
+				lsv_kernel_name(p->kernel.type)
+				? lsv_kernel_name(p->kernel.type) : "unknown");
+	if (p->landmarks > 0)
+		return lsv_fail(err, LSV_EINVAL, "boosting fits its base "
+				"learners to the features themselves: "
+				"Nystrom landmarks (-N) do not apply");
+	if (p->boost_clusters == 1 || p->boost_clusters < 0)
+		return lsv_fail(err, LSV_EINVAL, "%d clusters out of range "
+				"(expected at least 2)", p->boost_clusters);
+	if (p->boost_clusters > 0 && !(p->gamma_I > 0.0))
+		return lsv_fail(err, LSV_EINVAL, "clustering by boosting "
+				"needs gamma_I > 0 (the graph is all it has)");
+	if (p->boost_init != LSV_BOOST_INIT_RANDOM &&
+	    (p->boost_init != LSV_BOOST_INIT_SPECTRAL ||
+	     p->boost_clusters == 0))
+		return lsv_fail(err, LSV_EINVAL, "a spectral start is for "
+				"clustering by boosting (boost_clusters)");
+	if (p->boost_clusters > 0 && p->balance != LSV_BALANCE_NONE)
+		return lsv_fail(err, LSV_EINVAL, "a positive fraction is "
+				"for classifiers, not for clustering");
+	return LSV_OK;
+}
+
+/* Spectral clustering's options; its objective has no loss, so it needs
+ * the graph term, and no fraction of positives applies. */
+static lsv_status param_cluster(const lsv_train_param *p, lsv_error *err)
+{
+	if (p->solver != LSV_SOLVER_CLUSTER)
+		return LSV_OK;
+	if (p->clusters < 2)
+		return lsv_fail(err, LSV_EINVAL, "%d clusters out of range "
+				"(expected at least 2)", p->clusters);
+	if (p->cluster_restarts < 1)
+		return lsv_fail(err, LSV_EINVAL, "%d k-means restarts out "
+				"of range (expected at least 1)",
+				p->cluster_restarts);
+	if (!(p->gamma_I > 0.0))
+		return lsv_fail(err, LSV_EINVAL,
+				"clustering needs gamma_I > 0 (only gamma_A / "
+				"gamma_I matters; the graph is all it has)");
+	if (p->balance != LSV_BALANCE_NONE)
+		return lsv_fail(err, LSV_EINVAL,
+				"a positive fraction is for classifiers, not "
+				"for clustering");
+	return LSV_OK;
+}
+
+lsv_status lsv_train_param_check(const lsv_train_param *p, lsv_error *err)
+{
+	lsv_status st;
+
+	if ((st = param_method(p, err)) != LSV_OK ||
+	    (st = param_kernel(p, err)) != LSV_OK ||
+	    (st = param_regularization(p, err)) != LSV_OK ||
+	    (st = param_ranges(p, err)) != LSV_OK)
+		return st;
+	if (p->solver == LSV_SOLVER_CLUSTER && p->method == LSV_METHOD_NEWTON &&
+	    p->landmarks == 0)
+		return lsv_fail(err, LSV_EINVAL,
+				"clustering on a feature map needs landmarks "
+				"(-M newton -N m)");
+	if (lsv_class_weights_check(p, err) != LSV_OK)
+		return LSV_EINVAL;
+	if ((st = param_combine(p, err)) != LSV_OK ||
+	    (st = param_learned_kernels(p, err)) != LSV_OK)
+		return st;
+	/* the method table has a row for p (the message lists the rows) */
 	if (find_method(p, err) == NULL)
 		return LSV_EINVAL;
-	if (p->solver == LSV_SOLVER_BOOST) {
-		if (p->boost_rounds < 1 || p->boost_rounds > LSV_BOOST_MAX_ROUNDS)
-			return lsv_fail(err, LSV_EINVAL, "boosting rounds %ld out "
-					"of range (expected 1..%d)", p->boost_rounds,
-					LSV_BOOST_MAX_ROUNDS);
-		if (p->boost_depth < 1 || p->boost_depth > LSV_BOOST_MAX_DEPTH)
-			return lsv_fail(err, LSV_EINVAL, "tree depth %d out of "
-					"range (expected 1..%d; 1: stumps)",
-					p->boost_depth, LSV_BOOST_MAX_DEPTH);
-		if (!(p->boost_shrinkage > 0.0 && p->boost_shrinkage <= 1.0))
-			return lsv_fail(err, LSV_EINVAL, "shrinkage %g out of "
-					"range (expected 0 < nu <= 1)",
-					p->boost_shrinkage);
-		if (!(p->boost_tol >= 0.0) || !isfinite(p->boost_tol))
-			return lsv_fail(err, LSV_EINVAL, "relative cost change "
-					"%g out of range (expected >= 0; 0: run every "
-					"round)", p->boost_tol);
-		if (p->class_graph)
-			return lsv_fail(err, LSV_EINVAL, "class-dependent "
-					"Laplacians with boosting (not implemented)");
-		if (lsv_name_of(lsv_boost_learner_names, p->boost_learner) ==
-		    NULL)
-			return lsv_fail(err, LSV_EINVAL, "unknown base learner %d",
-					p->boost_learner);
-		if (p->boost_rbfs < 1 || p->boost_rbfs > LSV_BOOST_MAX_RBFS)
-			return lsv_fail(err, LSV_EINVAL, "%d RBFs per round out of "
-					"range (expected 1..%d)", p->boost_rbfs,
-					LSV_BOOST_MAX_RBFS);
-		if (p->boost_learner == LSV_BOOST_RBF &&
-		    p->kernel.type != LSV_KERNEL_RBF)
-			return lsv_fail(err, LSV_EINVAL, "the RBF base learner "
-					"needs the RBF kernel (its width is -g)");
-		/* trees split the feature columns: a precomputed kernel's
-		 * rows have none (and their serial numbers are no feature),
-		 * and any other kernel would be recorded but never used */
-		if (p->kernel.type != LSV_KERNEL_RBF)
-			return lsv_fail(err, LSV_EINVAL, "boosting's trees split "
-					"the features: no kernel applies (the %s "
-					"kernel was asked for)",
-					lsv_kernel_name(p->kernel.type)
-					? lsv_kernel_name(p->kernel.type) : "unknown");
-		if (p->landmarks > 0)
-			return lsv_fail(err, LSV_EINVAL, "boosting fits its base "
-					"learners to the features themselves: "
-					"Nystrom landmarks (-N) do not apply");
-		if (p->boost_clusters == 1 || p->boost_clusters < 0)
-			return lsv_fail(err, LSV_EINVAL, "%d clusters out of range "
-					"(expected at least 2)", p->boost_clusters);
-		if (p->boost_clusters > 0 && !(p->gamma_I > 0.0))
-			return lsv_fail(err, LSV_EINVAL, "clustering by boosting "
-					"needs gamma_I > 0 (the graph is all it has)");
-		if (p->boost_init != LSV_BOOST_INIT_RANDOM &&
-		    (p->boost_init != LSV_BOOST_INIT_SPECTRAL ||
-		     p->boost_clusters == 0))
-			return lsv_fail(err, LSV_EINVAL, "a spectral start is for "
-					"clustering by boosting (boost_clusters)");
-		if (p->boost_clusters > 0 && p->balance != LSV_BALANCE_NONE)
-			return lsv_fail(err, LSV_EINVAL, "a positive fraction is "
-					"for classifiers, not for clustering");
-	} else if (p->boost_init != LSV_BOOST_INIT_RANDOM) {
-		return lsv_fail(err, LSV_EINVAL, "a spectral start is for "
-				"clustering by boosting (-s boost)");
-	} else if (p->boost_clusters != 0) {
-		return lsv_fail(err, LSV_EINVAL, "a number of boosting clusters "
-				"is for -s boost");
-	}
-	if (p->solver == LSV_SOLVER_CLUSTER) {
-		if (p->clusters < 2)
-			return lsv_fail(err, LSV_EINVAL, "%d clusters out of range "
-					"(expected at least 2)", p->clusters);
-		if (p->cluster_restarts < 1)
-			return lsv_fail(err, LSV_EINVAL, "%d k-means restarts out "
-					"of range (expected at least 1)",
-					p->cluster_restarts);
-		if (!(p->gamma_I > 0.0))
-			return lsv_fail(err, LSV_EINVAL,
-					"clustering needs gamma_I > 0 (only gamma_A / "
-					"gamma_I matters; the graph is all it has)");
-		if (p->balance != LSV_BALANCE_NONE)
-			return lsv_fail(err, LSV_EINVAL,
-					"a positive fraction is for classifiers, not "
-					"for clustering");
-	}
+	if ((st = param_boost(p, err)) != LSV_OK ||
+	    (st = param_cluster(p, err)) != LSV_OK)
+		return st;
 	return LSV_OK;
 }
 
@@ -1062,6 +1143,38 @@ static lsv_status train(const lsv_data *x, const lsv_graph *const *gs,
 			lsv_train_report *report, lsv_error *err);
 
 /*
+ * RLS and the SVM (gamma_I = 0, a row marked labeled_only) with unlabeled
+ * rows: those rows have no term in eq. 4, so their coefficients are 0 and
+ * the labeled rows alone give the same function without the n x n
+ * kernel.  The kernel's gamma is resolved from all the rows (prm); the
+ * model counts the unlabeled rows, and the report has no outputs (those
+ * trained are of the labeled rows only).
+ */
+static lsv_status train_rls_svm(const lsv_data *x, const lsv_train_param *p,
+				const lsv_train_param *prm,
+				const lsv_train_progress *progress,
+				lsv_model **out, lsv_train_report *report,
+				lsv_error *err)
+{
+	lsv_data *sub = labeled_rows(x);
+	lsv_train_param q = *p;
+	lsv_status st;
+
+	if (sub == NULL)
+		return lsv_fail(err, LSV_ENOMEM, "out of memory");
+	q.kernel.gamma = prm->kernel.gamma;  /* from all the rows */
+	st = train(sub, NULL, 0, NULL, &q, NULL, NULL, progress, out, report,
+		   err);
+	lsv_data_free(sub);
+	if (st == LSV_OK) {
+		(*out)->u = x->n - x->l;
+		free(report->train_f);  /* of the labeled rows only */
+		report->train_f = NULL;
+	}
+	return st;
+}
+
+/*
  * Class-dependent Laplacians with unlabeled rows (a cross-validation
  * fold's held-out rows): the graph has no edge at them (checked), so they
  * have no loss and no graph term, and their coefficients are 0 -- for
@@ -1376,12 +1489,15 @@ static lsv_status combine_setup(const lsv_data *x, const lsv_graph *const *gs,
 	return LSV_OK;
 }
 
-/* The memory the method's arrays take for n rows, against the limit
- * (-m), with the way around it the refusal names. */
+/* n rows, which the solvers count in an int, and the memory the
+ * method's arrays take for them, against the limit (-m), with the way
+ * around it the refusal names. */
 static lsv_status check_memory(const method_row *row,
 			       const lsv_train_param *prm, size_t n,
 			       lsv_error *err)
 {
+	if (n > INT_MAX)
+		return lsv_fail(err, LSV_ETOOBIG, "%zu rows: too many", n);
 	return lsv_check_bytes(prm, row->mem(prm, (double)n),
 			      row->mem == mem_krows && prm->comm != NULL &&
 			      lsv_comm_size(prm->comm) > 1
@@ -1445,41 +1561,83 @@ static lsv_status fit_classes(const lsv_data *x, lsv_train_param *prm,
 	return LSV_OK;
 }
 
-/* lsv_train with a report and progress that are never NULL; Kin: the
- * caller's n x n kernel (lsv_train_kernel), or NULL to compute it here;
- * gs[0..ng): the graphs (one, or several for the combination). */
-static lsv_status train(const lsv_data *x, const lsv_graph *const *gs,
-			size_t ng, const double *start,
-			const lsv_train_param *p, const double *Kin,
-			lsv_eig_cache *eig,
-			const lsv_train_progress *progress, lsv_model **out,
-			lsv_train_report *report, lsv_error *err)
-{
-	const lsv_graph *g = ng > 0 ? gs[0] : NULL;
+/*
+ * One training run past its checks: the problem handed to the solver, F
+ * (whose arrays are const to the solver), and what the driver owns behind
+ * it.  The setup steps below fill it in turn; run_free frees all of it
+ * whichever step failed, so train() has one cleanup.
+ */
+typedef struct {
 	lsv_fit F;
-	lsv_train_param prm = *p;
+	lsv_train_param prm;        /* p resolved (F.p) */
 	const method_row *row;
-	lsv_lapop L;
-	lsv_krows Kr;
-	double *labels = NULL, *Y = NULL, *K = NULL;
-	size_t *lab = NULL, *krow = NULL, n = x->n, i;
-	lsv_status st;
-	double t0 = 0.0, t1 = 0.0, *startw = NULL, kmax = 0.0;
-	int c;
+	lsv_lapop L;                /* L^p (F.L when there is a graph term) */
+	lsv_krows Kr;               /* the kernel by rows (F.Kr) */
+	double *labels;             /* F.labels */
+	size_t *lab;                /* F.lab */
+	double *Y;                  /* F.Y */
+	double *K;                  /* this rank's rows of K, computed here */
+	size_t *krow;               /* their row numbers */
+	double *startw;             /* F.start: the combination's, sum 1 */
+	double kmax;                /* the largest |k_ii| (check_digits) */
+	double t0, t1;              /* the kernel's start and end (seconds) */
+} train_run;
 
-	memset(&F, 0, sizeof F);
-	memset(&L, 0, sizeof L);
-	memset(&Kr, 0, sizeof Kr);
+/* R zeroed, p as R->prm to resolve, and F's inputs from the call. */
+static void run_init(train_run *R, const lsv_data *x, const lsv_graph *g,
+		     const lsv_train_param *p, const double *Kin,
+		     lsv_eig_cache *eig, const lsv_train_progress *progress,
+		     lsv_train_report *report, lsv_error *err)
+{
+	memset(R, 0, sizeof *R);
+	R->prm = *p;
+	R->F.x = x;
+	R->F.p = &R->prm;
+	R->F.n = x->n;
+	R->F.graph = g;
+	R->F.eig = Kin != NULL ? eig : NULL;  /* keyed by the caller's K */
+	R->F.progress = progress;
+	R->F.report = report;
+	R->F.err = err;
+}
+
+/* Everything R owns, NULL or not (the operator L zeroed or built). */
+static void run_free(train_run *R)
+{
+	lsv_lapop_free(&R->L);
+	free(R->K);
+	free(R->krow);
+	free(R->lab);
+	free(R->Y);
+	free(R->labels);
+	free(R->F.alpha);
+	free(R->F.bias);
+	free(R->F.ystar);
+	free(R->F.graph_weight);
+	free(R->F.warm_rows);
+	free(R->startw);
+}
+
+/* The request before the data are looked at: p checked, its row of the
+ * method table into *row, and what that row cannot take -- a warm start
+ * unless it iterates from alpha (or w and b), none with class-dependent
+ * Laplacians nor a precomputed kernel, more than one graph unless it
+ * combines them. */
+static lsv_status check_request(const lsv_train_param *p, size_t ng,
+				const method_row **row, lsv_error *err)
+{
+	lsv_status st;
+
 	if ((st = lsv_train_param_check(p, err)) != LSV_OK)
 		return st;
-	row = find_method(p, err);
-	if (row != NULL && p->init != NULL && !warm_method(row))
+	*row = find_method(p, err);
+	if (*row != NULL && p->init != NULL && !warm_method(*row))
 		return lsv_fail(err, LSV_EINVAL,
 				"a warm start is for the iterative methods on the "
 				"kernel (lapsvm -M pcg, pcg-early or newton; laprls "
 				"-M pcg or pcg-early) and Newton on a feature map "
 				"(-M newton -N m, or -M newton -t 0), not %s",
-				row->name);
+				(*row)->name);
 	if (p->init != NULL && p->class_graph)
 		return lsv_fail(err, LSV_EINVAL,
 				"a warm start does not apply with class-dependent "
@@ -1494,14 +1652,36 @@ static lsv_status train(const lsv_data *x, const lsv_graph *const *gs,
 		return lsv_fail(err, LSV_EINVAL,
 				"%zu graphs: only the combination (-s combine) takes "
 				"more than one", ng);
+	return LSV_OK;
+}
+
+/*
+ * The request against the data x and the graphs gs[0..ng), with what
+ * depends on them resolved into *prm: the combination's graphs, start
+ * and defaults (combine_setup), the kernel's default gamma (into the
+ * report too), labeled rows (unless clustering), the class weights'
+ * classes, gamma_I 0 for a row without a graph term, the TSVM's C* = C,
+ * the graph's size, a graph for gamma_I > 0 and, with class-dependent
+ * Laplacians, one within each class.
+ */
+static lsv_status check_data(const lsv_data *x, const lsv_graph *const *gs,
+			     size_t ng, const double *start,
+			     const lsv_train_param *p, lsv_train_param *prm,
+			     const method_row *row, lsv_train_report *report,
+			     lsv_error *err)
+{
+	const lsv_graph *g = ng > 0 ? gs[0] : NULL;
+	size_t n = x->n;
+	lsv_status st;
+
 	if (p->solver == LSV_SOLVER_COMBINE &&
-	    (st = combine_setup(x, gs, ng, start, &prm, err)) != LSV_OK)
+	    (st = combine_setup(x, gs, ng, start, prm, err)) != LSV_OK)
 		return st;
-	if (prm.kernel.gamma == 0.0 &&
-	    (st = default_gamma(x, &prm.kernel, report, err)) != LSV_OK)
+	if (prm->kernel.gamma == 0.0 &&
+	    (st = default_gamma(x, &prm->kernel, report, err)) != LSV_OK)
 		return st;
-	if (x->l == 0 && prm.solver != LSV_SOLVER_CLUSTER &&
-	    prm.boost_clusters == 0)
+	if (x->l == 0 && prm->solver != LSV_SOLVER_CLUSTER &&
+	    prm->boost_clusters == 0)
 		return lsv_fail(err, LSV_EINVAL,
 				"no labeled rows (every label is the unlabeled "
 				"marker %g)", x->unlabeled);
@@ -1509,208 +1689,288 @@ static lsv_status train(const lsv_data *x, const lsv_graph *const *gs,
 	    (st = lsv_class_weights_known(p, x, err)) != LSV_OK)
 		return st;
 	if (!row->graph)
-		prm.gamma_I = 0.0;
-	if (prm.solver == LSV_SOLVER_TSVM && prm.tsvm_cstar == 0.0)
-		prm.tsvm_cstar = 1.0 / (2.0 * prm.gamma_A * (double)x->l);  /* C */
+		prm->gamma_I = 0.0;
+	if (prm->solver == LSV_SOLVER_TSVM && prm->tsvm_cstar == 0.0)
+		prm->tsvm_cstar = 1.0 / (2.0 * prm->gamma_A * (double)x->l);  /* C */
 	if (g != NULL && g->n != n)
 		return lsv_fail(err, LSV_EINVAL,
 				"the graph has %zu rows but the data %zu", g->n, n);
-	if (prm.gamma_I == 0.0 && row->labeled_only && x->l < n) {
-		/* RLS / SVM: the unlabeled rows have no term in eq. 4 (their
-		 * coefficients are 0), so the n x n kernel is not needed */
-		lsv_data *sub = labeled_rows(x);
-		lsv_train_param q = *p;
-		if (sub == NULL)
-			return lsv_fail(err, LSV_ENOMEM, "out of memory");
-		q.kernel.gamma = prm.kernel.gamma;  /* from all the rows */
-		st = train(sub, NULL, 0, NULL, &q, NULL, NULL, progress, out,
-			   report, err);
-		lsv_data_free(sub);
-		if (st == LSV_OK) {
-			(*out)->u = n - x->l;
-			free(report->train_f);  /* of the labeled rows only */
-			report->train_f = NULL;
-		}
-		return st;
-	}
-	if (prm.gamma_I > 0.0 && g == NULL)
+	if (prm->gamma_I > 0.0 && g == NULL)
 		return lsv_fail(err, LSV_EINVAL, "gamma_I > 0 needs a graph");
-	if (prm.gamma_I > 0.0 && prm.class_graph &&
+	if (prm->gamma_I > 0.0 && prm->class_graph &&
 	    lsv_graph_check_classes(g, x, err) != LSV_OK) {
 		lsv_error e = *err;
 		return lsv_fail(err, LSV_EINVAL, "%s: class-dependent Laplacians "
 				"need a graph within each class", e.msg);
 	}
-	if (prm.gamma_I > 0.0 && prm.class_graph && x->l < n && !row->map)
-		return train_labeled(x, g, p, &prm, Kin, progress, out, report,
-				     err);
-	if (n > INT_MAX)
-		return lsv_fail(err, LSV_ETOOBIG, "%zu rows: too many", n);
-	if ((st = check_memory(row, &prm, n, err)) != LSV_OK)
-		return st;
+	return LSV_OK;
+}
 
-	F.x = x;
-	F.p = &prm;
-	F.n = n;
-	F.graph = g;
-	F.eig = Kin != NULL ? eig : NULL;  /* keyed by the caller's K */
-	F.progress = progress;
-	F.report = report;
-	F.err = err;
-	if ((st = fit_classes(x, &prm, &labels, &F.nr_class, err)) != LSV_OK)
+/* F's classes (fit_classes, into R->labels): at least two; its nr_fn
+ * functions, one for two classes, else one per class (one-vs-rest) or,
+ * clustering, c - 1 embeddings; and the TSVM's r when not given. */
+static lsv_status setup_classes(train_run *R, const lsv_data *x,
+				lsv_error *err)
+{
+	lsv_fit *F = &R->F;
+	lsv_train_param *prm = &R->prm;
+	size_t i;
+	lsv_status st;
+
+	if ((st = fit_classes(x, prm, &R->labels, &F->nr_class, err)) != LSV_OK)
 		return st;
-	F.labels = labels;
-	if (F.nr_class < 2) {
-		st = lsv_fail(err, LSV_EINVAL,
-			      "the labeled rows have only one class (%g): need "
-			      "at least two", labels[0]);
-		goto done;
-	}
-	F.nr_fn = F.nr_class == 2 ? 1
-		: prm.solver == LSV_SOLVER_CLUSTER || prm.boost_clusters > 0
-		? F.nr_class - 1 : F.nr_class;
-	if (prm.solver == LSV_SOLVER_TSVM && F.nr_fn == 1 && prm.tsvm_r == 0.0) {
+	F->labels = R->labels;
+	if (F->nr_class < 2)
+		return lsv_fail(err, LSV_EINVAL,
+				"the labeled rows have only one class (%g): need "
+				"at least two", R->labels[0]);
+	F->nr_fn = F->nr_class == 2 ? 1
+		 : prm->solver == LSV_SOLVER_CLUSTER || prm->boost_clusters > 0
+		 ? F->nr_class - 1 : F->nr_class;
+	if (prm->solver == LSV_SOLVER_TSVM && F->nr_fn == 1 &&
+	    prm->tsvm_r == 0.0) {
 		/* record the r used: the labeled ratio of the first class */
 		size_t pos = 0;
-		for (i = 0; i < n; i++)
-			pos += lsv_data_is_labeled(x, i) && x->y[i] == labels[0];
-		prm.tsvm_r = (double)pos / (double)x->l;
+		for (i = 0; i < x->n; i++)
+			pos += lsv_data_is_labeled(x, i) && x->y[i] == R->labels[0];
+		prm->tsvm_r = (double)pos / (double)x->l;
 	}
-	lab = lsv_alloc(x->l, sizeof *lab);
-	Y = lsv_alloc(x->l * (size_t)F.nr_fn, sizeof *Y);
-	F.alpha = calloc(n * (size_t)F.nr_fn, sizeof *F.alpha);
-	F.bias = calloc((size_t)F.nr_fn, sizeof *F.bias);
-	/* a distributed row computes and keeps only this rank's block of
-	 * rows of K (lsv_krows; a caller's whole K is used whole by every
-	 * rank); from here a local failure is agreed by every rank before
-	 * the next product */
-	Kr.n = n;
-	Kr.comm = !row->map && Kin == NULL && distributed(row) ? prm.comm : NULL;
-	lsv_block_rows(Kr.comm, n, &Kr.lo, &Kr.nl);
+	return LSV_OK;
+}
+
+/*
+ * F's arrays: the labeled rows and their one-vs-rest targets (F.lab,
+ * F.Y), alpha and b zeroed, and, unless the row is on a feature map or
+ * the caller gave K, this rank's block of rows of K to compute (R->K,
+ * R->Kr: a distributed row keeps only its block; a caller's whole K is
+ * used whole by every rank).  All allocated before one agreement, so
+ * that a local failure is every rank's before the next product.
+ */
+static lsv_status setup_targets(train_run *R, const lsv_data *x,
+				const double *Kin, lsv_error *err)
+{
+	lsv_fit *F = &R->F;
+	const method_row *row = R->row;
+	size_t n = x->n, i;
+	lsv_status st = LSV_OK;
+	int c;
+
+	R->lab = lsv_alloc(x->l, sizeof *R->lab);
+	R->Y = lsv_alloc(x->l * (size_t)F->nr_fn, sizeof *R->Y);
+	F->alpha = calloc(n * (size_t)F->nr_fn, sizeof *F->alpha);
+	F->bias = calloc((size_t)F->nr_fn, sizeof *F->bias);
+	R->Kr.n = n;
+	R->Kr.comm = !row->map && Kin == NULL && distributed(row)
+		     ? R->prm.comm : NULL;
+	lsv_block_rows(R->Kr.comm, n, &R->Kr.lo, &R->Kr.nl);
 	if (!row->map && Kin == NULL) {
-		K = lsv_alloc(Kr.nl * n, sizeof *K);
-		krow = lsv_alloc(Kr.nl, sizeof *krow);
+		R->K = lsv_alloc(R->Kr.nl * n, sizeof *R->K);
+		R->krow = lsv_alloc(R->Kr.nl, sizeof *R->krow);
 	}
-	st = LSV_OK;
-	if (!lab || !Y || !F.alpha || !F.bias ||
-	    (!row->map && !Kin && (!K || !krow)))
+	if (!R->lab || !R->Y || !F->alpha || !F->bias ||
+	    (!row->map && !Kin && (!R->K || !R->krow)))
 		st = lsv_fail(err, LSV_ENOMEM,
 			      "out of memory for the kernel matrix (%zu bytes)",
-			      Kr.nl * n * sizeof *K);
-	if ((st = lsv_krows_agree(&Kr, st, err)) != LSV_OK)
-		goto done;
+			      R->Kr.nl * n * sizeof *R->K);
+	if ((st = lsv_krows_agree(&R->Kr, st, err)) != LSV_OK)
+		return st;
 	for (i = 0; i < n; i++)  /* clustering: every row counts as unlabeled */
-		if (lsv_data_is_labeled(x, i) && prm.solver != LSV_SOLVER_CLUSTER &&
-		    prm.boost_clusters == 0)
-			lab[F.l++] = i;
-	for (c = 0; c < F.nr_fn; c++)  /* one-vs-rest targets */
-		for (i = 0; i < F.l; i++)
-			Y[i + (size_t)c * F.l] = x->y[lab[i]] == labels[c] ? 1.0 : -1.0;
-	F.lab = lab;
-	F.Y = Y;
-	if (prm.init != NULL)
-		st = warm_start(&F, row, prm.init);
-	if (st == LSV_OK && prm.gamma_I > 0.0 &&
-	    prm.solver != LSV_SOLVER_COMBINE) {
-		st = lsv_lapop_init(&L, g, prm.normalized, prm.power, err);
+		if (lsv_data_is_labeled(x, i) &&
+		    R->prm.solver != LSV_SOLVER_CLUSTER &&
+		    R->prm.boost_clusters == 0)
+			R->lab[F->l++] = i;
+	for (c = 0; c < F->nr_fn; c++)  /* one-vs-rest targets */
+		for (i = 0; i < F->l; i++)
+			R->Y[i + (size_t)c * F->l] =
+				x->y[R->lab[i]] == R->labels[c] ? 1.0 : -1.0;
+	F->lab = R->lab;
+	F->Y = R->Y;
+	return LSV_OK;
+}
+
+/* The warm start (p->init: F.alpha, F.warm_rows) and the operator L^p of
+ * the graph term (R->L, weighted per class with class-dependent
+ * Laplacians; the combination builds its own), either failure agreed by
+ * every rank. */
+static lsv_status setup_start(train_run *R, const lsv_graph *g,
+			      lsv_error *err)
+{
+	lsv_train_param *prm = &R->prm;
+	lsv_status st = LSV_OK;
+
+	if (prm->init != NULL)
+		st = warm_start(&R->F, R->row, prm->init);
+	if (st == LSV_OK && prm->gamma_I > 0.0 &&
+	    prm->solver != LSV_SOLVER_COMBINE) {
+		st = lsv_lapop_init(&R->L, g, prm->normalized, prm->power, err);
 		/* class-dependent: blockdiag(w_c L_c^p) (common/classes.c) */
-		if (st == LSV_OK && prm.class_graph)
-			st = lsv_class_weigh_rows(&L, x, &prm, err);
+		if (st == LSV_OK && prm->class_graph)
+			st = lsv_class_weigh_rows(&R->L, R->F.x, prm, err);
 		if (st == LSV_OK)
-			F.L = &L;
+			R->F.L = &R->L;
 	}
-	if ((st = lsv_krows_agree(&Kr, st, err)) != LSV_OK)
-		goto done;
-	if (prm.solver == LSV_SOLVER_COMBINE) {  /* it builds its own L */
-		double sum = 0.0;
-		size_t j;
-		F.graphs = gs;
-		F.ngraphs = ng;
-		if (start != NULL) {  /* scaled to sum 1 */
-			if ((startw = lsv_alloc(ng, sizeof *startw)) == NULL) {
-				st = lsv_fail(err, LSV_ENOMEM, "out of memory");
-				goto done;
-			}
-			for (j = 0; j < ng; j++)
-				sum += start[j];
-			for (j = 0; j < ng; j++)
-				startw[j] = start[j] / sum;
-			F.start = startw;
-		}
+	return lsv_krows_agree(&R->Kr, st, err);
+}
+
+/* The combination's graphs and its starting weights start[0..ng), scaled
+ * to sum 1 (R->startw; NULL: the solver starts from the average). */
+static lsv_status setup_combine(train_run *R, const lsv_graph *const *gs,
+				size_t ng, const double *start, lsv_error *err)
+{
+	double sum = 0.0;
+	size_t j;
+
+	R->F.graphs = gs;
+	R->F.ngraphs = ng;
+	if (start == NULL)
+		return LSV_OK;
+	if ((R->startw = lsv_alloc(ng, sizeof *R->startw)) == NULL)
+		return lsv_fail(err, LSV_ENOMEM, "out of memory");
+	for (j = 0; j < ng; j++)
+		sum += start[j];
+	for (j = 0; j < ng; j++)
+		R->startw[j] = start[j] / sum;
+	R->F.start = R->startw;
+	return LSV_OK;
+}
+
+/* The kernel for F (none for a row on a feature map): the caller's K,
+ * as computed here, or this rank's rows [lo, lo + nl) against all n (one
+ * process: K whole) by the kernel code of every other caller; then its
+ * check (check_kernel: the report's flags and R->kmax), and the time it
+ * took in R->t0, R->t1. */
+static lsv_status kernel_rows(train_run *R, const lsv_data *x,
+			      const double *Kin, lsv_train_report *report,
+			      lsv_error *err)
+{
+	lsv_krows *Kr = &R->Kr;
+	size_t i;
+	lsv_status st;
+
+	if (R->row->map)
+		return LSV_OK;
+	if (Kin != NULL) {
+		R->t0 = R->t1 = seconds();
+		R->F.K = Kr->K = Kin;
+		R->F.Kr = Kr;
+		return check_kernel(Kr, report, &R->kmax, err);
 	}
-	report->path = row->name;
-	if (!row->map && Kin != NULL) {  /* the caller's, as computed here */
-		t0 = t1 = seconds();
-		F.K = Kr.K = Kin;
-		F.Kr = &Kr;
-		if ((st = check_kernel(&Kr, report, &kmax, err)) != LSV_OK)
-			goto done;
-	} else if (!row->map) {
-		/* this rank's rows [lo, lo + nl) against all n (one process:
-		 * K whole), by the kernel code of every other caller */
-		t0 = seconds();
-		for (i = 0; i < Kr.nl; i++)
-			krow[i] = Kr.lo + i;
-		st = lsv_kernel_matrix(&prm.kernel, x, krow, Kr.nl, x, NULL, n, K,
-				       err);
-		/* a value of one rank's rows can fail there alone */
-		if ((st = lsv_krows_agree(&Kr, st, err)) != LSV_OK)
-			goto done;
-		t1 = seconds();
-		F.K = Kr.comm != NULL && lsv_comm_size(Kr.comm) > 1 ? NULL : K;
-		Kr.K = K;
-		F.Kr = &Kr;
-		if ((st = check_kernel(&Kr, report, &kmax, err)) != LSV_OK)
-			goto done;
+	R->t0 = seconds();
+	for (i = 0; i < Kr->nl; i++)
+		R->krow[i] = Kr->lo + i;
+	st = lsv_kernel_matrix(&R->prm.kernel, x, R->krow, Kr->nl, x, NULL,
+			       x->n, R->K, err);
+	/* a value of one rank's rows can fail there alone */
+	if ((st = lsv_krows_agree(Kr, st, err)) != LSV_OK)
+		return st;
+	R->t1 = seconds();
+	R->F.K = Kr->comm != NULL && lsv_comm_size(Kr->comm) > 1 ? NULL : R->K;
+	Kr->K = R->K;
+	R->F.Kr = Kr;
+	return check_kernel(Kr, report, &R->kmax, err);
+}
+
+/* The model of a kernel expansion, alpha and b (lsv_fit_model), with the
+ * combination's learned weights handed to it, the outputs K alpha + b in
+ * the report (the combination left its own transductive values there)
+ * checked to carry a digit, and the times. */
+static lsv_status expansion_model(train_run *R, lsv_model **out,
+				  lsv_train_report *report, lsv_error *err)
+{
+	lsv_fit *F = &R->F;
+	size_t i;
+	lsv_status st;
+
+	for (i = 0; i < F->n * (size_t)F->nr_fn; i++)
+		if (!isfinite(F->alpha[i]))
+			return lsv_fail(err, LSV_ENUMERIC,
+					"training produced non-finite coefficients "
+					"(ill-conditioned system)");
+	if ((st = lsv_krows_agree(&R->Kr, lsv_fit_model(F, out), err)) != LSV_OK)
+		return st;
+	if (F->graph_weight != NULL) {  /* the combination's weights */
+		(*out)->ngraphs = F->ngraphs;
+		(*out)->graph_weight = F->graph_weight;
+		F->graph_weight = NULL;
 	}
-	/* a feature map's row, or clustering, builds its own model */
-	if ((st = row->fit(&F, out)) != LSV_OK || *out != NULL)
-		goto done;
-	/* a kernel expansion: the model of alpha and b, the outputs K alpha + b */
-	for (i = 0; i < n * (size_t)F.nr_fn; i++)
-		if (!isfinite(F.alpha[i])) {
-			st = lsv_fail(err, LSV_ENUMERIC,
-				      "training produced non-finite coefficients "
-				      "(ill-conditioned system)");
-			goto done;
-		}
-	if ((st = lsv_krows_agree(&Kr, lsv_fit_model(&F, out), err)) != LSV_OK)
-		goto done;
-	if (F.graph_weight != NULL) {  /* the combination's weights */
-		(*out)->ngraphs = F.ngraphs;
-		(*out)->graph_weight = F.graph_weight;
-		F.graph_weight = NULL;
-	}
-	/* the combination left its own transductive values there */
 	if (report->train_f == NULL) {
-		report->train_f = train_outputs(&F);
-		if ((st = check_digits(&F, report->train_f, kmax, err)) != LSV_OK)
-			goto done;
+		report->train_f = train_outputs(F);
+		if ((st = check_digits(F, report->train_f, R->kmax, err)) != LSV_OK)
+			return st;
 	}
-	report->kernel_seconds = t1 - t0;
-	report->solve_seconds = seconds() - t1;
+	report->kernel_seconds = R->t1 - R->t0;
+	report->solve_seconds = seconds() - R->t1;
+	return LSV_OK;
+}
+
+/* The row's fit on F and the model *out: a feature map's row, or
+ * clustering, builds its own, else the kernel expansion's; then the
+ * model's record of the classes' weights, and the TSVM's labels handed
+ * to the report. */
+static lsv_status run_fit(train_run *R, lsv_model **out,
+			  lsv_train_report *report, lsv_error *err)
+{
+	lsv_status st;
+
+	if ((st = R->row->fit(&R->F, out)) != LSV_OK)
+		return st;
+	if (*out == NULL && (st = expansion_model(R, out, report, err)) != LSV_OK)
+		return st;
+	if ((st = record_classes(*out, &R->prm, err)) != LSV_OK)
+		return st;
+	report->ystar = R->F.ystar;
+	R->F.ystar = NULL;
+	return LSV_OK;
+}
+
+/* lsv_train with a report and progress that are never NULL; Kin: the
+ * caller's n x n kernel (lsv_train_kernel), or NULL to compute it here;
+ * gs[0..ng): the graphs (one, or several for the combination).  The
+ * request is checked whole before anything is allocated; a smaller
+ * problem on the labeled rows alone is handed on; else F is set up, the
+ * kernel computed and the row's fit run, with one cleanup of the run. */
+static lsv_status train(const lsv_data *x, const lsv_graph *const *gs,
+			size_t ng, const double *start,
+			const lsv_train_param *p, const double *Kin,
+			lsv_eig_cache *eig,
+			const lsv_train_progress *progress, lsv_model **out,
+			lsv_train_report *report, lsv_error *err)
+{
+	const lsv_graph *g = ng > 0 ? gs[0] : NULL;
+	size_t n = x->n;
+	train_run R;
+	lsv_status st;
+
+	run_init(&R, x, g, p, Kin, eig, progress, report, err);
+	if ((st = check_request(p, ng, &R.row, err)) != LSV_OK ||
+	    (st = check_data(x, gs, ng, start, p, &R.prm, R.row, report,
+			     err)) != LSV_OK)
+		return st;
+	/* problems the labeled rows alone solve (nothing is owned yet) */
+	if (R.prm.gamma_I == 0.0 && R.row->labeled_only && x->l < n)
+		return train_rls_svm(x, p, &R.prm, progress, out, report, err);
+	if (R.prm.gamma_I > 0.0 && R.prm.class_graph && x->l < n && !R.row->map)
+		return train_labeled(x, g, p, &R.prm, Kin, progress, out, report,
+				     err);
+	if ((st = check_memory(R.row, &R.prm, n, err)) != LSV_OK)
+		return st;
+	/* from here R owns what it allocates: every failure goes to done */
+	if ((st = setup_classes(&R, x, err)) != LSV_OK ||
+	    (st = setup_targets(&R, x, Kin, err)) != LSV_OK ||
+	    (st = setup_start(&R, g, err)) != LSV_OK ||
+	    (R.prm.solver == LSV_SOLVER_COMBINE &&
+	     (st = setup_combine(&R, gs, ng, start, err)) != LSV_OK))
+		goto done;
+	report->path = R.row->name;
+	if ((st = kernel_rows(&R, x, Kin, report, err)) != LSV_OK)
+		goto done;
+	st = run_fit(&R, out, report, err);
 done:
-	if (st == LSV_OK)
-		st = record_classes(*out, &prm, err);
-	if (st == LSV_OK) {
-		report->ystar = F.ystar;
-		F.ystar = NULL;
-	} else if (*out != NULL) {
+	if (st != LSV_OK && *out != NULL) {
 		lsv_model_free(*out);
 		*out = NULL;
 	}
-	lsv_lapop_free(&L);
-	free(K);
-	free(krow);
-	free(lab);
-	free(Y);
-	free(labels);
-	free(F.alpha);
-	free(F.bias);
-	free(F.ystar);
-	free(F.graph_weight);
-	free(F.warm_rows);
-	free(startw);
+	run_free(&R);
 	return st;
 }
 
