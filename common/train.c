@@ -1911,11 +1911,21 @@ static lsv_status run_fit(train_run *R, lsv_model **out,
 			  lsv_train_report *report, lsv_error *err)
 {
 	lsv_status st;
+	int c;
 
 	if ((st = R->row->fit(&R->F, out)) != LSV_OK)
 		return st;
 	if (*out == NULL && (st = expansion_model(R, out, report, err)) != LSV_OK)
 		return st;
+	/* a solver's overflow (a bias from kernel values near DBL_MAX: the
+	 * SVM's on a linear kernel of features near 1e153) is a failure of
+	 * training, said here, not by the model's writer */
+	for (c = 0; c < (*out)->nr_fn; c++)
+		if (!isfinite((*out)->bias[c]))
+			return lsv_fail(err, LSV_ENUMERIC,
+					"training produced a non-finite bias (the "
+					"solver's arithmetic overflowed: scale the "
+					"features to smaller values)");
 	if ((st = record_classes(*out, &R->prm, err)) != LSV_OK)
 		return st;
 	report->ystar = R->F.ystar;

@@ -931,6 +931,15 @@ setup() {
 	[[ "$stderr" != *"-g"* ]]
 }
 
+@test "a solver that overflows on kernel values near DBL_MAX fails as training, not as the model's writer" {
+	# 3e153 squared is 9e306: a finite kernel value, an infinite SVM bias
+	printf '%s\n' '1 1:1' '-1 1:3e153' '0 1:2' >big.txt
+	echo old >x.model
+	run --separate-stderr "$TRAIN" -q -t 0 -i 0 big.txt x.model
+	assert_fails lapsvm-train "training produced a non-finite bias (the solver's arithmetic overflowed: scale the features to smaller values)"
+	[ "$(cat x.model)" = old ]
+}
+
 @test "a numerically singular system (gamma_A near 0) is refused, not written as a model of rounding" {
 	"$DG" -S 1 -l 10 moons m.txt
 	echo old >m.model
