@@ -505,8 +505,13 @@ lsv_status lsv_comm_agree(lsv_comm *c, lsv_status st, lsv_error *err)
 	lsv_error scratch;
 	lsv_status rc;
 
-	if (err == NULL)
+	if (err == NULL) {
+		/* no message to send if this rank is the first that failed:
+		 * the status's name, as lsv_fail gives when it cannot format */
+		memset(&scratch, 0, sizeof scratch);
+		strcpy(scratch.msg, lsv_status_name(st));
 		err = &scratch;
+	}
 	rc = mpi_check(MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, c->mc),
 		       "MPI_Allreduce", err);
 	if (rc != LSV_OK)

@@ -70,8 +70,10 @@ lsv_status lsv_krows_gather(const lsv_krows *K, const double *T, int C,
 	if (counts == NULL)
 		st = lsv_fail(err, LSV_ENOMEM, "out of memory for %zu ranks", P);
 	/* lsv_comm_allgatherv agrees its own failures, not this one */
-	if ((st = lsv_comm_agree(K->comm, st, err)) != LSV_OK)
+	if ((st = lsv_comm_agree(K->comm, st, err)) != LSV_OK) {
+		free(counts);  /* allocated here when another rank failed */
 		return st;
+	}
 	st = lsv_comm_allgatherv(K->comm, T, K->nl * (size_t)C * sizeof *T,
 				 &recv, counts, err);
 	all = recv;

@@ -1039,8 +1039,10 @@ static lsv_status check_kernel(const lsv_krows *K, lsv_train_report *r,
 
 	if (diag == NULL)
 		st = lsv_fail(err, LSV_ENOMEM, "out of memory");
-	if ((st = lsv_krows_agree(K, st, err)) != LSV_OK)
+	if ((st = lsv_krows_agree(K, st, err)) != LSV_OK) {
+		free(diag);  /* allocated here when another rank failed */
 		return st;
+	}
 	for (j = 0; j < nl; j++)
 		diag[j] = K->K[j + (K->lo + j) * nl];
 	/* in place: the gather copies out of its own buffer, and with one

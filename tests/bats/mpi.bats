@@ -300,6 +300,22 @@ one_message() {
 	[ "$(grep -c 'graph-build: option -k' <<< "$stderr")" -eq 1 ]
 }
 
+@test "mpi: a failure agreed without an lsv_error reaches the other ranks as its status's name" {
+	# lsv_comm_agree(c, st, NULL) on the failing rank: it has no message
+	# to send, and once sent its uninitialized scratch (a garbage row and
+	# text).  mpi-agree.c against the MPI build's library, with the
+	# sanitizers when the library has them (make asan).
+	local lib="$MPIBIN/obj/liblapsvm.a" cc="${MPICC:-mpicc}" san=
+	[ -f "$lib" ] || skip "no $lib"
+	command -v "$cc" > /dev/null || skip "$cc not installed"
+	nm "$lib" 2> /dev/null | grep -q __asan_init && san="-fsanitize=address,undefined"
+	"$cc" -std=c99 -fopenmp $san -I"$BATS_TEST_DIRNAME/../../common" -o agree \
+		"$BATS_TEST_DIRNAME/mpi-agree.c" "$lib" -llapack -lblas -lm
+	run --separate-stderr timeout 60 mpirun -q --oversubscribe --bind-to none -np 2 ./agree
+	assert_status 0
+	[ "$output" = "1 0 input/output error" ]
+}
+
 # ------------------------------------------------------------ lapsvm-train
 
 MTR="$MPIBIN/lapsvm-train"
