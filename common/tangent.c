@@ -356,8 +356,11 @@ static void keep_best(cand *c, size_t m, size_t k, int *idx, double *dist)
 /* Tangent distance on Euclidean candidates                            */
 /* ------------------------------------------------------------------ */
 
+/* Two rows a < b, one a candidate of the other, and, once computed, their
+ * squared tangent distance. */
 typedef struct {
 	int a, b;
+	double d2;
 } upair;
 
 static int upair_cmp(const void *pa, const void *pb)
@@ -368,47 +371,75 @@ static int upair_cmp(const void *pa, const void *pb)
 	return (x->b > y->b) - (x->b < y->b);
 }
 
-static lsv_status tangent_lists(const lsv_data *x, const lsv_graph_param *p,
-				int **idx_out, double **dist_out,
-				lsv_graph_info *info, lsv_error *err)
+/* The pairs whose tangent distance is computed, sorted by (a, b); the
+ * pairs whose lower row is a are pair[start[a]] .. pair[start[a + 1] - 1],
+ * mmax of them at most.  Owns pair and start (pairs_free). */
+typedef struct {
+	upair *pair;
+	size_t npair;
+	size_t *start;  /* n + 1 offsets */
+	size_t mmax;
+} pair_list;
+
+static void pairs_free(pair_list *pl)
 {
-	size_t n = x->n, d = (size_t)p->width * (size_t)p->height, i, e,
-	       np = 0, nu = 0, k, C;
-	int W = p->width, H = p->height, rad = 0, D = (int)d, *cidx = NULL,
-	    *idx = NULL, blas_old = 0, failed = 0;
-	double *cdist = NULL, *T = NULL, *G = NULL, *dist = NULL,
-	       range = 0.0, lo = 0.0, hi = 0.0, gk[601], t0;
-	upair *pairs = NULL;
-	size_t *start = NULL, *deg = NULL, *fill = NULL, mmax = 0;
-	double *td = NULL;
-	int *nbr = NULL;
-	double *nbrd = NULL;
+	free(pl->pair);
+	free(pl->start);
+}
+
+/* Every image's tangent vectors and the image itself, and their products.
+ * Owns T and G (tangent_set_free). */
+typedef struct {
+	size_t d;   /* pixels */
+	double *T;  /* n blocks of d x 8, column-major: T_a's 7 columns
+		       (tangents()), then x_a */
+	double *G;  /* n blocks of 8 x 8: [T_a x_a]'[T_a x_a] */
+} tangent_set;
+
+static void tangent_set_free(tangent_set *ts)
+{
+	free(ts->T);
+	free(ts->G);
+}
+
+/* The Euclidean pre-selection: each row's C = p->candidates nearest rows
+ * by exact kNN (lsv_knn_lists, C capped at n - 1; -1 past the candidates
+ * a row has) into *cidx (n x C, row-major; the caller frees it).  On
+ * success info is that search's (its scan, for the tool's report), C
+ * being info->candidates as well as info->k. */
+static lsv_status euclidean_candidates(const lsv_data *x,
+				       const lsv_graph_param *p, int **cidx,
+				       lsv_graph_info *info, lsv_error *err)
+{
 	lsv_graph_param q = *p;
 	lsv_graph_info ci;
+	double *cdist;
 	lsv_status st;
-	long a;
 
-	/* the Euclidean candidates: exact kNN */
 	q.distance = LSV_DIST_EUCLIDEAN;
 	q.k = p->candidates;
 	q.progress = NULL;
-	if ((st = lsv_knn_lists(x, &q, &cidx, &cdist, &ci, err)) != LSV_OK)
+	if ((st = lsv_knn_lists(x, &q, cidx, &cdist, &ci, err)) != LSV_OK)
 		return st;
 	free(cdist);
-	cdist = NULL;
 	*info = ci;
-	C = (size_t)ci.k;
 	info->candidates = ci.k;
-	k = (size_t)p->k < (n > 0 ? n - 1 : 0) ? (size_t)p->k : n - 1;
-	if (k > C)
-		k = C;  /* never more than the candidates */
-	info->k = (int)k;
-	t0 = now();
+	return LSV_OK;
+}
 
-	/* the unordered candidate pairs, each once */
-	pairs = img_alloc(n * C, sizeof *pairs);
+/* The unordered pairs {i, j}, j among row i's C candidates (cidx, n x C),
+ * each once (i may be among j's too) into pl, sorted, with the offsets of
+ * each row's pairs.  0, or -1 out of memory (pl->npair then 0 if no pair
+ * was made, and pl for pairs_free either way). */
+static int candidate_pairs(const int *cidx, size_t n, size_t C,
+			   pair_list *pl)
+{
+	size_t i, e, np = 0, nu = 0;
+	upair *pairs;
+
+	pairs = pl->pair = img_alloc(n * C, sizeof *pl->pair);
 	if (pairs == NULL)
-		goto nomem;
+		return -1;
 	for (i = 0; i < n; i++)
 		for (e = 0; e < C; e++) {
 			int j = cidx[i * C + e];
@@ -416,6 +447,7 @@ static lsv_status tangent_lists(const lsv_data *x, const lsv_graph_param *p,
 				continue;
 			pairs[np].a = (int)i < j ? (int)i : j;
 			pairs[np].b = (int)i < j ? j : (int)i;
+			pairs[np].d2 = 0.0;
 			np++;
 		}
 	qsort(pairs, np, sizeof *pairs, upair_cmp);
@@ -423,192 +455,286 @@ static lsv_status tangent_lists(const lsv_data *x, const lsv_graph_param *p,
 		if (nu == 0 || pairs[e].a != pairs[nu - 1].a ||
 		    pairs[e].b != pairs[nu - 1].b)
 			pairs[nu++] = pairs[e];
-	info->image_pairs = nu;
-	free(cidx);
-	cidx = NULL;
-	/* pairs of row a: start[a] .. start[a + 1] */
-	start = calloc(n + 1, sizeof *start);
-	td = img_alloc(nu, sizeof *td);
-	if (start == NULL || td == NULL)
-		goto nomem;
+	pl->npair = nu;
+	pl->start = calloc(n + 1, sizeof *pl->start);
+	if (pl->start == NULL)
+		return -1;
 	for (e = 0; e < nu; e++)
-		start[pairs[e].a + 1]++;
+		pl->start[pairs[e].a + 1]++;
 	for (i = 0; i < n; i++) {
-		if (start[i + 1] > mmax)
-			mmax = start[i + 1];
-		start[i + 1] += start[i];
+		if (pl->start[i + 1] > pl->mmax)
+			pl->mmax = pl->start[i + 1];
+		pl->start[i + 1] += pl->start[i];
 	}
+	return 0;
+}
 
-	/* the data's range (an absent pixel is 0) and the smoothing kernel */
+/* The range of the data's values, max - min, an absent pixel being 0 (so
+ * the thickness tangent does not depend on the grey-level scale). */
+static double data_range(const lsv_data *x)
+{
+	double lo = 0.0, hi = 0.0;
+	size_t i;
+
 	for (i = 0; i < x->nnz; i++) {
 		lo = fmin(lo, x->val[i]);
 		hi = fmax(hi, x->val[i]);
 	}
-	range = hi - lo;
-	if (p->smooth > 0.0) {
-		double s = 0.0;
-		int r;
-		rad = (int)ceil(3.0 * p->smooth);
-		if (rad > 300)
-			rad = 300;
-		for (r = -rad; r <= rad; r++)
-			s += gk[r + rad] = exp(-0.5 * r * r / (p->smooth * p->smooth));
-		for (r = -rad; r <= rad; r++)
-			gk[r + rad] /= s;
-	}
-	/* every image's tangents and itself (d x 8), and T'T (8 x 8) */
-	T = img_alloc(n * d * 8, sizeof *T);
-	G = img_alloc(n * 64, sizeof *G);
-	if (T == NULL || G == NULL)
-		goto nomem;
-	blas_old = lsv_blas_threads_set(1);
+	return hi - lo;
+}
+
+/* The Gaussian exp(-r^2 / (2 sigma^2)) at r = -rad .. rad, rad = 3 sigma
+ * rounded up (at most 300), scaled to sum 1, into g[r + rad]; returns
+ * rad, 0 (g untouched: no smoothing) when sigma is not positive. */
+static int gauss_kernel(double sigma, double *g)
+{
+	double s = 0.0;
+	int r, rad;
+
+	if (!(sigma > 0.0))
+		return 0;
+	rad = (int)ceil(3.0 * sigma);
+	if (rad > 300)
+		rad = 300;
+	for (r = -rad; r <= rad; r++)
+		s += g[r + rad] = exp(-0.5 * r * r / (sigma * sigma));
+	for (r = -rad; r <= rad; r++)
+		g[r + rad] /= s;
+	return rad;
+}
+
+/* Every row's [T_a x_a] (tangents(): T_a from its image smoothed by a
+ * Gaussian of sigma p->smooth, x_a the image itself) and G_a =
+ * [T_a x_a]'[T_a x_a] (one dgemm) into ts, rows spread over the OpenMP
+ * threads, each with its own 3 d scratch.  0, or -1 when a thread's
+ * scratch could not be had. */
+static int compute_tangents(const lsv_data *x, const lsv_graph_param *p,
+			    tangent_set *ts)
+{
+	size_t n = x->n, d = ts->d;
+	double gk[601], range = data_range(x);
+	int rad = gauss_kernel(p->smooth, gk), failed = 0;
+	long a;
+
 #pragma omp parallel
 	{
 		double *F = img_alloc(3 * d, sizeof *F);
 		const double one = 1.0, zero = 0.0;
-		int eight = 8;
+		int eight = 8, D = (int)d;
 #pragma omp for schedule(static)
 		for (a = 0; a < (long)n; a++) {
-			double *Ta = T + (size_t)a * d * 8;
+			double *Ta = ts->T + (size_t)a * d * 8;
 			if (F == NULL) {
 #pragma omp atomic write
 				failed = 1;
 				continue;
 			}
 			dense_row(x, (size_t)a, d, F);
-			tangents(F, W, H, range, gk, rad, F + d, F + 2 * d, Ta);
+			tangents(F, p->width, p->height, range, gk, rad, F + d,
+				 F + 2 * d, Ta);
 			dgemm_("T", "N", &eight, &eight, &D, &one, Ta, &D, Ta, &D, &zero,
-			       G + (size_t)a * 64, &eight, 1, 1);
+			       ts->G + (size_t)a * 64, &eight, 1, 1);
 		}
 		free(F);
 	}
-	if (failed)
-		goto nomem_restore;
+	return failed ? -1 : 0;
+}
 
-	/* each pair's distance: one dgemm per row for its pairs' products */
+/*
+ * The squared two-sided tangent distance of images a and b,
+ *
+ *     min over z = (alpha, beta) in the box of |r + T_a alpha - T_b beta|^2
+ *       = r'r + 2 h'z + z'Hz,   r = x_a - x_b,
+ *     H = [T_a -T_b]'[T_a -T_b],  h = [T_a -T_b]'r,
+ *
+ * H and h from the products Ga = [T_a x_a]'[T_a x_a], Gb (the same of b)
+ * and Pab = [T_a x_a]'[T_b x_b] (8 x 8 each), H's diagonal raised by 1e-10
+ * of its mean (1 if it is 0), the 14 coefficients by box_qp (the same
+ * minimizer: 1/2 z'Hz + h'z is half the above less r'r); the distance
+ * is then the residual's, recomputed from the images (two dgemv; res is
+ * d scratch).  Ta, Tb: [T_a x_a], [T_b x_b] (d x 8).
+ */
+static double tangent_distance2(const double *Ta, const double *Ga,
+				const double *Tb, const double *Gb,
+				const double *Pab, size_t d, double *res)
+{
+	const double one = 1.0, mone = -1.0;
+	double Hm[NZ * NZ], h[NZ], z[NZ], lo[NZ], hi[NZ], tr = 0.0, eps, s;
+	int D = (int)d, inc = 1, seven = NT, r, c;
+	size_t u;
+
+	for (r = 0; r < NT; r++)
+		for (c = 0; c < NT; c++) {
+			Hm[r + c * NZ] = Ga[r + c * 8];
+			Hm[(r + NT) + (c + NT) * NZ] = Gb[r + c * 8];
+			Hm[r + (c + NT) * NZ] = -Pab[r + c * 8];
+			Hm[(c + NT) + r * NZ] = -Pab[r + c * 8];
+		}
+	for (r = 0; r < NT; r++) {
+		/* T_a'r = T_a'x_a - T_a'x_b; -T_b'r = -(x_a'T_b)' + T_b'x_b */
+		h[r] = Ga[r + 7 * 8] - Pab[r + 7 * 8];
+		h[r + NT] = -Pab[7 + r * 8] + Gb[r + 7 * 8];
+		lo[r] = lo[r + NT] = -bound[r];
+		hi[r] = hi[r + NT] = bound[r];
+	}
+	for (r = 0; r < NZ; r++)
+		tr += Hm[r + r * NZ];
+	eps = tr > 0.0 ? 1e-10 * tr / NZ : 1.0;
+	for (r = 0; r < NZ; r++)
+		Hm[r + r * NZ] += eps;
+	box_qp(Hm, h, lo, hi, z);
+	/* the residual itself: x_a - x_b + T_a alpha - T_b beta */
+	for (u = 0; u < d; u++)
+		res[u] = Ta[u + 7 * d] - Tb[u + 7 * d];
+	dgemv_("N", &D, &seven, &one, Ta, &D, z, &inc, &one, res, &inc, 1);
+	dgemv_("N", &D, &seven, &mone, Tb, &D, z + NT, &inc, &one, res, &inc, 1);
+	s = 0.0;
+	for (u = 0; u < d; u++)
+		s += res[u] * res[u];
+	return s;
+}
+
+/* The tangent distances of row a's pairs (a their lower row): their
+ * [T_b x_b] side by side in B (d x 8m), P = [T_a x_a]'B (8 x 8m) from one
+ * dgemm, then each pair's d2.  B, P and res are the thread's scratch, for
+ * pl->mmax pairs. */
+static void row_distances(const tangent_set *ts, pair_list *pl, size_t a,
+			  double *B, double *P, double *res)
+{
+	size_t d = ts->d, first = pl->start[a], m = pl->start[a + 1] - first, t;
+	const double *Ta = ts->T + a * d * 8, *Ga = ts->G + a * 64;
+	const double one = 1.0, zero = 0.0;
+	int eight = 8, D = (int)d, M8 = (int)(8 * m);
+
+	for (t = 0; t < m; t++)
+		memcpy(B + t * d * 8, ts->T + (size_t)pl->pair[first + t].b * d * 8,
+		       d * 8 * sizeof *B);
+	/* P = [T_a x_a]' [T_b1 x_b1 ...]: 8 x 8m */
+	dgemm_("T", "N", &eight, &M8, &D, &one, Ta, &D, B, &D, &zero, P, &eight,
+	       1, 1);
+	for (t = 0; t < m; t++) {
+		upair *q = &pl->pair[first + t];
+		q->d2 = tangent_distance2(Ta, Ga, B + t * d * 8,
+					  ts->G + (size_t)q->b * 64, P + t * 64, d,
+					  res);
+	}
+}
+
+/* Every pair's d2, rows spread over the OpenMP threads (dynamically: rows
+ * have few or many pairs), each thread with its own scratch.  0, or -1
+ * when a thread that had a row to do could not have its scratch. */
+static int pair_distances(const tangent_set *ts, size_t n, pair_list *pl)
+{
+	size_t d = ts->d, mmax = pl->mmax ? pl->mmax : 1;
+	int failed = 0;
+	long a;
+
 #pragma omp parallel
 	{
-		double *B = img_alloc(d * 8 * (mmax ? mmax : 1), sizeof *B);
-		double *P = img_alloc(64 * (mmax ? mmax : 1), sizeof *P);
+		double *B = img_alloc(d * 8 * mmax, sizeof *B);
+		double *P = img_alloc(64 * mmax, sizeof *P);
 		double *res = img_alloc(d, sizeof *res);
-		const double one = 1.0, zero = 0.0, mone = -1.0;
-		int eight = 8, inc = 1, seven = NT;
 #pragma omp for schedule(dynamic, 8)
 		for (a = 0; a < (long)n; a++) {
-			size_t m = start[a + 1] - start[a], t;
-			const double *Ta = T + (size_t)a * d * 8, *Ga = G + (size_t)a * 64;
-			int M8 = (int)(8 * m);
-			if (m == 0)
+			if (pl->start[a + 1] == pl->start[a])
 				continue;
 			if (B == NULL || P == NULL || res == NULL) {
 #pragma omp atomic write
 				failed = 1;
 				continue;
 			}
-			for (t = 0; t < m; t++)
-				memcpy(B + t * d * 8,
-				       T + (size_t)pairs[start[a] + t].b * d * 8,
-				       d * 8 * sizeof *B);
-			/* P = [T_a x_a]' [T_b1 x_b1 ...]: 8 x 8m */
-			dgemm_("T", "N", &eight, &M8, &D, &one, Ta, &D, B, &D, &zero, P,
-			       &eight, 1, 1);
-			for (t = 0; t < m; t++) {
-				const double *Pb = P + t * 64, *Tb = B + t * d * 8,
-					     *Gb = G + (size_t)pairs[start[a] + t].b * 64;
-				double Hm[NZ * NZ], h[NZ], z[NZ], lo_[NZ], hi_[NZ],
-				       tr = 0.0, eps, s;
-				int r, c;
-				size_t u;
-				/* r = x_a - x_b; z = (alpha, beta):
-				 * |r + T_a alpha - T_b beta|^2 = r'r + 2 h'z + z'Hz */
-				for (r = 0; r < NT; r++)
-					for (c = 0; c < NT; c++) {
-						Hm[r + c * NZ] = Ga[r + c * 8];
-						Hm[(r + NT) + (c + NT) * NZ] = Gb[r + c * 8];
-						Hm[r + (c + NT) * NZ] = -Pb[r + c * 8];
-						Hm[(c + NT) + r * NZ] = -Pb[r + c * 8];
-					}
-				for (r = 0; r < NT; r++) {
-					/* T_a'r = T_a'x_a - T_a'x_b;
-					 * -T_b'r = -(x_a'T_b)' + T_b'x_b */
-					h[r] = Ga[r + 7 * 8] - Pb[r + 7 * 8];
-					h[r + NT] = -Pb[7 + r * 8] + Gb[r + 7 * 8];
-					lo_[r] = lo_[r + NT] = -bound[r];
-					hi_[r] = hi_[r + NT] = bound[r];
-				}
-				for (r = 0; r < NZ; r++)
-					tr += Hm[r + r * NZ];
-				eps = tr > 0.0 ? 1e-10 * tr / NZ : 1.0;
-				for (r = 0; r < NZ; r++)
-					Hm[r + r * NZ] += eps;
-				box_qp(Hm, h, lo_, hi_, z);
-				/* the residual itself: x_a - x_b + T_a alpha - T_b beta */
-				for (u = 0; u < d; u++)
-					res[u] = Ta[u + 7 * d] - Tb[u + 7 * d];
-				dgemv_("N", &D, &seven, &one, Ta, &D, z, &inc, &one, res,
-				       &inc, 1);
-				dgemv_("N", &D, &seven, &mone, Tb, &D, z + NT, &inc, &one,
-				       res, &inc, 1);
-				s = 0.0;
-				for (u = 0; u < d; u++)
-					s += res[u] * res[u];
-				td[start[a] + t] = s;
-			}
+			row_distances(ts, pl, (size_t)a, B, P, res);
 		}
 		free(B);
 		free(P);
 		free(res);
 	}
-	if (failed)
-		goto nomem_restore;
+	return failed ? -1 : 0;
+}
+
+/* Each row's k nearest by tangent distance into idx and dist (n x k):
+ * its candidates are the rows it is paired with, at either end, so j is
+ * among i's when i is among j's; keep_best orders them (-1 / 0 past a
+ * row's candidates).  0, or -1 out of memory (its own scratch only). */
+static int nearest_of_pairs(const pair_list *pl, size_t n, size_t k,
+			    int *idx, double *dist)
+{
+	size_t *deg = calloc(n, sizeof *deg), *fill = calloc(n + 1, sizeof *fill),
+	       i, e;
+	cand *c = img_alloc(2 * pl->npair, sizeof *c);  /* row i's: fill[i].. */
+	int st = -1;
+
+	if (deg != NULL && fill != NULL && c != NULL) {
+		for (e = 0; e < pl->npair; e++) {
+			deg[pl->pair[e].a]++;
+			deg[pl->pair[e].b]++;
+		}
+		for (i = 0; i < n; i++)
+			fill[i + 1] = fill[i] + deg[i];
+		memset(deg, 0, n * sizeof *deg);
+		for (e = 0; e < pl->npair; e++) {
+			const upair *q = &pl->pair[e];
+			cand *ca = &c[fill[q->a] + deg[q->a]++],
+			     *cb = &c[fill[q->b] + deg[q->b]++];
+			ca->key = cb->key = q->d2;
+			ca->j = q->b;
+			cb->j = q->a;
+		}
+		for (i = 0; i < n; i++)
+			keep_best(c + fill[i], fill[i + 1] - fill[i], k, idx + i * k,
+				  dist + i * k);
+		st = 0;
+	}
+	free(deg);
+	free(fill);
+	free(c);
+	return st;
+}
+
+/* The tangent distance's lists: Euclidean candidates, their pairs, every
+ * image's tangents, each pair's distance, each row's k nearest. */
+static lsv_status tangent_lists(const lsv_data *x, const lsv_graph_param *p,
+				int **idx_out, double **dist_out,
+				lsv_graph_info *info, lsv_error *err)
+{
+	size_t n = x->n, d = (size_t)p->width * (size_t)p->height, k, C;
+	int *cidx, *idx = NULL, blas_old, bad;
+	double *dist = NULL, t0;
+	pair_list pl = {NULL, 0, NULL, 0};
+	tangent_set ts = {d, NULL, NULL};
+	lsv_status st;
+
+	if ((st = euclidean_candidates(x, p, &cidx, info, err)) != LSV_OK)
+		return st;
+	C = (size_t)info->candidates;
+	k = (size_t)p->k < n - 1 ? (size_t)p->k : n - 1;
+	if (k > C)
+		k = C;  /* never more than the candidates */
+	info->k = (int)k;
+	t0 = now();
+
+	bad = candidate_pairs(cidx, n, C, &pl);
+	free(cidx);
+	if (bad)
+		goto nomem;
+	info->image_pairs = pl.npair;
+	ts.T = img_alloc(n * d * 8, sizeof *ts.T);
+	ts.G = img_alloc(n * 64, sizeof *ts.G);
+	if (ts.T == NULL || ts.G == NULL)
+		goto nomem;
+	/* one BLAS thread per OpenMP thread while the rows are spread */
+	blas_old = lsv_blas_threads_set(1);
+	bad = compute_tangents(x, p, &ts) != 0 || pair_distances(&ts, n, &pl) != 0;
 	if (blas_old > 1)
 		lsv_blas_threads_set(blas_old);
-	blas_old = 0;
+	if (bad)
+		goto nomem;
 
-	/* each row's candidates (its pairs, both ends), the k best */
-	deg = calloc(n, sizeof *deg);
-	fill = calloc(n + 1, sizeof *fill);
-	nbr = img_alloc(2 * nu, sizeof *nbr);
-	nbrd = img_alloc(2 * nu, sizeof *nbrd);
 	idx = img_alloc(n * k, sizeof *idx);
 	dist = img_alloc(n * k, sizeof *dist);
-	if (!deg || !fill || !nbr || !nbrd || !idx || !dist)
+	if (idx == NULL || dist == NULL ||
+	    nearest_of_pairs(&pl, n, k, idx, dist) != 0)
 		goto nomem;
-	for (e = 0; e < nu; e++) {
-		deg[pairs[e].a]++;
-		deg[pairs[e].b]++;
-	}
-	for (i = 0; i < n; i++)
-		fill[i + 1] = fill[i] + deg[i];
-	memset(deg, 0, n * sizeof *deg);
-	for (e = 0; e < nu; e++) {
-		size_t ia = fill[pairs[e].a] + deg[pairs[e].a]++,
-		       ib = fill[pairs[e].b] + deg[pairs[e].b]++;
-		nbr[ia] = pairs[e].b;
-		nbrd[ia] = td[e];
-		nbr[ib] = pairs[e].a;
-		nbrd[ib] = td[e];
-	}
-	{
-		cand *c = img_alloc(mmax > 0 ? 2 * C + 1 : 1, sizeof *c);
-		size_t cap = 2 * C + 1;
-		for (i = 0; i < n; i++) {
-			size_t m = fill[i + 1] - fill[i], r;
-			if (m > cap) {
-				free(c);
-				cap = m;
-				c = img_alloc(cap, sizeof *c);
-			}
-			if (c == NULL)
-				goto nomem;
-			for (r = 0; r < m; r++) {
-				c[r].key = nbrd[fill[i] + r];
-				c[r].j = nbr[fill[i] + r];
-			}
-			keep_best(c, m, k, idx + i * k, dist + i * k);
-		}
-		free(c);
-	}
 	info->image_seconds = now() - t0;
 	*idx_out = idx;
 	*dist_out = dist;
@@ -616,25 +742,13 @@ static lsv_status tangent_lists(const lsv_data *x, const lsv_graph_param *p,
 	dist = NULL;
 	st = LSV_OK;
 	goto done;
-nomem_restore:
-	if (blas_old > 1)
-		lsv_blas_threads_set(blas_old);
 nomem:
 	st = lsv_fail(err, LSV_ENOMEM,
 		      "out of memory for the tangent distances (%zu images of %zu "
-		      "pixels, %zu pairs)", n, d, nu ? nu : np);
+		      "pixels, %zu pairs)", n, d, pl.npair);
 done:
-	free(cidx);
-	free(cdist);
-	free(T);
-	free(G);
-	free(pairs);
-	free(start);
-	free(td);
-	free(deg);
-	free(fill);
-	free(nbr);
-	free(nbrd);
+	pairs_free(&pl);
+	tangent_set_free(&ts);
 	free(idx);
 	free(dist);
 	return st;
@@ -725,131 +839,235 @@ static double rot_direct(const rotation *R, int nr, size_t d, const double *Xa,
 	return best;
 }
 
+/* The rotations tried: the angles t step for |t step| <= 180 (0 among
+ * them) and 180 itself, -180 being the same rotation as 180.  Owns each
+ * rotation's gather (rotations_free). */
+typedef struct {
+	rotation *R;
+	int n;
+} rotation_set;
+
+static void rotations_free(rotation_set *rs)
+{
+	int t;
+
+	if (rs->R != NULL)
+		for (t = 0; t < rs->n; t++) {
+			free(rs->R[t].at);
+			free(rs->R[t].w);
+		}
+	free(rs->R);
+}
+
+/* The rotations of W x H images step degrees apart into rs.  0, or -1 out
+ * of memory (rs->n then 0 if the angles could not be had, their count
+ * otherwise; rs for rotations_free either way). */
+static int rotations_make(int W, int H, double step, rotation_set *rs)
+{
+	size_t d = (size_t)W * (size_t)H;
+	int steps = (int)floor(180.0 / step + 1e-9),
+	    full = steps * step >= 180.0 - 1e-9, t, nr = 0, st = 0;
+	double *ang;
+
+	rs->R = calloc(2 * (size_t)steps + 2, sizeof *rs->R);
+	ang = img_alloc(2 * (size_t)steps + 2, sizeof *ang);
+	if (rs->R == NULL || ang == NULL) {
+		free(ang);
+		return -1;
+	}
+	for (t = -steps; t <= steps; t++)
+		if (!(full && t == -steps))
+			ang[nr++] = t * step;
+	if (!full)
+		ang[nr++] = 180.0;
+	rs->n = nr;
+	for (t = 0; t < nr; t++) {
+		rotation *R = &rs->R[t];
+		R->at = img_alloc(4 * d, sizeof *R->at);
+		R->w = img_alloc(4 * d, sizeof *R->w);
+		if (R->at == NULL || R->w == NULL) {
+			st = -1;
+			break;
+		}
+		make_rotation(W, H, ang[t], R);
+	}
+	free(ang);
+	return st;
+}
+
+/* The rotation scan's images and scratch, for n images of d pixels in
+ * blocks of bs rows.  Owns every array (rot_scan_free). */
+typedef struct {
+	size_t n, d, bs;
+	double *X;    /* d x n: column i the image of row i */
+	double *sq;   /* n: |x_i|^2 */
+	double *RX;   /* d x n: R x_j, the rotation at hand */
+	double *rsq;  /* n: |R x_j|^2 */
+	double *RB;   /* d x bs: the block's columns of RX */
+	double *P1, *P2;  /* bs x n: the block's products */
+	double *Dm;   /* bs x n: the block's keys */
+	cand *c;      /* n: one row's candidates */
+	double *buf;  /* d: one rotated image */
+} rot_scan;
+
+static void rot_scan_free(rot_scan *s)
+{
+	free(s->X);
+	free(s->sq);
+	free(s->RX);
+	free(s->rsq);
+	free(s->RB);
+	free(s->P1);
+	free(s->P2);
+	free(s->Dm);
+	free(s->c);
+	free(s->buf);
+}
+
+/* s's arrays for n rows of d pixels, and the images in X with their
+ * squared norms.  0, or -1 out of memory (s for rot_scan_free either
+ * way). */
+static int rot_scan_make(const lsv_data *x, size_t d, rot_scan *s)
+{
+	size_t n = x->n, bs = n < 512 ? n : 512, i, u;
+
+	s->n = n;
+	s->d = d;
+	s->bs = bs;
+	s->X = img_alloc(n * d, sizeof *s->X);
+	s->RX = img_alloc(n * d, sizeof *s->RX);
+	s->RB = img_alloc(bs * d, sizeof *s->RB);
+	s->sq = img_alloc(n, sizeof *s->sq);
+	s->rsq = img_alloc(n, sizeof *s->rsq);
+	s->P1 = img_alloc(bs * n, sizeof *s->P1);
+	s->P2 = img_alloc(bs * n, sizeof *s->P2);
+	s->Dm = img_alloc(bs * n, sizeof *s->Dm);
+	s->c = img_alloc(n, sizeof *s->c);
+	s->buf = img_alloc(d, sizeof *s->buf);
+	if (!s->X || !s->RX || !s->RB || !s->sq || !s->rsq || !s->P1 ||
+	    !s->P2 || !s->Dm || !s->c || !s->buf)
+		return -1;
+	for (i = 0; i < n; i++) {
+		dense_row(x, i, d, s->X + i * d);
+		s->sq[i] = 0.0;
+		for (u = 0; u < d; u++)
+			s->sq[i] += s->X[i * d + u] * s->X[i * d + u];
+	}
+	return 0;
+}
+
+/*
+ * The keys of the block's m rows a = b0 .. b0 + m - 1 against every row j,
+ * into Dm (row r = a - b0 of an m x n matrix, leading dimension bs):
+ *
+ *     Dm[r, j] = min over the rotations R of
+ *                min(|R x_a|^2 + |x_j|^2 - 2 (R x_a)'x_j,
+ *                    |x_a|^2 + |R x_j|^2 - 2 x_a'(R x_j)),
+ *
+ * |R x_a - x_j|^2 and |x_a - R x_j|^2 as far as rounding goes, the
+ * products from two dgemm per rotation (P1 = (R x_a)'x_j, P2 = x_a'(R x_j)).
+ * R x_j is made for every j, for each rotation of each block.
+ */
+static void block_keys(rot_scan *s, const rotation_set *rs, size_t b0,
+		       size_t m)
+{
+	size_t n = s->n, d = s->d, bs = s->bs, j, r;
+	int N = (int)n, D = (int)d, BS = (int)bs, M = (int)m, t;
+	double *X = s->X, *RX = s->RX, *sq = s->sq, *rsq = s->rsq,
+	       *P1 = s->P1, *P2 = s->P2, *Dm = s->Dm;
+	const double one = 1.0, zero = 0.0;
+
+	for (r = 0; r < m * n; r++)
+		Dm[r] = INFINITY;
+	for (t = 0; t < rs->n; t++) {
+		/* R x_j for every j, and their squared norms */
+		for (j = 0; j < n; j++) {
+			size_t u;
+			rotate(&rs->R[t], d, X + j * d, RX + j * d);
+			rsq[j] = 0.0;
+			for (u = 0; u < d; u++)
+				rsq[j] += RX[j * d + u] * RX[j * d + u];
+		}
+		for (r = 0; r < m; r++)
+			memcpy(s->RB + r * d, RX + (b0 + r) * d, d * sizeof *s->RB);
+		dgemm_("T", "N", &M, &N, &D, &one, s->RB, &D, X, &D, &zero, P1, &BS,
+		       1, 1);
+		dgemm_("T", "N", &M, &N, &D, &one, X + b0 * d, &D, RX, &D, &zero,
+		       P2, &BS, 1, 1);
+		for (j = 0; j < n; j++)
+			for (r = 0; r < m; r++) {
+				size_t a = b0 + r;
+				double k1 = rsq[a] + sq[j] - 2.0 * P1[r + j * bs],
+				       k2 = sq[a] + rsq[j] - 2.0 * P2[r + j * bs],
+				       v = fmin(k1, k2);
+				if (v < Dm[r + j * bs])
+					Dm[r + j * bs] = v;
+			}
+	}
+}
+
+/* Row a, the block's row r: its kc best rows by key (Dm, a negative key
+ * as 0), re-ranked by the distance itself (rot_direct, the lower row
+ * first, so both ends of a pair get the same bits); the k best into idx
+ * and dist (k each). */
+static void rerank_row(rot_scan *s, const rotation_set *rs, size_t a,
+		       size_t r, size_t kc, size_t k, int *idx, double *dist)
+{
+	size_t n = s->n, d = s->d, j, e, mm = 0;
+	cand *c = s->c;
+
+	for (j = 0; j < n; j++) {
+		if (j == a)
+			continue;
+		c[mm].key = fmax(s->Dm[r + j * s->bs], 0.0);
+		c[mm].j = (int)j;
+		mm++;
+	}
+	qsort(c, mm, sizeof *c, cand_cmp);
+	for (e = 0; e < kc && e < mm; e++) {
+		size_t lo = a < (size_t)c[e].j ? a : (size_t)c[e].j,
+		       hi = a < (size_t)c[e].j ? (size_t)c[e].j : a;
+		c[e].key = rot_direct(rs->R, rs->n, d, s->X + lo * d, s->X + hi * d,
+				      s->buf);
+	}
+	keep_best(c, kc < mm ? kc : mm, k, idx, dist);
+}
+
+/* The rotation-invariant distance's lists: every pair's key from the
+ * block products, each row's kc = k + 2 best re-ranked by the distance
+ * itself; progress after each block of rows. */
 static lsv_status rotation_lists(const lsv_data *x, const lsv_graph_param *p,
 				 int **idx_out, double **dist_out,
 				 lsv_graph_info *info, lsv_error *err)
 {
-	size_t n = x->n, d = (size_t)p->width * (size_t)p->height, i, j, k, kc,
-	       b0, bs, nb;
-	int W = p->width, H = p->height, nr = 0, t, steps, full, N = (int)n,
-	    D = (int)d, BS;
-	double *ang = NULL;
-	double *X = NULL, *RX = NULL, *RB = NULL, *sq = NULL, *rsq = NULL,
-	       *P1 = NULL, *P2 = NULL, *Dm = NULL, *dist = NULL, *buf = NULL,
-	       t0 = now();
+	size_t n = x->n, d = (size_t)p->width * (size_t)p->height, k, kc, b0, r;
 	int *idx = NULL;
-	rotation *R = NULL;
-	cand *c = NULL;
-	const double one = 1.0, zero = 0.0;
+	double *dist = NULL, t0 = now();
+	rotation_set rs = {NULL, 0};
+	rot_scan s;
 	lsv_status st = LSV_OK;
 
+	memset(&s, 0, sizeof s);
 	memset(info, 0, sizeof *info);
 	k = (size_t)p->k < n - 1 ? (size_t)p->k : n - 1;
 	kc = k + 2 < n - 1 ? k + 2 : n - 1;
 	info->k = (int)k;
 	info->threads = 1;
-	/* the angles: t step for |t step| <= 180 (0 among them), and 180
-	 * itself; -180 is the same rotation as 180 */
-	steps = (int)floor(180.0 / p->angle_step + 1e-9);
-	full = steps * p->angle_step >= 180.0 - 1e-9;
-	R = calloc(2 * (size_t)steps + 2, sizeof *R);
-	ang = img_alloc(2 * (size_t)steps + 2, sizeof *ang);
-	if (R == NULL || ang == NULL)
+	if (rotations_make(p->width, p->height, p->angle_step, &rs) != 0)
 		goto nomem;
-	for (t = -steps; t <= steps; t++)
-		if (!(full && t == -steps))
-			ang[nr++] = t * p->angle_step;
-	if (!full)
-		ang[nr++] = 180.0;
-	info->rotations = nr;
-	for (t = 0; t < nr; t++) {
-		double deg = ang[t];
-		R[t].at = img_alloc(4 * d, sizeof *R[t].at);
-		R[t].w = img_alloc(4 * d, sizeof *R[t].w);
-		if (R[t].at == NULL || R[t].w == NULL)
-			goto nomem;
-		make_rotation(W, H, deg, &R[t]);
-	}
-	bs = n < 512 ? n : 512;
-	BS = (int)bs;
-	X = img_alloc(n * d, sizeof *X);
-	RX = img_alloc(n * d, sizeof *RX);
-	RB = img_alloc(bs * d, sizeof *RB);
-	sq = img_alloc(n, sizeof *sq);
-	rsq = img_alloc(n, sizeof *rsq);
-	P1 = img_alloc(bs * n, sizeof *P1);
-	P2 = img_alloc(bs * n, sizeof *P2);
-	Dm = img_alloc(bs * n, sizeof *Dm);
+	info->rotations = rs.n;
 	idx = img_alloc(n * k, sizeof *idx);
 	dist = img_alloc(n * k, sizeof *dist);
-	c = img_alloc(n, sizeof *c);
-	buf = img_alloc(d, sizeof *buf);
-	if (!X || !RX || !RB || !sq || !rsq || !P1 || !P2 || !Dm || !idx ||
-	    !dist || !c || !buf)
+	if (idx == NULL || dist == NULL || rot_scan_make(x, d, &s) != 0)
 		goto nomem;
-	/* X: d x n, column i the image of row i */
-	for (i = 0; i < n; i++) {
-		size_t u;
-		dense_row(x, i, d, X + i * d);
-		sq[i] = 0.0;
-		for (u = 0; u < d; u++)
-			sq[i] += X[i * d + u] * X[i * d + u];
-	}
-	nb = 0;
-	for (b0 = 0; b0 < n; b0 += bs) {
-		size_t m = n - b0 < bs ? n - b0 : bs, r;
-		int M = (int)m;
-		for (r = 0; r < m * n; r++)
-			Dm[r] = INFINITY;
-		for (t = 0; t < nr; t++) {
-			/* R x_j for every j, and their squared norms */
-			for (j = 0; j < n; j++) {
-				size_t u;
-				rotate(&R[t], d, X + j * d, RX + j * d);
-				rsq[j] = 0.0;
-				for (u = 0; u < d; u++)
-					rsq[j] += RX[j * d + u] * RX[j * d + u];
-			}
-			for (r = 0; r < m; r++)
-				memcpy(RB + r * d, RX + (b0 + r) * d, d * sizeof *RB);
-			/* P1 = (R x_a)'x_j, P2 = x_a'(R x_j): m x n each */
-			dgemm_("T", "N", &M, &N, &D, &one, RB, &D, X, &D, &zero, P1, &BS,
-			       1, 1);
-			dgemm_("T", "N", &M, &N, &D, &one, X + b0 * d, &D, RX, &D, &zero,
-			       P2, &BS, 1, 1);
-			for (j = 0; j < n; j++)
-				for (r = 0; r < m; r++) {
-					size_t a = b0 + r;
-					double k1 = rsq[a] + sq[j] - 2.0 * P1[r + j * bs],
-					       k2 = sq[a] + rsq[j] - 2.0 * P2[r + j * bs],
-					       v = fmin(k1, k2);
-					if (v < Dm[r + j * bs])
-						Dm[r + j * bs] = v;
-				}
-		}
-		/* each row of the block: its kc best by key, then re-ranked by
-		 * the direct distance */
-		for (r = 0; r < m; r++) {
-			size_t a = b0 + r, e, mm = 0;
-			for (j = 0; j < n; j++) {
-				if (j == a)
-					continue;
-				c[mm].key = fmax(Dm[r + j * bs], 0.0);
-				c[mm].j = (int)j;
-				mm++;
-			}
-			qsort(c, mm, sizeof *c, cand_cmp);
-			for (e = 0; e < kc && e < mm; e++) {
-				size_t lo_ = a < (size_t)c[e].j ? a : (size_t)c[e].j,
-				       hi_ = a < (size_t)c[e].j ? (size_t)c[e].j : a;
-				c[e].key = rot_direct(R, nr, d, X + lo_ * d, X + hi_ * d,
-						      buf);
-			}
-			keep_best(c, kc < mm ? kc : mm, k, idx + a * k, dist + a * k);
-		}
-		nb += m;
+	for (b0 = 0; b0 < n; b0 += s.bs) {
+		size_t m = n - b0 < s.bs ? n - b0 : s.bs;
+		block_keys(&s, &rs, b0, m);
+		for (r = 0; r < m; r++)
+			rerank_row(&s, &rs, b0 + r, r, kc, k, idx + (b0 + r) * k,
+				   dist + (b0 + r) * k);
 		if (p->progress != NULL)
-			p->progress(p->progress_ctx, nb, n);
+			p->progress(p->progress_ctx, b0 + m, n);
 	}
 	info->image_seconds = now() - t0;
 	info->scan_seconds = info->image_seconds;
@@ -862,27 +1080,12 @@ static lsv_status rotation_lists(const lsv_data *x, const lsv_graph_param *p,
 nomem:
 	st = lsv_fail(err, LSV_ENOMEM,
 		      "out of memory for the rotation distances (%zu images of %zu "
-		      "pixels, %d rotations)", n, d, nr);
+		      "pixels, %d rotations)", n, d, rs.n);
 done:
-	if (R != NULL)
-		for (t = 0; t < nr; t++) {
-			free(R[t].at);
-			free(R[t].w);
-		}
-	free(R);
-	free(ang);
-	free(X);
-	free(RX);
-	free(RB);
-	free(sq);
-	free(rsq);
-	free(P1);
-	free(P2);
-	free(Dm);
+	rotations_free(&rs);
+	rot_scan_free(&s);
 	free(idx);
 	free(dist);
-	free(c);
-	free(buf);
 	return st;
 }
 
