@@ -339,18 +339,25 @@ static const char *bad_param(const lsv_model *m)
 	return NULL;
 }
 
-/* Everything the reader would refuse, refused before a byte is written:
- * a model that lsv_model_write accepts always reads back. */
-static lsv_status check_model(const lsv_model *m, const char *name,
-			      lsv_error *err)
+/*
+ * Everything the reader would refuse, refused before a byte is written:
+ * a model that lsv_model_write accepts always reads back.  check_model
+ * runs the checks below in the order written and returns the first
+ * refusal, so one model always gets the same message.  REFUSE is their
+ * message: the model's name, then why; an expression, which each caller
+ * returns.
+ */
+#define REFUSE(...) lsv_fail(err, LSV_EINVAL, "%s: cannot write the model: " \
+			     __VA_ARGS__)
+
+/* The solver, method, seed, kernel and parameters: names and values the
+ * reader can parse back. */
+static lsv_status check_model_param(const lsv_model *m, const char *name,
+				    lsv_error *err)
 {
 	const char *why_param = bad_param(m);
 	lsv_error why;
-	double dup;
-	int want_fn, c;
 
-#define REFUSE(...) lsv_fail(err, LSV_EINVAL, "%s: cannot write the model: " \
-			     __VA_ARGS__)
 	if (lsv_solver_name(m->param.solver) == NULL)
 		return REFUSE("unknown solver %d", name, (int)m->param.solver);
 	if (lsv_method_name(m->param.method) == NULL)
@@ -363,6 +370,18 @@ static lsv_status check_model(const lsv_model *m, const char *name,
 		return REFUSE("%s", name, why.msg);
 	if (why_param != NULL)
 		return REFUSE("%s", name, why_param);
+	return LSV_OK;
+}
+
+/* The classes and their functions: the counts agree and the labels are
+ * finite, distinct, not the unlabeled marker and, for clusters, 1..c (a
+ * prediction is a label, so each must name one class). */
+static lsv_status check_model_classes(const lsv_model *m, const char *name,
+				      lsv_error *err)
+{
+	double dup;
+	int want_fn, c;
+
 	if (m->nr_class < 2)
 		return REFUSE("nr_class %d (expected at least 2)", name,
 			      m->nr_class);
@@ -389,6 +408,17 @@ static lsv_status check_model(const lsv_model *m, const char *name,
 		return REFUSE("cluster %d is labeled %.17g (a cluster model "
 			      "labels its clusters 1..%d in order)", name, c + 1,
 			      m->labels[c], m->nr_class);
+	return LSV_OK;
+}
+
+/* The numbers kept per function and per class (biases, balance shifts,
+ * cluster centroids, intrinsic weights): present where the model needs
+ * them and finite, as the reader wants them. */
+static lsv_status check_model_values(const lsv_model *m, const char *name,
+				     lsv_error *err)
+{
+	int c;
+
 	if (!all_finite(m->bias, (size_t)m->nr_fn))
 		return REFUSE("a bias is not finite", name);
 	if (m->shift != NULL && !all_finite(m->shift, (size_t)m->nr_fn))
@@ -410,6 +440,14 @@ static lsv_status check_model(const lsv_model *m, const char *name,
 					      "not a finite number > 0", name,
 					      m->class_weight[c], m->labels[c]);
 	}
+	return LSV_OK;
+}
+
+/* The expansion points: no more than the key nr_sv takes (INT_MAX),
+ * finite coefficients and values. */
+static lsv_status check_model_expansion(const lsv_model *m, const char *name,
+					lsv_error *err)
+{
 	if (m->sv->n > INT_MAX)
 		return lsv_fail(err, LSV_ETOOBIG, "%s: cannot write the model: "
 				"%zu expansion points (at most %d)", name, m->sv->n,
@@ -420,6 +458,14 @@ static lsv_status check_model(const lsv_model *m, const char *name,
 	if (!all_finite(m->sv->val, m->sv->nnz))
 		return REFUSE("an expansion point has a value that is not finite",
 			      name);
+	return LSV_OK;
+}
+
+/* The graph's description and a combination's graphs: one-line texts
+ * that read back unchanged, weights only in a combination and convex. */
+static lsv_status check_model_graphs(const lsv_model *m, const char *name,
+				     lsv_error *err)
+{
 	if (m->graph != NULL && !graph_text_ok(m->graph))
 		return REFUSE("the graph description holds a line break or '#', "
 			      "or starts or ends with a blank, so it would not "
@@ -443,6 +489,14 @@ static lsv_status check_model(const lsv_model *m, const char *name,
 					      "starts or ends with a blank", name,
 					      q + 1);
 	}
+	return LSV_OK;
+}
+
+/* The label-aware terms: in a labelaware model only, and consistent with
+ * its classes and expansion points (bad_la). */
+static lsv_status check_model_labelaware(const lsv_model *m, const char *name,
+					 lsv_error *err)
+{
 	if ((m->param.solver == LSV_SOLVER_LABELAWARE) !=
 	    (m->la_rows != NULL && m->la_coef != NULL))
 		return REFUSE("%s", name, m->la_rows != NULL || m->la_coef != NULL
@@ -455,6 +509,15 @@ static lsv_status check_model(const lsv_model *m, const char *name,
 		if (why_la != NULL)
 			return REFUSE("%s", name, why_la);
 	}
+	return LSV_OK;
+}
+
+/* Boosting: trees only in a tree-boosted model, expansion points only in
+ * an RBF-boosted one (at most one per training row), and no more trees
+ * than the rounds made, each one tree (bad_tree). */
+static lsv_status check_model_boost(const lsv_model *m, const char *name,
+				    lsv_error *err)
+{
 	if (!is_boost(m) && m->ntrees > 0)
 		return REFUSE("trees in a model that is not boosted", name);
 	if (is_boost(m) && !boost_rbf(m) && m->sv->n > 0)
@@ -477,7 +540,26 @@ static lsv_status check_model(const lsv_model *m, const char *name,
 					      at, why_t);
 		}
 	}
+	return LSV_OK;
+}
+
 #undef REFUSE
+
+/* The checks above in order: later ones rely on earlier ones (the arrays
+ * present, the counts agreeing). */
+static lsv_status check_model(const lsv_model *m, const char *name,
+			      lsv_error *err)
+{
+	lsv_status st;
+
+	if ((st = check_model_param(m, name, err)) != LSV_OK ||
+	    (st = check_model_classes(m, name, err)) != LSV_OK ||
+	    (st = check_model_values(m, name, err)) != LSV_OK ||
+	    (st = check_model_expansion(m, name, err)) != LSV_OK ||
+	    (st = check_model_graphs(m, name, err)) != LSV_OK ||
+	    (st = check_model_labelaware(m, name, err)) != LSV_OK ||
+	    (st = check_model_boost(m, name, err)) != LSV_OK)
+		return st;
 	return LSV_OK;
 }
 
@@ -1456,19 +1538,21 @@ static size_t foreign_key(const reader *r)
 	return NKEYS;
 }
 
-/* At "SV": every required key given, and the counts agree. */
-static lsv_status check_header(reader *r)
+/*
+ * At "SV", the header as a whole (each line was checked as it came): the
+ * checks below run in the order written and the first refusal is the
+ * one reported, so a file always gets the same message; later ones rely
+ * on earlier ones (the labels counted before they are compared, nr_fn
+ * checked before the lists of nr_fn values).
+ */
+
+/* The classes and their functions: as many labels as nr_class, clusters
+ * labeled 1..c, the nr_fn the classes make, one bias per function. */
+static lsv_status check_header_classes(reader *r)
 {
 	lsv_model *m = r->m;
-	const char *missing = missing_key(r);
-	lsv_error why;
-	size_t k;
 	int c, want_fn;
 
-	if (missing != NULL)
-		return lsv_fail(r->err, LSV_EFORMAT,
-				"%s:%zu: missing key '%s' (expected every "
-				"header key before SV)", r->name, r->line, missing);
 	if (r->nlabels != (size_t)m->nr_class)
 		return lsv_fail(r->err, LSV_EFORMAT,
 				"%s:%zu: wrong number of labels (found %zu, expected "
@@ -1496,6 +1580,16 @@ static lsv_status check_header(reader *r)
 				"%s:%zu: wrong number of bias values (found %zu, "
 				"expected nr_fn = %d)", r->name, line_of(r, "bias"),
 				r->nbias, m->nr_fn);
+	return LSV_OK;
+}
+
+/* The optional lists of values per class or per function: centroids in
+ * exactly the cluster models that need them, and each list as long as
+ * nr_class or nr_fn makes it (the reader grew them as they came). */
+static lsv_status check_header_lists(reader *r)
+{
+	lsv_model *m = r->m;
+
 	if (has_centroids(m) != (m->centroids != NULL))
 		return m->centroids != NULL
 			? lsv_fail(r->err, LSV_EFORMAT,
@@ -1523,6 +1617,16 @@ static lsv_status check_header(reader *r)
 				"%s:%zu: wrong number of balance_shift values (found "
 				"%zu, expected nr_fn = %d)", r->name,
 				line_of(r, "balance_shift"), r->nshift, m->nr_fn);
+	return LSV_OK;
+}
+
+/* The unlabeled marker is no class's label: a row with the marker is
+ * unlabeled, so the value cannot name a class as well. */
+static lsv_status check_header_marker(reader *r)
+{
+	lsv_model *m = r->m;
+	int c;
+
 	for (c = 0; c < m->nr_class; c++)
 		if (m->labels[c] == m->unlabeled)
 			return lsv_fail(r->err, LSV_EFORMAT,
@@ -1530,6 +1634,15 @@ static lsv_status check_header(reader *r)
 					"label (expected a value that no class uses)",
 					r->name, line_of(r, "unlabeled_marker"),
 					m->unlabeled);
+	return LSV_OK;
+}
+
+/* A combination of graphs: its keys present, its extension one that
+ * combines, and combined_graph lines in it alone, their weights convex. */
+static lsv_status check_header_combine(reader *r)
+{
+	lsv_model *m = r->m;
+
 	if (m->param.solver == LSV_SOLVER_COMBINE) {
 		static const char *const need[] = {"combine_extension",
 						   "combine_mu"};
@@ -1561,6 +1674,17 @@ static lsv_status check_header(reader *r)
 						       : line_of(r, "solver"),
 					why_w);
 	}
+	return LSV_OK;
+}
+
+/* The label-aware terms: a labelaware model has all its keys, one row
+ * count per class and nr_fn x nr_class coefficients, its labeled rows
+ * among the expansion points and the training rows; no other model has
+ * the terms. */
+static lsv_status check_header_labelaware(reader *r)
+{
+	lsv_model *m = r->m;
+
 	if (m->param.solver == LSV_SOLVER_LABELAWARE) {
 		static const char *const need[] = {"labelaware_k",
 						   "labelaware_rows",
@@ -1607,6 +1731,17 @@ static lsv_status check_header(reader *r)
 				r->nla_rows > 0 ? line_of(r, "labelaware_rows")
 						: line_of(r, "labelaware_u"));
 	}
+	return LSV_OK;
+}
+
+/* Lines and keys that one kind of model has: boost_tree lines in a
+ * boosted model only; the kdesign keys all in a kdesign model (delta in a
+ * diffusion one) and in no other; the eigenvector keys only where there
+ * are a Laplacian's eigenvectors or label-aware ones. */
+static lsv_status check_header_method_keys(reader *r)
+{
+	lsv_model *m = r->m;
+
 	if (m->ntrees > 0 && !is_boost(m))
 		return lsv_fail(r->err, LSV_EFORMAT,
 				"%s:%zu: boost_tree lines in a model that is not "
@@ -1643,69 +1778,96 @@ static lsv_status check_header(reader *r)
 		return lsv_fail(r->err, LSV_EFORMAT, "%s:%zu: labelaware_eigen in "
 				"a model that is not labelaware", r->name,
 				line_of(r, "labelaware_eigen"));
-	if (is_boost(m)) {
-		static const char *const need[] = {"boost_rounds", "boost_depth",
-						   "boost_shrinkage", "boost_tol"};
-		size_t j;
-		for (j = 0; j < sizeof need / sizeof *need; j++)
-			if (line_of(r, need[j]) == 0)
-				return lsv_fail(r->err, LSV_EFORMAT,
-						"%s:%zu: missing key '%s' (expected it "
-						"in a boosted model)", r->name, r->line,
-						need[j]);
-		/* what lsv_model_write would refuse (bad_param): an RBF
-		 * model without its R per round */
-		if (boost_rbf(m) && line_of(r, "boost_rbfs") == 0)
+	return LSV_OK;
+}
+
+/* A boosted model: its keys present, nu in range, and what its learner
+ * makes: trees and no expansion points, or RBF centres (training rows, on
+ * the rbf kernel whose gamma is their width) and no trees. */
+static lsv_status check_header_boost(reader *r)
+{
+	lsv_model *m = r->m;
+	static const char *const need[] = {"boost_rounds", "boost_depth",
+					   "boost_shrinkage", "boost_tol"};
+	size_t j;
+
+	if (!is_boost(m))
+		return LSV_OK;
+	for (j = 0; j < sizeof need / sizeof *need; j++)
+		if (line_of(r, need[j]) == 0)
 			return lsv_fail(r->err, LSV_EFORMAT,
-					"%s:%zu: missing key 'boost_rbfs' (expected it "
-					"in an RBF-boosted model)", r->name, r->line);
-		if (!(m->param.boost_shrinkage <= 1.0))
+					"%s:%zu: missing key '%s' (expected it "
+					"in a boosted model)", r->name, r->line,
+					need[j]);
+	/* what lsv_model_write would refuse (bad_param): an RBF
+	 * model without its R per round */
+	if (boost_rbf(m) && line_of(r, "boost_rbfs") == 0)
+		return lsv_fail(r->err, LSV_EFORMAT,
+				"%s:%zu: missing key 'boost_rbfs' (expected it "
+				"in an RBF-boosted model)", r->name, r->line);
+	if (!(m->param.boost_shrinkage <= 1.0))
+		return lsv_fail(r->err, LSV_EFORMAT,
+				"%s:%zu: boost_shrinkage %.17g out of range "
+				"(expected 0 < nu <= 1)", r->name,
+				line_of(r, "boost_shrinkage"),
+				m->param.boost_shrinkage);
+	if (!boost_rbf(m) && r->nr_sv != 0)
+		return lsv_fail(r->err, LSV_EFORMAT,
+				"%s:%zu: nr_sv %ld in a tree-boosted model "
+				"(expected 0: its functions are trees)",
+				r->name, line_of(r, "nr_sv"), r->nr_sv);
+	if (boost_rbf(m) && m->ntrees > 0)
+		return lsv_fail(r->err, LSV_EFORMAT,
+				"%s:%zu: boost_tree lines in an RBF-boosted "
+				"model (expected boost_learner tree)", r->name,
+				line_of(r, "boost_tree"));
+	if (boost_rbf(m) && m->param.kernel.type != LSV_KERNEL_RBF)
+		return lsv_fail(r->err, LSV_EFORMAT,
+				"%s:%zu: kernel %s in an RBF-boosted model "
+				"(expected rbf: its gamma is the RBFs' width)",
+				r->name, line_of(r, "kernel"),
+				lsv_kernel_name(m->param.kernel.type));
+	if (boost_rbf(m) && (size_t)r->nr_sv > m->l + m->u)
+		return lsv_fail(r->err, LSV_EFORMAT,
+				"%s:%zu: nr_sv %ld RBF centres, more than the "
+				"l + u = %zu training rows they are", r->name,
+				line_of(r, "nr_sv"), r->nr_sv, m->l + m->u);
+	return LSV_OK;
+}
+
+/* A boosted model's trees: no more than its rounds made, each adding to
+ * one of its functions (read_tree checked each tree's shape, but nr_fn
+ * may come after the tree). */
+static lsv_status check_header_boost_trees(reader *r)
+{
+	lsv_model *m = r->m;
+	size_t t;
+
+	if (!is_boost(m))
+		return LSV_OK;
+	if (m->ntrees > boost_max_trees(m))
+		return lsv_fail(r->err, LSV_EFORMAT,
+				"%s:%zu: %zu boost_tree lines, more than "
+				"boost_rounds x nr_fn = %zu", r->name,
+				line_of(r, "boost_tree"), m->ntrees,
+				boost_max_trees(m));
+	for (t = 0; t < m->ntrees; t++)
+		if (m->trees[t].fn >= m->nr_fn)
 			return lsv_fail(r->err, LSV_EFORMAT,
-					"%s:%zu: boost_shrinkage %.17g out of range "
-					"(expected 0 < nu <= 1)", r->name,
-					line_of(r, "boost_shrinkage"),
-					m->param.boost_shrinkage);
-		if (!boost_rbf(m) && r->nr_sv != 0)
-			return lsv_fail(r->err, LSV_EFORMAT,
-					"%s:%zu: nr_sv %ld in a tree-boosted model "
-					"(expected 0: its functions are trees)",
-					r->name, line_of(r, "nr_sv"), r->nr_sv);
-		if (boost_rbf(m) && m->ntrees > 0)
-			return lsv_fail(r->err, LSV_EFORMAT,
-					"%s:%zu: boost_tree lines in an RBF-boosted "
-					"model (expected boost_learner tree)", r->name,
-					line_of(r, "boost_tree"));
-		if (boost_rbf(m) && m->param.kernel.type != LSV_KERNEL_RBF)
-			return lsv_fail(r->err, LSV_EFORMAT,
-					"%s:%zu: kernel %s in an RBF-boosted model "
-					"(expected rbf: its gamma is the RBFs' width)",
-					r->name, line_of(r, "kernel"),
-					lsv_kernel_name(m->param.kernel.type));
-		if (boost_rbf(m) && (size_t)r->nr_sv > m->l + m->u)
-			return lsv_fail(r->err, LSV_EFORMAT,
-					"%s:%zu: nr_sv %ld RBF centres, more than the "
-					"l + u = %zu training rows they are", r->name,
-					line_of(r, "nr_sv"), r->nr_sv, m->l + m->u);
-		if (m->ntrees > boost_max_trees(m))
-			return lsv_fail(r->err, LSV_EFORMAT,
-					"%s:%zu: %zu boost_tree lines, more than "
-					"boost_rounds x nr_fn = %zu", r->name,
-					line_of(r, "boost_tree"), m->ntrees,
-					boost_max_trees(m));
-		{
-			size_t t;
-			for (t = 0; t < m->ntrees; t++)
-				if (m->trees[t].fn >= m->nr_fn)
-					return lsv_fail(r->err, LSV_EFORMAT,
-							"%s:%zu: boost_tree %zu adds to "
-							"function %d (expected 1..nr_fn = "
-							"%d)", r->name,
-							line_of(r, "boost_tree"), t + 1,
-							m->trees[t].fn + 1, m->nr_fn);
-		}
-	}
-	/* A Nystrom model's expansion points are its landmarks, sampled from
-	 * the l + u training rows: a count beyond either is corrupt. */
+					"%s:%zu: boost_tree %zu adds to "
+					"function %d (expected 1..nr_fn = "
+					"%d)", r->name,
+					line_of(r, "boost_tree"), t + 1,
+					m->trees[t].fn + 1, m->nr_fn);
+	return LSV_OK;
+}
+
+/* A Nystrom model's expansion points are its landmarks, sampled from
+ * the l + u training rows: a count beyond either is corrupt. */
+static lsv_status check_header_landmarks(reader *r)
+{
+	lsv_model *m = r->m;
+
 	if (m->param.landmarks > 0 &&
 	    (size_t)m->param.landmarks > m->l + m->u)
 		return lsv_fail(r->err, LSV_EFORMAT,
@@ -1731,15 +1893,33 @@ static lsv_status check_header(reader *r)
 				"of a Nystrom model are its landmarks)", r->name,
 				line_of(r, "nr_sv"), r->nr_sv, m->param.landmarks,
 				m->param.landmarks);
+	return LSV_OK;
+}
+
+/* No key of another method's model (foreign_key): the writer never puts
+ * one there, so the file was edited or mixed up. */
+static lsv_status check_header_foreign(reader *r)
+{
+	size_t k;
+
 	if ((k = foreign_key(r)) < NKEYS)
 		return lsv_fail(r->err, LSV_EFORMAT,
 				"%s:%zu: key '%s' in a %s model (expected it only "
 				"in %s)", r->name, r->seen[k], keys[k].name,
-				lsv_solver_name(m->param.solver), keys[k].where);
-	if (lsv_kernel_check(&m->param.kernel, &why) != LSV_OK) {
+				lsv_solver_name(r->m->param.solver), keys[k].where);
+	return LSV_OK;
+}
+
+/* The kernel's parameters together (lsv_kernel_check), which no single
+ * line can check: the refusal names the line of the value at fault. */
+static lsv_status check_header_kernel(reader *r)
+{
+	lsv_error why;
+
+	if (lsv_kernel_check(&r->m->param.kernel, &why) != LSV_OK) {
 		/* The kernel's name was checked on its line; what is left is
 		 * the polynomial degree or gamma. */
-		const lsv_kernel *kk = &m->param.kernel;
+		const lsv_kernel *kk = &r->m->param.kernel;
 		size_t at = kk->type == LSV_KERNEL_POLY &&
 					    (kk->degree < 1 || kk->degree > 100)
 				    ? line_of(r, "degree") : line_of(r, "gamma");
@@ -1747,6 +1927,32 @@ static lsv_status check_header(reader *r)
 				"%s:%zu: bad kernel parameter: %s", r->name, at,
 				why.msg);
 	}
+	return LSV_OK;
+}
+
+/* At "SV": every required key given, and the counts agree (the checks
+ * above, in this order). */
+static lsv_status check_header(reader *r)
+{
+	const char *missing = missing_key(r);
+	lsv_status st;
+
+	if (missing != NULL)
+		return lsv_fail(r->err, LSV_EFORMAT,
+				"%s:%zu: missing key '%s' (expected every "
+				"header key before SV)", r->name, r->line, missing);
+	if ((st = check_header_classes(r)) != LSV_OK ||
+	    (st = check_header_lists(r)) != LSV_OK ||
+	    (st = check_header_marker(r)) != LSV_OK ||
+	    (st = check_header_combine(r)) != LSV_OK ||
+	    (st = check_header_labelaware(r)) != LSV_OK ||
+	    (st = check_header_method_keys(r)) != LSV_OK ||
+	    (st = check_header_boost(r)) != LSV_OK ||
+	    (st = check_header_boost_trees(r)) != LSV_OK ||
+	    (st = check_header_landmarks(r)) != LSV_OK ||
+	    (st = check_header_foreign(r)) != LSV_OK ||
+	    (st = check_header_kernel(r)) != LSV_OK)
+		return st;
 	return LSV_OK;
 }
 
