@@ -507,11 +507,11 @@ static void opt_classes(const char *arg, options *o)
 	char first[64];
 	size_t len = comma != NULL ? (size_t)(comma - arg) : 0;
 
-	if (comma == NULL || strchr(comma + 1, ',') != NULL)
+	/* a first class too long for first[] is refused, not cut short */
+	if (comma == NULL || strchr(comma + 1, ',') != NULL ||
+	    len >= sizeof first)
 		tool_usage_error("option -Y: '%s' is not two classes (expected "
 				 "a,b, e.g. 1,-1)", arg);
-	if (len >= sizeof first)
-		len = sizeof first - 1;
 	memcpy(first, arg, len);
 	first[len] = '\0';
 	o->p.combine_labels[0] = tool_opt_double('Y', first, -1e300, 1e300);
@@ -555,6 +555,11 @@ static void opt_clusters(const char *arg, options *o)
 	char num[64];
 
 	if (colon != NULL) {
+		/* a count too long for num[] is refused, not cut short */
+		if ((size_t)(colon - arg) >= sizeof num)
+			tool_usage_error("option -K: '%s' is not c, c:random or "
+					 "c:spectral (expected c in 2..%d)", arg,
+					 INT_MAX);
 		if (strcmp(colon + 1, "spectral") == 0)
 			o->p.boost_init = LSV_BOOST_INIT_SPECTRAL;
 		else if (strcmp(colon + 1, "random") == 0)
@@ -563,10 +568,9 @@ static void opt_clusters(const char *arg, options *o)
 			tool_usage_error("option -K: unknown start '%s' (expected "
 					 "c, c:random or c:spectral)", colon + 1);
 		snprintf(num, sizeof num, "%.*s", (int)(colon - arg), arg);
-	} else {
-		snprintf(num, sizeof num, "%s", arg);
 	}
-	o->p.clusters = (int)tool_opt_long('K', num, 2, INT_MAX);
+	o->p.clusters = (int)tool_opt_long('K', colon != NULL ? num : arg, 2,
+					   INT_MAX);
 	o->K_given = 1;
 }
 
