@@ -307,3 +307,32 @@ failed() {
 	! grep -q 'FAILED: lapsvm-nightly: $' st/log
 	ls st/rejected/day1.txt.*
 }
+
+# init's tools read copies in its scratch (STATE/work.PID), deleted on exit:
+# their messages named those copies, not the user's files.
+@test "init: a bad line of the data or the holdout is named in the user's file, not in init's scratch copy" {
+	sed '5s/.*/1 1:abc/' day0.txt >bad0.txt
+	run --separate-stderr "$NIGHTLY" init -T "-M pcg -g 2" st bad0.txt hold.txt
+	assert_status 1
+	assert_stderr_has "lapsvm-nightly: graph-build failed on bad0.txt: graph-build: bad0.txt:5: bad value for feature 1 (found 'abc', expected a number)"
+	[[ "$stderr" != *work.* ]]
+	[ "$(ls st)" = lock ]
+	sed '7s/.*/1 1:abc/' hold.txt >badh.txt
+	run --separate-stderr "$NIGHTLY" init -T "-M pcg -g 2" st day0.txt badh.txt
+	assert_status 1
+	assert_stderr_has "lapsvm-nightly: badh.txt: the first model cannot be scored on it: lapsvm-predict: badh.txt:7: bad value for feature 1 (found 'abc', expected a number)"
+	[[ "$stderr" != *work.* ]]
+	[ "$(ls st)" = lock ]
+}
+
+# -d '' was taken for no -d at all: the dimension from the data.
+@test "init -d with an empty value is a usage error, not the default" {
+	run --separate-stderr "$NIGHTLY" init -d '' -T "-M pcg -g 2" st day0.txt hold.txt
+	assert_status 2
+	assert_stderr_has "lapsvm-nightly: -d '': not a number of features (expected an integer up to 999999999)"
+	[ ! -e st ]
+	run --separate-stderr "$NIGHTLY" init -d 3x -T "-M pcg -g 2" st day0.txt hold.txt
+	assert_status 2
+	assert_stderr_has "lapsvm-nightly: -d '3x': not a number of features (expected an integer up to 999999999)"
+	[ ! -e st ]
+}
