@@ -441,14 +441,16 @@ static void plist_default(plist *pl, double v);
 /* -p r or -p labeled; the last one given counts. */
 static void opt_fraction(const char *arg, options *o)
 {
+	lsv_error e;
+
 	o->p_labeled = strcmp(arg, "labeled") == 0;
 	if (o->p_labeled) {
 		o->p_r = 0.0;
 		return;
 	}
-	if (lsv_parse_double(arg, &o->p_r, NULL) != LSV_OK)
-		tool_usage_error("option -p: '%s' is not a number (expected 0 < r "
-				 "< 1, or labeled)", arg);
+	if (lsv_parse_double(arg, &o->p_r, &e) != LSV_OK)
+		tool_usage_error("option -p: '%s' %s (expected 0 < r < 1, or "
+				 "labeled)", arg, tool_why(&e));
 	if (!(o->p_r > 0.0 && o->p_r < 1.0))
 		tool_usage_error("option -p: '%s' out of range (expected 0 < r < 1, "
 				 "or labeled)", arg);
