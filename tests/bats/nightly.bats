@@ -336,3 +336,16 @@ failed() {
 	assert_stderr_has "lapsvm-nightly: -d '3x': not a number of features (expected an integer up to 999999999)"
 	[ ! -e st ]
 }
+
+# A state named -st was given to mkdir, rm, readlink and sed as options:
+# init failed ("mkdir: invalid option -- 's'") and run could not read it.
+@test "a state directory whose name starts with -: init and run use it as a directory, not options" {
+	run --separate-stderr "$NIGHTLY" init -T "-M pcg -g 2" -- -st day0.txt hold.txt
+	assert_status 0
+	[ "$(readlink -- -st/current)" = gen/1 ]
+	run --separate-stderr "$NIGHTLY" run -- -st day1.txt
+	assert_status 0
+	[ "$(readlink -- -st/current)" = gen/2 ] && [ "$(readlink -- -st/previous)" = gen/1 ]
+	[ "$(wc -l <-st/current/data)" -eq 200 ]
+	grep -q 'generation 2: .* -> accepted' -- -st/log
+}
