@@ -1595,20 +1595,26 @@ static void report(const lsv_train_param *p, const lsv_model *m,
 			  "distance between rows)", r->gamma_data);
 	/* the advice on -g is for the RBF kernel: for another, -g is no
 	 * width, and such a matrix says how the rows lie */
+	/* the gamma the kernel used (p's is 0 when -g was not given) */
 	if (r->kernel_identity && p->kernel.type == LSV_KERNEL_RBF)
 		tool_info("warning: the kernel matrix is numerically the identity "
 			  "(every off-diagonal value below 1e-6 of the diagonal): "
 			  "gamma = %g is too large for these distances; try a smaller "
-			  "-g", p->kernel.gamma);
+			  "-g", m->param.kernel.gamma);
 	else if (r->kernel_identity)
 		tool_info("warning: the kernel matrix is numerically diagonal "
 			  "(every |K_ij| below 1e-6 of sqrt(K_ii K_jj)): the rows "
 			  "are orthogonal in the kernel's feature space");
-	if (r->kernel_constant && p->kernel.type == LSV_KERNEL_RBF)
+	if (r->kernel_constant && p->kernel.type == LSV_KERNEL_RBF &&
+	    p->kernel.gamma == 0.0 && r->gamma_data == 0.0)
+		tool_info("warning: the kernel matrix is all ones: the rows are "
+			  "all one point (their mean squared distance is 0), which "
+			  "no gamma separates");
+	else if (r->kernel_constant && p->kernel.type == LSV_KERNEL_RBF)
 		tool_info("warning: the kernel matrix is numerically all ones "
 			  "(every off-diagonal value within 1e-6 of the diagonal): "
 			  "gamma = %g is too small for these distances; try a larger "
-			  "-g", p->kernel.gamma);
+			  "-g", m->param.kernel.gamma);
 	else if (r->kernel_constant)
 		tool_info("warning: the kernel matrix has rank one numerically "
 			  "(every |K_ij| within 1e-6 of sqrt(K_ii K_jj)): the rows "
