@@ -349,3 +349,21 @@ failed() {
 	[ "$(wc -l <-st/current/data)" -eq 200 ]
 	grep -q 'generation 2: .* -> accepted' -- -st/log
 }
+
+# A tool's usage error ends with "Try 'prog -h' for more information.", and
+# that hint was taken for the error: the message and the log said only it.
+@test "a tool's usage error is the message and the log line, not its 'Try -h' hint" {
+	run --separate-stderr "$NIGHTLY" init -G "-k 0" -T "-M pcg -g 2" st day0.txt hold.txt
+	assert_status 1
+	assert_stderr_has "lapsvm-nightly: graph-build failed on day0.txt: graph-build: option -k: '0' out of range (expected an integer in 1..2147483647)"
+	[[ "$stderr" != *"Try '"* ]]
+	rm -rf st
+	# image distances build a full graph only (-R): the update refuses them
+	"$NIGHTLY" init -G "-d rotation -D 2x1" -T "-M pcg -g 2" st day0.txt hold.txt 2>/dev/null
+	run --separate-stderr "$NIGHTLY" run st day1.txt
+	assert_status 1
+	assert_stderr_has "lapsvm-nightly: graph-build: -U updates Euclidean and cosine kNN or epsilon graphs on one process, not with -d rotation"
+	[[ "$stderr" != *"Try '"* ]]
+	grep -q 'FAILED: graph-build: -U updates' st/log
+	! grep -q "Try '" st/log
+}
