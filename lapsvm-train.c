@@ -441,14 +441,16 @@ static void plist_default(plist *pl, double v);
 /* -p r or -p labeled; the last one given counts. */
 static void opt_fraction(const char *arg, options *o)
 {
+	lsv_error e;
+
 	o->p_labeled = strcmp(arg, "labeled") == 0;
 	if (o->p_labeled) {
 		o->p_r = 0.0;
 		return;
 	}
-	if (lsv_parse_double(arg, &o->p_r, NULL) != LSV_OK)
-		tool_usage_error("option -p: '%s' is not a number (expected 0 < r "
-				 "< 1, or labeled)", arg);
+	if (lsv_parse_double(arg, &o->p_r, &e) != LSV_OK)
+		tool_usage_error("option -p: '%s' %s (expected 0 < r < 1, or "
+				 "labeled)", arg, tool_why(&e));
 	if (!(o->p_r > 0.0 && o->p_r < 1.0))
 		tool_usage_error("option -p: '%s' out of range (expected 0 < r < 1, "
 				 "or labeled)", arg);
@@ -507,11 +509,11 @@ static void opt_classes(const char *arg, options *o)
 	char first[64];
 	size_t len = comma != NULL ? (size_t)(comma - arg) : 0;
 
-	if (comma == NULL || strchr(comma + 1, ',') != NULL)
+	/* a first class too long for first[] is refused, not cut short */
+	if (comma == NULL || strchr(comma + 1, ',') != NULL ||
+	    len >= sizeof first)
 		tool_usage_error("option -Y: '%s' is not two classes (expected "
 				 "a,b, e.g. 1,-1)", arg);
-	if (len >= sizeof first)
-		len = sizeof first - 1;
 	memcpy(first, arg, len);
 	first[len] = '\0';
 	o->p.combine_labels[0] = tool_opt_double('Y', first, -1e300, 1e300);
@@ -555,6 +557,11 @@ static void opt_clusters(const char *arg, options *o)
 	char num[64];
 
 	if (colon != NULL) {
+		/* a count too long for num[] is refused, not cut short */
+		if ((size_t)(colon - arg) >= sizeof num)
+			tool_usage_error("option -K: '%s' is not c, c:random or "
+					 "c:spectral (expected c in 2..%d)", arg,
+					 INT_MAX);
 		if (strcmp(colon + 1, "spectral") == 0)
 			o->p.boost_init = LSV_BOOST_INIT_SPECTRAL;
 		else if (strcmp(colon + 1, "random") == 0)
@@ -563,10 +570,9 @@ static void opt_clusters(const char *arg, options *o)
 			tool_usage_error("option -K: unknown start '%s' (expected "
 					 "c, c:random or c:spectral)", colon + 1);
 		snprintf(num, sizeof num, "%.*s", (int)(colon - arg), arg);
-	} else {
-		snprintf(num, sizeof num, "%s", arg);
 	}
-	o->p.clusters = (int)tool_opt_long('K', num, 2, INT_MAX);
+	o->p.clusters = (int)tool_opt_long('K', colon != NULL ? num : arg, 2,
+					   INT_MAX);
 	o->K_given = 1;
 }
 
@@ -1589,20 +1595,26 @@ static void report(const lsv_train_param *p, const lsv_model *m,
 			  "distance between rows)", r->gamma_data);
 	/* the advice on -g is for the RBF kernel: for another, -g is no
 	 * width, and such a matrix says how the rows lie */
+	/* the gamma the kernel used (p's is 0 when -g was not given) */
 	if (r->kernel_identity && p->kernel.type == LSV_KERNEL_RBF)
 		tool_info("warning: the kernel matrix is numerically the identity "
 			  "(every off-diagonal value below 1e-6 of the diagonal): "
 			  "gamma = %g is too large for these distances; try a smaller "
-			  "-g", p->kernel.gamma);
+			  "-g", m->param.kernel.gamma);
 	else if (r->kernel_identity)
 		tool_info("warning: the kernel matrix is numerically diagonal "
 			  "(every |K_ij| below 1e-6 of sqrt(K_ii K_jj)): the rows "
 			  "are orthogonal in the kernel's feature space");
-	if (r->kernel_constant && p->kernel.type == LSV_KERNEL_RBF)
+	if (r->kernel_constant && p->kernel.type == LSV_KERNEL_RBF &&
+	    p->kernel.gamma == 0.0 && r->gamma_data == 0.0)
+		tool_info("warning: the kernel matrix is all ones: the rows are "
+			  "all one point (their mean squared distance is 0), which "
+			  "no gamma separates");
+	else if (r->kernel_constant && p->kernel.type == LSV_KERNEL_RBF)
 		tool_info("warning: the kernel matrix is numerically all ones "
 			  "(every off-diagonal value within 1e-6 of the diagonal): "
 			  "gamma = %g is too small for these distances; try a larger "
-			  "-g", p->kernel.gamma);
+			  "-g", m->param.kernel.gamma);
 	else if (r->kernel_constant)
 		tool_info("warning: the kernel matrix has rank one numerically "
 			  "(every |K_ij| within 1e-6 of sqrt(K_ii K_jj)): the rows "

@@ -203,6 +203,18 @@ lsv_status lsv_out_open(const char *path, lsv_out **out, lsv_error *err)
 	}
 	slash = strrchr(path, '/');
 	base = slash ? slash + 1 : path;
+	/* The temporary name is cut short below: a new name too long to exist
+	 * would fail only at the rename, after the work, and after the run's
+	 * other outputs were replaced (graph-build's graph, then its record
+	 * graph.knn). */
+	if (!exists && strlen(base) > NAME_MAX) {
+		lsv_status st = lsv_fail(err, LSV_EIO, "%s: cannot create: %s (a "
+					 "file name has at most %d bytes)", path,
+					 strerror(ENAMETOOLONG), NAME_MAX);
+		free(real);
+		free(o);
+		return st;
+	}
 	dirlen = (size_t)(base - path);
 	len = strlen(path);
 	o->path = malloc(len + 1);

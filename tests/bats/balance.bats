@@ -95,7 +95,7 @@ positives() {
 		run --separate-stderr "$TRAIN" -p "$v" ub.txt
 		assert_usage_error "option -p: '$v' out of range (expected 0 < r < 1, or labeled)" lapsvm-train
 	done
-	for v in abc nan Labeled ""; do
+	for v in abc Labeled "" 0.5x; do
 		run --separate-stderr "$TRAIN" -p "$v" ub.txt
 		assert_usage_error "option -p: '$v' is not a number (expected 0 < r < 1, or labeled)" lapsvm-train
 	done
@@ -103,6 +103,20 @@ positives() {
 	assert_usage_error "option -p takes one value, not a list" lapsvm-train
 	run --separate-stderr "$TRAIN" ub.txt -p
 	assert_usage_error "option -p needs a value" lapsvm-train
+	[ ! -e ub.txt.model ]
+}
+
+# -p said "is not a number" of inf and 1e400 too, where every other
+# number option says why (-j, -m, -u: "is not finite", "is out of range").
+@test "-p: infinite, NaN and overflowing values say why, as the other number options do" {
+	unbalanced
+	local v
+	for v in nan inf -inf; do
+		run --separate-stderr "$TRAIN" -p "$v" ub.txt
+		assert_usage_error "option -p: '$v' is not finite (expected 0 < r < 1, or labeled)" lapsvm-train
+	done
+	run --separate-stderr "$TRAIN" -p 1e400 ub.txt
+	assert_usage_error "option -p: '1e400' is out of range (expected 0 < r < 1, or labeled)" lapsvm-train
 	[ ! -e ub.txt.model ]
 }
 

@@ -113,6 +113,22 @@ blobs() {
 	assert_train_usage "clustering on a feature map needs landmarks (-M newton -N m)"
 }
 
+# -K's count was copied into a 64-byte buffer, cut short silently: 62
+# zeros, then 3 and junk, read as 3.
+@test "-K: a long value with trailing junk is refused, not cut short to a valid count" {
+	moons_graph
+	local z
+	z=$(printf '0%.0s' $(seq 62))
+	run --separate-stderr "$TRAIN" -s cluster -K "${z}3xyz" -G m.g m.txt
+	assert_bad_option K "is not an integer"
+	run --separate-stderr "$TRAIN" -s boost -K "${z}03:random" -G m.g m.txt
+	assert_train_usage "option -K: '${z}03:random' is not c, c:random or c:spectral (expected c in 2..2147483647)"
+	# long but whole, without a start: the count itself
+	run --separate-stderr "$TRAIN" -q -s cluster -K "${z}003" -G m.g m.txt c.model
+	assert_status 0
+	[ "$(key c.model nr_class)" = 3 ]
+}
+
 @test "-s cluster usage errors: -K, -v, -c, -p, -y, gamma_I = 0" {
 	moons_graph
 	run --separate-stderr "$TRAIN" -s cluster -K 1 m.txt

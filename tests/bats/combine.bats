@@ -227,6 +227,16 @@ wsum() {
 	assert_train_usage "no training method laprls random"
 }
 
+# -Y's first class was copied into a 64-byte buffer, cut short silently:
+# 62 zeros, then 1 and junk, read as the class 1.
+@test "combine -Y: a long first class with trailing junk is refused, not cut short to a valid class" {
+	moons2
+	local z
+	z=$(printf '0%.0s' $(seq 62))
+	run --separate-stderr "$TRAIN" -s combine -Y "${z}1junk,-1" -G g2 -G g4 m.txt
+	assert_train_usage "option -Y: '${z}1junk,-1' is not two classes (expected a,b, e.g. 1,-1)"
+}
+
 @test "combine: bad option values are usage errors" {
 	moons2
 	run --separate-stderr "$TRAIN" -s combine -U 0 -G g2 m.txt

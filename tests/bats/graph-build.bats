@@ -190,6 +190,26 @@ load helpers
 	[ "$(ls -A | wc -l)" -eq 3 ]
 }
 
+# A graph named with 253 bytes is legal, its record (+ ".knn") is not:
+# found only at the rename, after the graph had replaced the old one
+# ("replaced: ccc...c"), leaving it without its record.
+@test "a graph name whose record's name would be too long: refused before the work, the old graph kept" {
+	small_data small.txt
+	local g
+	g=$(printf 'c%.0s' $(seq 253))
+	echo old >"$g"
+	run --separate-stderr "$GB" -q small.txt "$g"
+	assert_status 1
+	assert_stderr_has "graph-build: $g.knn: cannot create: File name too long (a file name has at most 255 bytes)"
+	[ "$(cat "$g")" = old ]
+	[ "$(ls -A | wc -l)" -eq 2 ]
+	# a name of 256 bytes: the same at once, not at the rename
+	run --separate-stderr "$DG" moons "${g}ccc"
+	assert_status 1
+	assert_stderr_has "lapsvm-datagen: ${g}ccc: cannot create: File name too long"
+	[ "$(ls -A | wc -l)" -eq 2 ]
+}
+
 @test "a device, a pipe or a FIFO as the output is written into, with no record beside it" {
 	small_data small.txt
 	"$GB" -q small.txt small.txt.graph

@@ -307,3 +307,63 @@ failed() {
 	! grep -q 'FAILED: lapsvm-nightly: $' st/log
 	ls st/rejected/day1.txt.*
 }
+
+# init's tools read copies in its scratch (STATE/work.PID), deleted on exit:
+# their messages named those copies, not the user's files.
+@test "init: a bad line of the data or the holdout is named in the user's file, not in init's scratch copy" {
+	sed '5s/.*/1 1:abc/' day0.txt >bad0.txt
+	run --separate-stderr "$NIGHTLY" init -T "-M pcg -g 2" st bad0.txt hold.txt
+	assert_status 1
+	assert_stderr_has "lapsvm-nightly: graph-build failed on bad0.txt: graph-build: bad0.txt:5: bad value for feature 1 (found 'abc', expected a number)"
+	[[ "$stderr" != *work.* ]]
+	[ "$(ls st)" = lock ]
+	sed '7s/.*/1 1:abc/' hold.txt >badh.txt
+	run --separate-stderr "$NIGHTLY" init -T "-M pcg -g 2" st day0.txt badh.txt
+	assert_status 1
+	assert_stderr_has "lapsvm-nightly: badh.txt: the first model cannot be scored on it: lapsvm-predict: badh.txt:7: bad value for feature 1 (found 'abc', expected a number)"
+	[[ "$stderr" != *work.* ]]
+	[ "$(ls st)" = lock ]
+}
+
+# -d '' was taken for no -d at all: the dimension from the data.
+@test "init -d with an empty value is a usage error, not the default" {
+	run --separate-stderr "$NIGHTLY" init -d '' -T "-M pcg -g 2" st day0.txt hold.txt
+	assert_status 2
+	assert_stderr_has "lapsvm-nightly: -d '': not a number of features (expected an integer up to 999999999)"
+	[ ! -e st ]
+	run --separate-stderr "$NIGHTLY" init -d 3x -T "-M pcg -g 2" st day0.txt hold.txt
+	assert_status 2
+	assert_stderr_has "lapsvm-nightly: -d '3x': not a number of features (expected an integer up to 999999999)"
+	[ ! -e st ]
+}
+
+# A state named -st was given to mkdir, rm, readlink and sed as options:
+# init failed ("mkdir: invalid option -- 's'") and run could not read it.
+@test "a state directory whose name starts with -: init and run use it as a directory, not options" {
+	run --separate-stderr "$NIGHTLY" init -T "-M pcg -g 2" -- -st day0.txt hold.txt
+	assert_status 0
+	[ "$(readlink -- -st/current)" = gen/1 ]
+	run --separate-stderr "$NIGHTLY" run -- -st day1.txt
+	assert_status 0
+	[ "$(readlink -- -st/current)" = gen/2 ] && [ "$(readlink -- -st/previous)" = gen/1 ]
+	[ "$(wc -l <-st/current/data)" -eq 200 ]
+	grep -q 'generation 2: .* -> accepted' -- -st/log
+}
+
+# A tool's usage error ends with "Try 'prog -h' for more information.", and
+# that hint was taken for the error: the message and the log said only it.
+@test "a tool's usage error is the message and the log line, not its 'Try -h' hint" {
+	run --separate-stderr "$NIGHTLY" init -G "-k 0" -T "-M pcg -g 2" st day0.txt hold.txt
+	assert_status 1
+	assert_stderr_has "lapsvm-nightly: graph-build failed on day0.txt: graph-build: option -k: '0' out of range (expected an integer in 1..2147483647)"
+	[[ "$stderr" != *"Try '"* ]]
+	rm -rf st
+	# image distances build a full graph only (-R): the update refuses them
+	"$NIGHTLY" init -G "-d rotation -D 2x1" -T "-M pcg -g 2" st day0.txt hold.txt 2>/dev/null
+	run --separate-stderr "$NIGHTLY" run st day1.txt
+	assert_status 1
+	assert_stderr_has "lapsvm-nightly: graph-build: -U updates Euclidean and cosine kNN or epsilon graphs on one process, not with -d rotation"
+	[[ "$stderr" != *"Try '"* ]]
+	grep -q 'FAILED: graph-build: -U updates' st/log
+	! grep -q "Try '" st/log
+}

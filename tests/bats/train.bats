@@ -916,6 +916,21 @@ setup() {
 	[[ "$stderr" != *"kernel matrix is numerically"* ]]
 }
 
+# Rows all one point (no features, or duplicates) with the default gamma:
+# the warning said "gamma = 0 is too small ... try a larger -g", a gamma
+# -g refuses and not the one used (1), advice no gamma can follow.
+@test "rows all one point under the default RBF width: the warning says so, with no gamma 0 and no advice on -g" {
+	printf '%s\n' '1' '-1' '1' '-1' '0' '0' >nofeat.txt
+	run --separate-stderr "$TRAIN" -i 0 nofeat.txt
+	assert_status 0
+	assert_stderr_has "lapsvm-train: warning: the kernel matrix is all ones: the rows are all one point (their mean squared distance is 0), which no gamma separates"
+	[[ "$stderr" != *"gamma = 0"* && "$stderr" != *"-g"* ]]
+	# a given gamma: that gamma, and the advice
+	moons1
+	run --separate-stderr "$TRAIN" -g 1e-9 m.txt
+	assert_stderr_has "gamma = 1e-09 is too small for these distances; try a larger -g"
+}
+
 @test "a degenerate linear kernel is warned about without advice on -g, which is no width there" {
 	# one feature: every row parallel to every other, K of rank one
 	printf '%s\n' '1 1:1' '-1 1:-2' '1 1:3' '0 1:0.5' >line.txt
