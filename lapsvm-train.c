@@ -1003,12 +1003,15 @@ static void check_boost_cluster(options *o)
 		tool_usage_error("-K c:spectral is the start of -s boost's "
 				 "clustering (-s cluster solves its eigenproblem "
 				 "directly)");
-	/* -E and -R shape k-means on an embedding: -s cluster's, or the
-	 * boosted one of more than two clusters */
-	if (o->ER_given && o->p.solver != LSV_SOLVER_CLUSTER &&
+	/* -E and -R shape k-means on an embedding, which only a clustering
+	 * into more than two has (two clusters are the sign of one function):
+	 * -s cluster's, or the boosted one */
+	if (o->ER_given &&
+	    !(o->p.solver == LSV_SOLVER_CLUSTER && o->p.clusters > 2) &&
 	    !(o->p.solver == LSV_SOLVER_BOOST && o->p.boost_clusters > 2))
-		tool_usage_error("-%c is for -s cluster (how its embedding "
-				 "becomes clusters)", o->ER_given);
+		tool_usage_error("-%c is for k-means on the embedding of more "
+				 "than two clusters (-s cluster or -s boost, -K c "
+				 "with c > 2)", o->ER_given);
 	if (clustering(&o->p)) {
 		if (o->folds > 0)
 			tool_usage_error("-v scores held-out labels; -s cluster uses "

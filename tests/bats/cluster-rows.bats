@@ -68,9 +68,24 @@ blobs() {
 	run --separate-stderr "$TRAIN" -s cluster -K 4 -R 0 blobs.txt m
 	assert_usage_error "option -R: '0' out of range" lapsvm-train
 	run --separate-stderr "$TRAIN" -s laprls -E raw blobs.txt m
-	assert_usage_error "-E is for -s cluster (how its embedding becomes clusters)" lapsvm-train
+	assert_usage_error "-E is for k-means on the embedding of more than two clusters (-s cluster or -s boost, -K c with c > 2)" lapsvm-train
 	run --separate-stderr "$TRAIN" -R 5 blobs.txt m
-	assert_usage_error "-R is for -s cluster (how its embedding becomes clusters)" lapsvm-train
+	assert_usage_error "-R is for k-means on the embedding of more than two clusters (-s cluster or -s boost, -K c with c > 2)" lapsvm-train
+	[ ! -e m ]
+}
+
+@test "cluster rows: -E and -R with two clusters (no k-means) are usage errors, for -s cluster and -s boost alike" {
+	blobs
+	for s in cluster boost; do
+		for opt in "-E raw" "-R 5"; do
+			# shellcheck disable=SC2086
+			run --separate-stderr "$TRAIN" -s $s -K 2 $opt blobs.txt m
+			assert_usage_error "${opt%% *} is for k-means on the embedding of more than two clusters" lapsvm-train
+		done
+	done
+	# -s cluster's default is two clusters
+	run --separate-stderr "$TRAIN" -s cluster -E raw blobs.txt m
+	assert_usage_error "-E is for k-means on the embedding of more than two clusters" lapsvm-train
 	[ ! -e m ]
 }
 
