@@ -211,6 +211,18 @@ failed() {
 	assert_stderr_has "lapsvm-nightly: nowhere: not a state directory (run 'lapsvm-nightly init')"
 }
 
+@test "-h, --help, init -h and run -h print the help on stdout and exit 0, as the tools' -h; nothing is made" {
+	for args in -h --help "init -h" "run -h"; do
+		# shellcheck disable=SC2086
+		run --separate-stderr "$NIGHTLY" $args
+		assert_status 0
+		[[ "$output" == *"usage: lapsvm-nightly init"* ]]
+		[[ "$output" == *"Exit status: 0 accepted"* ]]
+		assert_stderr_empty
+	done
+	[ ! -e st ]
+}
+
 @test "a new file without a final newline: accepted, and the next night's rows do not join its last row" {
 	init_state
 	printf '%s' "$(cat day1.txt)" >day1-nonl.txt
