@@ -292,38 +292,296 @@ done:
 	return st;
 }
 
-lsv_status lsv_fit_labelaware(lsv_fit *F, lsv_model **out)
+/* The one out-of-memory failure of the label-aware fit, naming its n
+ * rows and q base vectors. */
+static lsv_status no_memory(const lsv_fit *F, size_t q)
+{
+	return lsv_fail(F->err, LSV_ENOMEM, "out of memory for the label-aware "
+			"kernels (%zu rows, %zu base vectors)", F->n, q);
+}
+
+/* The number k of base vectors v into *k (p->la_k, default n/10, the
+ * paper's "top 10%", at least 1), checked before anything is allocated:
+ * k <= n, no Nystrom landmarks with the Laplacian's eigenvectors, and
+ * with -N the memory of K_nl and the base vectors (n (l + c + k)). */
+static lsv_status basis_size(const lsv_fit *F, size_t *k)
 {
 	const lsv_train_param *p = F->p;
-	size_t n = F->n, l = F->l, i, j, q, k, nc = (size_t)F->nr_class;
-	size_t nf = (size_t)F->nr_fn, nrows;
-	int c, lap = p->la_basis == LSV_LA_LAPLACIAN;
-	double *Knl = NULL, *Yoh = NULL, *Z = NULL, *D = NULL, *w = NULL;
-	double *Zl = NULL, *mu = NULL, *al = NULL, *T = NULL, *coef = NULL;
-	double *A = NULL, align = 0.0, t0, t1, t2, *Pm = NULL;
-	size_t *counts = NULL, *order = NULL;
-	lsv_nystrom ny;
-	int nys = F->K == NULL;  /* -N m: the Nystrom path, no n x n array */
-	const double one = 1.0, zero = 0.0;
-	lsv_status st = LSV_OK;
+	size_t n = F->n, l = F->l, nc = (size_t)F->nr_class;
+	int lap = p->la_basis == LSV_LA_LAPLACIAN;
+	int nys = F->K == NULL;
 
-	t0 = now();
-	memset(&ny, 0, sizeof ny);
-	k = p->la_k > 0 ? (size_t)p->la_k : (n / 10 > 0 ? n / 10 : 1);
-	if (k > n)
+	*k = p->la_k > 0 ? (size_t)p->la_k : (n / 10 > 0 ? n / 10 : 1);
+	if (*k > n)
 		return lsv_fail(F->err, LSV_EINVAL,
 				"%zu %s eigenvectors asked for, but the %s has only "
-				"n = %zu rows (expected 1..%zu)", k,
+				"n = %zu rows (expected 1..%zu)", *k,
 				lap ? "Laplacian" : "kernel",
 				lap && p->lap_graph == LSV_LAP_GRAPH ? "graph"
 				: "kernel matrix", n, n);
 	if (nys && lap)
 		return lsv_fail(F->err, LSV_EINVAL, "Nystrom landmarks approximate "
 				"the kernel's eigenvectors, not the Laplacian's");
-	if (nys && (st = lsv_check_bytes(p, (double)n * (double)(l + nc + k),
-					 "K_nl and the base vectors",
-					 "use fewer labeled rows or eigenvectors",
-					 F->err)) != LSV_OK)
+	if (nys)
+		return lsv_check_bytes(p, (double)n * (double)(l + nc + *k),
+				       "K_nl and the base vectors",
+				       "use fewer labeled rows or eigenvectors",
+				       F->err);
+	return LSV_OK;
+}
+
+/* Steps 1-2: K_nl (n x l, into Knl: F->K's labeled columns, or computed
+ * with -N), D_n = K_nl 1 (into D) and u = D_n^-1 K_nl Y (Yoh, l x c) into
+ * the first c columns of Z; a row whose D_n is not > 0 and finite gets
+ * u = 0.  Knl, D and Z are the caller's; q only names the base vectors
+ * in the out-of-memory message. */
+static lsv_status ideal_vectors(const lsv_fit *F, const double *Yoh,
+				size_t q, double *Knl, double *D, double *Z)
+{
+	size_t n = F->n, l = F->l, nc = (size_t)F->nr_class, i, j;
+	int N = (int)n, L = (int)l, C = (int)nc, inc = 1;
+	const double one = 1.0, zero = 0.0;
+	double *ones;
+	lsv_status st;
+
+	if (F->K == NULL) {
+		if ((st = lsv_kernel_matrix(&F->p->kernel, F->x, NULL, n, F->x,
+					    F->lab, l, Knl, F->err)) != LSV_OK)
+			return st;
+	} else
+		for (i = 0; i < l; i++)
+			memcpy(Knl + i * n, F->K + F->lab[i] * n, n * sizeof *Knl);
+	if ((ones = lsv_alloc(l, sizeof *ones)) == NULL)
+		return no_memory(F, q);
+	for (i = 0; i < l; i++)
+		ones[i] = 1.0;
+	dgemv_("N", &N, &L, &one, Knl, &N, ones, &inc, &zero, D, &inc, 1);
+	free(ones);
+	dgemm_("N", "N", &N, &C, &L, &one, Knl, &N, Yoh, &L, &zero, Z, &N,
+	       1, 1);
+	for (i = 0; i < n; i++) {
+		int ok = D[i] > 0.0 && isfinite(D[i]);
+		for (j = 0; j < nc; j++)
+			Z[i + j * n] = ok ? Z[i + j * n] / D[i] : 0.0;
+	}
+	return LSV_OK;
+}
+
+/* Step 3: the k base vectors v into Z's columns c .. c + k - 1 and their
+ * eigenvalues into w: the k largest eigenpairs of K, the k smallest of
+ * the normalized Laplacian (-J laplacian), or with -N those of the
+ * Nystrom approximation (ny filled; the landmarks' expansion, m x k,
+ * into *Pm, allocated here: the caller frees it, and ny). */
+static lsv_status base_vectors(const lsv_fit *F, size_t k, lsv_nystrom *ny,
+			       double *w, double *Z, double **Pm)
+{
+	size_t n = F->n, nc = (size_t)F->nr_class;
+
+	if (F->K == NULL) {
+		size_t mm = (size_t)F->p->landmarks < n
+			    ? (size_t)F->p->landmarks : n;
+		if ((*Pm = lsv_alloc(mm * k, sizeof **Pm)) == NULL)
+			return no_memory(F, nc + k);
+		return nystrom_basis(F, k, ny, w, Z + nc * n, *Pm);
+	}
+	if (F->p->la_basis == LSV_LA_LAPLACIAN)
+		return lsv_laplacian_bottom(F, k, "labelaware -J laplacian", w,
+					    Z + nc * n);
+	return kernel_basis(F, k, w, Z + nc * n);
+}
+
+/* Step 4: alignf's weights mu of the q base kernels on the labeled rows
+ * of Z (Z_l, l x q, allocated and freed here) into *mu (q, allocated
+ * here: the caller frees it); the input kernel's alignment (K_nl, Knl)
+ * into the report. */
+static lsv_status align_weights(lsv_fit *F, const double *Z, size_t q,
+				const double *Yoh, const double *Knl,
+				double **mu)
+{
+	size_t n = F->n, l = F->l, i, j;
+	double *Zl, align = 0.0;
+	lsv_status st;
+
+	Zl = lsv_alloc(l * q, sizeof *Zl);
+	*mu = lsv_alloc(q, sizeof **mu);
+	if (Zl == NULL || *mu == NULL) {
+		st = no_memory(F, q);
+		goto done;
+	}
+	for (j = 0; j < q; j++)
+		for (i = 0; i < l; i++)
+			Zl[i + j * l] = Z[F->lab[i] + j * n];
+	if ((st = lsv_alignf(Zl, l, q, Yoh, F->nr_class, *mu, &align,
+			     F->err)) != LSV_OK)
+		goto done;
+	F->report->la_align_input = lsv_input_alignment(F, Knl, Yoh);
+done:
+	free(Zl);
+	return st;
+}
+
+/* -J laplacian, transductive: the model keeps the l labeled rows with
+ * alpha (al, l x nr_fn) as coef (n x nr_fn, the caller's, zero
+ * elsewhere), a record. */
+static void transductive_coef(const lsv_fit *F, const double *al,
+			      double *coef, size_t *nrows)
+{
+	size_t n = F->n, l = F->l, i;
+	int c;
+
+	*nrows = l;
+	for (c = 0; c < F->nr_fn; c++)
+		for (i = 0; i < l; i++)
+			coef[F->lab[i] + (size_t)c * n] = al[i + (size_t)c * l];
+}
+
+/* -N: beta = Pm B on the landmarks (into coef, n x nr_fn, the caller's,
+ * 0 elsewhere), B = T's last k rows (T q x nr_fn, q = c + k):
+ * f_c(x) = ... + sum_j B_jc v_j(x), v_j(x) = k_xm Pm_j.  The rows kept
+ * (*nrows): the labeled ones (the ratio term), then the landmarks that
+ * are not labeled.  B, Pm B and the labeled marks are freed here. */
+static lsv_status nystrom_coef(const lsv_fit *F, const lsv_nystrom *ny,
+			       const double *Pm, const double *T, size_t k,
+			       double *coef, size_t *nrows)
+{
+	size_t n = F->n, l = F->l, nc = (size_t)F->nr_class, q = nc + k;
+	size_t nf = (size_t)F->nr_fn, i, j;
+	double *B = lsv_alloc(k * nf, sizeof *B), *bm;
+	int M = (int)ny->m, K_ = (int)k, NF = (int)nf, c;
+	unsigned char *inl = calloc(n ? n : 1, 1);
+	const double one = 1.0, zero = 0.0;
+	lsv_status st = LSV_OK;
+
+	bm = lsv_alloc(ny->m * nf, sizeof *bm);
+	if (B == NULL || bm == NULL || inl == NULL) {
+		st = no_memory(F, q);
+		goto done;
+	}
+	for (c = 0; c < F->nr_fn; c++)
+		for (j = 0; j < k; j++)
+			B[j + (size_t)c * k] = T[nc + j + (size_t)c * q];
+	dgemm_("N", "N", &M, &NF, &K_, &one, Pm, &M, B, &K_, &zero, bm,
+	       &M, 1, 1);
+	for (c = 0; c < F->nr_fn; c++)
+		for (j = 0; j < ny->m; j++)
+			coef[ny->idx[j] + (size_t)c * n] =
+				bm[j + (size_t)c * ny->m];
+	for (i = 0; i < l; i++)
+		inl[F->lab[i]] = 1;
+	*nrows = l;
+	for (j = 0; j < ny->m; j++)
+		*nrows += !inl[ny->idx[j]];
+done:
+	free(inl);
+	free(B);
+	free(bm);
+	return st;
+}
+
+/* The kernel's eigenvectors: beta = V Lambda^-1 B into coef (n x nr_fn,
+ * the caller's), V = Z's last k columns, lambda_j = w_j, B = T's last k
+ * rows; every row is kept (*nrows = n).  B is freed here. */
+static lsv_status kernel_coef(const lsv_fit *F, const double *Z,
+			      const double *w, const double *T, size_t k,
+			      double *coef, size_t *nrows)
+{
+	size_t n = F->n, nc = (size_t)F->nr_class, q = nc + k;
+	size_t nf = (size_t)F->nr_fn, j;
+	double *B = lsv_alloc(k * nf, sizeof *B);
+	int N = (int)n, K_ = (int)k, NF = (int)nf, c;
+	const double one = 1.0, zero = 0.0;
+
+	if (B == NULL)
+		return no_memory(F, q);
+	*nrows = n;
+	for (c = 0; c < F->nr_fn; c++)
+		for (j = 0; j < k; j++)
+			B[j + (size_t)c * k] = T[nc + j + (size_t)c * q] / w[j];
+	dgemm_("N", "N", &N, &NF, &K_, &one, Z + nc * n, &N, B, &K_,
+	       &zero, coef, &N, 1, 1);
+	free(B);
+	return LSV_OK;
+}
+
+/* LSV_OK when the model's coefficients (coef, n x nr_fn) are all
+ * finite, else LSV_ENUMERIC. */
+static lsv_status coef_finite(const lsv_fit *F, const double *coef)
+{
+	size_t i;
+
+	for (i = 0; i < F->n * (size_t)F->nr_fn; i++)
+		if (!isfinite(coef[i]))
+			return lsv_fail(F->err, LSV_ENUMERIC, "the label-aware "
+					"model has non-finite coefficients");
+	return LSV_OK;
+}
+
+/* Steps 5-6 and the model: the SVM on K~_ll = Z_l diag(mu) Z_l' (Z n x
+ * q, q = c + k) gives alpha (al, l x nr_fn) and T = diag(mu) Z_l' alpha
+ * (q x nr_fn), folded as above: A = T's first c rows, beta from B, the
+ * rest, by the variant (-J laplacian: alpha on the labeled rows; -N, ny
+ * not NULL: Pm B on the landmarks; else V Lambda^-1 B, w the lambda_j).
+ * The model into *out (the caller's on success); al, T, coef, A and
+ * order are allocated and freed here. */
+static lsv_status svm_model(lsv_fit *F, const double *Yoh,
+			    const size_t *counts, const double *Z, size_t k,
+			    const double *mu, const double *w,
+			    const lsv_nystrom *ny, const double *Pm,
+			    lsv_model **out)
+{
+	size_t n = F->n, l = F->l, nc = (size_t)F->nr_class, q = nc + k;
+	size_t nf = (size_t)F->nr_fn, nrows = 0, j;
+	double *al, *T, *coef, *A;
+	size_t *order;
+	int c;
+	lsv_status st;
+
+	al = lsv_alloc(l * nf, sizeof *al);
+	T = lsv_alloc(q * nf, sizeof *T);
+	coef = calloc(n * nf, sizeof *coef);
+	A = lsv_alloc(nc * nf, sizeof *A);
+	order = lsv_alloc(n, sizeof *order);
+	if (!al || !T || !coef || !A || !order) {
+		st = no_memory(F, q);
+		goto done;
+	}
+	if ((st = lsv_lowrank_svm(F, Z, q, mu, Yoh, al, T)) != LSV_OK)
+		goto done;
+	for (c = 0; c < F->nr_fn; c++)
+		for (j = 0; j < nc; j++)
+			A[j + (size_t)c * nc] = T[j + (size_t)c * q];
+	if (F->p->la_basis == LSV_LA_LAPLACIAN)
+		transductive_coef(F, al, coef, &nrows);
+	else if (ny != NULL)
+		st = nystrom_coef(F, ny, Pm, T, k, coef, &nrows);
+	else
+		st = kernel_coef(F, Z, w, T, k, coef, &nrows);
+	if (st != LSV_OK || (st = coef_finite(F, coef)) != LSV_OK ||
+	    (st = model_order(F, Yoh, ny, order)) != LSV_OK)
+		goto done;
+	st = build_model(F, order, nrows, counts, coef, A, out);
+done:
+	free(al);
+	free(T);
+	free(coef);
+	free(A);
+	free(order);
+	return st;
+}
+
+lsv_status lsv_fit_labelaware(lsv_fit *F, lsv_model **out)
+{
+	size_t n = F->n, l = F->l, q, k, nc = (size_t)F->nr_class;
+	double *Knl = NULL, *Yoh = NULL, *Z = NULL, *D = NULL, *w = NULL;
+	double *mu = NULL, *Pm = NULL, t0, t1, t2;
+	size_t *counts = NULL;
+	lsv_nystrom ny;
+	int nys = F->K == NULL;  /* -N m: the Nystrom path, no n x n array */
+	lsv_status st;
+
+	t0 = now();
+	memset(&ny, 0, sizeof ny);
+	if ((st = basis_size(F, &k)) != LSV_OK)
 		return st;
 	q = nc + k;
 	/* each class's labeled rows, counted before anything is allocated
@@ -342,141 +600,26 @@ lsv_status lsv_fit_labelaware(lsv_fit *F, lsv_model **out)
 	w = lsv_alloc(k, sizeof *w);
 	if (!Knl || !Z || !D || !w)
 		goto nomem;
-	/* 1-2: K_nl, D_n, u = D_n^-1 K_nl Y into the first c columns of Z */
-	if (nys) {
-		if ((st = lsv_kernel_matrix(&p->kernel, F->x, NULL, n, F->x,
-					    F->lab, l, Knl, F->err)) != LSV_OK)
-			goto done;
-	} else
-		for (i = 0; i < l; i++)
-			memcpy(Knl + i * n, F->K + F->lab[i] * n, n * sizeof *Knl);
-	{
-		int N = (int)n, L = (int)l, C = (int)nc, inc = 1;
-		double *ones = lsv_alloc(l, sizeof *ones);
-		if (ones == NULL)
-			goto nomem;
-		for (i = 0; i < l; i++)
-			ones[i] = 1.0;
-		dgemv_("N", &N, &L, &one, Knl, &N, ones, &inc, &zero, D, &inc, 1);
-		free(ones);
-		dgemm_("N", "N", &N, &C, &L, &one, Knl, &N, Yoh, &L, &zero, Z, &N,
-		       1, 1);
-	}
-	for (i = 0; i < n; i++) {
-		int ok = D[i] > 0.0 && isfinite(D[i]);
-		for (j = 0; j < nc; j++)
-			Z[i + j * n] = ok ? Z[i + j * n] / D[i] : 0.0;
-	}
-	/* 3: the k largest eigenpairs of K, or the k smallest of the
-	 * normalized Laplacian */
-	if (nys) {
-		size_t mm = (size_t)p->landmarks < n ? (size_t)p->landmarks : n;
-		if ((Pm = lsv_alloc(mm * k, sizeof *Pm)) == NULL)
-			goto nomem;
-		st = nystrom_basis(F, k, &ny, w, Z + nc * n, Pm);
-	} else
-		st = lap ? lsv_laplacian_bottom(F, k, "labelaware -J laplacian",
-						w, Z + nc * n)
-			 : kernel_basis(F, k, w, Z + nc * n);
-	if (st != LSV_OK)
+	/* 1-2: K_nl, D_n, u = D_n^-1 K_nl Y into the first c columns of Z;
+	 * 3: the k largest eigenpairs of K, or the k smallest of the
+	 * normalized Laplacian, into the others */
+	if ((st = ideal_vectors(F, Yoh, q, Knl, D, Z)) != LSV_OK ||
+	    (st = base_vectors(F, k, &ny, w, Z, &Pm)) != LSV_OK)
 		goto done;
 	F->report->la_lambda_k = w[k - 1];
 	t1 = now();
 	/* 4: alignf on the labeled rows of Z */
-	Zl = lsv_alloc(l * q, sizeof *Zl);
-	mu = lsv_alloc(q, sizeof *mu);
-	if (Zl == NULL || mu == NULL)
-		goto nomem;
-	for (j = 0; j < q; j++)
-		for (i = 0; i < l; i++)
-			Zl[i + j * l] = Z[F->lab[i] + j * n];
-	if ((st = lsv_alignf(Zl, l, q, Yoh, (int)nc, mu, &align, F->err)) !=
-	    LSV_OK)
+	if ((st = align_weights(F, Z, q, Yoh, Knl, &mu)) != LSV_OK)
 		goto done;
-	F->report->la_align_input = lsv_input_alignment(F, Knl, Yoh);
 	t2 = now();
-	/* 5-6: the SVM on K~_ll = Z_l diag(mu) Z_l'; T = diag(mu) Z_l' alpha
-	 * (q x nr_fn): A = T's first c rows, B the rest */
-	al = lsv_alloc(l * nf, sizeof *al);
-	T = lsv_alloc(q * nf, sizeof *T);
-	coef = calloc(n * nf, sizeof *coef);
-	A = lsv_alloc(nc * nf, sizeof *A);
-	order = lsv_alloc(n, sizeof *order);
-	if (!al || !T || !coef || !A || !order)
-		goto nomem;
-	if ((st = lsv_lowrank_svm(F, Z, q, mu, Yoh, al, T)) != LSV_OK)
-		goto done;
-	for (c = 0; c < F->nr_fn; c++)
-		for (j = 0; j < nc; j++)
-			A[j + (size_t)c * nc] = T[j + (size_t)c * q];
-	if (lap) {
-		/* transductive: the labeled rows with alpha (a record) */
-		nrows = l;
-		for (c = 0; c < F->nr_fn; c++)
-			for (i = 0; i < l; i++)
-				coef[F->lab[i] + (size_t)c * n] =
-					al[i + (size_t)c * l];
-	} else if (nys) {
-		/* beta = Pm B on the landmarks (n x nr_fn, 0 elsewhere):
-		 * f_c(x) = ... + sum_j B_jc v_j(x), v_j(x) = k_xm Pm_j */
-		double *B = lsv_alloc(k * nf, sizeof *B), *bm;
-		int M = (int)ny.m, K_ = (int)k, NF = (int)nf;
-		unsigned char *inl = calloc(n ? n : 1, 1);
-		bm = lsv_alloc(ny.m * nf, sizeof *bm);
-		if (B == NULL || bm == NULL || inl == NULL) {
-			free(B);
-			free(bm);
-			free(inl);
-			goto nomem;
-		}
-		for (c = 0; c < F->nr_fn; c++)
-			for (j = 0; j < k; j++)
-				B[j + (size_t)c * k] = T[nc + j + (size_t)c * q];
-		dgemm_("N", "N", &M, &NF, &K_, &one, Pm, &M, B, &K_, &zero, bm,
-		       &M, 1, 1);
-		for (c = 0; c < F->nr_fn; c++)
-			for (j = 0; j < ny.m; j++)
-				coef[ny.idx[j] + (size_t)c * n] =
-					bm[j + (size_t)c * ny.m];
-		/* the rows kept: the labeled ones (the ratio term), then the
-		 * landmarks that are not labeled */
-		for (i = 0; i < l; i++)
-			inl[F->lab[i]] = 1;
-		nrows = l;
-		for (j = 0; j < ny.m; j++)
-			nrows += !inl[ny.idx[j]];
-		free(inl);
-		free(B);
-		free(bm);
-	} else {
-		/* beta = V Lambda^-1 B (n x nr_fn) */
-		double *B = lsv_alloc(k * nf, sizeof *B);
-		int N = (int)n, K_ = (int)k, NF = (int)nf;
-		if (B == NULL)
-			goto nomem;
-		nrows = n;
-		for (c = 0; c < F->nr_fn; c++)
-			for (j = 0; j < k; j++)
-				B[j + (size_t)c * k] = T[nc + j + (size_t)c * q] /
-						       w[j];
-		dgemm_("N", "N", &N, &NF, &K_, &one, Z + nc * n, &N, B, &K_,
-		       &zero, coef, &N, 1, 1);
-		free(B);
-	}
-	for (i = 0; i < n * nf; i++)
-		if (!isfinite(coef[i])) {
-			st = lsv_fail(F->err, LSV_ENUMERIC, "the label-aware "
-				      "model has non-finite coefficients");
-			goto done;
-		}
-	if ((st = model_order(F, Yoh, nys ? &ny : NULL, order)) != LSV_OK ||
-	    (st = build_model(F, order, nrows, counts, coef, A, out)) != LSV_OK)
+	/* 5-6: the SVM on K~_ll = Z_l diag(mu) Z_l', folded into the model */
+	if ((st = svm_model(F, Yoh, counts, Z, k, mu, w, nys ? &ny : NULL, Pm,
+			    out)) != LSV_OK)
 		goto done;
 	lsv_spectrum_report(F, n, nc, k, &mu, &Z, t1 - t0, t2 - t1, now() - t2);
 	goto done;
 nomem:
-	st = lsv_fail(F->err, LSV_ENOMEM, "out of memory for the label-aware "
-		      "kernels (%zu rows, %zu base vectors)", n, q);
+	st = no_memory(F, q);
 done:
 	if (st != LSV_OK) {
 		free(F->report->train_f);
@@ -487,14 +630,8 @@ done:
 	free(Z);
 	free(D);
 	free(w);
-	free(Zl);
 	free(mu);
-	free(al);
-	free(T);
-	free(coef);
-	free(A);
 	free(counts);
-	free(order);
 	free(Pm);
 	lsv_nystrom_free(&ny);
 	return st;

@@ -56,6 +56,233 @@ static int decide(const double *f, size_t n, size_t i, int C)
 	return best;
 }
 
+/* The operator M of K M a = K c and the problem as the iteration reads
+ * it (never changed): q = M d = J Kd / l + gamma_A d + gamma_I/n^2 L Kd,
+ * J the active rows of each class (act), cI = gamma_I/n^2 the weight of
+ * L (or L^p), graph nonzero when there is a graph term (L given, cI >
+ * 0); tol the relative residual asked for. */
+typedef struct {
+	const lsv_krows *K;
+	const lsv_lapop *L;
+	const unsigned char *act;
+	size_t act_stride, n;
+	int C, graph;
+	double il, gamma_A, cI, tol;
+	lsv_error *err;
+} pcg_op;
+
+/* The iteration's vectors, each n x C column-major (a column per class),
+ * and rho = s'Ks, rho0 = c'Kc per class: views into the one allocation
+ * lsv_laprls_pcg owns and frees (buf). */
+typedef struct {
+	double *s, *Ks, *d, *Kd, *q, *Kq, *f, *Lq;
+	double *rho, *rho0;
+} pcg_vecs;
+
+/* x'y over n values, summed in order. */
+static double dot(const double *x, const double *y, size_t n)
+{
+	double r = 0.0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		r += x[i] * y[i];
+	return r;
+}
+
+/* The start: s = c - M a, c = Y/l, and Ks = K s; rho0 = c'Kc per class.
+ * Cold (a = 0, alpha zeroed here) s = c; warm, from f = K a (f set, the
+ * start checked finite).  rho0 = c'Kc either way, so the tolerance is
+ * relative to the same scale whatever the start. */
+static lsv_status start_residual(const pcg_op *o, const double *Y,
+				 double *alpha, int warm, pcg_vecs *v)
+{
+	size_t n = o->n, i;
+	int c, C = o->C;
+	lsv_status st;
+
+	for (c = 0; c < C; c++)
+		for (i = 0; i < n; i++)
+			v->s[i + (size_t)c * n] = Y[i + (size_t)c * n] * o->il;
+	if ((st = lsv_krows_mul(o->K, v->s, C, v->Ks, o->err)) != LSV_OK)
+		return st;
+	for (c = 0; c < C; c++)
+		v->rho0[c] = dot(v->s + (size_t)c * n, v->Ks + (size_t)c * n, n);
+	if (!warm) {
+		memset(alpha, 0, n * (size_t)C * sizeof *alpha);
+		return LSV_OK;
+	}
+	if ((st = lsv_krows_mul(o->K, alpha, C, v->f, o->err)) != LSV_OK)
+		return st;
+	st = lsv_check_start(v->f, n, alpha, n, C, o->err);
+	if (st == LSV_OK && o->graph)
+		st = lsv_lapop_apply(o->L, v->f, v->Lq, (size_t)C, 1.0, o->err);
+	if ((st = lsv_krows_agree(o->K, st, o->err)) != LSV_OK)
+		return st;
+	for (c = 0; c < C; c++)
+		for (i = 0; i < n; i++) {
+			size_t at = i + (size_t)c * n;
+			v->s[at] -= (o->act[i + (size_t)c * o->act_stride]
+				     ? o->il * v->f[at] : 0.0) +
+				    o->gamma_A * alpha[at] +
+				    (o->graph ? o->cI * v->Lq[at] : 0.0);
+		}
+	return lsv_krows_mul(o->K, v->s, C, v->Ks, o->err);
+}
+
+/* The first direction d = s (Kd = Ks) and rho = s'Ks per class; the
+ * start's relative residual sqrt(rho / rho0), the largest over the
+ * classes, into start_res (NULL: not wanted). */
+static void first_direction(const pcg_op *o, pcg_vecs *v, double *start_res)
+{
+	size_t n = o->n, nc = n * (size_t)o->C;
+	int c;
+
+	memcpy(v->d, v->s, nc * sizeof *v->d);
+	memcpy(v->Kd, v->Ks, nc * sizeof *v->Kd);
+	for (c = 0; c < o->C; c++) {
+		double r = dot(v->s + (size_t)c * n, v->Ks + (size_t)c * n, n);
+		v->rho[c] = r;
+		if (start_res != NULL && c == 0)
+			*start_res = 0.0;
+		if (start_res != NULL && v->rho0[c] > 0.0 &&
+		    sqrt(r / v->rho0[c]) > *start_res)
+			*start_res = sqrt(r / v->rho0[c]);
+	}
+}
+
+/* q = M d = J Kd / l + gamma_A d + gamma_I/n^2 L Kd (L Kd into Lq), then
+ * Kq = K q: the iteration's one product with K, every class at once. */
+static lsv_status apply_M(const pcg_op *o, pcg_vecs *v)
+{
+	size_t n = o->n, i;
+	int c;
+	lsv_status st = LSV_OK;
+
+	if (o->graph)
+		st = lsv_lapop_apply(o->L, v->Kd, v->Lq, (size_t)o->C, 1.0,
+				     o->err);
+	if ((st = lsv_krows_agree(o->K, st, o->err)) != LSV_OK)
+		return st;
+	for (c = 0; c < o->C; c++)
+		for (i = 0; i < n; i++) {
+			size_t at = i + (size_t)c * n;
+			v->q[at] = (o->act[i + (size_t)c * o->act_stride]
+				    ? o->il * v->Kd[at] : 0.0) +
+				   o->gamma_A * v->d[at] +
+				   (o->graph ? o->cI * v->Lq[at] : 0.0);
+		}
+	return lsv_krows_mul(o->K, v->q, o->C, v->Kq, o->err);
+}
+
+/* One CG step of class c on its columns (and alpha's), q and Kq given:
+ * step = rho / (Kd'q), a += step d, f += step Kd, s -= step q,
+ * Ks -= step Kq; beta = rho_new / rho, rho = rho_new, d = s + beta d,
+ * Kd = Ks + beta Kd.  A curvature Kd'q that is not a positive finite
+ * number is an error, at iteration it + 1. */
+static lsv_status class_step(const pcg_op *o, pcg_vecs *v, double *alpha,
+			     int c, long it)
+{
+	size_t n = o->n, i, off = (size_t)c * n;
+	double *sc = v->s + off, *Ksc = v->Ks + off;
+	double *dc = v->d + off, *Kdc = v->Kd + off;
+	double *qc = v->q + off, *Kqc = v->Kq + off;
+	double *ac = alpha + off, *fc = v->f + off;
+	double den, step, rnew = 0.0, beta;
+
+	den = dot(Kdc, qc, n);
+	if (!isfinite(den))
+		return lsv_fail(o->err, LSV_ENUMERIC,
+				"PCG's products overflow a double at "
+				"iteration %ld: the kernel's values are "
+				"too large (scale the data)", it + 1);
+	if (!(den > 0.0))
+		return lsv_fail(o->err, LSV_ENUMERIC,
+				"PCG lost positive curvature (%g) at "
+				"iteration %ld: is the kernel positive "
+				"semi-definite?", den, it + 1);
+	step = v->rho[c] / den;
+	for (i = 0; i < n; i++) {
+		ac[i] += step * dc[i];
+		fc[i] += step * Kdc[i];
+		sc[i] -= step * qc[i];
+		Ksc[i] -= step * Kqc[i];
+		rnew += sc[i] * Ksc[i];
+	}
+	beta = rnew / v->rho[c];
+	v->rho[c] = rnew;
+	for (i = 0; i < n; i++) {
+		dc[i] = sc[i] + beta * dc[i];
+		Kdc[i] = Ksc[i] + beta * Kdc[i];
+	}
+	return LSV_OK;
+}
+
+/* Iteration it: q = M d, Kq = K q, then a step of every class not yet
+ * within the tolerance.  *done_all is set to 1 when every class stepped
+ * is now within it (and those skipped were already), else 0. */
+static lsv_status iterate(const pcg_op *o, pcg_vecs *v, double *alpha,
+			  long it, int *done_all)
+{
+	lsv_status st;
+	int c;
+
+	*done_all = 1;
+	if ((st = apply_M(o, v)) != LSV_OK)
+		return st;
+	for (c = 0; c < o->C; c++) {
+		if (v->rho[c] <= o->tol * o->tol * v->rho0[c])
+			continue;  /* this class has converged */
+		if ((st = class_step(o, v, alpha, c, it)) != LSV_OK)
+			return st;
+		if (v->rho[c] > o->tol * o->tol * v->rho0[c])
+			*done_all = 0;
+	}
+	return LSV_OK;
+}
+
+/* Melacci & Belkin's early stop, once per window: the class of every
+ * unlabeled row from f = K a (sign, or argmax) against the last window's
+ * in cls (updated here; -1: every row counts as changed).  Nonzero when
+ * there are unlabeled rows and under 1.5% of them changed. */
+static int labels_stable(const double *f, size_t n, int C,
+			 const unsigned char *labeled, int *cls)
+{
+	size_t changed = 0, u = 0, i;
+
+	for (i = 0; i < n; i++) {
+		int k;
+		if (labeled[i])
+			continue;
+		u++;
+		k = decide(f, n, i, C);
+		changed += k != cls[i];
+		cls[i] = k;
+	}
+	return u > 0 && (double)changed < 0.015 * (double)u;
+}
+
+/* The solve's iterations and cap into rep; stopped at the cap (not
+ * early) above the tolerance, the classes there are counted in
+ * cg_capped and their largest relative residual kept: the last iterate
+ * is the result. */
+static void report_cap(const pcg_op *o, const pcg_vecs *v, long it,
+		       long maxit, int early, lsv_train_report *rep)
+{
+	int c;
+
+	rep->pcg_iterations += it;
+	rep->cg_cap = maxit;
+	for (c = 0; !early && c < o->C; c++)
+		if (v->rho[c] > o->tol * o->tol * v->rho0[c]) {
+			double res = v->rho0[c] > 0.0
+				     ? sqrt(v->rho[c] / v->rho0[c]) : 0.0;
+			rep->cg_capped_residual =
+				fmax(rep->cg_capped_residual, res);
+			rep->cg_capped++;
+		}
+}
+
 lsv_status lsv_laprls_pcg(const lsv_krows *K, const lsv_lapop *L,
 			  double cI, const unsigned char *act,
 			  size_t act_stride, const unsigned char *labeled,
@@ -65,16 +292,27 @@ lsv_status lsv_laprls_pcg(const lsv_krows *K, const lsv_lapop *L,
 			  lsv_error *err)
 {
 	size_t n = K->n, nc = n * (size_t)C, i;
-	double *buf, *s, *Ks, *d, *Kd, *q, *Kq, *f, *Lq;
-	double *rho, *rho0;
-	int *cls = NULL, c;
+	pcg_op o;
+	pcg_vecs v;
+	double *buf;
+	int *cls = NULL, c, early = 0, done_all;
 	long it, maxit = p->pcg_max_iter > 0 ? p->pcg_max_iter
 					    : LSV_PCG_CAP * (long)n;
 	long every = (long)(sqrt((double)n) / 2.0) > 0 ? (long)(sqrt((double)n) / 2.0) : 1;
-	double il = 1.0 / (double)l;
-	int graph = L != NULL && cI > 0.0, early = 0;
 	lsv_status st = LSV_OK;
 
+	o.K = K;
+	o.L = L;
+	o.act = act;
+	o.act_stride = act_stride;
+	o.n = n;
+	o.C = C;
+	o.graph = L != NULL && cI > 0.0;
+	o.il = 1.0 / (double)l;
+	o.gamma_A = p->gamma_A;
+	o.cI = cI;
+	o.tol = p->pcg_tol;
+	o.err = err;
 	buf = calloc(8 * nc + 2 * (size_t)C, sizeof *buf);
 	cls = malloc(n * sizeof *cls);
 	if (buf == NULL || cls == NULL)
@@ -84,57 +322,13 @@ lsv_status lsv_laprls_pcg(const lsv_krows *K, const lsv_lapop *L,
 	/* every rank learns a failure of one before the first product */
 	if ((st = lsv_krows_agree(K, st, err)) != LSV_OK)
 		goto done;
-	s = buf; Ks = s + nc; d = Ks + nc; Kd = d + nc; q = Kd + nc;
-	Kq = q + nc; f = Kq + nc; Lq = f + nc;
-	rho = Lq + nc; rho0 = rho + C;
+	v.s = buf; v.Ks = v.s + nc; v.d = v.Ks + nc; v.Kd = v.d + nc;
+	v.q = v.Kd + nc; v.Kq = v.q + nc; v.f = v.Kq + nc; v.Lq = v.f + nc;
+	v.rho = v.Lq + nc; v.rho0 = v.rho + C;
 
-	/* s = c - M a, c = Y/l: with a = 0 (cold) s = c; warm, from f = K a;
-	 * rho0 = c'Kc either way, so the tolerance is relative to the same
-	 * scale whatever the start */
-	for (c = 0; c < C; c++)
-		for (i = 0; i < n; i++)
-			s[i + (size_t)c * n] = Y[i + (size_t)c * n] * il;
-	if ((st = lsv_krows_mul(K, s, C, Ks, err)) != LSV_OK)
+	if ((st = start_residual(&o, Y, alpha, warm, &v)) != LSV_OK)
 		goto done;
-	for (c = 0; c < C; c++) {
-		double r = 0.0;
-		for (i = 0; i < n; i++)
-			r += s[i + (size_t)c * n] * Ks[i + (size_t)c * n];
-		rho0[c] = r;
-	}
-	if (!warm) {
-		memset(alpha, 0, nc * sizeof *alpha);
-	} else {
-		if ((st = lsv_krows_mul(K, alpha, C, f, err)) != LSV_OK)
-			goto done;
-		st = lsv_check_start(f, n, alpha, n, C, err);
-		if (st == LSV_OK && graph)
-			st = lsv_lapop_apply(L, f, Lq, (size_t)C, 1.0, err);
-		if ((st = lsv_krows_agree(K, st, err)) != LSV_OK)
-			goto done;
-		for (c = 0; c < C; c++)
-			for (i = 0; i < n; i++) {
-				size_t at = i + (size_t)c * n;
-				s[at] -= (act[i + (size_t)c * act_stride] ? il * f[at] : 0.0) +
-					 p->gamma_A * alpha[at] +
-					 (graph ? cI * Lq[at] : 0.0);
-			}
-		if ((st = lsv_krows_mul(K, s, C, Ks, err)) != LSV_OK)
-			goto done;
-	}
-	memcpy(d, s, nc * sizeof *d);
-	memcpy(Kd, Ks, nc * sizeof *Kd);
-	for (c = 0; c < C; c++) {
-		double r = 0.0;
-		for (i = 0; i < n; i++)
-			r += s[i + (size_t)c * n] * Ks[i + (size_t)c * n];
-		rho[c] = r;
-		if (start_res != NULL && c == 0)
-			*start_res = 0.0;
-		if (start_res != NULL && rho0[c] > 0.0 &&
-		    sqrt(r / rho0[c]) > *start_res)
-			*start_res = sqrt(r / rho0[c]);
-	}
+	first_direction(&o, &v, start_res);
 	/* The early stop's first window only records the classes (-1: every
 	 * row counts as changed), so it needs two windows, warm or cold.  The
 	 * start's own classes (f = K a) as the first reference would let a
@@ -149,100 +343,25 @@ lsv_status lsv_laprls_pcg(const lsv_krows *K, const lsv_lapop *L,
 
 	/* a start that already meets the tolerance (a warm start from the
 	 * minimizer) costs no iteration, not one product with K */
-	for (c = 0; c < C && rho[c] <= p->pcg_tol * p->pcg_tol * rho0[c]; c++)
+	for (c = 0; c < C && v.rho[c] <= o.tol * o.tol * v.rho0[c]; c++)
 		;
 	if (c == C)
 		maxit = 0;
 	for (it = 0; it < maxit; it++) {
-		int done_all = 1;
-		/* q = M d = J Kd / l + gamma_A d + gamma_I/n^2 L Kd */
-		if (graph)
-			st = lsv_lapop_apply(L, Kd, Lq, (size_t)C, 1.0, err);
-		if ((st = lsv_krows_agree(K, st, err)) != LSV_OK)
+		if ((st = iterate(&o, &v, alpha, it, &done_all)) != LSV_OK)
 			goto done;
-		for (c = 0; c < C; c++)
-			for (i = 0; i < n; i++) {
-				size_t at = i + (size_t)c * n;
-				q[at] = (act[i + (size_t)c * act_stride] ? il * Kd[at] : 0.0) +
-					p->gamma_A * d[at] +
-					(graph ? cI * Lq[at] : 0.0);
-			}
-		if ((st = lsv_krows_mul(K, q, C, Kq, err)) != LSV_OK)
-			goto done;
-		for (c = 0; c < C; c++) {
-			double *sc = s + (size_t)c * n, *Ksc = Ks + (size_t)c * n;
-			double *dc = d + (size_t)c * n, *Kdc = Kd + (size_t)c * n;
-			double *qc = q + (size_t)c * n, *Kqc = Kq + (size_t)c * n;
-			double *ac = alpha + (size_t)c * n, *fc = f + (size_t)c * n;
-			double den = 0.0, step, rnew = 0.0, beta;
-			if (rho[c] <= p->pcg_tol * p->pcg_tol * rho0[c])
-				continue;  /* this class has converged */
-			for (i = 0; i < n; i++)
-				den += Kdc[i] * qc[i];
-			if (!isfinite(den)) {
-				st = lsv_fail(err, LSV_ENUMERIC,
-					      "PCG's products overflow a double at "
-					      "iteration %ld: the kernel's values are "
-					      "too large (scale the data)", it + 1);
-				goto done;
-			}
-			if (!(den > 0.0)) {
-				st = lsv_fail(err, LSV_ENUMERIC,
-					      "PCG lost positive curvature (%g) at "
-					      "iteration %ld: is the kernel positive "
-					      "semi-definite?", den, it + 1);
-				goto done;
-			}
-			step = rho[c] / den;
-			for (i = 0; i < n; i++) {
-				ac[i] += step * dc[i];
-				fc[i] += step * Kdc[i];
-				sc[i] -= step * qc[i];
-				Ksc[i] -= step * Kqc[i];
-				rnew += sc[i] * Ksc[i];
-			}
-			beta = rnew / rho[c];
-			rho[c] = rnew;
-			for (i = 0; i < n; i++) {
-				dc[i] = sc[i] + beta * dc[i];
-				Kdc[i] = Ksc[i] + beta * Kdc[i];
-			}
-			if (rnew > p->pcg_tol * p->pcg_tol * rho0[c])
-				done_all = 0;
-		}
 		if (done_all) {
 			it++;
 			break;
 		}
-		if (p->method == LSV_METHOD_PCG_EARLY && (it + 1) % every == 0) {
-			size_t changed = 0, u = 0;
-			for (i = 0; i < n; i++) {
-				int k;
-				if (labeled[i])
-					continue;
-				u++;
-				k = decide(f, n, i, C);
-				changed += k != cls[i];
-				cls[i] = k;
-			}
-			if (u > 0 && (double)changed < 0.015 * (double)u &&
-			    it + 1 > every) {
-				it++;
-				early = 1;
-				break;
-			}
+		if (p->method == LSV_METHOD_PCG_EARLY && (it + 1) % every == 0 &&
+		    labels_stable(v.f, n, C, labeled, cls) && it + 1 > every) {
+			it++;
+			early = 1;
+			break;
 		}
 	}
-	rep->pcg_iterations += it;
-	rep->cg_cap = maxit;
-	/* the cap reached above the tolerance: the last iterate, reported */
-	for (c = 0; !early && c < C; c++)
-		if (rho[c] > p->pcg_tol * p->pcg_tol * rho0[c]) {
-			double res = rho0[c] > 0.0 ? sqrt(rho[c] / rho0[c]) : 0.0;
-			rep->cg_capped_residual =
-				fmax(rep->cg_capped_residual, res);
-			rep->cg_capped++;
-		}
+	report_cap(&o, &v, it, maxit, early, rep);
 done:
 	free(buf);
 	free(cls);
