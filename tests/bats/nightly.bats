@@ -379,3 +379,20 @@ failed() {
 	grep -q 'FAILED: graph-build: -U updates' st/log
 	! grep -q "Try '" st/log
 }
+
+# Every night updates the graph (graph-build -U), which takes fewer options
+# than a full build: init tries it on one appended row and says so at once,
+# where before only the first night failed.
+@test "init warns when graph-build -U refuses the graph options (every night then needs -R), and not otherwise" {
+	run --separate-stderr "$NIGHTLY" init -G "-d rotation -D 2x1" -T "-M pcg -g 2" st day0.txt hold.txt
+	assert_status 0
+	assert_stderr_has "lapsvm-nightly: warning: graph-build -U refuses these graph options, so every night needs run -R (a full rebuild): graph-build: -U updates Euclidean and cosine kNN or epsilon graphs on one process, not with -d rotation"
+	[ "$(ls st/gen/1)" = "$(printf '%s\n' data graph model)" ]
+	! ls st | grep -q '^work\.'
+	run --separate-stderr "$NIGHTLY" run -R st day1.txt
+	assert_status 0
+	[ "$(readlink st/current)" = gen/2 ]
+	run --separate-stderr "$NIGHTLY" init -G "-k 5" -T "-M pcg -g 2" st2 day0.txt hold.txt
+	assert_status 0
+	[[ "$stderr" != *warning* ]]
+}
