@@ -860,8 +860,7 @@ static FILE *open_text(const char *path, const char **name, lsv_error *err)
 	}
 	*name = path;
 	if ((fp = fopen(path, "r")) == NULL)
-		lsv_fail(err, LSV_EIO, "%s: cannot open: %s", path,
-			 strerror(errno));
+		lsv_fail_open(err, path);
 	return fp;
 }
 

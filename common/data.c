@@ -521,8 +521,7 @@ lsv_status lsv_data_read_path_fp(const char *path, double unlabeled,
 		return read_data(stdin, "(stdin)", unlabeled, NULL, out, fpr, err);
 	fp = fopen(path, "r");
 	if (fp == NULL)
-		return lsv_fail(err, LSV_EIO, "%s: cannot open: %s", path,
-				strerror(errno));
+		return lsv_fail_open(err, path);
 	buf = lsv_big_buffer(fp);
 	st = read_data(fp, path, unlabeled, NULL, out, fpr, err);
 	fclose(fp);
@@ -574,8 +573,7 @@ lsv_status lsv_file_line_start(const char *path, long long off,
 		return LSV_OK;
 	fp = fopen(path, "r");
 	if (fp == NULL)
-		return lsv_fail(err, LSV_EIO, "%s: cannot open: %s", path,
-				strerror(errno));
+		return lsv_fail_open(err, path);
 	if (fstat(fileno(fp), &sb) != 0) {
 		lsv_fail(err, LSV_EIO, "%s: cannot stat: %s", path,
 			 strerror(errno));
@@ -625,8 +623,7 @@ lsv_status lsv_file_count_lines(const char *path, long long from,
 	buf = malloc(size);
 	if (fp == NULL || buf == NULL) {
 		lsv_status st = fp == NULL
-			? lsv_fail(err, LSV_EIO, "%s: cannot open: %s", path,
-				   strerror(errno))
+			? lsv_fail_open(err, path)
 			: lsv_fail(err, LSV_ENOMEM, "%s: out of memory", path);
 		if (fp != NULL)
 			fclose(fp);
@@ -684,8 +681,7 @@ lsv_status lsv_data_read_part(const char *path, double unlabeled,
 	pt.first_line = first_line;
 	fp = fopen(path, "r");
 	if (fp == NULL)
-		return lsv_fail(err, LSV_EIO, "%s: cannot open: %s", path,
-				strerror(errno));
+		return lsv_fail_open(err, path);
 	buf = lsv_big_buffer(fp);
 	if (fseeko(fp, (off_t)start, SEEK_SET) != 0)
 		st = lsv_fail(err, LSV_EIO, "%s: cannot seek: %s", path,

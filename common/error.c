@@ -10,6 +10,7 @@
  * carriage return, an escape sequence or an invisible character on a
  * terminal by printing it.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -218,4 +219,14 @@ lsv_status lsv_fail_row(lsv_error *err, lsv_status s, size_t row,
 	(void)lsv_fail(err, s, "row %zu: %s", row, text);
 	err->row = row;
 	return s;
+}
+
+lsv_status lsv_fail_open(lsv_error *err, const char *path)
+{
+	int e = errno;
+
+	if (path[0] == '\0')
+		return lsv_fail(err, LSV_EIO, "'': cannot open: the file name is "
+				"empty");
+	return lsv_fail(err, LSV_EIO, "%s: cannot open: %s", path, strerror(e));
 }

@@ -259,8 +259,7 @@ lsv_status lsv_graph_read_path(const char *path, size_t expect_n,
 		return lsv_graph_read(stdin, "(stdin)", expect_n, out, err);
 	fp = fopen(path, "r");
 	if (fp == NULL)
-		return lsv_fail(err, LSV_EIO, "%s: cannot open: %s", path,
-				strerror(errno));
+		return lsv_fail_open(err, path);
 	st = lsv_graph_read(fp, path, expect_n, out, err);
 	fclose(fp);
 	return st;

@@ -28,6 +28,12 @@ lsv_status lsv_fail_row(lsv_error *err, lsv_status s, size_t row,
 #endif
 	;
 
+/* The failure of fopen(path): "PATH: cannot open: " and strerror(errno),
+ * errno read first; an empty path says so ("'': cannot open: the file name
+ * is empty"), where strerror's "No such file or directory" after an
+ * invisible name would leave the user guessing.  Returns LSV_EIO. */
+lsv_status lsv_fail_open(lsv_error *err, const char *path);
+
 /* Tokens are shown in messages cut to this many characters. */
 #define LSV_SHOW 40
 

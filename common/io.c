@@ -57,8 +57,7 @@ static lsv_status open_direct(lsv_out *o, const char *path, lsv_error *err)
 		return lsv_fail(err, LSV_ENOMEM, "out of memory");
 	}
 	if (o->fp == NULL) {
-		lsv_status st = lsv_fail(err, LSV_EIO, "%s: cannot open: %s", path,
-					 strerror(errno));
+		lsv_status st = lsv_fail_open(err, path);
 		free(o);
 		return st;
 	}

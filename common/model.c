@@ -2170,8 +2170,7 @@ lsv_status lsv_model_read_path(const char *path, lsv_model **out,
 		return lsv_model_read(stdin, "(stdin)", out, err);
 	fp = fopen(path, "r");
 	if (fp == NULL)
-		return lsv_fail(err, LSV_EIO, "%s: cannot open: %s", path,
-				strerror(errno));
+		return lsv_fail_open(err, path);
 	st = lsv_model_read(fp, path, out, err);
 	fclose(fp);
 	return st;

@@ -309,8 +309,7 @@ lsv_status lsv_precomputed_read_path(const char *path, double unlabeled,
 					    out, err);
 	fp = fopen(path, "r");
 	if (fp == NULL)
-		return lsv_fail(err, LSV_EIO, "%s: cannot open: %s", path,
-				strerror(errno));
+		return lsv_fail_open(err, path);
 	st = lsv_precomputed_read(fp, path, unlabeled, expect, out, err);
 	fclose(fp);
 	return st;

@@ -180,8 +180,7 @@ lsv_status lsv_data_read_dist(lsv_comm *c, const char *path, double unlabeled,
 	if (v == NULL)
 		st = lsv_fail(err, LSV_ENOMEM, "out of memory for %d ranks", P);
 	else if (stat(path, &sb) != 0)
-		st = lsv_fail(err, LSV_EIO, "%s: cannot open: %s", path,
-			      strerror(errno));
+		st = lsv_fail_open(err, path);
 	else if (!S_ISREG(sb.st_mode))
 		st = lsv_fail(err, LSV_EINVAL, "%s: not a regular file (a part "
 			      "of it cannot be read on its own)", path);

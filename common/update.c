@@ -124,8 +124,7 @@ lsv_status lsv_file_fingerprint(const char *path, unsigned long long *out,
 	FILE *fp = fopen(path, "rb");
 
 	if (fp == NULL)
-		return lsv_fail(err, LSV_EIO, "%s: cannot open: %s", path,
-				strerror(errno));
+		return lsv_fail_open(err, path);
 	while ((got = fread(buf, 1, sizeof buf, fp)) > 0)
 		h = fnv(h, buf, got);
 	if (ferror(fp)) {
@@ -674,8 +673,7 @@ lsv_status lsv_graph_record_read_path(const char *path,
 	*out = NULL;
 	fp = fopen(path, "r");
 	if (fp == NULL)
-		return lsv_fail(err, LSV_EIO, "%s: cannot open: %s", path,
-				strerror(errno));
+		return lsv_fail_open(err, path);
 	buf = lsv_big_buffer(fp);
 	st = lsv_graph_record_read(fp, path, out, err);
 	fclose(fp);

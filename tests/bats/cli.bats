@@ -79,6 +79,26 @@ fixtures() {
 	[ ! -e out ] && [ ! -e bad.txt.graph ] && [ ! -e bad.txt.model ]
 }
 
+@test "every tool: an empty input file name is named as empty (not 'No such file'), exit 1, nothing written" {
+	fixtures
+	local empty="'': cannot open: the file name is empty"
+	run --separate-stderr "$GB" '' out
+	assert_fails graph-build "$empty"
+	run --separate-stderr "$TRAIN" '' out
+	assert_fails lapsvm-train "$empty"
+	run --separate-stderr "$TRAIN" -G '' small.txt out
+	assert_fails lapsvm-train "$empty"
+	run --separate-stderr "$TRAIN" -M pcg -f '' small.txt out
+	assert_fails lapsvm-train "$empty"
+	run --separate-stderr "$PRED" '' ok.model out
+	assert_fails lapsvm-predict "$empty"
+	run --separate-stderr "$PRED" small.txt '' out
+	assert_fails lapsvm-predict "$empty"
+	run --separate-stderr "$PCA" '' out
+	assert_fails lapsvm-pca "$empty"
+	[ ! -e out ]
+}
+
 @test "every tool: missing or extra operands exit 2" {
 	local t
 	for t in graph-build lapsvm-train lapsvm-predict lapsvm-pca lapsvm-datagen; do
