@@ -142,6 +142,31 @@ static void cluster_report(const lsv_model *m, const lsv_data *x,
 }
 
 /* Accuracy over the labeled rows; PRBEP for a two-class model. */
+/* Whether the rows carrying the marker look like a class the accuracy
+ * leaves out, as with 0-based classes 0, 1, 2 read with the marker 0: a
+ * file mostly labeled (fewer marked rows than labeled ones: l of them),
+ * and the marker an integer next to or among the model's integer classes,
+ * which with it make a run of consecutive integers -- all but the usual
+ * -1, 1 with 0, where 0 is no class. */
+static int marker_like_class(const lsv_model *m, const lsv_data *x,
+			     size_t l)
+{
+	double mk = x->unlabeled, lo, hi;
+	int c;
+
+	if (l == x->n || x->n - l >= l || mk != floor(mk))
+		return 0;
+	lo = hi = mk;
+	for (c = 0; c < m->nr_class; c++) {
+		if (m->labels[c] != floor(m->labels[c]))
+			return 0;
+		lo = fmin(lo, m->labels[c]);
+		hi = fmax(hi, m->labels[c]);
+	}
+	/* the model's classes are distinct and none is the marker */
+	return hi - lo == (double)m->nr_class && !(lo == -1.0 && hi == 1.0);
+}
+
 static void report(const lsv_model *m, const lsv_data *x, const double *pred,
 		   const double *scores, FILE *to)
 {
@@ -168,6 +193,11 @@ static void report(const lsv_model *m, const lsv_data *x, const double *pred,
 		return;
 	fprintf(to, "Accuracy = %g%% (%zu/%zu) (classification)\n",
 		100.0 * (double)correct / (double)nl, correct, nl);
+	if (marker_like_class(m, x, nl))
+		tool_info("warning: %zu of the %zu rows carry the unlabeled "
+			  "marker %g and are not scored: if %g is a class, give "
+			  "the unlabeled rows another label and name it with -u",
+			  x->n - nl, x->n, x->unlabeled, x->unlabeled);
 	if (unknown > 0)
 		tool_info("warning: %zu labeled rows have a label that is not one "
 			  "of the model's classes (counted as errors)", unknown);

@@ -151,6 +151,27 @@ three_data() {
 
 # ------------------------------------------------------------ predictions
 
+# 0-based classes read with the default marker 0: the class-0 rows were
+# left out of the accuracy without a word.
+@test "rows with the marker among the model's integer classes (0-based classes?) are warned about; -1, 1 with 0 and other markers are not" {
+	three_model
+	three_data
+	printf '%s\n' '0 1:2' >>test3.txt
+	run --separate-stderr "$PRED" test3.txt three.model out
+	assert_status 0
+	assert_stderr_has "lapsvm-predict: warning: 1 of the 5 rows carry the unlabeled marker 0 and are not scored: if 0 is a class, give the unlabeled rows another label and name it with -u"
+	[ "$output" = "Accuracy = 75% (3/4) (classification)" ]
+	sed 's/^0 /9 /' test3.txt >test9.txt
+	run --separate-stderr "$PRED" -u 9 test9.txt three.model out
+	assert_status 0
+	assert_stderr_empty
+	# the marker row among unlabeled rows as many as the labeled: no hint
+	printf '%s\n' '0 1:1' '0 1:3' '0 2:1' >>test3.txt
+	run --separate-stderr "$PRED" test3.txt three.model out
+	assert_status 0
+	assert_stderr_empty
+}
+
 @test "binary model: one label per line, accuracy and PRBEP on stdout" {
 	binary_model
 	binary_data
