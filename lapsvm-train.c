@@ -2037,26 +2037,56 @@ static int uses_kernel(const lsv_train_param *p, const lsv_data *x)
 }
 
 /* Progress of the search on stderr: each combination's score, the time
- * so far and an estimate of the time left. */
+ * so far and an estimate of the time left.  The estimate counts work in
+ * blocks (below): a block whose settings share one factorization costs
+ * that factorization, after which all its scores come at once, so it is
+ * one unit, done at its first score; in a block trained setting by
+ * setting, each setting is 1/block of a unit.  Blocks to come are assumed
+ * to cost what the finished ones did. */
 typedef struct {
 	size_t done, total, base;  /* base: the block's first combination */
+	size_t block, in_block;    /* combinations a block; scored in this one */
+	int sharing;               /* this block shares one factorization */
+	double units;              /* blocks' worth of work done */
 	double start, lsize;       /* the search's start; l */
 	int boost;                 /* boosting: error, deviance to break ties */
 	const char *crit;          /* the held-out loss shown, in words */
 } grid_progress;
 
+static void grid_block(grid_progress *gp, size_t base)
+{
+	gp->base = base;
+	gp->in_block = 0;
+	gp->sharing = 0;
+}
+
+static void grid_sharing(void *ctx, size_t m)
+{
+	(void)m;
+	((grid_progress *)ctx)->sharing = 1;
+}
+
 static void grid_scored(void *ctx, size_t k, const lsv_cv_score *s)
 {
 	grid_progress *gp = ctx;
-	double t = tool_elapsed() - gp->start;
+	double t = tool_elapsed() - gp->start, left;
 
 	gp->done++;
+	if (!gp->sharing)
+		gp->units += 1.0 / (double)gp->block;
+	else if (gp->in_block == 0)
+		gp->units += 1.0;
+	gp->in_block++;
+	/* a shared block's other scores cost nothing more */
+	left = (double)(gp->total - (gp->sharing ? gp->base + gp->block
+					       : gp->done)) /
+	       (double)gp->block;
 	tool_info("combination %zu of %zu: %s %.6g, accuracy "
 		  "%.4g%%; "
 		  "%.1f s, about %.0f s left", gp->base + k + 1, gp->total,
 		  gp->crit, gp->boost ? s->tie : s->loss,
 		  100.0 * (double)s->correct / gp->lsize, tool_elapsed(),
-		  t / (double)gp->done * (double)(gp->total - gp->done));
+		  t / gp->units * left);
 }
 
 /*
@@ -2103,6 +2133,7 @@ static size_t grid_search(options *o, const lsv_data *x, lsv_graph **gs,
 	gp.boost = o->p.solver == LSV_SOLVER_BOOST;
 	gp.crit = gp.boost ? "deviance" : "scaled hinge loss";
 	cvp.scored = grid_scored;
+	cvp.sharing = grid_sharing;
 	cvp.ctx = &gp;
 	cvp.train = progress;
 	if (o->graph_files != NULL) {
@@ -2115,6 +2146,8 @@ static size_t grid_search(options *o, const lsv_data *x, lsv_graph **gs,
 	/* a block: the gamma_A x gamma_I combinations of one -g, -L, -P (the
 	 * innermost dimensions), which can share one factorization */
 	block = o->al.n * o->il.n;
+	gp.block = block;
+	gp.units = 0.0;
 	for (b = 0; b < N; b += block) {
 		int any = 0, shared = 0;
 		combo_index(o, b, idx);
@@ -2126,7 +2159,7 @@ static size_t grid_search(options *o, const lsv_data *x, lsv_graph **gs,
 				tool_die_data_err(o->in, 0, &err);
 			kidx = idx[DIM_G];
 		}
-		gp.base = b;
+		grid_block(&gp, b);
 		if (o->p.class_graph && o->graph_files == NULL) {
 			/* -y, graph built here: built anew in every fold from
 			 * the fold's training labels (lsv_cv_settings_rebuild) */
@@ -2142,10 +2175,15 @@ static size_t grid_search(options *o, const lsv_data *x, lsv_graph **gs,
 					   o->folds, LSV_CV_SHARE, &cvp, sc + b,
 					   &shared, &err) != LSV_OK)
 			tool_die_err(&err);
-		if (shared && block > 1)
+		if (shared && block > 1) {
+			int graph = 0;
+			for (k = b; k < b + block; k++)
+				graph |= P[k].gamma_I > 0.0;
 			tool_info("combinations %zu to %zu shared one factorization "
-				  "(the graph term in a deformed kernel)", b + 1,
-				  b + block);
+				  "(%s)", b + 1, b + block,
+				  graph ? "the graph term in a deformed kernel"
+					: "of K: no graph term");
+		}
 	}
 	best = lsv_cv_best(sc, P, N);
 	if (N == 1) {

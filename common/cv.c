@@ -1058,9 +1058,12 @@ static lsv_status cv_settings(const lsv_data *x, const lsv_graph *g,
 	if (st == LSV_OK && fit != NULL && K == NULL &&
 	    (st = lsv_train_kernel(x, &p[0], &own, err)) == LSV_OK)
 		K = own;
-	if (st == LSV_OK && fit != NULL)
+	if (st == LSV_OK && fit != NULL) {
+		if (progress != NULL && progress->sharing != NULL)
+			progress->sharing(progress->ctx, m);
 		st = share_all(x, g, p, m, K, fold, folds, fit, progress, &acc,
 			       scores, err);
+	}
 	/* boosting: each fold's graph without its held-out rows' edges */
 	for (k = 0; k < m; k++)
 		boost_graph |= p[k].solver == LSV_SOLVER_BOOST &&

@@ -1354,6 +1354,9 @@ typedef struct {
 	void (*scored)(void *ctx, size_t k, const lsv_cv_score *s);
 	void *ctx;
 	const lsv_train_progress *train;  /* handed to each training, or NULL */
+	/* if not NULL, called before the call's m settings share one
+	 * factorization: their scores then all come after it, at once */
+	void (*sharing)(void *ctx, size_t m);
 } lsv_cv_progress;
 
 lsv_status lsv_cv_settings(const lsv_data *x, const lsv_graph *g,

@@ -88,6 +88,24 @@ bad_list() {
 	[ ! -e m.txt.model ]
 }
 
+# A shared block's scores all come after its factorization: the estimate
+# took each for a combination's worth of work (a search that was over said
+# "about 631 s left"), and with -I 0 the message spoke of a graph term.
+@test "progress of a shared grid: time left counted in blocks (0 s on the last block), the factorization named with and without a graph" {
+	# 2000 rows: a factorization long enough (tenths of a second) that
+	# counting each score as a combination's work shows as seconds left
+	"$DG" -S 1 -n 2000 -l 10 moons big.txt
+	"$GB" -q -k 6 big.txt big.graph
+	run --separate-stderr "$TRAIN" -s laprls -G big.graph -v 3 -a 1e-4,1e-2,1 -i 0.01,1 big.txt m1
+	assert_status 0
+	assert_stderr_has "combinations 1 to 6 shared one factorization (the graph term in a deformed kernel)"
+	[ "$(grep -c '^lapsvm-train: combination [1-6] of 6: .*, about 0 s left$' <<<"$stderr")" -eq 6 ]
+	run --separate-stderr "$TRAIN" -s laprls -I 0 -v 3 -a 1e-4,1e-2,1 m.txt m2
+	assert_status 0
+	assert_stderr_has "combinations 1 to 3 shared one factorization (of K: no graph term)"
+	[ "$(grep -c '^lapsvm-train: combination [1-3] of 3: .*, about 0 s left$' <<<"$stderr")" -eq 3 ]
+}
+
 @test "a shared grid (LapRLS direct) scores as fold-by-fold PCG training does" {
 	"$GB" -q -k 6 m.txt m.graph
 	opts="-s laprls -G m.graph -v 3 -a 1e-4,1e-2 -i 0.01,1"
