@@ -2089,6 +2089,36 @@ static void grid_scored(void *ctx, size_t k, const lsv_cv_score *s)
 		  t / gp->units * left);
 }
 
+/* A best value at an end of its list (of 3 or more) may be beaten beyond
+ * it, where the search did not look: said, so that the list can be
+ * extended.  gamma_I = 0, the graph off, is an end of its own. */
+static void edge_notes(options *o, const size_t *idx)
+{
+	static const int dims[] = {DIM_G, DIM_P, DIM_Z, DIM_A, DIM_I};
+	char buf[64];
+	size_t j, k;
+
+	for (j = 0; j < sizeof dims / sizeof *dims; j++) {
+		const plist *pl = dim_list(o, dims[j]);
+		double v, lo, hi;
+
+		if (pl->n < 3)
+			continue;
+		v = pl->v[idx[dims[j]]];
+		lo = hi = pl->v[0];
+		for (k = 1; k < pl->n; k++) {
+			lo = fmin(lo, pl->v[k]);
+			hi = fmax(hi, pl->v[k]);
+		}
+		if (v == 0.0 || (v != lo && v != hi))
+			continue;
+		tool_info("note: the best -%c %s is the %s of its list: a "
+			  "value beyond it may score better (extend the list)",
+			  pl->opt, dim_text(o, dims[j], idx, buf, sizeof buf),
+			  v == hi ? "largest" : "smallest");
+	}
+}
+
 /*
  * -v: every combination of the lists scored by stratified cross validation
  * (folds drawn once), the table on stdout, and o->p set to the best
@@ -2252,6 +2282,7 @@ static size_t grid_search(options *o, const lsv_data *x, lsv_graph **gs,
 				printf(" -%c %s", dim_list(o, d)->opt,
 				       dim_text(o, d, idx, buf, sizeof buf));
 		printf("\n");
+		edge_notes(o, idx);
 	}
 	tool_done();  /* a lost table is an error before training */
 	combo_index(o, best, idx);

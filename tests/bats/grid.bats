@@ -106,6 +106,17 @@ bad_list() {
 	[ "$(grep -c '^lapsvm-train: combination [1-3] of 3: .*, about 0 s left$' <<<"$stderr")" -eq 3 ]
 }
 
+@test "a best value at an end of its list is noted (extend the list); one inside the list is not" {
+	run --separate-stderr "$TRAIN" -s laprls -v 3 -g 0.001,0.01,0.1 -a 0.01 -i 1 m.txt g.model
+	assert_status 0
+	[[ "$output" == *"best: -g 0.1"* ]]
+	assert_stderr_has "lapsvm-train: note: the best -g 0.1 is the largest of its list: a value beyond it may score better (extend the list)"
+	run --separate-stderr "$TRAIN" -s laprls -v 3 -g 0.01,1,100 -a 0.01 -i 1 m.txt g.model
+	assert_status 0
+	[[ "$output" == *"best: -g 1"* ]]
+	[[ "$stderr" != *"note: the best"* ]]
+}
+
 @test "a shared grid (LapRLS direct) scores as fold-by-fold PCG training does" {
 	"$GB" -q -k 6 m.txt m.graph
 	opts="-s laprls -G m.graph -v 3 -a 1e-4,1e-2 -i 0.01,1"
