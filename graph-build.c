@@ -660,6 +660,8 @@ static void build(options *o, const char *in, const char *outpath)
 	if (st != LSV_OK)
 		tool_die_graph_err(in, &err);
 	warn_graph(o, &info);
+	if (p->distance == LSV_DIST_EUCLIDEAN)
+		tool_scale_warning(x);
 	write_graph(fp, outpath, g, rfp, rout, rec);
 	summarize(o, g, &info);
 	lsv_graph_record_free(rec);

@@ -2613,6 +2613,12 @@ int main(int argc, char **argv)
 	free(K);
 	describe_rows(&o, x);
 	report(&o.p, m, &rep);
+	/* the RBF kernel's distances (and those of a graph built here); a
+	 * rank under mpirun may hold its block of rows only */
+	if (o.p.kernel.type == LSV_KERNEL_RBF && tool_nproc == 1 &&
+	    !(o.p.solver == LSV_SOLVER_BOOST &&
+	      o.p.boost_learner == LSV_BOOST_TREE))
+		tool_scale_warning(x);
 	if (clustering(&o.p) && !tool_quiet)
 		cluster_report(x, m, &rep);
 	if (o.p.solver == LSV_SOLVER_COMBINE)

@@ -36,6 +36,13 @@ void tool_init(const char *argv0);
 void tool_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Same unless quiet. */
 void tool_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Unless quiet, a warning when one feature of x holds over half the
+ * rows' variance with a standard deviation over 5 times the median
+ * feature's, among 3 or more varying features (lsv_data_feature_spread):
+ * Euclidean distances, hence the RBF kernel and the kNN graph, then see
+ * that feature alone, the mark of unscaled features in different units.
+ * x must hold all the rows (not a rank's block). */
+void tool_scale_warning(const lsv_data *x);
 /* "prog: message", then exit with code. */
 void tool_die(int code, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3), noreturn));

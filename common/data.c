@@ -13,6 +13,7 @@
  * is not index:value, a NUL byte, a byte order mark (common/text.c).
  */
 #include <errno.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -691,4 +692,64 @@ lsv_status lsv_data_read_part(const char *path, double unlabeled,
 	fclose(fp);
 	free(buf);
 	return st;
+}
+
+static int cmp_var(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+lsv_status lsv_data_feature_spread(const lsv_data *x, lsv_feature_spread *s,
+				   lsv_error *err)
+{
+	double *mean, *var, total = 0.0, n = (double)x->n;
+	size_t *count, j, k, best = 0, nv = 0;
+
+	memset(s, 0, sizeof *s);
+	if (x->dim == 0 || x->dim > ((size_t)1 << 24))
+		return LSV_OK;
+	mean = calloc(x->dim, sizeof *mean);
+	var = calloc(x->dim, sizeof *var);
+	count = calloc(x->dim, sizeof *count);
+	if (mean == NULL || var == NULL || count == NULL) {
+		free(mean);
+		free(var);
+		free(count);
+		return lsv_fail(err, LSV_ENOMEM, "out of memory for %zu features",
+				x->dim);
+	}
+	for (k = 0; k < x->nnz; k++) {
+		mean[x->col[k]] += x->val[k];
+		count[x->col[k]]++;
+	}
+	for (j = 0; j < x->dim; j++)
+		mean[j] /= n;
+	/* n var_j = the stored values' (x_ij - mean_j)^2, and mean_j^2 for
+	 * each of the n - count_j rows whose x_ij is an implicit 0 */
+	for (k = 0; k < x->nnz; k++) {
+		double d = x->val[k] - mean[x->col[k]];
+		var[x->col[k]] += d * d;
+	}
+	for (j = 0; j < x->dim; j++) {
+		var[j] += (double)(x->n - count[j]) * mean[j] * mean[j];
+		total += var[j];
+		if (var[j] > var[best])
+			best = j;
+	}
+	if (total > 0.0) {
+		s->feature = best + 1;
+		s->share = var[best] / total;
+		/* the varying features' variances, in mean[], for the median */
+		for (j = 0; j < x->dim; j++)
+			if (var[j] > 1e-12 * total)
+				mean[nv++] = var[j];
+		qsort(mean, nv, sizeof *mean, cmp_var);
+		s->varying = nv;
+		s->std_ratio = sqrt(var[best] / mean[nv / 2]);
+	}
+	free(mean);
+	free(var);
+	free(count);
+	return LSV_OK;
 }

@@ -391,6 +391,29 @@ typedef struct {
 	double *key;                /* its exact ranking key */
 } lsv_graph_record;
 
+/* How the rows' variance is spread over the features.  The features'
+ * variances sum to half the mean squared distance between rows (times
+ * (n-1)/n), which sets the default RBF width and the kNN graph: when one
+ * feature holds most of it and the typical feature is far smaller,
+ * distances see that feature alone, as with unscaled features in
+ * different units. */
+typedef struct {
+	size_t feature;    /* 1-based: the feature of largest variance (0:
+			    * none varies, or not examined) */
+	double share;      /* its variance over the sum of all */
+	double std_ratio;  /* its standard deviation over the median one of
+			    * the varying features */
+	size_t varying;    /* features whose variance is above 1e-12 of the
+			    * sum (a constant's is rounding) */
+} lsv_feature_spread;
+
+/* Fills *s for the rows of x: two passes over the stored values, O(dim)
+ * memory; sets of over 2^24 features are not examined (sparse text, on
+ * one scale).  Returns LSV_ENOMEM (err set) only if the dim-sized arrays
+ * cannot be allocated. */
+lsv_status lsv_data_feature_spread(const lsv_data *x, lsv_feature_spread *s,
+				   lsv_error *err);
+
 /* A 64-bit hash of the rows' features (FNV-1a over 64-bit words: each
  * row's count, then its stored index:value pairs, -0 as 0; not the
  * labels, which a graph does not read).  A concatenation's is its first

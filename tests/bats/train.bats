@@ -998,3 +998,32 @@ setup() {
 	assert_stderr_regex '^lapsvm-train: the dual solver did not converge in 10000000 iterations: its largest Q_ii is [0-9.e+]+, a badly scaled dual \(a tiny gamma_A, -a or -A, or huge kernel values\): raise gamma_A or scale the data$'
 	[ ! -e m40.model ]
 }
+
+# sklearn's breast cancer, unscaled: one feature in the thousands, the
+# others below 1, and the default RBF width and graph saw that one alone,
+# without a word.
+@test "one feature far larger than the others: graph-build and lapsvm-train warn (scale the features); scaled data, -q and the linear kernel do not" {
+	moons m.txt -S 1 -l 5
+	# a third feature: feature 1 in other units (x 100), or the same units
+	awk '{ split($2, a, ":"); print $0, "3:" a[2] * 100 }' m.txt >big.txt
+	awk '{ split($2, a, ":"); print $0, "3:" a[2] }' m.txt >same.txt
+	local warn="warning: feature 3 holds 100% of the rows' variance (its standard deviation is 100 times the median feature's), so Euclidean distances (the RBF kernel, the kNN graph) see little else: if the features are in different units, scale them first (e.g. svm-scale, Debian's libsvm-tools)"
+	run --separate-stderr "$GB" big.txt g
+	assert_status 0
+	assert_stderr_has "graph-build: $warn"
+	run --separate-stderr "$TRAIN" big.txt mb
+	assert_status 0
+	assert_stderr_has "lapsvm-train: $warn"
+	run --separate-stderr "$TRAIN" -q big.txt mq
+	assert_status 0
+	assert_stderr_empty
+	run --separate-stderr "$TRAIN" -t 0 -G g big.txt ml
+	assert_status 0
+	[[ "$stderr" != *"holds 100%"* ]]
+	run --separate-stderr "$GB" same.txt g2
+	assert_status 0
+	[[ "$stderr" != *warning* ]]
+	run --separate-stderr "$TRAIN" same.txt ms
+	assert_status 0
+	[[ "$stderr" != *warning* ]]
+}

@@ -444,7 +444,38 @@ static void fmap_numbers_the_features_that_occur(void)
 	}
 }
 
+/* Four rows, hand-computed: feature 1 is 0, 100, 200, 300 (n var =
+ * 2 150^2 + 2 50^2 = 50000), feature 2 is 0, 1, 0, 1 stored as zeros
+ * omitted (n var = 1), feature 3 is 1 everywhere (0: not varying),
+ * feature 4 is 2 on row 3 only (mean 0.5, n var = 1.5^2 + 3 0.5^2 = 3).
+ * Share 50000 / 50004; the median of {1, 3, 50000} is 3. */
+static void data_feature_spread_matches_hand_variances(void)
+{
+	lsv_data *x = NULL;
+	lsv_error e;
+	lsv_feature_spread s;
+
+	CHECK(read_str("1 1:0 3:1\n-1 1:100 2:1 3:1\n0 1:200 3:1 4:2\n"
+		       "0 1:300 2:1 3:1\n", &x, &e) == LSV_OK);
+	if (x == NULL)
+		return;
+	CHECK(lsv_data_feature_spread(x, &s, &e) == LSV_OK);
+	CHECK(s.feature == 1 && s.varying == 3);
+	CHECK(fabs(s.share - 50000.0 / 50004.0) < 1e-15);
+	CHECK(fabs(s.std_ratio - sqrt(50000.0 / 3.0)) < 1e-12 * s.std_ratio);
+	lsv_data_free(x);
+	/* all rows one point: nothing varies */
+	CHECK(read_str("1 1:5 2:-1\n-1 1:5 2:-1\n", &x, &e) == LSV_OK);
+	if (x == NULL)
+		return;
+	CHECK(lsv_data_feature_spread(x, &s, &e) == LSV_OK);
+	CHECK(s.feature == 0 && s.varying == 0 && s.share == 0.0);
+	lsv_data_free(x);
+}
+
 const unit_case data_cases[] = {
+	{"data_feature_spread_matches_hand_variances",
+	 data_feature_spread_matches_hand_variances},
 	{"data_values_grow_in_reserved_room_then_beyond",
 	 data_values_grow_in_reserved_room_then_beyond},
 	{"data_file_reads_as_its_stream", data_file_reads_as_its_stream},
