@@ -1597,8 +1597,8 @@ static void report(const lsv_train_param *p, const lsv_model *m,
 		tool_info("RBF width from the data: -g %.6g (1 / the mean squared "
 			  "distance between rows)", r->gamma_data);
 	/* the advice on -g is for the RBF kernel: for another, -g is no
-	 * width, and such a matrix says how the rows lie */
-	/* the gamma the kernel used (p's is 0 when -g was not given) */
+	 * width, and such a matrix says how the rows lie; the gamma shown
+	 * is the one the kernel used (p's is 0 when -g was not given) */
 	if (r->kernel_identity && p->kernel.type == LSV_KERNEL_RBF)
 		tool_info("warning: the kernel matrix is numerically the identity "
 			  "(every off-diagonal value below 1e-6 of the diagonal): "
