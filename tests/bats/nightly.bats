@@ -396,3 +396,24 @@ failed() {
 	assert_status 0
 	[[ "$stderr" != *warning* ]]
 }
+
+# run -R builds the graph over its scratch concatenation (the live data,
+# then the new file): a bad line there was named as that copy's line
+# (STATE/work.PID/gen/data:105), deleted on exit; it is the new file's line.
+@test "run -R: a bad line is named in the new file or the live data, not in run's grown scratch copy" {
+	init_state
+	sed '5s/^[^ ]*/abc/' day1.txt >bad1.txt
+	run --separate-stderr "$NIGHTLY" run -R st bad1.txt
+	assert_status 1
+	assert_stderr_has "graph-build: bad1.txt:5: bad label (found 'abc', expected a number)"
+	[[ "$stderr" != *work.* ]]
+	grep -q "FAILED: full rebuild: graph-build: bad1.txt:5: bad label" st/log
+	# a line of the live data (the new file good): named in the live data
+	d=$(readlink -f st/current/data)
+	chmod u+w "$d"
+	sed -i '7s/^[^ ]*/xyz/' "$d"
+	run --separate-stderr "$NIGHTLY" run -R st day1.txt
+	assert_status 1
+	assert_stderr_has "graph-build: st/current/data:7: bad label (found 'xyz', expected a number)"
+	[[ "$stderr" != *work.* ]]
+}
