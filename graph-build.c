@@ -73,7 +73,8 @@ static void usage(void)
 "              (default 0; give another if 0 is a class)\n"
 "-N          : write each row's k nearest neighbours instead of the graph,\n"
 "              directed and unweighted: line i is 'i j:d j:d ...' by\n"
-"              increasing distance d (not a graph file: not symmetric)\n"
+"              increasing distance d (not a graph file: not symmetric;\n"
+"              not with -m, -w, -t)\n"
 "-U old_graph: update: the graph of old_data followed by new_data (rows of\n"
 "              new_data numbered after the old ones), byte for byte the\n"
 "              graph a full build of the concatenation writes, from the\n"
@@ -392,7 +393,7 @@ typedef struct {
 	double marker;		/* -u: the label of unlabeled rows */
 	int lists;		/* -N: neighbour lists, not a graph */
 	int classes;		/* -y: graphs within each class */
-	int k_given, t_given, u_given, D_given;
+	int k_given, t_given, u_given, D_given, w_given;
 	int tangent_opt;	/* the letter of -C or -s, if given; else 0 */
 	int rotation_opt;	/* 'r' if -r was given; else 0 */
 } options;
@@ -445,6 +446,7 @@ static void parse_options(int argc, char **argv, options *o)
 			break;
 		case 'w':
 			p->weight = (lsv_weight)parse_name(c, optarg, weights, 3);
+			o->w_given = 1;
 			break;
 		case 't':
 			p->t = tool_opt_double(c, optarg, 0x1p-1022, 1e300);
@@ -527,6 +529,12 @@ static void check_options(const options *o, int P, int nargs)
 	if (o->lists && p->epsilon > 0.0)
 		tool_usage_error("-N lists k nearest neighbours; it does not apply "
 				 "with -e");
+	/* the lists are each row's own picks with their distances: no
+	 * symmetrization to make mutual, no weight to choose */
+	if (o->lists && (p->mutual || o->w_given || o->t_given))
+		tool_usage_error("-N lists each row's neighbours with their "
+				 "distances; %s shapes a graph and does not apply",
+				 p->mutual ? "-m" : o->w_given ? "-w" : "-t");
 	if (o->lists && o->classes)
 		tool_usage_error("-N lists the neighbours among all rows; it does not "
 				 "apply with -y");

@@ -791,7 +791,7 @@ eps_data() {
 		[ ! -e tiny.graph ]
 	done
 	printf '%s\n' '0 1:1e-120' '0 1:3e-120' '0 1:1e-100' >small.txt
-	run --separate-stderr "$GB" -q -N -k 1 -w distance small.txt -
+	run --separate-stderr "$GB" -q -N -k 1 small.txt -
 	assert_status 0
 	[[ "${lines[0]}" == "1 2:2"* ]] || { echo "$output"; false; }
 }
@@ -1059,6 +1059,18 @@ onehot() {
 	run --separate-stderr "$BIN/graph-build" -N -e 0.3 m.txt
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == *"-N lists k nearest neighbours"* ]]
+}
+
+# -m, -w and -t were accepted with -N and had no effect on the lists
+@test "-N with -m, -w or -t (options of a graph) is a usage error, nothing written" {
+	moons m.txt
+	local o
+	for o in -m "-w binary" "-t 2"; do
+		run --separate-stderr "$BIN/graph-build" -q -N -k 4 $o m.txt m.lists
+		assert_status 2
+		assert_stderr_has "graph-build: -N lists each row's neighbours with their distances; ${o%% *} shapes a graph and does not apply"
+		[ ! -e m.lists ]
+	done
 }
 
 @test "summary reports the scan's threads and block-product rate" {
