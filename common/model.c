@@ -2214,54 +2214,127 @@ static void la_term(const lsv_model *m, const double *K, size_t nsv,
 	}
 }
 
+/* The features a boosted model's trees split on, for spreading a sparse
+ * row: feat, the F distinct features in increasing order; slot, for every
+ * node (tree t's nodes from first[t] on, in the trees' order) the place of
+ * its split feature in feat; val, the current row's values of those F
+ * features.  All of it is the size of the model, whatever the feature
+ * numbers: a hashed feature space may number them in the billions, and a
+ * dense row over them would be as large.  One allocation, buf. */
+typedef struct {
+	int *feat;
+	size_t F, *slot, *first;
+	double *val;
+	void *buf;
+} tree_index;
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return (x > y) - (x < y);
+}
+
+/* The place of feature f in the sorted feat[0..F), or F when absent. */
+static size_t feat_find(const int *feat, size_t F, int f)
+{
+	size_t lo = 0, hi = F;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (feat[mid] < f)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < F && feat[lo] == f ? lo : F;
+}
+
+static lsv_status tree_index_make(const lsv_model *m, tree_index *ix,
+				  lsv_error *err)
+{
+	size_t t, nodes = 0, at = 0, F = 0, k;
+	int v;
+
+	for (t = 0; t < m->ntrees; t++)
+		nodes += (size_t)m->trees[t].nnodes;
+	/* nodes <= ntrees * LSV_BOOST_MAX_NODES, each tree read from the file */
+	ix->buf = malloc(nodes * (sizeof(int) + sizeof(size_t) + sizeof(double)) +
+			 (m->ntrees + 1) * sizeof(size_t));
+	if (ix->buf == NULL)
+		return lsv_fail(err, LSV_ENOMEM, "out of memory for %zu tree nodes",
+				nodes);
+	ix->slot = ix->buf;
+	ix->first = ix->slot + nodes;
+	ix->val = (double *)(ix->first + m->ntrees + 1);
+	ix->feat = (int *)(ix->val + nodes);
+	for (t = 0; t < m->ntrees; t++)
+		for (v = 0; v < m->trees[t].nnodes; v++)
+			if (m->trees[t].node[v].feature >= 0)
+				ix->feat[F++] = m->trees[t].node[v].feature;
+	qsort(ix->feat, F, sizeof *ix->feat, cmp_int);
+	for (k = 0; k < F; k++)  /* distinct */
+		if (at == 0 || ix->feat[k] != ix->feat[at - 1])
+			ix->feat[at++] = ix->feat[k];
+	ix->F = F = at;
+	at = 0;
+	for (t = 0; t < m->ntrees; t++) {
+		ix->first[t] = at;
+		for (v = 0; v < m->trees[t].nnodes; v++, at++)
+			ix->slot[at] = m->trees[t].node[v].feature >= 0
+				? feat_find(ix->feat, F, m->trees[t].node[v].feature)
+				: 0;
+	}
+	for (k = 0; k < F; k++)
+		ix->val[k] = 0.0;
+	return LSV_OK;
+}
+
+/* Row i's values of the split features into ix->val (put 1) or back to 0
+ * (put 0). */
+static void tree_index_row(tree_index *ix, const lsv_data *x, size_t i, int put)
+{
+	size_t q, k;
+	for (q = x->rowptr[i]; q < x->rowptr[i + 1]; q++)
+		if ((k = feat_find(ix->feat, ix->F, x->col[q])) < ix->F)
+			ix->val[k] = put ? x->val[q] : 0.0;
+}
+
 /* A boosted model: f_c(x) = bias[c] + the leaf values of x in the trees
- * of function c.  Each row is spread into a dense scratch vector over the
- * features the trees use, and cleared again after. */
+ * of function c; a feature the row lacks is 0. */
 static lsv_status tree_decision(const lsv_model *m, const lsv_data *x,
 				double *scores, lsv_error *err)
 {
-	size_t nf = (size_t)m->nr_fn, i, t, q, dim = 0;
-	double *row;
+	size_t nf = (size_t)m->nr_fn, i, t, q;
+	tree_index ix;
+	lsv_status st;
 
-	for (t = 0; t < m->ntrees; t++) {
-		int v;
-		for (v = 0; v < m->trees[t].nnodes; v++)
-			if (m->trees[t].node[v].feature >= 0 &&
-			    (size_t)m->trees[t].node[v].feature + 1 > dim)
-				dim = (size_t)m->trees[t].node[v].feature + 1;
-	}
-	if ((row = calloc(dim ? dim : 1, sizeof *row)) == NULL)
-		return lsv_fail(err, LSV_ENOMEM, "out of memory for %zu features",
-				dim);
+	if ((st = tree_index_make(m, &ix, err)) != LSV_OK)
+		return st;
 	for (i = 0; i < x->n; i++) {
 		double *S = scores + i * nf;
 		for (q = 0; q < nf; q++)
 			S[q] = m->bias[q];
-		for (q = x->rowptr[i]; q < x->rowptr[i + 1]; q++)
-			if ((size_t)x->col[q] < dim)
-				row[x->col[q]] = x->val[q];
+		tree_index_row(&ix, x, i, 1);
 		for (t = 0; t < m->ntrees; t++) {
 			const lsv_tree *tr = &m->trees[t];
+			const size_t *slot = ix.slot + ix.first[t];
 			int v = 0;
 			/* children follow their parent: at most nnodes steps */
 			while (tr->node[v].feature >= 0)
-				v = row[tr->node[v].feature] <= tr->node[v].threshold
+				v = ix.val[slot[v]] <= tr->node[v].threshold
 					? tr->node[v].left : tr->node[v].right;
 			S[tr->fn] += tr->node[v].value;
 		}
-		for (q = x->rowptr[i]; q < x->rowptr[i + 1]; q++)
-			if ((size_t)x->col[q] < dim)
-				row[x->col[q]] = 0.0;
+		tree_index_row(&ix, x, i, 0);
 		for (q = 0; q < nf; q++)
 			if (!isfinite(S[q])) {
-				free(row);
+				free(ix.buf);
 				return lsv_fail(err, LSV_ENUMERIC,
 						"decision value of row %zu is not "
 						"finite: the trees' values overflow a "
 						"double", i + 1);
 			}
 	}
-	free(row);
+	free(ix.buf);
 	return LSV_OK;
 }
 
