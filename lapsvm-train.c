@@ -1327,6 +1327,14 @@ static void check_labels(const options *o, const lsv_data *x)
 			else if (x->y[i] != x->y[first])
 				break;
 		}
+	/* the usual cause: the other class is labeled 0, the default marker
+	 * (SecStr's classes are 0 and 1) */
+	if (i == x->n && !o->p.combine_two && x->l < x->n)
+		tool_die(1, "%s: the labeled rows have only one class (%g): need "
+			 "at least two; %zu rows carry the unlabeled marker %g "
+			 "(if %g is a class, -u sets another marker; with -s "
+			 "combine, -Y declares both classes)", name,
+			 x->y[first], x->n - x->l, o->marker, o->marker);
 	if (i == x->n && !o->p.combine_two)
 		tool_die(1, "%s: the labeled rows have only one class (%g): need "
 			 "at least two (or, with -s combine, declare both with "

@@ -537,7 +537,7 @@ setup() {
 	awk '$1 == -1 { $1 = 0 } { print }' m.txt >one.txt
 	run --separate-stderr "$TRAIN" one.txt
 	assert_status 1
-	assert_stderr_has "lapsvm-train: one.txt: the labeled rows have only one class (1): need at least two"
+	assert_stderr_has "lapsvm-train: one.txt: the labeled rows have only one class (1): need at least two; 199 rows carry the unlabeled marker 0 (if 0 is a class, -u sets another marker; with -s combine, -Y declares both classes)"
 	[ ! -e one.txt.model ]
 }
 
