@@ -868,18 +868,22 @@ static void read_options(int argc, char **argv, options *o)
 }
 
 /* -e: one tolerance per run, LIBSVM's -e: whichever iterative solver runs
- * stops by it (the dual's, or CG's relative residual). */
+ * stops by it (the dual's, or CG's relative residual), and the model's
+ * eps records it (under CG without -e: CG's default, not the dual's). */
 static void set_tolerance(options *o)
 {
-	if (o->e_given && (o->p.method == LSV_METHOD_PCG ||
-			   o->p.method == LSV_METHOD_PCG_EARLY ||
-			   o->p.method == LSV_METHOD_NEWTON)) {
-		if (!(o->p.eps < 1.0))
-			tool_usage_error("option -e: %g out of range for conjugate "
-					 "gradient's relative residual (expected "
-					 "0 < eps < 1)", o->p.eps);
-		o->p.pcg_tol = o->p.eps;
+	if (o->p.method != LSV_METHOD_PCG && o->p.method != LSV_METHOD_PCG_EARLY &&
+	    o->p.method != LSV_METHOD_NEWTON)
+		return;
+	if (!o->e_given) {
+		o->p.eps = o->p.pcg_tol;
+		return;
 	}
+	if (!(o->p.eps < 1.0))
+		tool_usage_error("option -e: %g out of range for conjugate "
+				 "gradient's relative residual (expected 0 < eps "
+				 "< 1)", o->p.eps);
+	o->p.pcg_tol = o->p.eps;
 }
 
 /* The graphs: -G, -F and -k, and the combination's options (-s combine). */

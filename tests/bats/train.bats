@@ -1027,3 +1027,18 @@ setup() {
 	assert_status 0
 	[[ "$stderr" != *warning* ]]
 }
+
+# the model said eps 0.001 (the dual's default) under -M pcg, whose CG had
+# stopped at its own 1e-6
+@test "-M pcg, pcg-early, newton: the model records CG's tolerance, the same model as with -e 1e-6" {
+	moons1
+	local M
+	for M in pcg pcg-early newton; do
+		"$TRAIN" -q -M "$M" m.txt a.model
+		"$TRAIN" -q -M "$M" -e 1e-6 m.txt b.model
+		cmp a.model b.model
+		grep -qx 'eps 9.9999999999999995e-07' a.model
+	done
+	"$TRAIN" -q m.txt d.model
+	grep -qx 'eps 0.001' d.model
+}
