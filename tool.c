@@ -351,14 +351,15 @@ void tool_scale_warning(const lsv_data *x)
 
 	if (tool_quiet || lsv_data_feature_spread(x, &s, &err) != LSV_OK)
 		return;  /* a hint: no room for it is no failure */
-	if (s.varying >= 3 && s.share > 0.5 && s.std_ratio > 5.0)
+	if (s.varying >= 2 && s.share > 0.5 && s.std_ratio > 5.0)
 		tool_info("warning: feature %zu holds %.0f%% of the rows' "
 			  "variance (its standard deviation is %.3g times the "
-			  "median feature's), so Euclidean distances (the RBF "
+			  "%s), so Euclidean distances (the RBF "
 			  "kernel, the kNN graph) see little else: if the features "
 			  "are in different units, scale them first (e.g. "
 			  "svm-scale, Debian's libsvm-tools)", s.feature,
-			  100.0 * s.share, s.std_ratio);
+			  100.0 * s.share, s.std_ratio,
+			  s.varying == 2 ? "other feature's" : "median feature's");
 }
 
 void tool_die(int code, const char *fmt, ...)

@@ -746,7 +746,10 @@ lsv_status lsv_data_feature_spread(const lsv_data *x, lsv_feature_spread *s,
 				mean[nv++] = var[j];
 		qsort(mean, nv, sizeof *mean, cmp_var);
 		s->varying = nv;
-		s->std_ratio = sqrt(var[best] / mean[nv / 2]);
+		/* against the median of the others (best is mean[nv - 1]): of
+		 * two features, the other one (the median of both would be
+		 * their mean, never under half the largest) */
+		s->std_ratio = sqrt(var[best] / mean[(nv - 1) / 2]);
 	}
 	free(mean);
 	free(var);

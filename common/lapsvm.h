@@ -402,7 +402,7 @@ typedef struct {
 			    * none varies, or not examined) */
 	double share;      /* its variance over the sum of all */
 	double std_ratio;  /* its standard deviation over the median one of
-			    * the varying features */
+			    * the other varying features (1 when none) */
 	size_t varying;    /* features whose variance is above 1e-12 of the
 			    * sum (a constant's is rounding) */
 } lsv_feature_spread;

@@ -1026,6 +1026,15 @@ setup() {
 	run --separate-stderr "$TRAIN" same.txt ms
 	assert_status 0
 	[[ "$stderr" != *warning* ]]
+	# two features (the median of two was their mean: never a warning):
+	# the ratio is to the other one
+	awk '{ split($2, a, ":"); $2 = "1:" a[2] * 1000; print }' m.txt >two.txt
+	run --separate-stderr "$GB" two.txt g3
+	assert_status 0
+	assert_stderr_regex "graph-build: warning: feature 1 holds 100% of the rows' variance \(its standard deviation is [0-9.e+]+ times the other feature's\)"
+	run --separate-stderr "$GB" m.txt g4
+	assert_status 0
+	[[ "$stderr" != *warning* ]]
 }
 
 # the model said eps 0.001 (the dual's default) under -M pcg, whose CG had

@@ -464,6 +464,16 @@ static void data_feature_spread_matches_hand_variances(void)
 	CHECK(fabs(s.share - 50000.0 / 50004.0) < 1e-15);
 	CHECK(fabs(s.std_ratio - sqrt(50000.0 / 3.0)) < 1e-12 * s.std_ratio);
 	lsv_data_free(x);
+	/* two features: the ratio is to the other one (feature 1 n var
+	 * 5e6, feature 2 n var 1); the median of both would be their mean */
+	CHECK(read_str("1 1:0\n-1 1:1000 2:1\n0 1:2000\n0 1:3000 2:1\n",
+		       &x, &e) == LSV_OK);
+	if (x == NULL)
+		return;
+	CHECK(lsv_data_feature_spread(x, &s, &e) == LSV_OK);
+	CHECK(s.feature == 1 && s.varying == 2);
+	CHECK(fabs(s.std_ratio - sqrt(5e6)) < 1e-12 * s.std_ratio);
+	lsv_data_free(x);
 	/* all rows one point: nothing varies */
 	CHECK(read_str("1 1:5 2:-1\n-1 1:5 2:-1\n", &x, &e) == LSV_OK);
 	if (x == NULL)
