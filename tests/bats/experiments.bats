@@ -348,3 +348,16 @@ chosen_m_is_lowest() {
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"manifoldboost-secstr.sh: CV_SCORE=deviance is not balanced or errors"* ]]
 }
+
+@test "experiments/easy.sh: one draw of Sonar, lapsvm-easy with and without scaling: a table row; an unknown set is refused" {
+	need uci_sonar.libsvm
+	run --separate-stderr env DRAWS=1 OUT=out "$TOP/experiments/easy.sh" sonar
+	assert_status 0
+	[[ "${lines[0]}" == "set "*"error scaled"*"error -n"*"scaled lower" ]]
+	[[ "${lines[1]}" =~ ^sonar\ +208\ +60\ +2\ +20\ +[0-9.]+\ ±\ [0-9.]+\ +[0-9.]+\ ±\ [0-9.]+\ +[01]\ of\ 1$ ]] ||
+		{ echo "$output"; false; }
+	[ -s out/sonar.1/train.txt.scale.model ]
+	run --separate-stderr env DRAWS=1 OUT=out "$TOP/experiments/easy.sh" nosuch
+	assert_status 2
+	assert_stderr_has "easy.sh: unknown set 'nosuch'"
+}
