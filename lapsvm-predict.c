@@ -141,7 +141,6 @@ static void cluster_report(const lsv_model *m, const lsv_data *x,
 	free(y);
 }
 
-/* Accuracy over the labeled rows; PRBEP for a two-class model. */
 /* Whether the rows carrying the marker look like a class the accuracy
  * leaves out, as with 0-based classes 0, 1, 2 read with the marker 0: a
  * file mostly labeled (fewer marked rows than labeled ones: l of them),
@@ -167,6 +166,7 @@ static int marker_like_class(const lsv_model *m, const lsv_data *x,
 	return hi - lo == (double)m->nr_class && !(lo == -1.0 && hi == 1.0);
 }
 
+/* Accuracy over the labeled rows; PRBEP for a two-class model. */
 static void report(const lsv_model *m, const lsv_data *x, const double *pred,
 		   const double *scores, FILE *to)
 {
@@ -231,48 +231,51 @@ static void report(const lsv_model *m, const lsv_data *x, const double *pred,
 	free(pos);
 }
 
-int main(int argc, char **argv)
-{
-	lsv_model *m = NULL;
-	lsv_data *x = NULL;
-	lsv_error err;
+/* What the command line asks for. */
+typedef struct {
 	const char *testpath, *modelpath, *outpath;
-	double marker = 0.0, *scores = NULL, *pred = NULL;
-	int c, marker_given = 0, decision = 0, prob = 0, costs = 0;
-	double cost_a = 1.0, cost_b = 1.0;
-	size_t i, nf;
-	FILE *fp;
+	double marker;          /* -u, when marker_given */
+	int marker_given;
+	int decision;           /* -d */
+	int prob;               /* -b */
+	int costs;              /* -k a:b, the costs in cost_a, cost_b */
+	double cost_a, cost_b;
+} options;
 
-	tool_init(argv[0]);
-	tool_one_process(&argc, &argv);
+/* The options and the three file names; usage errors exit 2.  Returns 0
+ * when -h printed the help, the run's only work. */
+static int read_options(int argc, char **argv, options *o)
+{
+	int c;
+
 	opterr = 0;
 	while ((c = getopt(argc, argv, ":bdk:u:qh")) != -1) {
 		switch (c) {
 		case 'k':
-			parse_costs(optarg, &cost_a, &cost_b);
-			costs = 1;
+			parse_costs(optarg, &o->cost_a, &o->cost_b);
+			o->costs = 1;
 			break;
 		case 'b':
-			prob = 1;
+			o->prob = 1;
 			break;
 		case 'd':
-			decision = 1;
+			o->decision = 1;
 			break;
 		case 'u':
-			marker = tool_opt_double(c, optarg, -DBL_MAX, DBL_MAX);
-			marker_given = 1;
+			o->marker = tool_opt_double(c, optarg, -DBL_MAX, DBL_MAX);
+			o->marker_given = 1;
 			break;
 		case 'q':
 			tool_quiet = 1;
 			break;
 		case 'h':
 			usage();
-			return tool_done();
+			return 0;
 		default:
 			tool_option_error(c);
 		}
 	}
-	if (prob && decision)
+	if (o->prob && o->decision)
 		tool_usage_error("-b and -d: choose the probabilities or the "
 				 "decision values");
 	if (argc - optind < 1)
@@ -284,53 +287,81 @@ int main(int argc, char **argv)
 	if (argc - optind > 3)
 		tool_usage_error("too many arguments (expected test_file model_file "
 				 "output_file)");
-	testpath = argv[optind];
-	modelpath = argv[optind + 1];
-	outpath = argv[optind + 2];
-	if (strcmp(testpath, "-") == 0 && strcmp(modelpath, "-") == 0)
+	o->testpath = argv[optind];
+	o->modelpath = argv[optind + 1];
+	o->outpath = argv[optind + 2];
+	if (strcmp(o->testpath, "-") == 0 && strcmp(o->modelpath, "-") == 0)
 		tool_usage_error("test_file and model_file cannot both be '-' "
 				 "(standard input)");
-	fp = tool_output_open(outpath);
-	tool_check_input(testpath);
-	tool_check_input(modelpath);
+	return 1;
+}
 
-	/* The model first: its unlabeled marker is the test data's default. */
-	if (lsv_model_read_path(modelpath, &m, &err) != LSV_OK)
+/* The model, refused (exit 1) when it cannot serve the options: -b and -k
+ * read f as half the log-odds, which only a boosted classifier's is; -k is
+ * a two-class rule; a transductive model has no kernel on new points. */
+static lsv_model *read_model(const options *o)
+{
+	lsv_model *m;
+	lsv_error err;
+
+	if (lsv_model_read_path(o->modelpath, &m, &err) != LSV_OK)
 		tool_die_err(&err);
-	if ((prob || costs) && m->param.solver != LSV_SOLVER_BOOST)
+	if ((o->prob || o->costs) && m->param.solver != LSV_SOLVER_BOOST)
 		tool_die(EXIT_FAILURE, "%s: -%c needs a boosted model (solver "
 			 "boost, whose f is half the log-odds); this one is %s",
-			 modelpath, prob ? 'b' : 'k',
+			 o->modelpath, o->prob ? 'b' : 'k',
 			 lsv_solver_name(m->param.solver));
-	if ((prob || costs) && m->param.boost_clusters > 0)
+	if ((o->prob || o->costs) && m->param.boost_clusters > 0)
 		tool_die(EXIT_FAILURE, "%s: -%c needs a classifier; this boosted "
 			 "model clusters (its f are an embedding, not log-odds)",
-			 modelpath, prob ? 'b' : 'k');
-	if (costs && m->nr_fn != 1)
+			 o->modelpath, o->prob ? 'b' : 'k');
+	if (o->costs && m->nr_fn != 1)
 		tool_die(EXIT_FAILURE, "%s: -k is the two-class rule of eq. 9; this "
-			 "model has %d classes", modelpath, m->nr_class);
+			 "model has %d classes", o->modelpath, m->nr_class);
 	if (lsv_model_transductive(m) != NULL)
 		tool_die(EXIT_FAILURE, "%s: a model of %s is transductive: its "
 			 "kernel exists on the training rows only, so it cannot predict "
 			 "new points (train with lapsvm-train -o FILE to get the "
-			 "predictions of the unlabeled training rows)", modelpath,
+			 "predictions of the unlabeled training rows)", o->modelpath,
 			 lsv_model_transductive(m));
-	if (!marker_given)
-		marker = m->unlabeled;
+	return m;
+}
+
+/* The test rows, read after the model: its unlabeled marker is the
+ * default of -u, and a precomputed-kernel model reads kernel rows against
+ * its l + u training rows. */
+static lsv_data *read_test_data(const options *o, const lsv_model *m)
+{
+	double marker = o->marker_given ? o->marker : m->unlabeled;
+	lsv_data *x;
+	lsv_error err;
+
 	if ((m->param.kernel.type == LSV_KERNEL_PRECOMPUTED
-	     ? lsv_precomputed_read_path(testpath, marker, m->l + m->u, &x, &err)
-	     : lsv_data_read_path(testpath, marker, &x, &err)) != LSV_OK) {
-		if (err.status == LSV_EFORMAT && looks_like_model(testpath))
+	     ? lsv_precomputed_read_path(o->testpath, marker, m->l + m->u, &x,
+					 &err)
+	     : lsv_data_read_path(o->testpath, marker, &x, &err)) != LSV_OK) {
+		if (err.status == LSV_EFORMAT && looks_like_model(o->testpath))
 			tool_die(EXIT_FAILURE, "%s: this is a lapsvm model, not test "
 				 "data (expected: lapsvm-predict test_file model_file "
-				 "output_file)", testpath);
+				 "output_file)", o->testpath);
 		tool_die_err(&err);
 	}
+	return x;
+}
 
-	nf = (size_t)m->nr_fn;
+/* The decision values of every row, nr_fn of them per row (row i's at
+ * i nr_fn), and the predicted labels: by the cost rule under -k, else the
+ * model's own. */
+static void predict(const options *o, const lsv_model *m, const lsv_data *x,
+		    double **scores_out, double **pred_out)
+{
+	size_t i, nf = (size_t)m->nr_fn;
+	double *scores, *pred;
+	lsv_error err;
+
 	if (x->n > SIZE_MAX / sizeof(double) / nf)
 		tool_die(EXIT_FAILURE, "%s: %zu rows x %zu decision values are too "
-			 "many", testpath, x->n, nf);
+			 "many", o->testpath, x->n, nf);
 	scores = malloc(x->n * nf * sizeof *scores);
 	pred = malloc(x->n * sizeof *pred);
 	if (scores == NULL || pred == NULL)
@@ -339,55 +370,107 @@ int main(int argc, char **argv)
 	if (lsv_model_decision(m, x, scores, &err) != LSV_OK) {
 		if (err.status == LSV_ENUMERIC && lsv_error_row_text(&err) == NULL)
 			/* its rows are the test rows */
-			tool_die(EXIT_FAILURE, "%s: %s", strcmp(testpath, "-")
-				 ? testpath : "(stdin)", err.msg);
-		tool_die_data_err(testpath, 0, &err);
+			tool_die(EXIT_FAILURE, "%s: %s", strcmp(o->testpath, "-")
+				 ? o->testpath : "(stdin)", err.msg);
+		tool_die_data_err(o->testpath, 0, &err);
 	}
 	for (i = 0; i < x->n; i++)
-		pred[i] = costs ? cost_label(m, scores[i], cost_a, cost_b)
-				: lsv_model_label(m, scores + i * nf);
+		pred[i] = o->costs ? cost_label(m, scores[i], o->cost_a, o->cost_b)
+				   : lsv_model_label(m, scores + i * nf);
+	*scores_out = scores;
+	*pred_out = pred;
+}
 
-	if (decision && (m->param.solver == LSV_SOLVER_CLUSTER ||
-			 m->param.boost_clusters > 0)) {
+/* The first line of -d or -b output, naming the columns: the clusters of
+ * a cluster model under -d, every class under -b, and under -d the class
+ * of each of the nr_fn decision values (one, the first class, for two). */
+static void write_header(FILE *fp, const options *o, const lsv_model *m)
+{
+	size_t i, ncol;
+
+	if (o->decision && (m->param.solver == LSV_SOLVER_CLUSTER ||
+			    m->param.boost_clusters > 0)) {
 		fputs("clusters", fp);
-		for (i = 0; i < (size_t)m->nr_class; i++)
-			fprintf(fp, " %.17g", m->labels[i]);
-		putc('\n', fp);
-	} else if (prob) {
+		ncol = (size_t)m->nr_class;
+	} else if (o->prob) {
 		fputs("labels", fp);
-		for (i = 0; i < (size_t)m->nr_class; i++)
-			fprintf(fp, " %.17g", m->labels[i]);
-		putc('\n', fp);
-	} else if (decision) {
+		ncol = (size_t)m->nr_class;
+	} else if (o->decision) {
 		fputs("labels", fp);
-		for (i = 0; i < nf; i++)
-			fprintf(fp, " %.17g", m->labels[i]);
-		putc('\n', fp);
+		ncol = (size_t)m->nr_fn;
+	} else {
+		return;
 	}
+	for (i = 0; i < ncol; i++)
+		fprintf(fp, " %.17g", m->labels[i]);
+	putc('\n', fp);
+}
+
+/* -b: the probabilities of one row from its nf values of f: two classes
+ * p1 = 1/(1 + exp(-2 f)) and 1 - p1, more the softmax, its largest term
+ * first divided out (no overflow). */
+static void write_probabilities(FILE *fp, const double *f, size_t nf)
+{
+	double mx = f[0], z = 0.0;
+	size_t j;
+
+	if (nf == 1) {
+		double p1 = p_first(f[0]);
+		fprintf(fp, " %.17g %.17g", p1, 1.0 - p1);
+		return;
+	}
+	for (j = 1; j < nf; j++)
+		mx = fmax(mx, f[j]);
+	for (j = 0; j < nf; j++)
+		z += exp(f[j] - mx);
+	for (j = 0; j < nf; j++)
+		fprintf(fp, " %.17g", exp(f[j] - mx) / z);
+}
+
+/* One line per row: the label, then its decision values (-d) or class
+ * probabilities (-b); stops at the first write error (the commit
+ * reports it). */
+static void write_predictions(FILE *fp, const options *o, const lsv_model *m,
+			      const lsv_data *x, const double *scores,
+			      const double *pred)
+{
+	size_t i, j, nf = (size_t)m->nr_fn;
+
+	write_header(fp, o, m);
 	for (i = 0; i < x->n && !ferror(fp); i++) {
-		size_t j;
 		fprintf(fp, "%.17g", pred[i]);
-		if (decision)
+		if (o->decision)
 			for (j = 0; j < nf; j++)
 				fprintf(fp, " %.17g", scores[i * nf + j]);
-		if (prob && nf == 1) {
-			double p1 = p_first(scores[i]);
-			fprintf(fp, " %.17g %.17g", p1, 1.0 - p1);
-		} else if (prob) {  /* softmax, its largest term first divided out */
-			const double *f = scores + i * nf;
-			double mx = f[0], z = 0.0;
-			for (j = 1; j < nf; j++)
-				mx = fmax(mx, f[j]);
-			for (j = 0; j < nf; j++)
-				z += exp(f[j] - mx);
-			for (j = 0; j < nf; j++)
-				fprintf(fp, " %.17g", exp(f[j] - mx) / z);
-		}
+		if (o->prob)
+			write_probabilities(fp, scores + i * nf, nf);
 		putc('\n', fp);
 	}
+}
+
+int main(int argc, char **argv)
+{
+	options o = {NULL, NULL, NULL, 0.0, 0, 0, 0, 0, 1.0, 1.0};
+	lsv_model *m;
+	lsv_data *x;
+	double *scores, *pred;
+	FILE *fp;
+
+	tool_init(argv[0]);
+	tool_one_process(&argc, &argv);
+	if (!read_options(argc, argv, &o))
+		return tool_done();
+	/* the output first: a bad destination is the error reported */
+	fp = tool_output_open(o.outpath);
+	tool_check_input(o.testpath);
+	tool_check_input(o.modelpath);
+	m = read_model(&o);
+	x = read_test_data(&o, m);
+	predict(&o, m, x, &scores, &pred);
+	write_predictions(fp, &o, m, x, scores, pred);
 	if (!tool_quiet)
 		report(m, x, pred, scores,
-		       strcmp(outpath, "-") == 0 ? stderr : stdout);
+		       strcmp(o.outpath, "-") == 0 ? stderr : stdout);
 	/* the report written before any file is replaced: one lost to a
 	 * full disk or a closed pipe fails the run with the old file kept */
 	(void)tool_done();

@@ -87,164 +87,216 @@ static lsv_status check_symmetry(const lsv_graph *g, const char *name,
 	return LSV_OK;
 }
 
+/* One read of a graph file: the graph so far, the capacities of its
+ * arrays, and the largest column seen with the line that named it (a
+ * column beyond the last row is known only at the end of the file, and
+ * reported at that line). */
+typedef struct {
+	lsv_graph *g;
+	const char *name;
+	size_t expect_n;  /* rows the data has; 0: not known */
+	size_t cap_rows, cap_nnz;
+	long maxj;
+	size_t maxj_line;
+} graph_reader;
+
+/* A hint for a row number that is not one: what the file looks like when
+ * it is not a graph (a model, or data with its label first).  rows: the
+ * rows read before. */
+static const char *not_a_graph_hint(const char *tok, size_t rows)
+{
+	double num;
+	long row;
+	int is_num = lsv_parse_double(tok, &num, NULL) == LSV_OK;
+
+	if (strcmp(tok, "lapsvm_model") == 0)
+		return "; this looks like a lapsvm model file, not a graph";
+	if (is_num && lsv_parse_long(tok, 1, LONG_MAX, &row, NULL) != LSV_OK)
+		return "; this looks like a data file (a label first), not a graph";
+	return is_num && rows == 0 ? "; is this a data file?" : "";
+}
+
+/* The first token of a line: the number of the next row, in a file that
+ * still has room for one (no more rows than the data). */
+static lsv_status read_row_number(const graph_reader *r, char **s,
+				  size_t line, long *row, lsv_error *err)
+{
+	size_t n = r->g->n;
+	char *tok;
+	lsv_error why;
+
+	if (r->expect_n > 0 && n == r->expect_n)
+		return lsv_fail(err, LSV_EFORMAT,
+				"%s:%zu: more rows than the data's %zu (found row "
+				"%zu, expected %zu rows)", r->name, line,
+				r->expect_n, n + 1, r->expect_n);
+	tok = lsv_token(s);
+	if (tok == NULL)
+		return lsv_fail(err, LSV_EFORMAT,
+				"%s:%zu: empty line (expected row number %zu)",
+				r->name, line, n + 1);
+	if (lsv_parse_long(tok, 1, LONG_MAX, row, &why) != LSV_OK ||
+	    (size_t)*row != n + 1)
+		return lsv_fail(err, LSV_EFORMAT,
+				"%s:%zu: bad row number '%.*s' (expected %zu: "
+				"line i holds row i%s)", r->name, line, LSV_SHOW,
+				tok, n + 1, not_a_graph_hint(tok, n));
+	/* columns are stored as int */
+	if (n + 1 > (size_t)INT_MAX)
+		return lsv_fail(err, LSV_ETOOBIG, "%s:%zu: more than %d rows",
+				r->name, line, INT_MAX);
+	return LSV_OK;
+}
+
+/* One "column:weight" token of row `row`, after column prev (0 before
+ * the first): a column of the data (1..expect_n, or 1..INT_MAX when the
+ * data are not known), not the row itself, after prev, with a weight > 0
+ * (not NaN).  tok is cut at its colon. */
+static lsv_status parse_entry(const graph_reader *r, char *tok, long row,
+			      long prev, size_t line, long *j, double *w,
+			      lsv_error *err)
+{
+	long lim = r->expect_n > 0 ? (long)r->expect_n : (long)INT_MAX;
+	char *colon = strchr(tok, ':');
+	lsv_error why;
+
+	if (colon == NULL)
+		return lsv_fail(err, LSV_EFORMAT,
+				"%s:%zu: bad entry '%.*s' (expected "
+				"column:weight)", r->name, line, LSV_SHOW, tok);
+	*colon = '\0';
+	if (lsv_parse_long(tok, 1, lim, j, &why) != LSV_OK)
+		return lsv_fail(err, LSV_EFORMAT,
+				"%s:%zu: bad column '%.*s' (expected 1..%ld)",
+				r->name, line, LSV_SHOW, tok, lim);
+	if (*j == row)
+		return lsv_fail(err, LSV_EFORMAT,
+				"%s:%zu: self loop %ld:%s (expected no "
+				"entry for column %ld%s)", r->name, line, *j,
+				colon + 1, row, row == 1
+				? "; is this a data file?" : "");
+	if (*j <= prev)
+		return lsv_fail(err, LSV_EFORMAT,
+				"%s:%zu: column %ld %s (found %ld after %ld, "
+				"expected columns strictly increasing)", r->name,
+				line, *j, *j == prev ? "repeated" : "decreasing",
+				*j, prev);
+	if (lsv_parse_double(colon + 1, w, &why) != LSV_OK)
+		return lsv_fail(err, LSV_EFORMAT,
+				"%s:%zu: bad weight '%.*s' for column %ld: %s",
+				r->name, line, LSV_SHOW, colon + 1, *j, why.msg);
+	if (!(*w > 0.0))
+		return lsv_fail(err, LSV_EFORMAT,
+				"%s:%zu: weight %s for column %ld is not "
+				"positive (expected w > 0; omit absent edges)",
+				r->name, line, colon + 1, *j);
+	return LSV_OK;
+}
+
+/* Store entry (j, w) of the current row; col and w grow together, to the
+ * capacity cap_nnz of both. */
+static lsv_status append_entry(graph_reader *r, long j, double w,
+			       size_t line, lsv_error *err)
+{
+	lsv_graph *g = r->g;
+
+	if (g->nnz == r->cap_nnz) {
+		size_t c1 = r->cap_nnz, c2 = r->cap_nnz;
+		if (lsv_grow((void **)&g->col, &c1, g->nnz + 1, sizeof *g->col) ||
+		    lsv_grow((void **)&g->w, &c2, g->nnz + 1, sizeof *g->w))
+			return lsv_fail(err, LSV_ENOMEM, "%s:%zu: out of memory",
+					r->name, line);
+		r->cap_nnz = c1;
+	}
+	g->col[g->nnz] = (int)(j - 1);
+	g->w[g->nnz] = w;
+	g->nnz++;
+	if (j > r->maxj) {
+		r->maxj = j;
+		r->maxj_line = line;
+	}
+	return LSV_OK;
+}
+
+/* Line `line`, s: "i j:w j:w ...", row i = n + 1 of the graph. */
+static lsv_status read_row(graph_reader *r, char *s, size_t line,
+			   lsv_error *err)
+{
+	lsv_graph *g = r->g;
+	long row, j, prev = 0;
+	double w;
+	char *tok;
+	lsv_status st;
+
+	if ((st = read_row_number(r, &s, line, &row, err)) != LSV_OK)
+		return st;
+	/* rowptr[n + 1] too: the end of the last row, set after the file */
+	if (lsv_grow((void **)&g->rowptr, &r->cap_rows, g->n + 2,
+		     sizeof *g->rowptr))
+		return lsv_fail(err, LSV_ENOMEM, "%s:%zu: out of memory", r->name,
+				line);
+	g->rowptr[g->n] = g->nnz;
+	while ((tok = lsv_token(&s)) != NULL) {
+		if ((st = parse_entry(r, tok, row, prev, line, &j, &w, err)) !=
+		    LSV_OK ||
+		    (st = append_entry(r, j, w, line, err)) != LSV_OK)
+			return st;
+		prev = j;
+	}
+	g->n++;
+	return LSV_OK;
+}
+
+/* The whole file read: some rows, as many as the data's, and no column
+ * beyond the last row. */
+static lsv_status check_counts(const graph_reader *r, lsv_error *err)
+{
+	const lsv_graph *g = r->g;
+
+	if (g->n == 0)
+		return lsv_fail(err, LSV_EFORMAT, "%s: no rows (empty graph file)",
+				r->name);
+	if (r->expect_n > 0 && g->n != r->expect_n)
+		return lsv_fail(err, LSV_EFORMAT,
+				"%s: %zu rows, but the data has %zu (expected %zu)",
+				r->name, g->n, r->expect_n, r->expect_n);
+	if ((size_t)r->maxj > g->n)
+		return lsv_fail(err, LSV_EFORMAT,
+				"%s:%zu: column %ld beyond the last row (expected "
+				"1..%zu)", r->name, r->maxj_line, r->maxj, g->n);
+	return LSV_OK;
+}
+
 lsv_status lsv_graph_read(FILE *fp, const char *name, size_t expect_n,
 			  lsv_graph **out, lsv_error *err)
 {
 	lsv_lines in = {fp, name, NULL, 0, 0, 0, 0};
-	lsv_graph *g;
-	size_t cap_rows = 0, cap_nnz = 0, maxj_line = 0;
-	long maxj = 0;
-	char *s, *tok, *colon;
-	lsv_error why;
+	graph_reader r = {NULL, name, expect_n, 0, 0, 0, 0};
 	lsv_status st = LSV_OK;
+	char *s;
 	int got;
 
 	*out = NULL;
-	g = calloc(1, sizeof *g);
-	if (g == NULL)
+	r.g = calloc(1, sizeof *r.g);
+	if (r.g == NULL)
 		return lsv_fail(err, LSV_ENOMEM, "%s: out of memory", name);
-	while ((got = lsv_lines_next(&in, &s, err)) == 1) {
-		long row, j, prev = 0;
-		double w;
-		size_t line = in.line;
-
-		if (expect_n > 0 && g->n == expect_n) {
-			st = lsv_fail(err, LSV_EFORMAT,
-				      "%s:%zu: more rows than the data's %zu (found row "
-				      "%zu, expected %zu rows)", name, line, expect_n,
-				      g->n + 1, expect_n);
+	while ((got = lsv_lines_next(&in, &s, err)) == 1)
+		if ((st = read_row(&r, s, in.line, err)) != LSV_OK)
 			break;
-		}
-		tok = lsv_token(&s);
-		if (tok == NULL) {
-			st = lsv_fail(err, LSV_EFORMAT,
-				      "%s:%zu: empty line (expected row number %zu)",
-				      name, line, g->n + 1);
-			break;
-		}
-		if (lsv_parse_long(tok, 1, LONG_MAX, &row, &why) != LSV_OK ||
-		    (size_t)row != g->n + 1) {
-			/* Say what the file looks like when it is not a graph. */
-			double num;
-			int is_num = lsv_parse_double(tok, &num, NULL) == LSV_OK;
-			const char *looks =
-				strcmp(tok, "lapsvm_model") == 0
-				? "; this looks like a lapsvm model file, not a graph"
-				: is_num && lsv_parse_long(tok, 1, LONG_MAX, &row,
-							   NULL) != LSV_OK
-				? "; this looks like a data file (a label first), "
-				  "not a graph"
-				: is_num && g->n == 0 ? "; is this a data file?" : "";
-			st = lsv_fail(err, LSV_EFORMAT,
-				      "%s:%zu: bad row number '%.*s' (expected %zu: "
-				      "line i holds row i%s)", name, line, LSV_SHOW,
-				      tok, g->n + 1, looks);
-			break;
-		}
-		if (g->n + 1 > (size_t)INT_MAX) {
-			st = lsv_fail(err, LSV_ETOOBIG, "%s:%zu: more than %d rows",
-				      name, line, INT_MAX);
-			break;
-		}
-		if (lsv_grow((void **)&g->rowptr, &cap_rows, g->n + 2,
-			     sizeof *g->rowptr)) {
-			st = lsv_fail(err, LSV_ENOMEM, "%s:%zu: out of memory", name,
-				      line);
-			break;
-		}
-		g->rowptr[g->n] = g->nnz;
-		while ((tok = lsv_token(&s)) != NULL) {
-			long lim = expect_n > 0 ? (long)expect_n : (long)INT_MAX;
-			colon = strchr(tok, ':');
-			if (colon == NULL) {
-				st = lsv_fail(err, LSV_EFORMAT,
-					      "%s:%zu: bad entry '%.*s' (expected "
-					      "column:weight)", name, line, LSV_SHOW, tok);
-				goto out;
-			}
-			*colon = '\0';
-			if (lsv_parse_long(tok, 1, lim, &j, &why) != LSV_OK) {
-				st = lsv_fail(err, LSV_EFORMAT,
-					      "%s:%zu: bad column '%.*s' (expected 1..%ld)",
-					      name, line, LSV_SHOW, tok, lim);
-				goto out;
-			}
-			if (j == row) {
-				st = lsv_fail(err, LSV_EFORMAT,
-					      "%s:%zu: self loop %ld:%s (expected no "
-					      "entry for column %ld%s)", name, line, j,
-					      colon + 1, row, row == 1
-					      ? "; is this a data file?" : "");
-				goto out;
-			}
-			if (j <= prev) {
-				st = lsv_fail(err, LSV_EFORMAT,
-					      "%s:%zu: column %ld %s (found %ld after %ld, "
-					      "expected columns strictly increasing)", name,
-					      line, j, j == prev ? "repeated" : "decreasing",
-					      j, prev);
-				goto out;
-			}
-			if (lsv_parse_double(colon + 1, &w, &why) != LSV_OK) {
-				st = lsv_fail(err, LSV_EFORMAT,
-					      "%s:%zu: bad weight '%.*s' for column %ld: %s",
-					      name, line, LSV_SHOW, colon + 1, j, why.msg);
-				goto out;
-			}
-			if (!(w > 0.0)) {
-				st = lsv_fail(err, LSV_EFORMAT,
-					      "%s:%zu: weight %s for column %ld is not "
-					      "positive (expected w > 0; omit absent edges)",
-					      name, line, colon + 1, j);
-				goto out;
-			}
-			if (g->nnz == cap_nnz) {
-				size_t c1 = cap_nnz, c2 = cap_nnz;
-				if (lsv_grow((void **)&g->col, &c1, g->nnz + 1,
-					     sizeof *g->col) ||
-				    lsv_grow((void **)&g->w, &c2, g->nnz + 1,
-					     sizeof *g->w)) {
-					st = lsv_fail(err, LSV_ENOMEM,
-						      "%s:%zu: out of memory", name, line);
-					goto out;
-				}
-				cap_nnz = c1;
-			}
-			g->col[g->nnz] = (int)(j - 1);
-			g->w[g->nnz] = w;
-			g->nnz++;
-			if (j > maxj) {
-				maxj = j;
-				maxj_line = line;
-			}
-			prev = j;
-		}
-		g->n++;
-	}
 	if (got == -1)
 		st = err ? err->status : LSV_EFORMAT;
-out:
 	lsv_lines_done(&in);
-	if (st == LSV_OK && g->n == 0)
-		st = lsv_fail(err, LSV_EFORMAT, "%s: no rows (empty graph file)",
-			      name);
-	if (st == LSV_OK && expect_n > 0 && g->n != expect_n)
-		st = lsv_fail(err, LSV_EFORMAT,
-			      "%s: %zu rows, but the data has %zu (expected %zu)", name,
-			      g->n, expect_n, expect_n);
-	if (st == LSV_OK && (size_t)maxj > g->n)
-		st = lsv_fail(err, LSV_EFORMAT,
-			      "%s:%zu: column %ld beyond the last row (expected "
-			      "1..%zu)", name, maxj_line, maxj, g->n);
+	if (st == LSV_OK)
+		st = check_counts(&r, err);
 	if (st == LSV_OK) {
-		g->rowptr[g->n] = g->nnz;
-		st = check_symmetry(g, name, err);
+		r.g->rowptr[r.g->n] = r.g->nnz;
+		st = check_symmetry(r.g, name, err);
 	}
 	if (st != LSV_OK) {
-		lsv_graph_free(g);
+		lsv_graph_free(r.g);
 		return st;
 	}
-	*out = g;
+	*out = r.g;
 	return LSV_OK;
 }
 
