@@ -628,6 +628,18 @@ static double fro(const double *A, size_t ll)
 	return scale * sqrt(ssq);
 }
 
+/* Zl (l x r) = the labeled rows of Z (n x r): kernel q's K_ll = Z_l Z_l'
+ * and its K_.l X = Z (Z_l' X) on the eigenpair path. */
+static void labeled_rows(const lsv_fit *F, const double *Z, size_t r,
+			 double *Zl)
+{
+	size_t n = F->n, l = F->l, i, k;
+
+	for (k = 0; k < r; k++)
+		for (i = 0; i < l; i++)
+			Zl[i + k * l] = Z[F->lab[i] + k * n];
+}
+
 /* Each graph's kernel alone, (K_q,ll + mu I) c = Y and f = K_q[:, lab] c
  * (the paper's eq. 2.5 on the normalized kernel), into
  * report->single_f: what the combination is compared with. */
@@ -660,9 +672,7 @@ static lsv_status single_fits(lsv_fit *F, const double *S, const double *B,
 			dgemm_("N", "N", &N, &C, &L_, &a, Bq, &N, X, &L_, &zero, f, &N,
 			       1, 1);
 		} else {
-			for (k = 0; k < r; k++)
-				for (i = 0; i < l; i++)
-					Zl[i + k * l] = Bq[F->lab[i] + k * n];
+			labeled_rows(F, Bq, r, Zl);
 			dgemm_("T", "N", &W_, &C, &L_, &one, Zl, &L_, X, &L_, &zero, T,
 			       &W_, 1, 1);
 			dgemm_("N", "N", &N, &C, &W_, &a, Bq, &N, T, &W_, &zero, f, &N,
@@ -679,170 +689,252 @@ done:
 	return st;
 }
 
-lsv_status lsv_fit_combine(lsv_fit *F, lsv_model **out)
+/* The solver's sizes and arrays, allocated together by work_alloc and
+ * freed together at the end of lsv_fit_combine. */
+typedef struct {
+	size_t r;       /* eigenpairs per kernel, 0: the exact kernels */
+	size_t width;   /* columns kept per graph: r, or l */
+	double *M;      /* n x n: one graph's Laplacian at a time */
+	double *B;      /* Q blocks of n x width: K_q[:, lab], or Z_q */
+	double *S;      /* Q blocks of l x l: K_q,ll / s_q */
+	double *X;      /* l x C: c = (K_ll(lambda) + mu I)^-1 Y */
+	double *lambda; /* Q: the weights */
+	double *scale;  /* Q: s_q = |K_q,ll|_F */
+	double *f;      /* n x C: the transductive values */
+	double *T;      /* r x C: Z_l' X */
+	double *Zl;     /* l x r: the labeled rows of Z_q */
+} combine_work;
+
+/* The kernels' memory within -m: one n x n Laplacian at a time, each
+ * graph's kept columns, the stacked labeled blocks; 30 n more on the
+ * eigenpair path (dsyevr's workspace: 26 n doubles, 10 n ints). */
+static lsv_status check_memory(const lsv_fit *F, const combine_work *w)
+{
+	double n = (double)F->n, Q = (double)F->ngraphs;
+	size_t ll = F->l * F->l;
+	char what[160];
+
+	snprintf(what, sizeof what,
+		 "the combination's kernels (one n x n Laplacian, then %zu graphs "
+		 "x n x %zu %s)", F->ngraphs, w->width, w->r > 0 ? "eigenvectors"
+		 : "labeled columns of the pseudo-inverse");
+	return lsv_check_bytes(F->p, n * n + Q * n * (double)w->width +
+			       Q * (double)ll + (w->r > 0 ? 30.0 * n : 0.0), what,
+			       w->r > 0 ? "use fewer eigenpairs (-N r) or fewer "
+			       "graphs" : "use the eigenpair path (-N r, r "
+			       "small) or fewer graphs", F->err);
+}
+
+static lsv_status work_alloc(const lsv_fit *F, combine_work *w)
+{
+	size_t n = F->n, l = F->l, Q = F->ngraphs, C = (size_t)F->nr_fn;
+	size_t r1 = w->r > 0 ? w->r : 1;
+
+	w->M = lsv_alloc(n * n, sizeof *w->M);
+	w->B = lsv_alloc(Q * n * w->width, sizeof *w->B);
+	w->S = lsv_alloc(Q * l * l, sizeof *w->S);
+	w->X = lsv_alloc(l * C, sizeof *w->X);
+	w->lambda = lsv_alloc(Q, sizeof *w->lambda);
+	w->scale = lsv_alloc(Q, sizeof *w->scale);
+	w->f = lsv_alloc(n * C, sizeof *w->f);
+	w->T = lsv_alloc(r1 * C, sizeof *w->T);
+	w->Zl = lsv_alloc(r1 * l, sizeof *w->Zl);
+	if (!w->M || !w->B || !w->S || !w->X || !w->lambda || !w->scale ||
+	    !w->f || !w->T || !w->Zl)
+		return lsv_fail(F->err, LSV_ENOMEM,
+				"out of memory for the combination's kernels");
+	return LSV_OK;
+}
+
+static void work_free(combine_work *w)
+{
+	free(w->M);
+	free(w->B);
+	free(w->S);
+	free(w->X);
+	free(w->lambda);
+	free(w->scale);
+	free(w->f);
+	free(w->T);
+	free(w->Zl);
+}
+
+/* Graph q's kernel: its labeled columns of pinv(L_q) (or its r
+ * eigenvectors Z, K_q = Z Z') into B, and its labeled block K_q,ll,
+ * normalized by s_q = its Frobenius norm, into column q of S (a zero
+ * block is counted in the report and left as it is). */
+static lsv_status graph_kernel(lsv_fit *F, combine_work *w, size_t q)
+{
+	size_t n = F->n, l = F->l, ll = l * l, r = w->r, i, k, got;
+	int L_ = (int)l, W_ = (int)w->width;
+	double *Bq = w->B + q * n * w->width, *Sq = w->S + q * ll;
+	const double one = 1.0, zero = 0.0;
+	lsv_status st;
+
+	if (r == 0) {
+		st = lsv_pinv_columns(F->graphs[q], F->p->normalized, F->lab, l,
+				      w->M, Bq, F->err);
+		for (k = 0; st == LSV_OK && k < l; k++)
+			for (i = 0; i < l; i++)
+				Sq[i + k * l] = Bq[F->lab[i] + k * n];
+	} else {
+		st = lsv_pinv_eigen(F->graphs[q], F->p->normalized, r, w->M, Bq,
+				    &got, F->err);
+		if (st == LSV_OK) {
+			/* K_ll = Z_l Z_l', Z_l the labeled rows */
+			labeled_rows(F, Bq, r, w->Zl);
+			dgemm_("N", "T", &L_, &L_, &W_, &one, w->Zl, &L_, w->Zl,
+			       &L_, &zero, Sq, &L_, 1, 1);
+		}
+	}
+	if (st != LSV_OK) {
+		/* name the graph: the caller knows its file */
+		char msg[LSV_ERRMSG_MAX];
+		snprintf(msg, sizeof msg, "%s", F->err ? F->err->msg : "");
+		return lsv_fail(F->err, st, "graph %zu: %s", q + 1, msg);
+	}
+	w->scale[q] = fro(Sq, ll);
+	if (w->scale[q] > 0.0)
+		for (i = 0; i < ll; i++)
+			Sq[i] /= w->scale[q];
+	else
+		F->report->combine_zero++;
+	return LSV_OK;
+}
+
+/* The update (see the top) from the caller's weights or the average
+ * kernel: lambda and c = X, the steps and objectives into the report. */
+static lsv_status learn_weights(lsv_fit *F, combine_work *w)
 {
 	const lsv_train_param *p = F->p;
-	size_t n = F->n, l = F->l, Q = F->ngraphs, ll = l * l, q, i, k;
-	size_t r = p->combine_rank > 0 ? (size_t)p->combine_rank : 0, got;
-	size_t width = r > 0 ? r : l;  /* columns kept per graph */
-	int C = F->nr_fn, N = (int)n, L_ = (int)l, W_ = 0;
-	double mu = p->combine_mu, *M = NULL, *S = NULL, *B = NULL, *X = NULL,
-	       *lambda = NULL, *scale = NULL, *f = NULL, *T = NULL, *Zl = NULL;
+	size_t Q = F->ngraphs, q;
+
+	for (q = 0; q < Q; q++)
+		w->lambda[q] = F->start != NULL ? F->start[q] : 1.0 / (double)Q;
+	return lsv_combine_weights(w->S, F->l, Q, F->Y, F->nr_fn,
+				   p->combine_mu, p->combine_steps,
+				   p->method == LSV_METHOD_RANDOM, p->seed,
+				   w->lambda, w->X, &F->report->combine_steps,
+				   &F->report->combine_capped,
+				   &F->report->combine_obj0,
+				   &F->report->combine_obj, F->err);
+}
+
+/* The transductive values f = sum_q lambda_q / s_q K_q[:, lab] X, by
+ * graph in order (exact: one dgemm each; eigenpairs: Z (Z_l' X), T =
+ * Z_l' X r x C). */
+static void transductive_values(const lsv_fit *F, combine_work *w)
+{
+	size_t n = F->n, l = F->l, r = w->r, q;
+	int C = F->nr_fn, N = (int)n, L_ = (int)l, W_ = (int)w->width;
 	const double one = 1.0, zero = 0.0;
+
+	memset(w->f, 0, n * (size_t)C * sizeof *w->f);
+	for (q = 0; q < F->ngraphs; q++) {
+		double a;
+		const double *Bq = w->B + q * n * w->width;
+		if (!(w->lambda[q] > 0.0) || !(w->scale[q] > 0.0))
+			continue;
+		a = w->lambda[q] / w->scale[q];
+		if (r == 0) {
+			dgemm_("N", "N", &N, &C, &L_, &a, Bq, &N, w->X, &L_, &one,
+			       w->f, &N, 1, 1);
+		} else {
+			labeled_rows(F, Bq, r, w->Zl);
+			dgemm_("T", "N", &W_, &C, &L_, &one, w->Zl, &L_, w->X, &L_,
+			       &zero, w->T, &W_, 1, 1);
+			dgemm_("N", "N", &N, &C, &W_, &a, Bq, &N, w->T, &W_, &one,
+			       w->f, &N, 1, 1);
+		}
+	}
+}
+
+/* f (n x C, column-major) into report->train_f, row-major as
+ * lsv_model_decision's. */
+static lsv_status report_values(lsv_fit *F, const double *f)
+{
+	size_t n = F->n, C = (size_t)F->nr_fn, i, k;
+
+	F->report->train_f = lsv_alloc(n * C, sizeof *F->report->train_f);
+	if (F->report->train_f == NULL)
+		return lsv_fail(F->err, LSV_ENOMEM, "out of memory");
+	for (i = 0; i < n; i++)
+		for (k = 0; k < C; k++)
+			F->report->train_f[i * C + k] = f[i + k * n];
+	return LSV_OK;
+}
+
+/* The model for new points: LapRLS or LapSVM (combine_ext) with the
+ * ambient kernel and L = sum_q lambda_q L_q (no L when gamma_I = 0); on
+ * success the model's graph weights are *lambda, taken. */
+static lsv_status extension_model(lsv_fit *F, double **lambda,
+				  lsv_model **out)
+{
 	lsv_graph *Wc = NULL;
 	lsv_lapop Lc;
 	lsv_status st;
-	char what[160];
 
 	memset(&Lc, 0, sizeof Lc);
-	if (Q == 0)
-		return lsv_fail(F->err, LSV_EINVAL,
-				"-s combine needs at least one graph");
-	if (r > n)
-		r = width = n;
-	W_ = (int)width;
-	/* memory: one n x n Laplacian at a time, each graph's kept columns,
-	 * the stacked labeled blocks */
-	snprintf(what, sizeof what,
-		 "the combination's kernels (one n x n Laplacian, then %zu graphs "
-		 "x n x %zu %s)", Q, width, r > 0 ? "eigenvectors" : "labeled "
-		 "columns of the pseudo-inverse");
-	if ((st = lsv_check_bytes(p, (double)n * (double)n + (double)Q *
-				  (double)n * (double)width + (double)Q *
-				  (double)ll + (r > 0 ? 30.0 * (double)n : 0.0),
-				  what, r > 0 ? "use fewer eigenpairs (-N r) or "
-				  "fewer graphs" : "use the eigenpair path "
-				  "(-N r, r small) or fewer graphs", F->err)) !=
-	    LSV_OK)
-		return st;
-	M = lsv_alloc(n * n, sizeof *M);
-	B = lsv_alloc(Q * n * width, sizeof *B);
-	S = lsv_alloc(Q * ll, sizeof *S);
-	X = lsv_alloc(l * (size_t)C, sizeof *X);
-	lambda = lsv_alloc(Q, sizeof *lambda);
-	scale = lsv_alloc(Q, sizeof *scale);
-	f = lsv_alloc(n * (size_t)C, sizeof *f);
-	T = lsv_alloc((r > 0 ? r : 1) * (size_t)C, sizeof *T);
-	Zl = lsv_alloc((r > 0 ? r : 1) * l, sizeof *Zl);
-	if (!M || !B || !S || !X || !lambda || !scale || !f || !T || !Zl) {
-		st = lsv_fail(F->err, LSV_ENOMEM,
-			      "out of memory for the combination's kernels");
-		goto done;
-	}
-	/* each kernel's labeled columns (or eigenvectors) and its
-	 * normalized labeled block, column q of S */
-	for (q = 0; q < Q; q++) {
-		double *Bq = B + q * n * width, *Sq = S + q * ll;
-		if (r == 0) {
-			st = lsv_pinv_columns(F->graphs[q], p->normalized, F->lab, l,
-					      M, Bq, F->err);
-			for (k = 0; st == LSV_OK && k < l; k++)
-				for (i = 0; i < l; i++)
-					Sq[i + k * l] = Bq[F->lab[i] + k * n];
-		} else {
-			st = lsv_pinv_eigen(F->graphs[q], p->normalized, r, M, Bq,
-					    &got, F->err);
-			if (st == LSV_OK) {
-				/* K_ll = Z_l Z_l', Z_l the labeled rows */
-				for (k = 0; k < r; k++)
-					for (i = 0; i < l; i++)
-						Zl[i + k * l] = Bq[F->lab[i] + k * n];
-				dgemm_("N", "T", &L_, &L_, &W_, &one, Zl, &L_, Zl, &L_,
-				       &zero, Sq, &L_, 1, 1);
-			}
-		}
-		if (st != LSV_OK) {
-			/* name the graph: the caller knows its file */
-			char msg[LSV_ERRMSG_MAX];
-			snprintf(msg, sizeof msg, "%s", F->err ? F->err->msg : "");
-			st = lsv_fail(F->err, st, "graph %zu: %s", q + 1, msg);
-			goto done;
-		}
-		scale[q] = fro(Sq, ll);
-		if (scale[q] > 0.0)
-			for (i = 0; i < ll; i++)
-				Sq[i] /= scale[q];
-		else
-			F->report->combine_zero++;
-	}
-	free(M);
-	M = NULL;
-	if (p->combine_singles &&
-	    (st = single_fits(F, S, B, scale, width, r, Zl, T, mu)) != LSV_OK)
-		goto done;
-	/* the start: the caller's weights, or the average kernel */
-	for (q = 0; q < Q; q++)
-		lambda[q] = F->start != NULL ? F->start[q] : 1.0 / (double)Q;
-	st = lsv_combine_weights(S, l, Q, F->Y, C, mu, p->combine_steps,
-				 p->method == LSV_METHOD_RANDOM, p->seed, lambda,
-				 X, &F->report->combine_steps,
-				 &F->report->combine_capped,
-				 &F->report->combine_obj0, &F->report->combine_obj,
-				 F->err);
-	if (st != LSV_OK)
-		goto done;
-	F->report->combine_mu = mu;
-	F->report->combine_rank = (long)r;
-	/* the transductive values f = sum_q lambda_q / s_q K_q[:, lab] X */
-	memset(f, 0, n * (size_t)C * sizeof *f);
-	for (q = 0; q < Q; q++) {
-		double a;
-		const double *Bq = B + q * n * width;
-		if (!(lambda[q] > 0.0) || !(scale[q] > 0.0))
-			continue;
-		a = lambda[q] / scale[q];
-		if (r == 0) {
-			dgemm_("N", "N", &N, &C, &L_, &a, Bq, &N, X, &L_, &one, f, &N,
-			       1, 1);
-		} else {
-			/* Z (Z_l' X), Z_l the labeled rows of Z: T = Z_l' X
-			 * is r x C */
-			for (k = 0; k < r; k++)
-				for (i = 0; i < l; i++)
-					Zl[i + k * l] = Bq[F->lab[i] + k * n];
-			dgemm_("T", "N", &W_, &C, &L_, &one, Zl, &L_, X, &L_, &zero, T,
-			       &W_, 1, 1);
-			dgemm_("N", "N", &N, &C, &W_, &a, Bq, &N, T, &W_, &one, f, &N,
-			       1, 1);
-		}
-	}
-	free(B);
-	B = NULL;
-	free(S);
-	S = NULL;
-	F->report->train_f = lsv_alloc(n * (size_t)C, sizeof *F->report->train_f);
-	if (F->report->train_f == NULL) {
-		st = lsv_fail(F->err, LSV_ENOMEM, "out of memory");
-		goto done;
-	}
-	for (i = 0; i < n; i++)  /* row-major, as lsv_model_decision's */
-		for (k = 0; k < (size_t)C; k++)
-			F->report->train_f[i * (size_t)C + k] = f[i + k * n];
-	/* the model for new points: the extension on sum_q lambda_q L_q */
-	if (p->gamma_I > 0.0) {
-		if ((st = combined_laplacian(F, lambda, &Wc, &Lc)) != LSV_OK)
+	if (F->p->gamma_I > 0.0) {
+		if ((st = combined_laplacian(F, *lambda, &Wc, &Lc)) != LSV_OK)
 			goto done;
 		F->L = &Lc;
 	}
-	st = p->combine_ext == LSV_SOLVER_LAPSVM ? lsv_fit_lapsvm_dual(F, out)
-						 : lsv_fit_laprls_direct(F, out);
+	st = F->p->combine_ext == LSV_SOLVER_LAPSVM
+		? lsv_fit_lapsvm_dual(F, out) : lsv_fit_laprls_direct(F, out);
 	F->L = NULL;
 	if (st == LSV_OK) {
-		F->graph_weight = lambda;
-		lambda = NULL;
+		F->graph_weight = *lambda;
+		*lambda = NULL;
 	}
 done:
 	lsv_lapop_free(&Lc);
 	lsv_graph_free(Wc);
-	free(M);
-	free(B);
-	free(S);
-	free(X);
-	free(lambda);
-	free(scale);
-	free(f);
-	free(T);
-	free(Zl);
+	return st;
+}
+
+lsv_status lsv_fit_combine(lsv_fit *F, lsv_model **out)
+{
+	const lsv_train_param *p = F->p;
+	size_t n = F->n, q;
+	combine_work w;
+	lsv_status st;
+
+	memset(&w, 0, sizeof w);
+	if (F->ngraphs == 0)
+		return lsv_fail(F->err, LSV_EINVAL,
+				"-s combine needs at least one graph");
+	w.r = p->combine_rank > 0 ? (size_t)p->combine_rank : 0;
+	w.width = w.r > 0 ? w.r : F->l;
+	if (w.r > n)
+		w.r = w.width = n;
+	if ((st = check_memory(F, &w)) != LSV_OK)
+		return st;
+	if ((st = work_alloc(F, &w)) != LSV_OK)
+		goto done;
+	for (q = 0; q < F->ngraphs; q++)
+		if ((st = graph_kernel(F, &w, q)) != LSV_OK)
+			goto done;
+	free(w.M);
+	w.M = NULL;
+	if (p->combine_singles &&
+	    (st = single_fits(F, w.S, w.B, w.scale, w.width, w.r, w.Zl, w.T,
+			      p->combine_mu)) != LSV_OK)
+		goto done;
+	if ((st = learn_weights(F, &w)) != LSV_OK)
+		goto done;
+	F->report->combine_mu = p->combine_mu;
+	F->report->combine_rank = (long)w.r;
+	transductive_values(F, &w);
+	free(w.B);
+	w.B = NULL;
+	free(w.S);
+	w.S = NULL;
+	if ((st = report_values(F, w.f)) != LSV_OK)
+		goto done;
+	st = extension_model(F, &w.lambda, out);
+done:
+	work_free(&w);
 	return st;
 }
 

@@ -268,11 +268,149 @@ lsv_status lsv_fit_transductive_model(const lsv_fit *F, const double *al,
 	return LSV_OK;
 }
 
+/* k, the number of eigenvectors: -n, else the paper's 0.1 n (at least
+ * 1); the cluster kernel's linear transfer is over the whole spectrum
+ * (k = n; -n k < n: linear-step).  More than n is refused. */
+static lsv_status basis_size(const lsv_fit *F, const char *who, size_t *k)
+{
+	const lsv_train_param *p = F->p;
+	size_t n = F->n;
+
+	*k = p->la_k > 0 ? (size_t)p->la_k
+	     : p->kdesign == LSV_KDESIGN_CLUSTER ? n
+	     : (n / 10 > 0 ? n / 10 : 1);
+	if (*k > n)
+		return lsv_fail(F->err, LSV_EINVAL, "%s: %zu eigenvectors asked "
+				"for (-n), but there are only n = %zu rows "
+				"(expected 1..%zu)", who, *k, n, n);
+	return LSV_OK;
+}
+
+/* The z_j (Z, n x k) and their eigenvalues w: the cluster kernel's
+ * (mu set there too), the k smallest of the normalized Laplacian
+ * (diffusion, spectral), or the k largest of K (maxalign). */
+static lsv_status design_basis(const lsv_fit *F, size_t k, const char *who,
+			       double *w, double *Z, double *mu)
+{
+	lsv_status st = LSV_OK;
+
+	switch (F->p->kdesign) {
+	case LSV_KDESIGN_CLUSTER:
+		st = cluster_basis(F, k, w, Z, mu);
+		break;
+	case LSV_KDESIGN_DIFFUSION:
+	case LSV_KDESIGN_SPECTRAL:
+		st = lsv_laplacian_bottom(F, k, who, w, Z);
+		break;
+	case LSV_KDESIGN_MAXALIGN:
+		if (lsv_spectrum_lookup(F, LSV_SPEC_KERNEL_TOP, k, w, Z))
+			break;
+		st = lsv_eig_extreme(F->K, F->n, k, 1, w, Z, F->err);
+		if (st == LSV_OK)
+			lsv_spectrum_store(F, LSV_SPEC_KERNEL_TOP, k, w, Z);
+		break;
+	}
+	return st;
+}
+
+/* The diffusion kernel's delta: -Z, else the median of the eigenvalues
+ * that are not 0 (a graph of many components has as many zeros, and
+ * their rounding noise, 1e-17, would be delta: every other weight
+ * exp(-lambda/delta) would underflow). */
+static double diffusion_delta(const lsv_fit *F, const double *w, size_t k)
+{
+	double delta = F->p->kd_delta > 0.0 ? F->p->kd_delta
+		       : median_above(w, k, zero_floor(w, k));
+
+	if (!(delta > 0.0)) {
+		/* every eigenvalue 0 (k components or fewer): the weights
+		 * are 1 whatever delta is */
+		delta = 1.0;
+	}
+	return delta;
+}
+
+/* The weights mu_j of the design (Zl: the labeled rows of Z, set here):
+ * the cluster kernel's, set with its basis; diffusion exp(-lambda_j /
+ * delta); maxalign by alignf, spectral by the ordered alignment (*align:
+ * the alignment reached). */
+static lsv_status design_weights(lsv_fit *F, size_t k, const double *Yoh,
+				 const double *w, const double *Z, double *Zl,
+				 double *mu, double *align, double *delta)
+{
+	size_t n = F->n, l = F->l, i, j;
+	int nc = F->nr_class;
+	lsv_status st = LSV_OK;
+
+	for (j = 0; j < k; j++)
+		for (i = 0; i < l; i++)
+			Zl[i + j * l] = Z[F->lab[i] + j * n];
+	switch (F->p->kdesign) {
+	case LSV_KDESIGN_CLUSTER:  /* mu = max(lambda, 0), set above */
+		break;
+	case LSV_KDESIGN_DIFFUSION:
+		*delta = diffusion_delta(F, w, k);
+		for (j = 0; j < k; j++)
+			mu[j] = exp(-fmax(w[j], 0.0) / *delta);
+		break;
+	case LSV_KDESIGN_MAXALIGN:
+		st = lsv_alignf(Zl, l, k, Yoh, nc, mu, align, F->err);
+		break;
+	case LSV_KDESIGN_SPECTRAL:
+		st = lsv_align_ordered(Zl, l, k, Yoh, nc, mu, align, F->err);
+		break;
+	}
+	return st;
+}
+
+/* K~_ii = sum_j mu_j Z_ij^2 > 0 on every row (cluster and diffusion): a
+ * row no weighted eigenvector reaches would be predicted by the bias
+ * alone (the cluster kernel's rows with no positive eigenvalue,
+ * diffusion weights that underflow). */
+static lsv_status rows_reached(const lsv_fit *F, size_t k, const char *who,
+			       const double *w, const double *Z,
+			       const double *mu)
+{
+	const lsv_train_param *p = F->p;
+	size_t n = F->n, i, j;
+
+	for (i = 0; (p->kdesign == LSV_KDESIGN_CLUSTER ||
+		     p->kdesign == LSV_KDESIGN_DIFFUSION) && i < n; i++) {
+		double d = 0.0;
+		for (j = 0; j < k; j++)
+			d += mu[j] * Z[i + j * n] * Z[i + j * n];
+		if (!(d > 0.0) && p->kdesign == LSV_KDESIGN_DIFFUSION &&
+		    w[k - 1] <= zero_floor(w, k)) {
+			/* k eigenvectors in the null space, flat on components:
+			 * they miss the components beyond k whatever delta is */
+			return lsv_fail(F->err, LSV_EINVAL,
+					"%s: row %zu gets K~_ii = %g: the %zu "
+					"eigenvectors all have eigenvalue 0, so the "
+					"graph has at least %zu connected components "
+					"and they do not reach every one; use more "
+					"eigenvectors (-n) than the graph has "
+					"components, or a graph with fewer", who,
+					i + 1, d, k, k);
+		}
+		if (!(d > 0.0))
+			return lsv_fail(F->err, LSV_ENUMERIC,
+					"%s: row %zu gets K~_ii = %g: no eigenvector "
+					"of positive weight reaches it, and its output "
+					"would be the bias alone (%s)", who, i + 1, d,
+					p->kdesign == LSV_KDESIGN_DIFFUSION
+					? "every weight exp(-lambda/delta) underflows "
+					  "at this delta: raise -Z, or more eigenvectors "
+					  "(-n)"
+					: "more eigenvectors (-n)");
+	}
+	return LSV_OK;
+}
+
 lsv_status lsv_fit_kdesign(lsv_fit *F, lsv_model **out)
 {
 	const lsv_train_param *p = F->p;
 	size_t n = F->n, l = F->l, nc = (size_t)F->nr_class;
-	size_t nf = (size_t)F->nr_fn, k, i, j;
+	size_t nf = (size_t)F->nr_fn, k;
 	double *Yoh = NULL, *Z = NULL, *w = NULL, *mu = NULL, *Zl = NULL;
 	double *al = NULL, *T = NULL, t0, t1, t2, align = 0.0, delta = 0.0;
 	size_t *counts = NULL;
@@ -285,15 +423,8 @@ lsv_status lsv_fit_kdesign(lsv_fit *F, lsv_model **out)
 		return lsv_fail(F->err, LSV_EINVAL, "unknown kernel design %d",
 				(int)p->kdesign);
 	snprintf(who, sizeof who, "the %s kernel (-s kdesign -J %s)", name, name);
-	/* default: the paper's 0.1 n; the cluster kernel's linear transfer
-	 * is over the whole spectrum (k = n; -n k < n: linear-step) */
-	k = p->la_k > 0 ? (size_t)p->la_k
-	    : p->kdesign == LSV_KDESIGN_CLUSTER ? n
-	    : (n / 10 > 0 ? n / 10 : 1);
-	if (k > n)
-		return lsv_fail(F->err, LSV_EINVAL, "%s: %zu eigenvectors asked "
-				"for (-n), but there are only n = %zu rows "
-				"(expected 1..%zu)", who, k, n, n);
+	if ((st = basis_size(F, who, &k)) != LSV_OK)
+		return st;
 	Yoh = lsv_alloc(l * nc, sizeof *Yoh);
 	counts = lsv_alloc(nc, sizeof *counts);
 	if (Yoh == NULL || counts == NULL)
@@ -310,93 +441,13 @@ lsv_status lsv_fit_kdesign(lsv_fit *F, lsv_model **out)
 	Zl = lsv_alloc(l * k, sizeof *Zl);
 	if (!Z || !w || !mu || !al || !T || !Zl)
 		goto nomem;
-	/* the eigenvectors */
-	switch (p->kdesign) {
-	case LSV_KDESIGN_CLUSTER:
-		st = cluster_basis(F, k, w, Z, mu);
-		break;
-	case LSV_KDESIGN_DIFFUSION:
-	case LSV_KDESIGN_SPECTRAL:
-		st = lsv_laplacian_bottom(F, k, who, w, Z);
-		break;
-	case LSV_KDESIGN_MAXALIGN:
-		if (lsv_spectrum_lookup(F, LSV_SPEC_KERNEL_TOP, k, w, Z))
-			break;
-		st = lsv_eig_extreme(F->K, n, k, 1, w, Z, F->err);
-		if (st == LSV_OK)
-			lsv_spectrum_store(F, LSV_SPEC_KERNEL_TOP, k, w, Z);
-		break;
-	}
-	if (st != LSV_OK)
+	if ((st = design_basis(F, k, who, w, Z, mu)) != LSV_OK)
 		goto done;
 	t1 = now();
-	/* the weights */
-	for (j = 0; j < k; j++)
-		for (i = 0; i < l; i++)
-			Zl[i + j * l] = Z[F->lab[i] + j * n];
-	switch (p->kdesign) {
-	case LSV_KDESIGN_CLUSTER:  /* mu = max(lambda, 0), set above */
-		break;
-	case LSV_KDESIGN_DIFFUSION:
-		/* the default: the median of the eigenvalues that are not
-		 * 0 (a graph of many components has as many zeros, and their
-		 * rounding noise, 1e-17, would be delta: every other weight
-		 * exp(-lambda/delta) would underflow) */
-		delta = p->kd_delta > 0.0 ? p->kd_delta
-			: median_above(w, k, zero_floor(w, k));
-		if (!(delta > 0.0)) {
-			/* every eigenvalue 0 (k components or fewer): the
-			 * weights are 1 whatever delta is */
-			delta = 1.0;
-		}
-		for (j = 0; j < k; j++)
-			mu[j] = exp(-fmax(w[j], 0.0) / delta);
-		break;
-	case LSV_KDESIGN_MAXALIGN:
-		st = lsv_alignf(Zl, l, k, Yoh, (int)nc, mu, &align, F->err);
-		break;
-	case LSV_KDESIGN_SPECTRAL:
-		st = lsv_align_ordered(Zl, l, k, Yoh, (int)nc, mu, &align,
-				       F->err);
-		break;
-	}
-	if (st != LSV_OK)
+	if ((st = design_weights(F, k, Yoh, w, Z, Zl, mu, &align, &delta)) !=
+	    LSV_OK ||
+	    (st = rows_reached(F, k, who, w, Z, mu)) != LSV_OK)
 		goto done;
-	/* K~_ii = sum_j mu_j Z_ij^2: a row no weighted eigenvector reaches
-	 * would be predicted by the bias alone (the cluster kernel's rows
-	 * with no positive eigenvalue, diffusion weights that underflow) */
-	for (i = 0; (p->kdesign == LSV_KDESIGN_CLUSTER ||
-		     p->kdesign == LSV_KDESIGN_DIFFUSION) && i < n; i++) {
-		double d = 0.0;
-		for (j = 0; j < k; j++)
-			d += mu[j] * Z[i + j * n] * Z[i + j * n];
-		if (!(d > 0.0) && p->kdesign == LSV_KDESIGN_DIFFUSION &&
-		    w[k - 1] <= zero_floor(w, k)) {
-			/* k eigenvectors in the null space, flat on components:
-			 * they miss the components beyond k whatever delta is */
-			st = lsv_fail(F->err, LSV_EINVAL,
-				      "%s: row %zu gets K~_ii = %g: the %zu "
-				      "eigenvectors all have eigenvalue 0, so the "
-				      "graph has at least %zu connected components "
-				      "and they do not reach every one; use more "
-				      "eigenvectors (-n) than the graph has "
-				      "components, or a graph with fewer", who,
-				      i + 1, d, k, k);
-			goto done;
-		}
-		if (!(d > 0.0)) {
-			st = lsv_fail(F->err, LSV_ENUMERIC,
-				      "%s: row %zu gets K~_ii = %g: no eigenvector "
-				      "of positive weight reaches it, and its output "
-				      "would be the bias alone (%s)", who, i + 1, d,
-				      p->kdesign == LSV_KDESIGN_DIFFUSION
-				      ? "every weight exp(-lambda/delta) underflows "
-					"at this delta: raise -Z, or more eigenvectors "
-					"(-n)"
-				      : "more eigenvectors (-n)");
-			goto done;
-		}
-	}
 	F->report->la_align_input = lsv_input_alignment(F, NULL, Yoh);
 	t2 = now();
 	/* the SVM on K~_ll, the outputs on every row */

@@ -264,164 +264,240 @@ static lsv_status warm_weights(lsv_fit *F, const lsv_nystrom *ny,
 	return LSV_OK;
 }
 
-lsv_status lsv_fit_feature_map(lsv_fit *F, lsv_model **out)
+/* The one out-of-memory message of the feature-map solver. */
+static lsv_status no_memory(const lsv_fit *F)
+{
+	return lsv_fail(F->err, LSV_ENOMEM,
+			"out of memory for the primal solver");
+}
+
+/* The Nystrom map: the landmarks (the warm model's, else a seeded
+ * sample), K_mm = U Lambda U' and this rank's rows of Phi = K_nZ U_r
+ * Lambda_r^-1/2, in ny; map->dense is Phi, map->m its rank r. */
+static lsv_status nystrom_map(lsv_fit *F, lsv_fmat *map, lsv_nystrom *ny)
 {
 	const lsv_train_param *p = F->p;
+	lsv_status st;
+
+	if (F->warm)  /* the model's landmarks (checked: its count) */
+		st = lsv_nystrom_build_at(F->x, p, F->warm_rows, p->init->sv->n,
+					  map->lo, map->nl, ny, F->err);
+	else
+		st = lsv_nystrom_build_rows(F->x, p, map->lo, map->nl, ny,
+					    F->err);
+	/* a kernel value of one rank's rows can fail there alone */
+	if (map->comm != NULL)
+		st = lsv_comm_agree(map->comm, st, F->err);
+	if (st != LSV_OK)
+		return st;
+	map->dense = ny->Phi;
+	map->m = ny->r;
+	return LSV_OK;
+}
+
+/* The linear map Phi = X: the features that occur, compactly numbered
+ * (*ccol: each nonzero's number; *feature: each number's column of x),
+ * and *W (m x C, plus one) with the warm start's weights in it, which
+ * need the numbering.  *W may come back NULL: the caller allocates it
+ * once more, as for the Nystrom map. */
+static lsv_status linear_map(lsv_fit *F, lsv_fmat *map, int **ccol,
+			     int **feature, double **W)
+{
 	const lsv_data *x = F->x;
-	size_t n = F->n, i, j;
-	int C = F->nr_fn, hinge = p->solver == LSV_SOLVER_LAPSVM;
-	lsv_nystrom ny;
-	double *W = NULL;
-	int *ccol = NULL, *feature = NULL;
-	double *train_f = NULL;
-	lsv_fmat map;
+	lsv_fmap fm;
+	size_t q;
 	lsv_status st = LSV_OK;
 
-	memset(&map, 0, sizeof map);
-	memset(&ny, 0, sizeof ny);
-	map.n = n;
-	if (p->comm != NULL && lsv_comm_size(p->comm) > 1)
-		map.comm = p->comm;
-	lsv_block_rows(map.comm, n, &map.lo, &map.nl);
-	if (p->landmarks > 0) {
-		if (F->warm)  /* the model's landmarks (checked: its count) */
-			st = lsv_nystrom_build_at(x, p, F->warm_rows,
-						  p->init->sv->n, map.lo,
-						  map.nl, &ny, F->err);
-		else
-			st = lsv_nystrom_build_rows(x, p, map.lo, map.nl, &ny,
-						    F->err);
-		/* a kernel value of one rank's rows can fail there alone */
-		if (map.comm != NULL)
-			st = lsv_comm_agree(map.comm, st, F->err);
-		if (st != LSV_OK)
-			goto done;
-		map.dense = ny.Phi;
-		map.m = ny.r;
-	} else {
-		/* the data as features, compactly numbered */
-		lsv_fmap fm;
-		size_t q;
-		if ((st = lsv_fmap_build(x, NULL, 0, &fm, F->err)) != LSV_OK)
-			goto done;
-		ccol = lsv_alloc(x->nnz ? x->nnz : 1, sizeof *ccol);
-		feature = lsv_alloc(fm.m ? fm.m : 1, sizeof *feature);
-		if (ccol == NULL || feature == NULL) {
-			lsv_fmap_free(&fm);
-			goto nomem;
-		}
-		for (q = 0; q < x->nnz; q++) {
-			ccol[q] = lsv_fmap_get(&fm, x->col[q]);
-			feature[ccol[q]] = x->col[q];
-		}
-		map.m = fm.m;
-		map.x = x;
-		map.ccol = ccol;
-		W = lsv_alloc(map.m * (size_t)C + 1, sizeof *W);
-		if (W != NULL && F->warm)
-			st = warm_weights(F, NULL, &fm, map.m, W);
+	if ((st = lsv_fmap_build(x, NULL, 0, &fm, F->err)) != LSV_OK)
+		return st;
+	*ccol = lsv_alloc(x->nnz ? x->nnz : 1, sizeof **ccol);
+	*feature = lsv_alloc(fm.m ? fm.m : 1, sizeof **feature);
+	if (*ccol == NULL || *feature == NULL) {
 		lsv_fmap_free(&fm);
-		if (st != LSV_OK)
-			goto done;
+		return no_memory(F);
 	}
-	if (W == NULL)
-		W = lsv_alloc(map.m * (size_t)C + 1, sizeof *W);
-	if (W == NULL)
-		goto nomem;
-	if (p->landmarks > 0 && F->warm &&
-	    (st = warm_weights(F, &ny, NULL, map.m, W)) != LSV_OK)
-		goto done;
-	st = lsv_primal_train(F, &map, hinge, W, F->bias);
-	if (st != LSV_OK)
-		goto done;
-	for (i = 0; i < map.m * (size_t)C; i++)
-		if (!isfinite(W[i])) {
-			st = lsv_fail(F->err, LSV_ENUMERIC,
-				      "the primal solver produced non-finite "
-				      "weights (ill-conditioned system)");
-			goto done;
+	for (q = 0; q < x->nnz; q++) {
+		(*ccol)[q] = lsv_fmap_get(&fm, x->col[q]);
+		(*feature)[(*ccol)[q]] = x->col[q];
+	}
+	map->m = fm.m;
+	map->x = x;
+	map->ccol = *ccol;
+	*W = lsv_alloc(map->m * (size_t)F->nr_fn + 1, sizeof **W);
+	if (*W != NULL && F->warm)
+		st = warm_weights(F, NULL, &fm, map->m, *W);
+	lsv_fmap_free(&fm);
+	return st;
+}
+
+/* Every weight finite, else the solver's system was ill-conditioned. */
+static lsv_status weights_finite(const lsv_fit *F, const double *W,
+				 size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (!isfinite(W[i]))
+			return lsv_fail(F->err, LSV_ENUMERIC,
+					"the primal solver produced non-finite "
+					"weights (ill-conditioned system)");
+	return LSV_OK;
+}
+
+/* f = Phi W + b on this rank's rows (Nystrom), by one dgemm into the rows'
+ * place in train_f (row i's C values together: its C x nl block is the
+ * transpose, so Phi W is formed as W' Phi'). */
+static void dense_outputs(const lsv_fit *F, const lsv_fmat *map,
+			  const double *W, double *train_f)
+{
+	int C = F->nr_fn, N = (int)map->nl, M = (int)map->m, CC = C, c;
+	const double one = 1.0, zero = 0.0;
+	double *f = train_f + map->lo * (size_t)C;
+	size_t i;
+
+	dgemm_("T", "T", &CC, &N, &M, &one, W, &M, map->dense, &N, &zero, f,
+	       &CC, 1, 1);
+	for (i = 0; i < map->nl; i++)
+		for (c = 0; c < C; c++)
+			f[i * (size_t)C + (size_t)c] += F->bias[c];
+}
+
+/* f = X W + b on this rank's rows (the linear map), row by row over the
+ * nonzeros, each function in turn. */
+static void sparse_outputs(const lsv_fit *F, const lsv_fmat *map,
+			   const double *W, double *train_f)
+{
+	const lsv_data *x = F->x;
+	int C = F->nr_fn, c;
+	size_t i;
+
+	for (c = 0; c < C; c++) {
+		const double *w = W + (size_t)c * map->m;
+		for (i = map->lo; i < map->lo + map->nl; i++) {
+			double v = F->bias[c];
+			size_t q;
+			for (q = x->rowptr[i]; q < x->rowptr[i + 1]; q++)
+				v += x->val[q] * w[map->ccol[q]];
+			train_f[i * (size_t)C + (size_t)c] = v;
 		}
-	/* the training rows' outputs, f = Phi w + b (no kernel again): this
-	 * rank's rows, then every rank's gathered */
-	train_f = lsv_alloc(n * (size_t)C, sizeof *train_f);
-	if (map.comm != NULL &&
-	    (st = lsv_comm_agree(map.comm, train_f != NULL ? LSV_OK
+	}
+}
+
+/* Every rank's block of rows of train_f gathered into every rank's
+ * train_f. */
+static lsv_status gather_outputs(lsv_fit *F, const lsv_fmat *map,
+				 double *train_f)
+{
+	size_t n = F->n, C = (size_t)F->nr_fn;
+	size_t *counts = NULL, R = (size_t)lsv_comm_size(map->comm);
+	void *all = NULL;
+	lsv_status st;
+
+	counts = lsv_alloc(R, sizeof *counts);
+	st = counts != NULL ? LSV_OK
+		: lsv_fail(F->err, LSV_ENOMEM, "out of memory");
+	if ((st = lsv_comm_agree(map->comm, st, F->err)) == LSV_OK)
+		st = lsv_comm_allgatherv(map->comm, train_f + map->lo * C,
+					 map->nl * C * sizeof *train_f, &all,
+					 counts, F->err);
+	if (st == LSV_OK)
+		memcpy(train_f, all, n * C * sizeof *train_f);
+	free(all);
+	free(counts);
+	return st;
+}
+
+/* The training rows' outputs f = Phi w + b (no kernel again) in
+ * *train_f (n x C row-major): this rank's rows, then every rank's
+ * gathered.  On one process *train_f may come back NULL (no memory):
+ * the model is still made, without them. */
+static lsv_status training_outputs(lsv_fit *F, const lsv_fmat *map,
+				   const double *W, double **train_f)
+{
+	double *f = lsv_alloc(F->n * (size_t)F->nr_fn, sizeof *f);
+	lsv_status st;
+
+	*train_f = f;
+	if (map->comm != NULL &&
+	    (st = lsv_comm_agree(map->comm, f != NULL ? LSV_OK
 				 : lsv_fail(F->err, LSV_ENOMEM, "out of memory "
 					    "for the training outputs"),
 				 F->err)) != LSV_OK)
+		return st;
+	if (f == NULL)
+		return LSV_OK;
+	if (map->dense != NULL && map->nl > 0)
+		dense_outputs(F, map, W, f);
+	else
+		sparse_outputs(F, map, W, f);
+	return map->comm != NULL ? gather_outputs(F, map, f) : LSV_OK;
+}
+
+/* The Nystrom model: beta = V w, on the landmark rows of alpha. */
+static lsv_status nystrom_model(lsv_fit *F, const lsv_nystrom *ny,
+				const double *W, lsv_model **out)
+{
+	size_t n = F->n, j;
+	int C = F->nr_fn;
+	double *beta = lsv_alloc(ny->m * (size_t)C, sizeof *beta);
+	int M = (int)ny->m, R = (int)ny->r, CC = C;
+	const double one = 1.0, zero = 0.0;
+	int c;
+
+	if (beta == NULL)
+		return no_memory(F);
+	dgemm_("N", "N", &M, &CC, &R, &one, ny->V, &M, W, &R, &zero, beta, &M,
+	       1, 1);
+	memset(F->alpha, 0, n * (size_t)C * sizeof *F->alpha);
+	for (c = 0; c < C; c++)
+		for (j = 0; j < ny->m; j++)
+			F->alpha[ny->idx[j] + (size_t)c * n] =
+				beta[j + (size_t)c * ny->m];
+	free(beta);
+	return lsv_fit_model(F, out);
+}
+
+/* Newton on the map (the Nystrom map with p->landmarks, else the linear
+ * one) from W, the warm start's or zeros; then the training outputs and
+ * the model (see the top). */
+lsv_status lsv_fit_feature_map(lsv_fit *F, lsv_model **out)
+{
+	const lsv_train_param *p = F->p;
+	int C = F->nr_fn, hinge = p->solver == LSV_SOLVER_LAPSVM;
+	lsv_nystrom ny;
+	double *W = NULL, *train_f = NULL;
+	int *ccol = NULL, *feature = NULL;
+	lsv_fmat map;
+	lsv_status st;
+
+	memset(&map, 0, sizeof map);
+	memset(&ny, 0, sizeof ny);
+	map.n = F->n;
+	if (p->comm != NULL && lsv_comm_size(p->comm) > 1)
+		map.comm = p->comm;
+	lsv_block_rows(map.comm, F->n, &map.lo, &map.nl);
+	st = p->landmarks > 0 ? nystrom_map(F, &map, &ny)
+			      : linear_map(F, &map, &ccol, &feature, &W);
+	if (st != LSV_OK)
 		goto done;
-	if (train_f != NULL && map.dense != NULL && map.nl > 0) {
-		/* Phi W (nl x C) by one dgemm, into the rows' place in
-		 * train_f (row i's C values together: its C x nl block is the
-		 * transpose, so Phi W is formed as W' Phi') */
-		int N = (int)map.nl, M = (int)map.m, CC = C, c;
-		const double one = 1.0, zero = 0.0;
-		double *f = train_f + map.lo * (size_t)C;
-		dgemm_("T", "T", &CC, &N, &M, &one, W, &M, map.dense, &N, &zero,
-		       f, &CC, 1, 1);
-		for (i = 0; i < map.nl; i++)
-			for (c = 0; c < C; c++)
-				f[i * (size_t)C + (size_t)c] += F->bias[c];
-	} else if (train_f != NULL) {
-		int c;
-		for (c = 0; c < C; c++) {
-			const double *w = W + (size_t)c * map.m;
-			for (i = map.lo; i < map.lo + map.nl; i++) {
-				double v = F->bias[c];
-				size_t q;
-				for (q = x->rowptr[i]; q < x->rowptr[i + 1]; q++)
-					v += x->val[q] * w[map.ccol[q]];
-				train_f[i * (size_t)C + (size_t)c] = v;
-			}
-		}
+	if (W == NULL)
+		W = lsv_alloc(map.m * (size_t)C + 1, sizeof *W);
+	if (W == NULL) {
+		st = no_memory(F);
+		goto done;
 	}
-	if (train_f != NULL) {
-		if (map.comm != NULL) {
-			size_t *counts = NULL, R = (size_t)lsv_comm_size(map.comm);
-			void *all = NULL;
-			counts = lsv_alloc(R, sizeof *counts);
-			st = counts != NULL ? LSV_OK
-				: lsv_fail(F->err, LSV_ENOMEM, "out of memory");
-			if ((st = lsv_comm_agree(map.comm, st, F->err)) == LSV_OK)
-				st = lsv_comm_allgatherv(
-					map.comm, train_f + map.lo * (size_t)C,
-					map.nl * (size_t)C * sizeof *train_f, &all,
-					counts, F->err);
-			if (st == LSV_OK)
-				memcpy(train_f, all, n * (size_t)C * sizeof *train_f);
-			free(all);
-			free(counts);
-			if (st != LSV_OK)
-				goto done;
-		}
-	}
-	if (p->landmarks > 0) {
-		/* beta = V w on the landmark rows of alpha */
-		double *beta = lsv_alloc(ny.m * (size_t)C, sizeof *beta);
-		int M = (int)ny.m, R = (int)ny.r, CC = C;
-		const double one = 1.0, zero = 0.0;
-		int c;
-		if (beta == NULL)
-			goto nomem;
-		dgemm_("N", "N", &M, &CC, &R, &one, ny.V, &M, W, &R, &zero, beta,
-		       &M, 1, 1);
-		memset(F->alpha, 0, n * (size_t)C * sizeof *F->alpha);
-		for (c = 0; c < C; c++)
-			for (j = 0; j < ny.m; j++)
-				F->alpha[ny.idx[j] + (size_t)c * n] =
-					beta[j + (size_t)c * ny.m];
-		free(beta);
-		st = lsv_fit_model(F, out);
-	} else {
-		st = lsv_fit_linear_model(F, W, map.m, feature, out);
-	}
+	if ((p->landmarks > 0 && F->warm &&
+	     (st = warm_weights(F, &ny, NULL, map.m, W)) != LSV_OK) ||
+	    (st = lsv_primal_train(F, &map, hinge, W, F->bias)) != LSV_OK ||
+	    (st = weights_finite(F, W, map.m * (size_t)C)) != LSV_OK ||
+	    (st = training_outputs(F, &map, W, &train_f)) != LSV_OK)
+		goto done;
+	st = p->landmarks > 0 ? nystrom_model(F, &ny, W, out)
+			      : lsv_fit_linear_model(F, W, map.m, feature, out);
 	if (st == LSV_OK) {
 		F->report->train_f = train_f;
 		train_f = NULL;
 	}
-	goto done;
-nomem:
-	st = lsv_fail(F->err, LSV_ENOMEM, "out of memory for the primal solver");
 done:
 	lsv_nystrom_free(&ny);
 	free(W);
@@ -430,4 +506,3 @@ done:
 	free(train_f);
 	return st;
 }
-
