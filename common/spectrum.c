@@ -30,6 +30,41 @@
 #include "blas.h"
 #include "solver.h"
 
+/* Every eigenpair of the n x n A by dsyevd (E: n x n scratch, w: n
+ * values), the k smallest or largest kept in ascending order: w[0..k)
+ * and V's k columns. */
+static lsv_status eig_all(const double *A, size_t n, size_t k, int largest,
+			  double *E, double *w, double *V, lsv_error *err)
+{
+	int N = (int)n, lwork = -1, liwork = -1, iwq, info = 0;
+	size_t first = largest ? n - k : 0;
+	double wq, *work;
+	int *iwork;
+
+	memcpy(E, A, n * n * sizeof *E);
+	dsyevd_("V", "L", &N, E, &N, w, &wq, &lwork, &iwq, &liwork, &info, 1, 1);
+	lwork = (int)wq;
+	liwork = iwq;
+	work = lsv_alloc((size_t)(lwork > 0 ? lwork : 1), sizeof *work);
+	iwork = lsv_alloc((size_t)(liwork > 0 ? liwork : 1), sizeof *iwork);
+	if (work == NULL || iwork == NULL) {
+		free(work);
+		free(iwork);
+		return lsv_fail(err, LSV_ENOMEM, "out of memory for the eigenproblem "
+				"of %zu rows", n);
+	}
+	dsyevd_("V", "L", &N, E, &N, w, work, &lwork, iwork, &liwork, &info, 1,
+		1);
+	free(work);
+	free(iwork);
+	if (info != 0)
+		return lsv_fail(err, LSV_ENUMERIC, "the eigenproblem failed (LAPACK "
+				"dsyevd info %d)", info);
+	memmove(w, w + first, k * sizeof *w);
+	memcpy(V, E + first * n, n * k * sizeof *V);
+	return LSV_OK;
+}
+
 lsv_status lsv_eig_extreme(const double *A, size_t n, size_t k, int largest,
 			   double *w, double *V, lsv_error *err)
 {
@@ -63,7 +98,13 @@ lsv_status lsv_eig_extreme(const double *A, size_t n, size_t k, int largest,
 	dsyevr_("V", "I", "L", &N, E, &N, &vl, &vu, &il, &iu, &abstol, &found,
 		wall, V, &N, isuppz, work, &lwork, iwork, &liwork, &info, 1, 1,
 		1);
-	if (info != 0 || (size_t)found != k) {
+	/* MRRR may return fewer pairs than asked, with info 0, when the
+	 * eigenvalues at the cut are (nearly) repeated (a narrow RBF: K near
+	 * I); divide and conquer computes them all */
+	if (info == 0 && (size_t)found != k &&
+	    (st = eig_all(A, n, k, largest, E, wall, V, err)) != LSV_OK)
+		goto done;
+	if (info != 0) {
 		st = lsv_fail(err, LSV_ENUMERIC, "the eigenproblem failed (LAPACK "
 			      "dsyevr info %d, %d of %zu eigenpairs)", info, found,
 			      k);

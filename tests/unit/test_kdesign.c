@@ -60,6 +60,51 @@ static void eig_extreme_on_a_hand_matrix(void)
 			    "n = 3 rows") != NULL);
 }
 
+/* I plus a symmetric perturbation of 1e-100: 200 eigenvalues within
+ * 1e-97 of 1.  The reference LAPACK's dsyevr (MRRR) returns 8 of the 12
+ * largest with info 0 there; lsv_eig_extreme falls back to dsyevd.  The
+ * 12 pairs: values 1, columns orthonormal, A v = w v (independent checks:
+ * plain sums, no LAPACK). */
+static void eig_extreme_on_repeated_eigenvalues(void)
+{
+	enum { N = 200, K = 12 };
+	double *A = calloc(N * N, sizeof *A), *V = calloc(N * K, sizeof *V);
+	double w[K], x = 7.0;
+	size_t i, j, a, b;
+	lsv_error e;
+
+	if (A == NULL || V == NULL) {
+		free(A);
+		free(V);
+		CHECK(!"out of memory");
+		return;
+	}
+	for (j = 0; j < N; j++)
+		for (i = 0; i <= j; i++) {
+			x = fmod(x * 16807.0, 2147483647.0);  /* MINSTD */
+			A[i + j * N] = A[j + i * N] =
+				i == j ? 1.0 : 1e-100 * (x / 2147483647.0 - 0.5);
+		}
+	CHECK(lsv_eig_extreme(A, N, K, 1, w, V, &e) == LSV_OK);
+	for (a = 0; a < K; a++) {
+		CHECK(fabs(w[a] - 1.0) < 1e-12);
+		for (b = 0; b < K; b++) {
+			double d = 0.0;
+			for (i = 0; i < N; i++)
+				d += V[i + a * N] * V[i + b * N];
+			CHECK(fabs(d - (a == b)) < 1e-12);
+		}
+		for (i = 0; i < N; i++) {
+			double r = -w[a] * V[i + a * N];
+			for (j = 0; j < N; j++)
+				r += A[i + j * N] * V[j + a * N];
+			CHECK(fabs(r) < 1e-12);
+		}
+	}
+	free(A);
+	free(V);
+}
+
 static void order_qp_hand_case(void)
 {
 	/* min 1/2 |mu|^2 - mu_2 over mu_1 >= mu_2 >= 0: the projection of
@@ -497,6 +542,8 @@ const unit_case kdesign_cases[] = {
 	{"spectrum_cache_serves_the_same_k_and_changes_nothing",
 	 spectrum_cache_serves_the_same_k_and_changes_nothing},
 	{"eig_extreme_on_a_hand_matrix", eig_extreme_on_a_hand_matrix},
+	{"eig_extreme_on_repeated_eigenvalues",
+	 eig_extreme_on_repeated_eigenvalues},
 	{"order_qp_hand_case", order_qp_hand_case},
 	{"order_qp_meets_its_kkt_conditions", order_qp_meets_its_kkt_conditions},
 	{"align_ordered_is_ordered_sums_to_one_and_beats_the_cone",
