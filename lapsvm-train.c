@@ -623,247 +623,368 @@ static void set_fraction(options *o)
 	}
 }
 
-/* The options into o, each checked alone; a repeated option takes its
- * last value, as getopt tools do.  -a/-A/-c, -i/-I, -g, -P and -L take
- * lists (for -v); the other options one value. */
-static void read_options(int argc, char **argv, options *o)
+/* The defaults, before any option. */
+static void options_default(options *o)
 {
-	int c;
-
 	memset(o, 0, sizeof *o);
 	lsv_train_param_default(&o->p);
 	lsv_graph_param_default(&o->gp);
 	o->reg = (reg_spec){'a', 'i', 0.005, 0.045};
 	o->marker = LSV_UNLABELED_DEFAULT;
 	o->seed = 1;
+}
+
+/* The options of one value: a comma in it (or a colon, but in -K's
+ * c:start) would make a list, which only -a/-A/-c, -i/-I, -g, -P, -L and
+ * -Z take; a usage error. */
+static void check_one_value(int c, const char *arg)
+{
+	if (c != ':' && c != '?' && strchr("stdrkuevSCpwMNmKERUTXJ", c) != NULL &&
+	    strpbrk(arg, c == 'K' ? "," : ",:") != NULL)
+		tool_usage_error("option -%c takes one value, not a list "
+				 "('%s'); lists are for -a, -A, -c, -i, -I, "
+				 "-g, -P, -L and -Z", c, arg);
+}
+
+/* Each read_*_option below reads option c if it is one of its group's
+ * and says whether it was. */
+
+/* -s, -M, -e, -N, -m: the solver and how it solves. */
+static int read_solver_option(int c, const char *arg, options *o)
+{
+	switch (c) {
+	case 's':
+		o->p.solver = (lsv_solver)opt_name(c, arg, lsv_solver_names,
+						   "solver");
+		break;
+	case 'M':
+		o->p.method = (lsv_method)opt_name(c, arg, lsv_method_names,
+						   "method");
+		break;
+	case 'e':
+		o->p.eps = tool_opt_double(c, arg, 0x1p-1022, 1e300);
+		o->e_given = 1;
+		break;
+	case 'N':
+		o->p.landmarks = tool_opt_long(c, arg, 1, INT_MAX);
+		o->N_given = 1;
+		break;
+	case 'm':
+		o->p.mem_limit = tool_opt_double(c, arg, 1.0, 1e12) * 1e6;
+		break;
+	default:
+		return 0;
+	}
+	return 1;
+}
+
+/* -t, -d, -g, -r: the kernel (-g a list for -v). */
+static int read_kernel_option(int c, const char *arg, options *o)
+{
+	switch (c) {
+	case 't':
+		o->p.kernel.type = (lsv_kernel_type)tool_opt_long(c, arg, 0, 4);
+		if (o->p.kernel.type == 3)
+			tool_usage_error("option -t: 3 (LIBSVM's sigmoid) is not "
+					 "supported (expected 0, 1, 2 or 4)");
+		break;
+	case 'd':
+		o->p.kernel.degree = (int)tool_opt_long(c, arg, 1, 100);
+		break;
+	case 'g':
+		opt_list(c, arg, 0x1p-1022, 1e300, 0, &o->gl);
+		o->p.kernel.gamma = o->gl.v[0];
+		break;
+	case 'r':
+		o->p.kernel.coef0 = tool_opt_double(c, arg, -1e300, 1e300);
+		break;
+	default:
+		return 0;
+	}
+	return 1;
+}
+
+/* -A/-a/-c and -I/-i: gamma_A and gamma_I in one of their scalings,
+ * lists for -v; the first value stands until the grid chooses. */
+static int read_reg_option(int c, const char *arg, options *o)
+{
+	switch (c) {
+	case 'A': case 'a': case 'c':
+		o->reg.a_kind = (char)c;
+		o->a_given = 1;
+		opt_list(c, arg, 0x1p-1022, 1e300, 0, &o->al);
+		o->reg.a_val = o->al.v[0];
+		break;
+	case 'I': case 'i':
+		o->reg.i_kind = (char)c;
+		o->i_given = 1;
+		o->graph_opt = c;
+		opt_list(c, arg, 0.0, 1e300, 0, &o->il);
+		o->reg.i_val = o->il.v[0];
+		break;
+	default:
+		return 0;
+	}
+	return 1;
+}
+
+/* -G, -F, -k, -L, -P, -y, -W: the graph, given or built here, and its
+ * Laplacian. */
+static int read_graph_option(int c, const char *arg, options *o)
+{
+	switch (c) {
+	case 'G':  /* repeated: a list of graphs for -v, or to combine */
+		add_graph(o, 'G', arg);
+		break;
+	case 'F':
+		opt_graph_list(arg, o);
+		break;
+	case 'k':
+		o->gp.k = (int)tool_opt_long(c, arg, 1, INT_MAX);
+		o->k_given = 1;
+		break;
+	case 'L':
+		o->graph_opt = c;
+		opt_name_list(c, arg, lsv_laplacian_names, "Laplacian", &o->Ll);
+		o->p.normalized = (int)o->Ll.v[0];
+		break;
+	case 'P':
+		o->graph_opt = c;
+		opt_list(c, arg, 1, 100, 1, &o->Pl);
+		o->p.power = (int)o->Pl.v[0];
+		break;
+	case 'y':
+		o->p.class_graph = 1;
+		break;
+	case 'W':
+		opt_weight(arg, o);
+		break;
+	default:
+		return 0;
+	}
+	return 1;
+}
+
+/* -X: the combination's model for new points; only two solvers can be
+ * it, so the message names those. */
+static lsv_solver opt_extension(const char *arg)
+{
+	if (strcmp(arg, "laprls") == 0)
+		return LSV_SOLVER_LAPRLS;
+	if (strcmp(arg, "lapsvm") == 0)
+		return LSV_SOLVER_LAPSVM;
+	tool_usage_error("option -X: '%s' cannot be the combination's model for "
+			 "new points (expected laprls or lapsvm)", arg);
+}
+
+/* -U, -T, -l, -O, -Y, -X: the combination's own (-s combine); the last
+ * given is remembered for the message when the solver is another. */
+static int read_combine_option(int c, const char *arg, options *o)
+{
+	switch (c) {
+	case 'U':
+		o->p.combine_mu = tool_opt_double(c, arg, 0x1p-1022, 1e300);
+		break;
+	case 'T':
+		o->p.combine_steps = tool_opt_long(c, arg, 0, LONG_MAX);
+		break;
+	case 'l':
+		o->weights_file = arg;
+		break;
+	case 'O':
+		o->singles_file = arg;
+		o->p.combine_singles = 1;
+		break;
+	case 'Y':
+		opt_classes(arg, o);
+		break;
+	case 'X':
+		o->p.combine_ext = opt_extension(arg);
+		break;
+	default:
+		return 0;
+	}
+	o->combine_opt = c;
+	return 1;
+}
+
+/* -o, -f, -x, -v, -S, -u, -q, -h: the files, the run, the data's
+ * unlabeled marker. */
+static int read_run_option(int c, const char *arg, options *o)
+{
+	switch (c) {
+	case 'o':
+		o->pred_file = arg;
+		break;
+	case 'f':
+		o->from_file = arg;
+		break;
+	case 'x':
+		o->kernel_file = arg;
+		break;
+	case 'v':
+		o->folds = tool_opt_long(c, arg, 2, LONG_MAX);
+		break;
+	case 'S':
+		o->seed = (unsigned long long)tool_opt_long(c, arg, 0, LONG_MAX);
+		o->p.seed = o->seed;
+		break;
+	case 'u':
+		o->marker = tool_opt_double(c, arg, -1e300, 1e300);
+		if (o->marker == 0.0)
+			o->marker = 0.0;  /* -0 is the label 0, as the reader has it */
+		break;
+	case 'q':
+		tool_quiet = 1;
+		break;
+	case 'h':
+		usage();
+		exit(tool_done());
+	default:
+		return 0;
+	}
+	return 1;
+}
+
+/* -C, -p, -w: the TSVM's (-p also the bias shift of the others). */
+static int read_tsvm_option(int c, const char *arg, options *o)
+{
+	switch (c) {
+	case 'C':
+		o->p.tsvm_cstar = tool_opt_double(c, arg, 0x1p-1022, 1e300);
+		o->tsvm_opt = c;
+		break;
+	case 'p':
+		opt_fraction(arg, o);
+		break;
+	case 'w':
+		o->p.tsvm_max_switches = tool_opt_long(c, arg, 1, LONG_MAX);
+		o->tsvm_opt = c;
+		break;
+	default:
+		return 0;
+	}
+	return 1;
+}
+
+/* -K, -E, -R: the clustering's (-s cluster, or -s boost's). */
+static int read_cluster_option(int c, const char *arg, options *o)
+{
+	switch (c) {
+	case 'K':
+		opt_clusters(arg, o);
+		break;
+	case 'E':
+		o->p.cluster_unit = opt_name(c, arg, lsv_cluster_rows_names,
+					     "embedding rows");
+		o->ER_given = c;
+		break;
+	case 'R':
+		o->p.cluster_restarts = (int)tool_opt_long(c, arg, 1, INT_MAX);
+		o->ER_given = c;
+		break;
+	default:
+		return 0;
+	}
+	return 1;
+}
+
+/* -n, -J, -V, -Z: the learned kernels' (-s labelaware, -s kdesign); -J
+ * and -V are read by name once the solver is known (check_designs). */
+static int read_design_option(int c, const char *arg, options *o)
+{
+	switch (c) {
+	case 'n':
+		o->p.la_k = tool_opt_long(c, arg, 1, INT_MAX);
+		o->n_given = 1;
+		break;
+	case 'J':
+		o->J_arg = arg;
+		break;
+	case 'V':
+		o->V_arg = arg;
+		break;
+	case 'Z':
+		opt_list(c, arg, 0x1p-1022, 1e300, 0, &o->Zl);
+		o->p.kd_delta = o->Zl.v[0];
+		break;
+	default:
+		return 0;
+	}
+	return 1;
+}
+
+/* -j nu: boosting's shrinkage, 0 < nu <= 1. */
+static double opt_shrinkage(const char *arg)
+{
+	lsv_error e;
+	double v;
+
+	if (lsv_parse_double(arg, &v, &e) != LSV_OK)
+		tool_usage_error("option -j: '%s' %s (expected 0 < nu <= 1)", arg,
+				 tool_why(&e));
+	if (!(v > 0.0 && v <= 1.0))
+		tool_usage_error("option -j: '%s' is out of range (expected 0 < "
+				 "nu <= 1)", arg);
+	return v;
+}
+
+/* -B, -D, -j, -z, -H, -Q: boosting's (-s boost); the last given is
+ * remembered for the message when the solver is another. */
+static int read_boost_option(int c, const char *arg, options *o)
+{
+	switch (c) {
+	case 'B':
+		o->p.boost_rounds = tool_opt_long(c, arg, 1, LSV_BOOST_MAX_ROUNDS);
+		break;
+	case 'D':
+		o->p.boost_depth = (int)tool_opt_long(c, arg, 1,
+						      LSV_BOOST_MAX_DEPTH);
+		break;
+	case 'j':
+		o->p.boost_shrinkage = opt_shrinkage(arg);
+		break;
+	case 'z':
+		o->p.boost_tol = tool_opt_double(c, arg, 0.0, 1.0);
+		break;
+	case 'H':
+		o->p.boost_learner = opt_name(c, arg, lsv_boost_learner_names,
+					      "base learner");
+		break;
+	case 'Q':
+		o->p.boost_rbfs = (int)tool_opt_long(c, arg, 1,
+						     LSV_BOOST_MAX_RBFS);
+		o->Q_given = 1;
+		break;
+	default:
+		return 0;
+	}
+	o->boost_opt = c;
+	return 1;
+}
+
+/* The options into o, each checked alone; a repeated option takes its
+ * last value, as getopt tools do.  -a/-A/-c, -i/-I, -g, -P and -L take
+ * lists (for -v); the other options one value. */
+static void read_options(int argc, char **argv, options *o)
+{
+	static int (*const readers[])(int, const char *, options *) = {
+		read_solver_option, read_kernel_option, read_reg_option,
+		read_graph_option, read_combine_option, read_run_option,
+		read_tsvm_option, read_cluster_option, read_design_option,
+		read_boost_option,
+	};
+	size_t j, nreaders = sizeof readers / sizeof *readers;
+	int c;
+
+	options_default(o);
 	opterr = 0;
 	while ((c = getopt(argc, argv, ":s:t:d:g:r:A:a:c:I:i:G:F:k:L:P:u:e:o:x:v:S:C:p:w:M:N:m:K:E:R:yW:U:T:l:X:Y:O:n:B:D:j:z:H:Q:J:Z:V:f:qh")) != -1) {
-		if (c != ':' && c != '?' && strchr("stdrkuevSCpwMNmKERUTXJ", c) != NULL &&
-		    strpbrk(optarg, c == 'K' ? "," : ",:") != NULL)
-			tool_usage_error("option -%c takes one value, not a list "
-					 "('%s'); lists are for -a, -A, -c, -i, -I, "
-					 "-g, -P, -L and -Z", c, optarg);
-		switch (c) {
-		case 's':
-			o->p.solver = (lsv_solver)opt_name(c, optarg, lsv_solver_names,
-							   "solver");
-			break;
-		case 't':
-			o->p.kernel.type = (lsv_kernel_type)tool_opt_long(c, optarg, 0, 4);
-			if (o->p.kernel.type == 3)
-				tool_usage_error("option -t: 3 (LIBSVM's sigmoid) is "
-						 "not supported (expected 0, 1, 2 or "
-						 "4)");
-			break;
-		case 'd':
-			o->p.kernel.degree = (int)tool_opt_long(c, optarg, 1, 100);
-			break;
-		case 'g':
-			opt_list(c, optarg, 0x1p-1022, 1e300, 0, &o->gl);
-			o->p.kernel.gamma = o->gl.v[0];
-			break;
-		case 'r':
-			o->p.kernel.coef0 = tool_opt_double(c, optarg, -1e300, 1e300);
-			break;
-		case 'A': case 'a': case 'c':
-			o->reg.a_kind = (char)c;
-			o->a_given = 1;
-			opt_list(c, optarg, 0x1p-1022, 1e300, 0, &o->al);
-			o->reg.a_val = o->al.v[0];
-			break;
-		case 'I': case 'i':
-			o->reg.i_kind = (char)c;
-			o->i_given = 1;
-			o->graph_opt = c;
-			opt_list(c, optarg, 0.0, 1e300, 0, &o->il);
-			o->reg.i_val = o->il.v[0];
-			break;
-		case 'G':  /* repeated: a list of graphs for -v, or to combine */
-			add_graph(o, 'G', optarg);
-			break;
-		case 'F':
-			opt_graph_list(optarg, o);
-			break;
-		case 'U':
-			o->p.combine_mu = tool_opt_double(c, optarg, 0x1p-1022, 1e300);
-			o->combine_opt = c;
-			break;
-		case 'T':
-			o->p.combine_steps = tool_opt_long(c, optarg, 0, LONG_MAX);
-			o->combine_opt = c;
-			break;
-		case 'l':
-			o->weights_file = optarg;
-			o->combine_opt = c;
-			break;
-		case 'O':
-			o->singles_file = optarg;
-			o->p.combine_singles = 1;
-			o->combine_opt = c;
-			break;
-		case 'Y':
-			opt_classes(optarg, o);
-			o->combine_opt = c;
-			break;
-		case 'X':
-			/* only two solvers can be the extension: name those */
-			if (strcmp(optarg, "laprls") == 0)
-				o->p.combine_ext = LSV_SOLVER_LAPRLS;
-			else if (strcmp(optarg, "lapsvm") == 0)
-				o->p.combine_ext = LSV_SOLVER_LAPSVM;
-			else
-				tool_usage_error("option -X: '%s' cannot be the "
-						 "combination's model for new points "
-						 "(expected laprls or lapsvm)", optarg);
-			o->combine_opt = c;
-			break;
-		case 'k':
-			o->gp.k = (int)tool_opt_long(c, optarg, 1, INT_MAX);
-			o->k_given = 1;
-			break;
-		case 'L':
-			o->graph_opt = c;
-			opt_name_list(c, optarg, lsv_laplacian_names, "Laplacian",
-				      &o->Ll);
-			o->p.normalized = (int)o->Ll.v[0];
-			break;
-		case 'P':
-			o->graph_opt = c;
-			opt_list(c, optarg, 1, 100, 1, &o->Pl);
-			o->p.power = (int)o->Pl.v[0];
-			break;
-		case 'u':
-			o->marker = tool_opt_double(c, optarg, -1e300, 1e300);
-			if (o->marker == 0.0)
-				o->marker = 0.0;  /* -0 is the label 0, as the reader has it */
-			break;
-		case 'e':
-			o->p.eps = tool_opt_double(c, optarg, 0x1p-1022, 1e300);
-			o->e_given = 1;
-			break;
-		case 'o':
-			o->pred_file = optarg;
-			break;
-		case 'f':
-			o->from_file = optarg;
-			break;
-		case 'x':
-			o->kernel_file = optarg;
-			break;
-		case 'v':
-			o->folds = tool_opt_long(c, optarg, 2, LONG_MAX);
-			break;
-		case 'S':
-			o->seed = (unsigned long long)tool_opt_long(c, optarg, 0, LONG_MAX);
-			o->p.seed = o->seed;
-			break;
-		case 'C':
-			o->p.tsvm_cstar = tool_opt_double(c, optarg, 0x1p-1022, 1e300);
-			o->tsvm_opt = c;
-			break;
-		case 'p':
-			opt_fraction(optarg, o);
-			break;
-		case 'w':
-			o->p.tsvm_max_switches = tool_opt_long(c, optarg, 1, LONG_MAX);
-			o->tsvm_opt = c;
-			break;
-		case 'M':
-			o->p.method = (lsv_method)opt_name(c, optarg, lsv_method_names,
-							   "method");
-			break;
-		case 'N':
-			o->p.landmarks = tool_opt_long(c, optarg, 1, INT_MAX);
-			o->N_given = 1;
-			break;
-		case 'm':
-			o->p.mem_limit = tool_opt_double(c, optarg, 1.0, 1e12) * 1e6;
-			break;
-		case 'K':
-			opt_clusters(optarg, o);
-			break;
-		case 'n':
-			o->p.la_k = tool_opt_long(c, optarg, 1, INT_MAX);
-			o->n_given = 1;
-			break;
-		case 'J':
-			o->J_arg = optarg;
-			break;
-		case 'V':
-			o->V_arg = optarg;
-			break;
-		case 'Z':
-			opt_list(c, optarg, 0x1p-1022, 1e300, 0, &o->Zl);
-			o->p.kd_delta = o->Zl.v[0];
-			break;
-		case 'E':
-			o->p.cluster_unit = opt_name(c, optarg,
-						     lsv_cluster_rows_names,
-						     "embedding rows");
-			o->ER_given = c;
-			break;
-		case 'R':
-			o->p.cluster_restarts = (int)tool_opt_long(c, optarg, 1,
-								   INT_MAX);
-			o->ER_given = c;
-			break;
-		case 'y':
-			o->p.class_graph = 1;
-			break;
-		case 'B':
-			o->p.boost_rounds = tool_opt_long(c, optarg, 1,
-							  LSV_BOOST_MAX_ROUNDS);
-			o->boost_opt = c;
-			break;
-		case 'D':
-			o->p.boost_depth = (int)tool_opt_long(c, optarg, 1,
-							      LSV_BOOST_MAX_DEPTH);
-			o->boost_opt = c;
-			break;
-		case 'j':
-			{
-				lsv_error e;
-				double v;
-				if (lsv_parse_double(optarg, &v, &e) != LSV_OK)
-					tool_usage_error("option -j: '%s' %s (expected "
-							 "0 < nu <= 1)", optarg,
-							 tool_why(&e));
-				if (!(v > 0.0 && v <= 1.0))
-					tool_usage_error("option -j: '%s' is out of "
-							 "range (expected 0 < nu <= 1)",
-							 optarg);
-				o->p.boost_shrinkage = v;
-			}
-			o->boost_opt = c;
-			break;
-		case 'z':
-			o->p.boost_tol = tool_opt_double(c, optarg, 0.0, 1.0);
-			o->boost_opt = c;
-			break;
-		case 'H':
-			o->p.boost_learner = opt_name(c, optarg,
-						      lsv_boost_learner_names,
-						      "base learner");
-			o->boost_opt = c;
-			break;
-		case 'Q':
-			o->p.boost_rbfs = (int)tool_opt_long(c, optarg, 1,
-							     LSV_BOOST_MAX_RBFS);
-			o->boost_opt = c;
-			o->Q_given = 1;
-			break;
-		case 'W':
-			opt_weight(optarg, o);
-			break;
-		case 'q':
-			tool_quiet = 1;
-			break;
-		case 'h':
-			usage();
-			exit(tool_done());
-		default:
+		check_one_value(c, optarg);
+		for (j = 0; j < nreaders && !readers[j](c, optarg, o); j++)
+			;
+		if (j == nreaders)  /* ':' (no value), '?' (unknown) */
 			tool_option_error(c);
-		}
 	}
 }
 
