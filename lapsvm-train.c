@@ -2240,6 +2240,255 @@ static void edge_notes(options *o, const size_t *idx)
 	}
 }
 
+/* The number of combinations: the product of the lists' lengths. */
+static size_t grid_size(options *o)
+{
+	size_t N = 1;
+	int d;
+
+	for (d = 0; d < NDIM; d++)
+		N *= dim_list(o, d)->n;
+	return N;
+}
+
+/* The search's combinations: P[k] the parameters of combination k and
+ * sc[k] its score (lsv_cv_settings and lsv_cv_best take the two arrays),
+ * n of each. */
+typedef struct {
+	size_t n;
+	lsv_train_param *P;
+	lsv_cv_score *sc;
+} grid;
+
+/* Every combination's parameters, its score to come. */
+static void grid_alloc(grid *g, options *o, const lsv_data *x)
+{
+	size_t k, idx[NDIM];
+
+	g->n = grid_size(o);
+	g->sc = malloc(g->n * sizeof *g->sc);
+	g->P = malloc(g->n * sizeof *g->P);
+	if (g->sc == NULL || g->P == NULL)
+		tool_die(1, "out of memory");
+	for (k = 0; k < g->n; k++) {
+		combo_index(o, k, idx);
+		g->P[k] = combo_param(o, idx, x->l, x->n);
+	}
+}
+
+/* The progress of a search of n combinations (grid_scored), and the
+ * callbacks that report it. */
+static void grid_progress_start(grid_progress *gp, lsv_cv_progress *cvp,
+				const options *o, const lsv_data *x, size_t n,
+				const lsv_train_progress *progress)
+{
+	gp->done = 0;
+	gp->total = n;
+	gp->start = tool_elapsed();
+	gp->lsize = (double)x->l;
+	/* boosting is scored by its error, then its deviance
+	 * (lsv_cv_settings); the accuracy shows the error */
+	gp->boost = o->p.solver == LSV_SOLVER_BOOST;
+	gp->crit = gp->boost ? "deviance" : "scaled hinge loss";
+	cvp->scored = grid_scored;
+	cvp->sharing = grid_sharing;
+	cvp->ctx = gp;
+	cvp->train = progress;
+}
+
+/* The graphs' file names safe to print, for the table (dim_text). */
+static void show_graph_names(options *o)
+{
+	size_t k;
+
+	if (o->graph_files == NULL)
+		return;
+	o->graph_shown = calloc(o->Gl.n, sizeof *o->graph_shown);
+	if (o->graph_shown == NULL)
+		tool_die(1, "out of memory");
+	for (k = 0; k < o->Gl.n; k++)
+		o->graph_shown[k] = safe_dup(o->graph_files[k]);
+}
+
+static void free_graph_names(options *o)
+{
+	size_t k;
+
+	for (k = 0; o->graph_shown != NULL && k < o->Gl.n; k++)
+		free(o->graph_shown[k]);
+	free(o->graph_shown);
+	o->graph_shown = NULL;
+}
+
+/* The kernel matrix of one -g value, kept for the blocks after it (-g
+ * changes least often): K, NULL before the first, and g, the index in the
+ * -g list of the value it is of. */
+typedef struct {
+	double *K;
+	size_t g;
+} grid_kernel;
+
+/* Whether a setting of the block P[0..block) (of -g value g) uses the
+ * kernel matrix; if so, gk holds it after the call. */
+static int block_kernel(grid_kernel *gk, const options *o, const lsv_data *x,
+			const lsv_train_param *P, size_t block, size_t g)
+{
+	int any = 0;
+	size_t k;
+	lsv_error err;
+
+	for (k = 0; k < block; k++)
+		any |= uses_kernel(&P[k], x);
+	if (any && (gk->K == NULL || gk->g != g)) {
+		free(gk->K);
+		if (lsv_train_kernel(x, &P[0], &gk->K, &err) != LSV_OK)
+			tool_die_data_err(o->in, 0, &err);
+		gk->g = g;
+	}
+	return any;
+}
+
+/* The settings P[0..block), combinations b+1 to b+block, shared one
+ * factorization: which, on stderr. */
+static void note_shared(const lsv_train_param *P, size_t b, size_t block)
+{
+	int graph = 0;
+	size_t k;
+
+	for (k = 0; k < block; k++)
+		graph |= P[k].gamma_I > 0.0;
+	tool_info("combinations %zu to %zu shared one factorization (%s)",
+		  b + 1, b + block, graph ? "the graph term in a deformed kernel"
+		  : "of K: no graph term");
+}
+
+/* The block of combinations from b (block of them) scored by cross
+ * validation on graph g, with the kernel matrix K (or NULL). */
+static void score_block(const options *o, const lsv_data *x,
+			const lsv_graph *g, grid *gr, size_t b, size_t block,
+			const double *K, const int *fold,
+			const lsv_cv_progress *cvp)
+{
+	int shared = 0;
+	lsv_error err;
+
+	if (o->p.class_graph && o->graph_files == NULL) {
+		/* -y, graph built here: built anew in every fold from the
+		 * fold's training labels (lsv_cv_settings_rebuild) */
+		lsv_graph_param gq = o->gp;
+		gq.progress = NULL;
+		if (lsv_cv_settings_rebuild(x, &gq, gr->P + b, block, K, fold,
+					    o->folds, LSV_CV_SHARE, cvp,
+					    gr->sc + b, &shared, &err) != LSV_OK)
+			tool_die_err(&err);
+	} else if (lsv_cv_settings(x, g, gr->P + b, block, K, fold, o->folds,
+				   LSV_CV_SHARE, cvp, gr->sc + b, &shared,
+				   &err) != LSV_OK)
+		tool_die_err(&err);
+	if (shared && block > 1)
+		note_shared(gr->P + b, b, block);
+}
+
+/* -v of one combination: LIBSVM's accuracy line, and the loss. */
+static void print_one_score(const options *o, const lsv_cv_score *s,
+			    size_t l)
+{
+	printf("Cross Validation Accuracy = %g%% (%zu/%zu)\n",
+	       100.0 * (double)s->correct / (double)l, s->correct, l);
+	if (o->p.solver == LSV_SOLVER_BOOST)
+		printf("Cross Validation Deviance = %.6g\n", s->tie);
+	else
+		printf("Cross Validation Scaled Hinge Loss = %.6g\n", s->loss);
+}
+
+/* The table's column widths: w[d] that of dimension d's values (at least
+ * 2), 0 for a dimension of one value, which has no column. */
+static void column_widths(options *o, size_t *w)
+{
+	char buf[64];
+	size_t k, len;
+	int d;
+
+	for (d = 0; d < NDIM; d++) {
+		w[d] = 0;
+		if (dim_list(o, d)->n < 2)
+			continue;
+		w[d] = 2;
+		for (k = 0; k < dim_list(o, d)->n; k++) {
+			size_t i2[NDIM] = {0};
+			i2[d] = k;
+			len = strlen(dim_text(o, d, i2, buf, sizeof buf));
+			if (len > w[d])
+				w[d] = len;
+		}
+	}
+}
+
+/* The table's two heading lines: the criterion, then the columns. */
+static void print_table_head(options *o, size_t n, const size_t *w)
+{
+	int boost = o->p.solver == LSV_SOLVER_BOOST, d;
+
+	/* boosting's -v varies no gamma_A: its ties go from the deviance to
+	 * gamma_I */
+	printf("# %ld-fold stratified cross validation of %zu combinations: "
+	       "lowest class-balanced held-out %s is best, ties (1e-12 "
+	       "relative) to %s, then smaller gamma_I\n",
+	       o->folds, n, boost ? "error" : "scaled hinge loss",
+	       boost ? "the lower class-balanced deviance" : "larger gamma_A");
+	printf(" ");
+	for (d = 0; d < NDIM; d++)
+		if (w[d] > 0)
+			printf(" %*s%c", (int)w[d] - 1, "-", dim_list(o, d)->opt);
+	if (boost)
+		printf(" %12s %12s %9s\n", "error", "deviance", "accuracy");
+	else
+		printf(" %12s %9s\n", "scaled_hinge", "accuracy");
+}
+
+/* Combination k's line of the table, marked * if it is the best. */
+static void print_table_row(options *o, size_t k, int is_best,
+			    const size_t *w, const lsv_cv_score *s, size_t l)
+{
+	char buf[64];
+	size_t idx[NDIM];
+	int d;
+
+	combo_index(o, k, idx);
+	printf("%c", is_best ? '*' : ' ');
+	for (d = 0; d < NDIM; d++)
+		if (w[d] > 0)
+			printf(" %*s", (int)w[d], dim_text(o, d, idx, buf, sizeof buf));
+	if (o->p.solver == LSV_SOLVER_BOOST)
+		printf(" %12.6g %12.6g %8.4g%%\n", s->loss, s->tie,
+		       100.0 * (double)s->correct / (double)l);
+	else
+		printf(" %12.6g %8.4g%%\n", s->loss,
+		       100.0 * (double)s->correct / (double)l);
+}
+
+/* -v of several combinations: the table, one column per varied parameter,
+ * the best as options, and the notes on a best value at an end. */
+static void print_table(options *o, const grid *gr, size_t best, size_t l)
+{
+	char buf[64];
+	size_t w[NDIM], idx[NDIM], k;
+	int d;
+
+	column_widths(o, w);
+	print_table_head(o, gr->n, w);
+	for (k = 0; k < gr->n; k++)
+		print_table_row(o, k, k == best, w, &gr->sc[k], l);
+	printf("best:");
+	combo_index(o, best, idx);
+	for (d = 0; d < NDIM; d++)
+		if (w[d] > 0)
+			printf(" -%c %s", dim_list(o, d)->opt,
+			       dim_text(o, d, idx, buf, sizeof buf));
+	printf("\n");
+	edge_notes(o, idx);
+}
+
 /*
  * -v: every combination of the lists scored by stratified cross validation
  * (folds drawn once), the table on stdout, and o->p set to the best
@@ -2250,175 +2499,49 @@ static size_t grid_search(options *o, const lsv_data *x, lsv_graph **gs,
 			  const lsv_train_progress *progress, const int *fold,
 			  double **Kout)
 {
-	size_t N = 1, k, best, idx[NDIM], kidx = (size_t)-1, block, b;
-	int d, varied = 0;
-	lsv_cv_score *sc;
-	lsv_train_param *P;
-	double *K = NULL;
-	lsv_error err;
-	char buf[64];
+	size_t best, idx[NDIM], b, block;
+	grid gr;
+	grid_kernel gk = {NULL, (size_t)-1};
 	grid_progress gp;
 	lsv_cv_progress cvp;
 
-	for (d = 0; d < NDIM; d++)
-		N *= dim_list(o, d)->n;
-	sc = malloc(N * sizeof *sc);
-	P = malloc(N * sizeof *P);
-	if (sc == NULL || P == NULL)
-		tool_die(1, "out of memory");
-	for (k = 0; k < N; k++) {
-		combo_index(o, k, idx);
-		P[k] = combo_param(o, idx, x->l, x->n);
-	}
+	grid_alloc(&gr, o, x);
 	if (o->p.class_graph)
 		tool_info("-y: every fold is trained on its own graph, %s",
 			  o->graph_files == NULL
 			  ? "built from the fold's training labels"
 			  : "the -G graph without the edges of its held-out rows");
-	gp.done = 0;
-	gp.total = N;
-	gp.start = tool_elapsed();
-	gp.lsize = (double)x->l;
-	/* boosting is scored by its error, then its deviance
-	 * (lsv_cv_settings); the accuracy shows the error */
-	gp.boost = o->p.solver == LSV_SOLVER_BOOST;
-	gp.crit = gp.boost ? "deviance" : "scaled hinge loss";
-	cvp.scored = grid_scored;
-	cvp.sharing = grid_sharing;
-	cvp.ctx = &gp;
-	cvp.train = progress;
-	if (o->graph_files != NULL) {
-		o->graph_shown = calloc(o->Gl.n, sizeof *o->graph_shown);
-		if (o->graph_shown == NULL)
-			tool_die(1, "out of memory");
-		for (k = 0; k < o->Gl.n; k++)
-			o->graph_shown[k] = safe_dup(o->graph_files[k]);
-	}
+	grid_progress_start(&gp, &cvp, o, x, gr.n, progress);
+	show_graph_names(o);
 	/* a block: the gamma_A x gamma_I combinations of one -g, -L, -P (the
 	 * innermost dimensions), which can share one factorization */
 	block = o->al.n * o->il.n;
 	gp.block = block;
 	gp.units = 0.0;
-	for (b = 0; b < N; b += block) {
-		int any = 0, shared = 0;
+	for (b = 0; b < gr.n; b += block) {
+		int any;
 		combo_index(o, b, idx);
-		for (k = b; k < b + block; k++)
-			any |= uses_kernel(&P[k], x);
-		if (any && (K == NULL || kidx != idx[DIM_G])) {
-			free(K);
-			if (lsv_train_kernel(x, &P[b], &K, &err) != LSV_OK)
-				tool_die_data_err(o->in, 0, &err);
-			kidx = idx[DIM_G];
-		}
+		any = block_kernel(&gk, o, x, gr.P + b, block, idx[DIM_G]);
 		grid_block(&gp, b);
-		if (o->p.class_graph && o->graph_files == NULL) {
-			/* -y, graph built here: built anew in every fold from
-			 * the fold's training labels (lsv_cv_settings_rebuild) */
-			lsv_graph_param gq = o->gp;
-			gq.progress = NULL;
-			if (lsv_cv_settings_rebuild(x, &gq, P + b, block,
-						    any ? K : NULL, fold, o->folds,
-						    LSV_CV_SHARE, &cvp, sc + b,
-						    &shared, &err) != LSV_OK)
-				tool_die_err(&err);
-		} else if (lsv_cv_settings(x, gs[idx[DIM_GRAPH]], P + b, block,
-					   any ? K : NULL, fold,
-					   o->folds, LSV_CV_SHARE, &cvp, sc + b,
-					   &shared, &err) != LSV_OK)
-			tool_die_err(&err);
-		if (shared && block > 1) {
-			int graph = 0;
-			for (k = b; k < b + block; k++)
-				graph |= P[k].gamma_I > 0.0;
-			tool_info("combinations %zu to %zu shared one factorization "
-				  "(%s)", b + 1, b + block,
-				  graph ? "the graph term in a deformed kernel"
-					: "of K: no graph term");
-		}
+		score_block(o, x, gs[idx[DIM_GRAPH]], &gr, b, block,
+			    any ? gk.K : NULL, fold, &cvp);
 	}
-	best = lsv_cv_best(sc, P, N);
-	if (N == 1) {
-		printf("Cross Validation Accuracy = %g%% (%zu/%zu)\n",
-		       100.0 * (double)sc[0].correct / (double)x->l, sc[0].correct,
-		       x->l);
-		if (gp.boost)
-			printf("Cross Validation Deviance = %.6g\n", sc[0].tie);
-		else
-			printf("Cross Validation Scaled Hinge Loss = %.6g\n",
-			       sc[0].loss);
-	} else {
-		/* the table: one column per varied parameter */
-		size_t w[NDIM] = {0};
-		for (d = 0; d < NDIM; d++) {
-			if (dim_list(o, d)->n < 2)
-				continue;
-			varied |= 1 << d;
-			w[d] = 2;
-			for (k = 0; k < dim_list(o, d)->n; k++) {
-				size_t i2[NDIM] = {0};
-				i2[d] = k;
-				size_t len = strlen(dim_text(o, d, i2, buf, sizeof buf));
-				if (len > w[d])
-					w[d] = len;
-			}
-		}
-		/* boosting's -v varies no gamma_A: its ties go from the
-		 * deviance to gamma_I */
-		printf("# %ld-fold stratified cross validation of %zu combinations: "
-		       "lowest class-balanced held-out %s is best, ties (1e-12 "
-		       "relative) to %s, then smaller gamma_I\n",
-		       o->folds, N, gp.boost ? "error" : "scaled hinge loss",
-		       gp.boost ? "the lower class-balanced deviance"
-				: "larger gamma_A");
-		printf(" ");
-		for (d = 0; d < NDIM; d++)
-			if (varied & (1 << d))
-				printf(" %*s%c", (int)w[d] - 1, "-",
-				       dim_list(o, d)->opt);
-		if (gp.boost)
-			printf(" %12s %12s %9s\n", "error", "deviance",
-			       "accuracy");
-		else
-			printf(" %12s %9s\n", "scaled_hinge", "accuracy");
-		for (k = 0; k < N; k++) {
-			combo_index(o, k, idx);
-			printf("%c", k == best ? '*' : ' ');
-			for (d = 0; d < NDIM; d++)
-				if (varied & (1 << d))
-					printf(" %*s", (int)w[d],
-					       dim_text(o, d, idx, buf, sizeof buf));
-			if (gp.boost)
-				printf(" %12.6g %12.6g %8.4g%%\n", sc[k].loss,
-				       sc[k].tie, 100.0 * (double)sc[k].correct /
-				       (double)x->l);
-			else
-				printf(" %12.6g %8.4g%%\n", sc[k].loss,
-				       100.0 * (double)sc[k].correct /
-				       (double)x->l);
-		}
-		printf("best:");
-		combo_index(o, best, idx);
-		for (d = 0; d < NDIM; d++)
-			if (varied & (1 << d))
-				printf(" -%c %s", dim_list(o, d)->opt,
-				       dim_text(o, d, idx, buf, sizeof buf));
-		printf("\n");
-		edge_notes(o, idx);
-	}
+	best = lsv_cv_best(gr.sc, gr.P, gr.n);
+	if (gr.n == 1)
+		print_one_score(o, &gr.sc[0], x->l);
+	else
+		print_table(o, &gr, best, x->l);
 	tool_done();  /* a lost table is an error before training */
 	combo_index(o, best, idx);
-	o->p = P[best];
-	if (K != NULL && kidx != idx[DIM_G]) {
-		free(K);
-		K = NULL;
+	o->p = gr.P[best];
+	if (gk.K != NULL && gk.g != idx[DIM_G]) {
+		free(gk.K);
+		gk.K = NULL;
 	}
-	*Kout = K;
-	free(sc);
-	free(P);
-	for (k = 0; o->graph_shown != NULL && k < o->Gl.n; k++)
-		free(o->graph_shown[k]);
-	free(o->graph_shown);
-	o->graph_shown = NULL;
+	*Kout = gk.K;
+	free(gr.sc);
+	free(gr.P);
+	free_graph_names(o);
 	return idx[DIM_GRAPH];
 }
 
@@ -2426,14 +2549,12 @@ static size_t grid_search(options *o, const lsv_data *x, lsv_graph **gs,
  * -S) before any work, so a usage error comes at once. */
 static int *grid_prepare(options *o, const lsv_data *x)
 {
-	size_t N = 1, k, idx[NDIM];
-	int *fold = malloc(x->n * sizeof *fold), d;
+	size_t N = grid_size(o), k, idx[NDIM];
+	int *fold = malloc(x->n * sizeof *fold);
 	lsv_error err;
 
 	if (fold == NULL)
 		tool_die(1, "out of memory");
-	for (d = 0; d < NDIM; d++)
-		N *= dim_list(o, d)->n;
 	for (k = 0; k < N; k++) {
 		lsv_train_param p;
 		combo_index(o, k, idx);
