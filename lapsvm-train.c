@@ -1678,7 +1678,6 @@ static void report_combination(const options *o, const lsv_model *m,
 				  o->graph_files[q]);
 }
 
-/* What training did, on stderr (not with -q). */
 /* The method's name in the summary line. */
 static const char *method_title(const lsv_train_param *p)
 {
@@ -1705,21 +1704,14 @@ static const char *method_title(const lsv_train_param *p)
 	}
 }
 
-static void report(const lsv_train_param *p, const lsv_model *m,
-		   const lsv_train_report *r)
+/* The kernel matrix numerically the identity (or diagonal): for the RBF
+ * kernel a gamma too large, for another the rows orthogonal in its
+ * feature space.  The advice on -g is for the RBF kernel: for another, -g
+ * is no width; the gamma shown is the one the kernel used (p's is 0 when
+ * -g was not given). */
+static void warn_kernel_identity(const lsv_train_param *p, const lsv_model *m,
+				 const lsv_train_report *r)
 {
-	if (r->switch_capped)
-		tool_info("warning: the TSVM stopped at the cap of %ld label switches "
-			  "(-w) before the switching condition was met",
-			  p->tsvm_max_switches);
-	/* trees use no kernel width (the RBF learners do, -H rbf) */
-	if (r->gamma_data > 0.0 && !(p->solver == LSV_SOLVER_BOOST &&
-				     p->boost_learner == LSV_BOOST_TREE))
-		tool_info("RBF width from the data: -g %.6g (1 / the mean squared "
-			  "distance between rows)", r->gamma_data);
-	/* the advice on -g is for the RBF kernel: for another, -g is no
-	 * width, and such a matrix says how the rows lie; the gamma shown
-	 * is the one the kernel used (p's is 0 when -g was not given) */
 	if (r->kernel_identity && p->kernel.type == LSV_KERNEL_RBF)
 		tool_info("warning: the kernel matrix is numerically the identity "
 			  "(every off-diagonal value below 1e-6 of the diagonal): "
@@ -1729,6 +1721,14 @@ static void report(const lsv_train_param *p, const lsv_model *m,
 		tool_info("warning: the kernel matrix is numerically diagonal "
 			  "(every |K_ij| below 1e-6 of sqrt(K_ii K_jj)): the rows "
 			  "are orthogonal in the kernel's feature space");
+}
+
+/* The kernel matrix all ones, or of rank one: for the RBF kernel the rows
+ * one point or a gamma too small, for another the rows parallel in its
+ * feature space. */
+static void warn_kernel_constant(const lsv_train_param *p, const lsv_model *m,
+				 const lsv_train_report *r)
+{
 	if (r->kernel_constant && p->kernel.type == LSV_KERNEL_RBF &&
 	    p->kernel.gamma == 0.0 && r->gamma_data == 0.0)
 		tool_info("warning: the kernel matrix is all ones: the rows are "
@@ -1743,6 +1743,13 @@ static void report(const lsv_train_param *p, const lsv_model *m,
 		tool_info("warning: the kernel matrix has rank one numerically "
 			  "(every |K_ij| within 1e-6 of sqrt(K_ii K_jj)): the rows "
 			  "are parallel in the kernel's feature space");
+}
+
+/* An iterative solver stopped at its cap: the model is its last
+ * iterate. */
+static void warn_solver_caps(const lsv_train_param *p,
+			     const lsv_train_report *r)
+{
 	if (r->newton_capped)
 		tool_info("warning: Newton stopped at its cap of %ld steps before "
 			  "the active set settled; the model is the last iterate",
@@ -1761,6 +1768,12 @@ static void report(const lsv_train_param *p, const lsv_model *m,
 				    "exactly"
 				  : "scale the features to similar ranges, or "
 				    "use a larger gamma_A");
+}
+
+/* The summary line: the method, the rows, the classes, the parameters and
+ * the time. */
+static void report_summary(const lsv_train_param *p, const lsv_model *m)
+{
 	/* boosting has no gamma_A and no expansion points: its own line */
 	if (p->solver == LSV_SOLVER_BOOST)
 		tool_info("%s: l = %zu, u = %zu, %d %s, gamma_I = %g; %.2f s",
@@ -1773,96 +1786,128 @@ static void report(const lsv_train_param *p, const lsv_model *m,
 			  m->l, m->u, m->nr_class,
 			  clustering(p) ? "clusters" : "classes", p->gamma_A,
 			  p->gamma_I, m->sv->n, tool_elapsed());
-	if (m->class_weight != NULL) {
-		char list[256];
-		size_t len = 0;
-		int c;
-		list[0] = '\0';
-		for (c = 0; c < m->nr_class && len < sizeof list - 40; c++)
-			len += (size_t)snprintf(list + len, sizeof list - len,
-						"%s%g:%g", c ? " " : "", m->labels[c],
-						m->class_weight[c]);
-		if (c < m->nr_class)
-			snprintf(list + len, sizeof list - len, " ...");
-		tool_info("class-dependent Laplacians: gamma_I times the weight of "
-			  "each class (class:weight) %s", list);
+}
+
+/* -y: each class's weight of gamma_I, as many as fit one line. */
+static void report_class_weights(const lsv_model *m)
+{
+	char list[256];
+	size_t len = 0;
+	int c;
+
+	if (m->class_weight == NULL)
+		return;
+	list[0] = '\0';
+	for (c = 0; c < m->nr_class && len < sizeof list - 40; c++)
+		len += (size_t)snprintf(list + len, sizeof list - len, "%s%g:%g",
+					c ? " " : "", m->labels[c],
+					m->class_weight[c]);
+	if (c < m->nr_class)
+		snprintf(list + len, sizeof list - len, " ...");
+	tool_info("class-dependent Laplacians: gamma_I times the weight of each "
+		  "class (class:weight) %s", list);
+}
+
+/* The learned kernels' Laplacian, I - D^-1/2 W D^-1/2, and its W. */
+static void report_laplacian_weights(const lsv_train_param *p)
+{
+	tool_info("Laplacian: I - D^-1/2 W D^-1/2 with W = %s",
+		  p->lap_graph == LSV_LAP_KERNEL
+		  ? "K, the kernel matrix (-V kernel)" : "the graph (-V graph)");
+}
+
+/* The learned kernels' centered alignment with the labels. */
+static void report_alignment(const lsv_train_report *r)
+{
+	tool_info("centered alignment with the labels on the labeled block: "
+		  "learned kernel %.4f, input kernel %.4f", r->la_align,
+		  r->la_align_input);
+}
+
+/* -s labelaware: the base vectors, alignf's weights and the times. */
+static void report_labelaware(const lsv_train_param *p,
+			      const lsv_train_report *r)
+{
+	size_t j, q = r->la_c + r->la_k, used = 0;
+
+	for (j = 0; j < q; j++)
+		used += r->la_weight[j] > 0.0;
+	tool_info("label-aware kernels: %zu label-aware vectors u, %zu %s "
+		  "eigenvectors v (the last eigenvalue %.6g); alignf gives %zu "
+		  "of the %zu base kernels a weight > 0", r->la_c, r->la_k,
+		  p->la_basis == LSV_LA_LAPLACIAN ? "Laplacian" : "kernel",
+		  r->la_lambda_k, used, q);
+	if (p->la_basis == LSV_LA_LAPLACIAN) {
+		report_laplacian_weights(p);
+		tool_info("transductive (-J laplacian): the model cannot predict "
+			  "new points; -o writes the predictions of the unlabeled "
+			  "rows");
 	}
-	if (p->solver == LSV_SOLVER_TSVM)
-		tool_info("TSVM: %ld label switches in all", r->switches);
-	if (p->solver == LSV_SOLVER_LABELAWARE) {
-		size_t j, q = r->la_c + r->la_k, used = 0;
-		for (j = 0; j < q; j++)
-			used += r->la_weight[j] > 0.0;
-		tool_info("label-aware kernels: %zu label-aware vectors u, %zu "
-			  "%s eigenvectors v (the last eigenvalue %.6g); "
-			  "alignf gives %zu of the %zu base kernels a weight > 0",
-			  r->la_c, r->la_k, p->la_basis == LSV_LA_LAPLACIAN
-			  ? "Laplacian" : "kernel", r->la_lambda_k, used, q);
-		if (p->la_basis == LSV_LA_LAPLACIAN)
-			tool_info("Laplacian: I - D^-1/2 W D^-1/2 with W = %s",
-				  p->lap_graph == LSV_LAP_KERNEL
-				  ? "K, the kernel matrix (-V kernel)"
-				  : "the graph (-V graph)");
-		if (p->la_basis == LSV_LA_LAPLACIAN)
-			tool_info("transductive (-J laplacian): the model cannot "
-				  "predict new points; -o writes the predictions of "
-				  "the unlabeled rows");
-		tool_info("centered alignment with the labels on the labeled "
-			  "block: learned kernel %.4f, input kernel %.4f",
-			  r->la_align, r->la_align_input);
-		tool_info("time: base vectors %.2f s, alignf %.2f s, SVM %.2f s",
-			  r->la_eig_seconds, r->la_align_seconds,
-			  r->la_svm_seconds);
-	}
-	if (p->solver == LSV_SOLVER_KDESIGN) {
-		const char *d = lsv_name_of(lsv_kdesign_names, (int)p->kdesign);
-		size_t j, used = 0;
-		for (j = 0; j < r->la_k; j++)
-			used += r->la_weight[j] > 0.0;
-		tool_info("kernel design %s: %zu eigenvectors of the %zu rows "
-			  "(the last eigenvalue %.6g), %zu with a weight > 0",
-			  d, r->la_k, r->la_n, r->la_lambda_k, used);
-		if (p->kdesign == LSV_KDESIGN_DIFFUSION ||
-		    p->kdesign == LSV_KDESIGN_SPECTRAL)
-			tool_info("Laplacian: I - D^-1/2 W D^-1/2 with W = %s",
-				  p->lap_graph == LSV_LAP_KERNEL
-				  ? "K, the kernel matrix (-V kernel)"
-				  : "the graph (-V graph)");
-		if (p->kdesign == LSV_KDESIGN_DIFFUSION)
-			tool_info("diffusion kernel: delta = %.6g%s", r->kd_delta,
-				  p->kd_delta > 0.0 ? " (-Z)"
-				  : " (the median of the eigenvalues that are not 0; "
-				    "1 when all are)");
-		tool_info("centered alignment with the labels on the labeled "
-			  "block: learned kernel %.4f, input kernel %.4f",
-			  r->la_align, r->la_align_input);
-		tool_info("time: eigenvectors %.2f s, weights %.2f s, SVM %.2f s",
-			  r->la_eig_seconds, r->la_align_seconds,
-			  r->la_svm_seconds);
-		tool_info("transductive: the model cannot predict new points; "
-			  "-o writes the predictions of the unlabeled rows");
-	}
-	if (p->solver == LSV_SOLVER_BOOST && p->boost_learner == LSV_BOOST_TREE)
+	report_alignment(r);
+	tool_info("time: base vectors %.2f s, alignf %.2f s, SVM %.2f s",
+		  r->la_eig_seconds, r->la_align_seconds, r->la_svm_seconds);
+}
+
+/* -s kdesign: the eigenvectors and their weights, delta, the times. */
+static void report_kdesign(const lsv_train_param *p,
+			   const lsv_train_report *r)
+{
+	const char *d = lsv_name_of(lsv_kdesign_names, (int)p->kdesign);
+	size_t j, used = 0;
+
+	for (j = 0; j < r->la_k; j++)
+		used += r->la_weight[j] > 0.0;
+	tool_info("kernel design %s: %zu eigenvectors of the %zu rows (the last "
+		  "eigenvalue %.6g), %zu with a weight > 0", d, r->la_k,
+		  r->la_n, r->la_lambda_k, used);
+	if (p->kdesign == LSV_KDESIGN_DIFFUSION ||
+	    p->kdesign == LSV_KDESIGN_SPECTRAL)
+		report_laplacian_weights(p);
+	if (p->kdesign == LSV_KDESIGN_DIFFUSION)
+		tool_info("diffusion kernel: delta = %.6g%s", r->kd_delta,
+			  p->kd_delta > 0.0 ? " (-Z)"
+			  : " (the median of the eigenvalues that are not 0; 1 "
+			    "when all are)");
+	report_alignment(r);
+	tool_info("time: eigenvectors %.2f s, weights %.2f s, SVM %.2f s",
+		  r->la_eig_seconds, r->la_align_seconds, r->la_svm_seconds);
+	tool_info("transductive: the model cannot predict new points; -o writes "
+		  "the predictions of the unlabeled rows");
+}
+
+/* -s boost: the rounds, why they stopped, the base learners, the cost. */
+static void report_boost(const lsv_train_param *p, const lsv_model *m,
+			 const lsv_train_report *r)
+{
+	const char *stop = r->boost_converged
+		? "the relative cost change fell below -z" : "the round cap -B";
+
+	if (p->boost_learner == LSV_BOOST_TREE)
 		tool_info("boosting: %ld rounds (%s), %zu trees of depth at most "
-			  "%d, cost %.6g -> %.6g", r->boost_rounds,
-			  r->boost_converged ? "the relative cost change fell "
-			  "below -z" : "the round cap -B", m->ntrees,
-			  p->boost_depth, r->boost_cost0, r->boost_cost);
-	if (p->solver == LSV_SOLVER_BOOST && p->boost_learner == LSV_BOOST_RBF)
+			  "%d, cost %.6g -> %.6g", r->boost_rounds, stop,
+			  m->ntrees, p->boost_depth, r->boost_cost0, r->boost_cost);
+	if (p->boost_learner == LSV_BOOST_RBF)
 		tool_info("boosting: %ld rounds (%s), up to %d RBFs per function "
 			  "and round of width gamma = %g on %zu distinct centres, "
-			  "cost %.6g -> %.6g", r->boost_rounds,
-			  r->boost_converged ? "the relative cost change fell "
-			  "below -z" : "the round cap -B", p->boost_rbfs,
+			  "cost %.6g -> %.6g", r->boost_rounds, stop, p->boost_rbfs,
 			  m->param.kernel.gamma, m->sv->n, r->boost_cost0,
 			  r->boost_cost);
-	if ((p->method == LSV_METHOD_PCG || p->method == LSV_METHOD_PCG_EARLY) &&
-	    p->init != NULL)
+}
+
+/* The iterative solvers' work (PCG, Newton, conjugate gradient) and the
+ * times of the kernel matrix and the solve. */
+static void report_iterations(const lsv_train_param *p,
+			      const lsv_train_report *r)
+{
+	int pcg = p->method == LSV_METHOD_PCG ||
+		  p->method == LSV_METHOD_PCG_EARLY;
+
+	if (pcg && p->init != NULL)
 		tool_info("PCG: %ld iterations, from a warm start at relative "
 			  "residual %.2g (the stop: %s%g)", r->pcg_iterations,
 			  r->warm_residual, p->method == LSV_METHOD_PCG_EARLY ?
 			  "stable predictions, or " : "", p->pcg_tol);
-	else if (p->method == LSV_METHOD_PCG || p->method == LSV_METHOD_PCG_EARLY)
+	else if (pcg)
 		tool_info("PCG: %ld iterations", r->pcg_iterations);
 	if (r->kernel_seconds > 0.0 || r->solve_seconds > 0.0)
 		tool_info("time: kernel matrix %.2f s, solver %.2f s",
@@ -1878,6 +1923,36 @@ static void report(const lsv_train_param *p, const lsv_model *m,
 	else if (r->cg_iterations > 0)
 		tool_info("conjugate gradient: %ld iterations in all",
 			  r->cg_iterations);
+}
+
+/* What training did, on stderr (not with -q): the warnings first, then
+ * the summary and each solver's own lines. */
+static void report(const lsv_train_param *p, const lsv_model *m,
+		   const lsv_train_report *r)
+{
+	if (r->switch_capped)
+		tool_info("warning: the TSVM stopped at the cap of %ld label switches "
+			  "(-w) before the switching condition was met",
+			  p->tsvm_max_switches);
+	/* trees use no kernel width (the RBF learners do, -H rbf) */
+	if (r->gamma_data > 0.0 && !(p->solver == LSV_SOLVER_BOOST &&
+				     p->boost_learner == LSV_BOOST_TREE))
+		tool_info("RBF width from the data: -g %.6g (1 / the mean squared "
+			  "distance between rows)", r->gamma_data);
+	warn_kernel_identity(p, m, r);
+	warn_kernel_constant(p, m, r);
+	warn_solver_caps(p, r);
+	report_summary(p, m);
+	report_class_weights(m);
+	if (p->solver == LSV_SOLVER_TSVM)
+		tool_info("TSVM: %ld label switches in all", r->switches);
+	if (p->solver == LSV_SOLVER_LABELAWARE)
+		report_labelaware(p, r);
+	if (p->solver == LSV_SOLVER_KDESIGN)
+		report_kdesign(p, r);
+	if (p->solver == LSV_SOLVER_BOOST)
+		report_boost(p, m, r);
+	report_iterations(p, r);
 }
 
 /* -s cluster: what the eigenproblem said, the cluster sizes, and how the
