@@ -623,247 +623,368 @@ static void set_fraction(options *o)
 	}
 }
 
-/* The options into o, each checked alone; a repeated option takes its
- * last value, as getopt tools do.  -a/-A/-c, -i/-I, -g, -P and -L take
- * lists (for -v); the other options one value. */
-static void read_options(int argc, char **argv, options *o)
+/* The defaults, before any option. */
+static void options_default(options *o)
 {
-	int c;
-
 	memset(o, 0, sizeof *o);
 	lsv_train_param_default(&o->p);
 	lsv_graph_param_default(&o->gp);
 	o->reg = (reg_spec){'a', 'i', 0.005, 0.045};
 	o->marker = LSV_UNLABELED_DEFAULT;
 	o->seed = 1;
+}
+
+/* The options of one value: a comma in it (or a colon, but in -K's
+ * c:start) would make a list, which only -a/-A/-c, -i/-I, -g, -P, -L and
+ * -Z take; a usage error. */
+static void check_one_value(int c, const char *arg)
+{
+	if (c != ':' && c != '?' && strchr("stdrkuevSCpwMNmKERUTXJ", c) != NULL &&
+	    strpbrk(arg, c == 'K' ? "," : ",:") != NULL)
+		tool_usage_error("option -%c takes one value, not a list "
+				 "('%s'); lists are for -a, -A, -c, -i, -I, "
+				 "-g, -P, -L and -Z", c, arg);
+}
+
+/* Each read_*_option below reads option c if it is one of its group's
+ * and says whether it was. */
+
+/* -s, -M, -e, -N, -m: the solver and how it solves. */
+static int read_solver_option(int c, const char *arg, options *o)
+{
+	switch (c) {
+	case 's':
+		o->p.solver = (lsv_solver)opt_name(c, arg, lsv_solver_names,
+						   "solver");
+		break;
+	case 'M':
+		o->p.method = (lsv_method)opt_name(c, arg, lsv_method_names,
+						   "method");
+		break;
+	case 'e':
+		o->p.eps = tool_opt_double(c, arg, 0x1p-1022, 1e300);
+		o->e_given = 1;
+		break;
+	case 'N':
+		o->p.landmarks = tool_opt_long(c, arg, 1, INT_MAX);
+		o->N_given = 1;
+		break;
+	case 'm':
+		o->p.mem_limit = tool_opt_double(c, arg, 1.0, 1e12) * 1e6;
+		break;
+	default:
+		return 0;
+	}
+	return 1;
+}
+
+/* -t, -d, -g, -r: the kernel (-g a list for -v). */
+static int read_kernel_option(int c, const char *arg, options *o)
+{
+	switch (c) {
+	case 't':
+		o->p.kernel.type = (lsv_kernel_type)tool_opt_long(c, arg, 0, 4);
+		if (o->p.kernel.type == 3)
+			tool_usage_error("option -t: 3 (LIBSVM's sigmoid) is not "
+					 "supported (expected 0, 1, 2 or 4)");
+		break;
+	case 'd':
+		o->p.kernel.degree = (int)tool_opt_long(c, arg, 1, 100);
+		break;
+	case 'g':
+		opt_list(c, arg, 0x1p-1022, 1e300, 0, &o->gl);
+		o->p.kernel.gamma = o->gl.v[0];
+		break;
+	case 'r':
+		o->p.kernel.coef0 = tool_opt_double(c, arg, -1e300, 1e300);
+		break;
+	default:
+		return 0;
+	}
+	return 1;
+}
+
+/* -A/-a/-c and -I/-i: gamma_A and gamma_I in one of their scalings,
+ * lists for -v; the first value stands until the grid chooses. */
+static int read_reg_option(int c, const char *arg, options *o)
+{
+	switch (c) {
+	case 'A': case 'a': case 'c':
+		o->reg.a_kind = (char)c;
+		o->a_given = 1;
+		opt_list(c, arg, 0x1p-1022, 1e300, 0, &o->al);
+		o->reg.a_val = o->al.v[0];
+		break;
+	case 'I': case 'i':
+		o->reg.i_kind = (char)c;
+		o->i_given = 1;
+		o->graph_opt = c;
+		opt_list(c, arg, 0.0, 1e300, 0, &o->il);
+		o->reg.i_val = o->il.v[0];
+		break;
+	default:
+		return 0;
+	}
+	return 1;
+}
+
+/* -G, -F, -k, -L, -P, -y, -W: the graph, given or built here, and its
+ * Laplacian. */
+static int read_graph_option(int c, const char *arg, options *o)
+{
+	switch (c) {
+	case 'G':  /* repeated: a list of graphs for -v, or to combine */
+		add_graph(o, 'G', arg);
+		break;
+	case 'F':
+		opt_graph_list(arg, o);
+		break;
+	case 'k':
+		o->gp.k = (int)tool_opt_long(c, arg, 1, INT_MAX);
+		o->k_given = 1;
+		break;
+	case 'L':
+		o->graph_opt = c;
+		opt_name_list(c, arg, lsv_laplacian_names, "Laplacian", &o->Ll);
+		o->p.normalized = (int)o->Ll.v[0];
+		break;
+	case 'P':
+		o->graph_opt = c;
+		opt_list(c, arg, 1, 100, 1, &o->Pl);
+		o->p.power = (int)o->Pl.v[0];
+		break;
+	case 'y':
+		o->p.class_graph = 1;
+		break;
+	case 'W':
+		opt_weight(arg, o);
+		break;
+	default:
+		return 0;
+	}
+	return 1;
+}
+
+/* -X: the combination's model for new points; only two solvers can be
+ * it, so the message names those. */
+static lsv_solver opt_extension(const char *arg)
+{
+	if (strcmp(arg, "laprls") == 0)
+		return LSV_SOLVER_LAPRLS;
+	if (strcmp(arg, "lapsvm") == 0)
+		return LSV_SOLVER_LAPSVM;
+	tool_usage_error("option -X: '%s' cannot be the combination's model for "
+			 "new points (expected laprls or lapsvm)", arg);
+}
+
+/* -U, -T, -l, -O, -Y, -X: the combination's own (-s combine); the last
+ * given is remembered for the message when the solver is another. */
+static int read_combine_option(int c, const char *arg, options *o)
+{
+	switch (c) {
+	case 'U':
+		o->p.combine_mu = tool_opt_double(c, arg, 0x1p-1022, 1e300);
+		break;
+	case 'T':
+		o->p.combine_steps = tool_opt_long(c, arg, 0, LONG_MAX);
+		break;
+	case 'l':
+		o->weights_file = arg;
+		break;
+	case 'O':
+		o->singles_file = arg;
+		o->p.combine_singles = 1;
+		break;
+	case 'Y':
+		opt_classes(arg, o);
+		break;
+	case 'X':
+		o->p.combine_ext = opt_extension(arg);
+		break;
+	default:
+		return 0;
+	}
+	o->combine_opt = c;
+	return 1;
+}
+
+/* -o, -f, -x, -v, -S, -u, -q, -h: the files, the run, the data's
+ * unlabeled marker. */
+static int read_run_option(int c, const char *arg, options *o)
+{
+	switch (c) {
+	case 'o':
+		o->pred_file = arg;
+		break;
+	case 'f':
+		o->from_file = arg;
+		break;
+	case 'x':
+		o->kernel_file = arg;
+		break;
+	case 'v':
+		o->folds = tool_opt_long(c, arg, 2, LONG_MAX);
+		break;
+	case 'S':
+		o->seed = (unsigned long long)tool_opt_long(c, arg, 0, LONG_MAX);
+		o->p.seed = o->seed;
+		break;
+	case 'u':
+		o->marker = tool_opt_double(c, arg, -1e300, 1e300);
+		if (o->marker == 0.0)
+			o->marker = 0.0;  /* -0 is the label 0, as the reader has it */
+		break;
+	case 'q':
+		tool_quiet = 1;
+		break;
+	case 'h':
+		usage();
+		exit(tool_done());
+	default:
+		return 0;
+	}
+	return 1;
+}
+
+/* -C, -p, -w: the TSVM's (-p also the bias shift of the others). */
+static int read_tsvm_option(int c, const char *arg, options *o)
+{
+	switch (c) {
+	case 'C':
+		o->p.tsvm_cstar = tool_opt_double(c, arg, 0x1p-1022, 1e300);
+		o->tsvm_opt = c;
+		break;
+	case 'p':
+		opt_fraction(arg, o);
+		break;
+	case 'w':
+		o->p.tsvm_max_switches = tool_opt_long(c, arg, 1, LONG_MAX);
+		o->tsvm_opt = c;
+		break;
+	default:
+		return 0;
+	}
+	return 1;
+}
+
+/* -K, -E, -R: the clustering's (-s cluster, or -s boost's). */
+static int read_cluster_option(int c, const char *arg, options *o)
+{
+	switch (c) {
+	case 'K':
+		opt_clusters(arg, o);
+		break;
+	case 'E':
+		o->p.cluster_unit = opt_name(c, arg, lsv_cluster_rows_names,
+					     "embedding rows");
+		o->ER_given = c;
+		break;
+	case 'R':
+		o->p.cluster_restarts = (int)tool_opt_long(c, arg, 1, INT_MAX);
+		o->ER_given = c;
+		break;
+	default:
+		return 0;
+	}
+	return 1;
+}
+
+/* -n, -J, -V, -Z: the learned kernels' (-s labelaware, -s kdesign); -J
+ * and -V are read by name once the solver is known (check_designs). */
+static int read_design_option(int c, const char *arg, options *o)
+{
+	switch (c) {
+	case 'n':
+		o->p.la_k = tool_opt_long(c, arg, 1, INT_MAX);
+		o->n_given = 1;
+		break;
+	case 'J':
+		o->J_arg = arg;
+		break;
+	case 'V':
+		o->V_arg = arg;
+		break;
+	case 'Z':
+		opt_list(c, arg, 0x1p-1022, 1e300, 0, &o->Zl);
+		o->p.kd_delta = o->Zl.v[0];
+		break;
+	default:
+		return 0;
+	}
+	return 1;
+}
+
+/* -j nu: boosting's shrinkage, 0 < nu <= 1. */
+static double opt_shrinkage(const char *arg)
+{
+	lsv_error e;
+	double v;
+
+	if (lsv_parse_double(arg, &v, &e) != LSV_OK)
+		tool_usage_error("option -j: '%s' %s (expected 0 < nu <= 1)", arg,
+				 tool_why(&e));
+	if (!(v > 0.0 && v <= 1.0))
+		tool_usage_error("option -j: '%s' is out of range (expected 0 < "
+				 "nu <= 1)", arg);
+	return v;
+}
+
+/* -B, -D, -j, -z, -H, -Q: boosting's (-s boost); the last given is
+ * remembered for the message when the solver is another. */
+static int read_boost_option(int c, const char *arg, options *o)
+{
+	switch (c) {
+	case 'B':
+		o->p.boost_rounds = tool_opt_long(c, arg, 1, LSV_BOOST_MAX_ROUNDS);
+		break;
+	case 'D':
+		o->p.boost_depth = (int)tool_opt_long(c, arg, 1,
+						      LSV_BOOST_MAX_DEPTH);
+		break;
+	case 'j':
+		o->p.boost_shrinkage = opt_shrinkage(arg);
+		break;
+	case 'z':
+		o->p.boost_tol = tool_opt_double(c, arg, 0.0, 1.0);
+		break;
+	case 'H':
+		o->p.boost_learner = opt_name(c, arg, lsv_boost_learner_names,
+					      "base learner");
+		break;
+	case 'Q':
+		o->p.boost_rbfs = (int)tool_opt_long(c, arg, 1,
+						     LSV_BOOST_MAX_RBFS);
+		o->Q_given = 1;
+		break;
+	default:
+		return 0;
+	}
+	o->boost_opt = c;
+	return 1;
+}
+
+/* The options into o, each checked alone; a repeated option takes its
+ * last value, as getopt tools do.  -a/-A/-c, -i/-I, -g, -P and -L take
+ * lists (for -v); the other options one value. */
+static void read_options(int argc, char **argv, options *o)
+{
+	static int (*const readers[])(int, const char *, options *) = {
+		read_solver_option, read_kernel_option, read_reg_option,
+		read_graph_option, read_combine_option, read_run_option,
+		read_tsvm_option, read_cluster_option, read_design_option,
+		read_boost_option,
+	};
+	size_t j, nreaders = sizeof readers / sizeof *readers;
+	int c;
+
+	options_default(o);
 	opterr = 0;
 	while ((c = getopt(argc, argv, ":s:t:d:g:r:A:a:c:I:i:G:F:k:L:P:u:e:o:x:v:S:C:p:w:M:N:m:K:E:R:yW:U:T:l:X:Y:O:n:B:D:j:z:H:Q:J:Z:V:f:qh")) != -1) {
-		if (c != ':' && c != '?' && strchr("stdrkuevSCpwMNmKERUTXJ", c) != NULL &&
-		    strpbrk(optarg, c == 'K' ? "," : ",:") != NULL)
-			tool_usage_error("option -%c takes one value, not a list "
-					 "('%s'); lists are for -a, -A, -c, -i, -I, "
-					 "-g, -P, -L and -Z", c, optarg);
-		switch (c) {
-		case 's':
-			o->p.solver = (lsv_solver)opt_name(c, optarg, lsv_solver_names,
-							   "solver");
-			break;
-		case 't':
-			o->p.kernel.type = (lsv_kernel_type)tool_opt_long(c, optarg, 0, 4);
-			if (o->p.kernel.type == 3)
-				tool_usage_error("option -t: 3 (LIBSVM's sigmoid) is "
-						 "not supported (expected 0, 1, 2 or "
-						 "4)");
-			break;
-		case 'd':
-			o->p.kernel.degree = (int)tool_opt_long(c, optarg, 1, 100);
-			break;
-		case 'g':
-			opt_list(c, optarg, 0x1p-1022, 1e300, 0, &o->gl);
-			o->p.kernel.gamma = o->gl.v[0];
-			break;
-		case 'r':
-			o->p.kernel.coef0 = tool_opt_double(c, optarg, -1e300, 1e300);
-			break;
-		case 'A': case 'a': case 'c':
-			o->reg.a_kind = (char)c;
-			o->a_given = 1;
-			opt_list(c, optarg, 0x1p-1022, 1e300, 0, &o->al);
-			o->reg.a_val = o->al.v[0];
-			break;
-		case 'I': case 'i':
-			o->reg.i_kind = (char)c;
-			o->i_given = 1;
-			o->graph_opt = c;
-			opt_list(c, optarg, 0.0, 1e300, 0, &o->il);
-			o->reg.i_val = o->il.v[0];
-			break;
-		case 'G':  /* repeated: a list of graphs for -v, or to combine */
-			add_graph(o, 'G', optarg);
-			break;
-		case 'F':
-			opt_graph_list(optarg, o);
-			break;
-		case 'U':
-			o->p.combine_mu = tool_opt_double(c, optarg, 0x1p-1022, 1e300);
-			o->combine_opt = c;
-			break;
-		case 'T':
-			o->p.combine_steps = tool_opt_long(c, optarg, 0, LONG_MAX);
-			o->combine_opt = c;
-			break;
-		case 'l':
-			o->weights_file = optarg;
-			o->combine_opt = c;
-			break;
-		case 'O':
-			o->singles_file = optarg;
-			o->p.combine_singles = 1;
-			o->combine_opt = c;
-			break;
-		case 'Y':
-			opt_classes(optarg, o);
-			o->combine_opt = c;
-			break;
-		case 'X':
-			/* only two solvers can be the extension: name those */
-			if (strcmp(optarg, "laprls") == 0)
-				o->p.combine_ext = LSV_SOLVER_LAPRLS;
-			else if (strcmp(optarg, "lapsvm") == 0)
-				o->p.combine_ext = LSV_SOLVER_LAPSVM;
-			else
-				tool_usage_error("option -X: '%s' cannot be the "
-						 "combination's model for new points "
-						 "(expected laprls or lapsvm)", optarg);
-			o->combine_opt = c;
-			break;
-		case 'k':
-			o->gp.k = (int)tool_opt_long(c, optarg, 1, INT_MAX);
-			o->k_given = 1;
-			break;
-		case 'L':
-			o->graph_opt = c;
-			opt_name_list(c, optarg, lsv_laplacian_names, "Laplacian",
-				      &o->Ll);
-			o->p.normalized = (int)o->Ll.v[0];
-			break;
-		case 'P':
-			o->graph_opt = c;
-			opt_list(c, optarg, 1, 100, 1, &o->Pl);
-			o->p.power = (int)o->Pl.v[0];
-			break;
-		case 'u':
-			o->marker = tool_opt_double(c, optarg, -1e300, 1e300);
-			if (o->marker == 0.0)
-				o->marker = 0.0;  /* -0 is the label 0, as the reader has it */
-			break;
-		case 'e':
-			o->p.eps = tool_opt_double(c, optarg, 0x1p-1022, 1e300);
-			o->e_given = 1;
-			break;
-		case 'o':
-			o->pred_file = optarg;
-			break;
-		case 'f':
-			o->from_file = optarg;
-			break;
-		case 'x':
-			o->kernel_file = optarg;
-			break;
-		case 'v':
-			o->folds = tool_opt_long(c, optarg, 2, LONG_MAX);
-			break;
-		case 'S':
-			o->seed = (unsigned long long)tool_opt_long(c, optarg, 0, LONG_MAX);
-			o->p.seed = o->seed;
-			break;
-		case 'C':
-			o->p.tsvm_cstar = tool_opt_double(c, optarg, 0x1p-1022, 1e300);
-			o->tsvm_opt = c;
-			break;
-		case 'p':
-			opt_fraction(optarg, o);
-			break;
-		case 'w':
-			o->p.tsvm_max_switches = tool_opt_long(c, optarg, 1, LONG_MAX);
-			o->tsvm_opt = c;
-			break;
-		case 'M':
-			o->p.method = (lsv_method)opt_name(c, optarg, lsv_method_names,
-							   "method");
-			break;
-		case 'N':
-			o->p.landmarks = tool_opt_long(c, optarg, 1, INT_MAX);
-			o->N_given = 1;
-			break;
-		case 'm':
-			o->p.mem_limit = tool_opt_double(c, optarg, 1.0, 1e12) * 1e6;
-			break;
-		case 'K':
-			opt_clusters(optarg, o);
-			break;
-		case 'n':
-			o->p.la_k = tool_opt_long(c, optarg, 1, INT_MAX);
-			o->n_given = 1;
-			break;
-		case 'J':
-			o->J_arg = optarg;
-			break;
-		case 'V':
-			o->V_arg = optarg;
-			break;
-		case 'Z':
-			opt_list(c, optarg, 0x1p-1022, 1e300, 0, &o->Zl);
-			o->p.kd_delta = o->Zl.v[0];
-			break;
-		case 'E':
-			o->p.cluster_unit = opt_name(c, optarg,
-						     lsv_cluster_rows_names,
-						     "embedding rows");
-			o->ER_given = c;
-			break;
-		case 'R':
-			o->p.cluster_restarts = (int)tool_opt_long(c, optarg, 1,
-								   INT_MAX);
-			o->ER_given = c;
-			break;
-		case 'y':
-			o->p.class_graph = 1;
-			break;
-		case 'B':
-			o->p.boost_rounds = tool_opt_long(c, optarg, 1,
-							  LSV_BOOST_MAX_ROUNDS);
-			o->boost_opt = c;
-			break;
-		case 'D':
-			o->p.boost_depth = (int)tool_opt_long(c, optarg, 1,
-							      LSV_BOOST_MAX_DEPTH);
-			o->boost_opt = c;
-			break;
-		case 'j':
-			{
-				lsv_error e;
-				double v;
-				if (lsv_parse_double(optarg, &v, &e) != LSV_OK)
-					tool_usage_error("option -j: '%s' %s (expected "
-							 "0 < nu <= 1)", optarg,
-							 tool_why(&e));
-				if (!(v > 0.0 && v <= 1.0))
-					tool_usage_error("option -j: '%s' is out of "
-							 "range (expected 0 < nu <= 1)",
-							 optarg);
-				o->p.boost_shrinkage = v;
-			}
-			o->boost_opt = c;
-			break;
-		case 'z':
-			o->p.boost_tol = tool_opt_double(c, optarg, 0.0, 1.0);
-			o->boost_opt = c;
-			break;
-		case 'H':
-			o->p.boost_learner = opt_name(c, optarg,
-						      lsv_boost_learner_names,
-						      "base learner");
-			o->boost_opt = c;
-			break;
-		case 'Q':
-			o->p.boost_rbfs = (int)tool_opt_long(c, optarg, 1,
-							     LSV_BOOST_MAX_RBFS);
-			o->boost_opt = c;
-			o->Q_given = 1;
-			break;
-		case 'W':
-			opt_weight(optarg, o);
-			break;
-		case 'q':
-			tool_quiet = 1;
-			break;
-		case 'h':
-			usage();
-			exit(tool_done());
-		default:
+		check_one_value(c, optarg);
+		for (j = 0; j < nreaders && !readers[j](c, optarg, o); j++)
+			;
+		if (j == nreaders)  /* ':' (no value), '?' (unknown) */
 			tool_option_error(c);
-		}
 	}
 }
 
@@ -1569,7 +1690,6 @@ static void report_combination(const options *o, const lsv_model *m,
 				  o->graph_files[q]);
 }
 
-/* What training did, on stderr (not with -q). */
 /* The method's name in the summary line. */
 static const char *method_title(const lsv_train_param *p)
 {
@@ -1596,21 +1716,14 @@ static const char *method_title(const lsv_train_param *p)
 	}
 }
 
-static void report(const lsv_train_param *p, const lsv_model *m,
-		   const lsv_train_report *r)
+/* The kernel matrix numerically the identity (or diagonal): for the RBF
+ * kernel a gamma too large, for another the rows orthogonal in its
+ * feature space.  The advice on -g is for the RBF kernel: for another, -g
+ * is no width; the gamma shown is the one the kernel used (p's is 0 when
+ * -g was not given). */
+static void warn_kernel_identity(const lsv_train_param *p, const lsv_model *m,
+				 const lsv_train_report *r)
 {
-	if (r->switch_capped)
-		tool_info("warning: the TSVM stopped at the cap of %ld label switches "
-			  "(-w) before the switching condition was met",
-			  p->tsvm_max_switches);
-	/* trees use no kernel width (the RBF learners do, -H rbf) */
-	if (r->gamma_data > 0.0 && !(p->solver == LSV_SOLVER_BOOST &&
-				     p->boost_learner == LSV_BOOST_TREE))
-		tool_info("RBF width from the data: -g %.6g (1 / the mean squared "
-			  "distance between rows)", r->gamma_data);
-	/* the advice on -g is for the RBF kernel: for another, -g is no
-	 * width, and such a matrix says how the rows lie; the gamma shown
-	 * is the one the kernel used (p's is 0 when -g was not given) */
 	if (r->kernel_identity && p->kernel.type == LSV_KERNEL_RBF)
 		tool_info("warning: the kernel matrix is numerically the identity "
 			  "(every off-diagonal value below 1e-6 of the diagonal): "
@@ -1620,6 +1733,14 @@ static void report(const lsv_train_param *p, const lsv_model *m,
 		tool_info("warning: the kernel matrix is numerically diagonal "
 			  "(every |K_ij| below 1e-6 of sqrt(K_ii K_jj)): the rows "
 			  "are orthogonal in the kernel's feature space");
+}
+
+/* The kernel matrix all ones, or of rank one: for the RBF kernel the rows
+ * one point or a gamma too small, for another the rows parallel in its
+ * feature space. */
+static void warn_kernel_constant(const lsv_train_param *p, const lsv_model *m,
+				 const lsv_train_report *r)
+{
 	if (r->kernel_constant && p->kernel.type == LSV_KERNEL_RBF &&
 	    p->kernel.gamma == 0.0 && r->gamma_data == 0.0)
 		tool_info("warning: the kernel matrix is all ones: the rows are "
@@ -1634,6 +1755,13 @@ static void report(const lsv_train_param *p, const lsv_model *m,
 		tool_info("warning: the kernel matrix has rank one numerically "
 			  "(every |K_ij| within 1e-6 of sqrt(K_ii K_jj)): the rows "
 			  "are parallel in the kernel's feature space");
+}
+
+/* An iterative solver stopped at its cap: the model is its last
+ * iterate. */
+static void warn_solver_caps(const lsv_train_param *p,
+			     const lsv_train_report *r)
+{
 	if (r->newton_capped)
 		tool_info("warning: Newton stopped at its cap of %ld steps before "
 			  "the active set settled; the model is the last iterate",
@@ -1652,6 +1780,12 @@ static void report(const lsv_train_param *p, const lsv_model *m,
 				    "exactly"
 				  : "scale the features to similar ranges, or "
 				    "use a larger gamma_A");
+}
+
+/* The summary line: the method, the rows, the classes, the parameters and
+ * the time. */
+static void report_summary(const lsv_train_param *p, const lsv_model *m)
+{
 	/* boosting has no gamma_A and no expansion points: its own line */
 	if (p->solver == LSV_SOLVER_BOOST)
 		tool_info("%s: l = %zu, u = %zu, %d %s, gamma_I = %g; %.2f s",
@@ -1664,96 +1798,128 @@ static void report(const lsv_train_param *p, const lsv_model *m,
 			  m->l, m->u, m->nr_class,
 			  clustering(p) ? "clusters" : "classes", p->gamma_A,
 			  p->gamma_I, m->sv->n, tool_elapsed());
-	if (m->class_weight != NULL) {
-		char list[256];
-		size_t len = 0;
-		int c;
-		list[0] = '\0';
-		for (c = 0; c < m->nr_class && len < sizeof list - 40; c++)
-			len += (size_t)snprintf(list + len, sizeof list - len,
-						"%s%g:%g", c ? " " : "", m->labels[c],
-						m->class_weight[c]);
-		if (c < m->nr_class)
-			snprintf(list + len, sizeof list - len, " ...");
-		tool_info("class-dependent Laplacians: gamma_I times the weight of "
-			  "each class (class:weight) %s", list);
+}
+
+/* -y: each class's weight of gamma_I, as many as fit one line. */
+static void report_class_weights(const lsv_model *m)
+{
+	char list[256];
+	size_t len = 0;
+	int c;
+
+	if (m->class_weight == NULL)
+		return;
+	list[0] = '\0';
+	for (c = 0; c < m->nr_class && len < sizeof list - 40; c++)
+		len += (size_t)snprintf(list + len, sizeof list - len, "%s%g:%g",
+					c ? " " : "", m->labels[c],
+					m->class_weight[c]);
+	if (c < m->nr_class)
+		snprintf(list + len, sizeof list - len, " ...");
+	tool_info("class-dependent Laplacians: gamma_I times the weight of each "
+		  "class (class:weight) %s", list);
+}
+
+/* The learned kernels' Laplacian, I - D^-1/2 W D^-1/2, and its W. */
+static void report_laplacian_weights(const lsv_train_param *p)
+{
+	tool_info("Laplacian: I - D^-1/2 W D^-1/2 with W = %s",
+		  p->lap_graph == LSV_LAP_KERNEL
+		  ? "K, the kernel matrix (-V kernel)" : "the graph (-V graph)");
+}
+
+/* The learned kernels' centered alignment with the labels. */
+static void report_alignment(const lsv_train_report *r)
+{
+	tool_info("centered alignment with the labels on the labeled block: "
+		  "learned kernel %.4f, input kernel %.4f", r->la_align,
+		  r->la_align_input);
+}
+
+/* -s labelaware: the base vectors, alignf's weights and the times. */
+static void report_labelaware(const lsv_train_param *p,
+			      const lsv_train_report *r)
+{
+	size_t j, q = r->la_c + r->la_k, used = 0;
+
+	for (j = 0; j < q; j++)
+		used += r->la_weight[j] > 0.0;
+	tool_info("label-aware kernels: %zu label-aware vectors u, %zu %s "
+		  "eigenvectors v (the last eigenvalue %.6g); alignf gives %zu "
+		  "of the %zu base kernels a weight > 0", r->la_c, r->la_k,
+		  p->la_basis == LSV_LA_LAPLACIAN ? "Laplacian" : "kernel",
+		  r->la_lambda_k, used, q);
+	if (p->la_basis == LSV_LA_LAPLACIAN) {
+		report_laplacian_weights(p);
+		tool_info("transductive (-J laplacian): the model cannot predict "
+			  "new points; -o writes the predictions of the unlabeled "
+			  "rows");
 	}
-	if (p->solver == LSV_SOLVER_TSVM)
-		tool_info("TSVM: %ld label switches in all", r->switches);
-	if (p->solver == LSV_SOLVER_LABELAWARE) {
-		size_t j, q = r->la_c + r->la_k, used = 0;
-		for (j = 0; j < q; j++)
-			used += r->la_weight[j] > 0.0;
-		tool_info("label-aware kernels: %zu label-aware vectors u, %zu "
-			  "%s eigenvectors v (the last eigenvalue %.6g); "
-			  "alignf gives %zu of the %zu base kernels a weight > 0",
-			  r->la_c, r->la_k, p->la_basis == LSV_LA_LAPLACIAN
-			  ? "Laplacian" : "kernel", r->la_lambda_k, used, q);
-		if (p->la_basis == LSV_LA_LAPLACIAN)
-			tool_info("Laplacian: I - D^-1/2 W D^-1/2 with W = %s",
-				  p->lap_graph == LSV_LAP_KERNEL
-				  ? "K, the kernel matrix (-V kernel)"
-				  : "the graph (-V graph)");
-		if (p->la_basis == LSV_LA_LAPLACIAN)
-			tool_info("transductive (-J laplacian): the model cannot "
-				  "predict new points; -o writes the predictions of "
-				  "the unlabeled rows");
-		tool_info("centered alignment with the labels on the labeled "
-			  "block: learned kernel %.4f, input kernel %.4f",
-			  r->la_align, r->la_align_input);
-		tool_info("time: base vectors %.2f s, alignf %.2f s, SVM %.2f s",
-			  r->la_eig_seconds, r->la_align_seconds,
-			  r->la_svm_seconds);
-	}
-	if (p->solver == LSV_SOLVER_KDESIGN) {
-		const char *d = lsv_name_of(lsv_kdesign_names, (int)p->kdesign);
-		size_t j, used = 0;
-		for (j = 0; j < r->la_k; j++)
-			used += r->la_weight[j] > 0.0;
-		tool_info("kernel design %s: %zu eigenvectors of the %zu rows "
-			  "(the last eigenvalue %.6g), %zu with a weight > 0",
-			  d, r->la_k, r->la_n, r->la_lambda_k, used);
-		if (p->kdesign == LSV_KDESIGN_DIFFUSION ||
-		    p->kdesign == LSV_KDESIGN_SPECTRAL)
-			tool_info("Laplacian: I - D^-1/2 W D^-1/2 with W = %s",
-				  p->lap_graph == LSV_LAP_KERNEL
-				  ? "K, the kernel matrix (-V kernel)"
-				  : "the graph (-V graph)");
-		if (p->kdesign == LSV_KDESIGN_DIFFUSION)
-			tool_info("diffusion kernel: delta = %.6g%s", r->kd_delta,
-				  p->kd_delta > 0.0 ? " (-Z)"
-				  : " (the median of the eigenvalues that are not 0; "
-				    "1 when all are)");
-		tool_info("centered alignment with the labels on the labeled "
-			  "block: learned kernel %.4f, input kernel %.4f",
-			  r->la_align, r->la_align_input);
-		tool_info("time: eigenvectors %.2f s, weights %.2f s, SVM %.2f s",
-			  r->la_eig_seconds, r->la_align_seconds,
-			  r->la_svm_seconds);
-		tool_info("transductive: the model cannot predict new points; "
-			  "-o writes the predictions of the unlabeled rows");
-	}
-	if (p->solver == LSV_SOLVER_BOOST && p->boost_learner == LSV_BOOST_TREE)
+	report_alignment(r);
+	tool_info("time: base vectors %.2f s, alignf %.2f s, SVM %.2f s",
+		  r->la_eig_seconds, r->la_align_seconds, r->la_svm_seconds);
+}
+
+/* -s kdesign: the eigenvectors and their weights, delta, the times. */
+static void report_kdesign(const lsv_train_param *p,
+			   const lsv_train_report *r)
+{
+	const char *d = lsv_name_of(lsv_kdesign_names, (int)p->kdesign);
+	size_t j, used = 0;
+
+	for (j = 0; j < r->la_k; j++)
+		used += r->la_weight[j] > 0.0;
+	tool_info("kernel design %s: %zu eigenvectors of the %zu rows (the last "
+		  "eigenvalue %.6g), %zu with a weight > 0", d, r->la_k,
+		  r->la_n, r->la_lambda_k, used);
+	if (p->kdesign == LSV_KDESIGN_DIFFUSION ||
+	    p->kdesign == LSV_KDESIGN_SPECTRAL)
+		report_laplacian_weights(p);
+	if (p->kdesign == LSV_KDESIGN_DIFFUSION)
+		tool_info("diffusion kernel: delta = %.6g%s", r->kd_delta,
+			  p->kd_delta > 0.0 ? " (-Z)"
+			  : " (the median of the eigenvalues that are not 0; 1 "
+			    "when all are)");
+	report_alignment(r);
+	tool_info("time: eigenvectors %.2f s, weights %.2f s, SVM %.2f s",
+		  r->la_eig_seconds, r->la_align_seconds, r->la_svm_seconds);
+	tool_info("transductive: the model cannot predict new points; -o writes "
+		  "the predictions of the unlabeled rows");
+}
+
+/* -s boost: the rounds, why they stopped, the base learners, the cost. */
+static void report_boost(const lsv_train_param *p, const lsv_model *m,
+			 const lsv_train_report *r)
+{
+	const char *stop = r->boost_converged
+		? "the relative cost change fell below -z" : "the round cap -B";
+
+	if (p->boost_learner == LSV_BOOST_TREE)
 		tool_info("boosting: %ld rounds (%s), %zu trees of depth at most "
-			  "%d, cost %.6g -> %.6g", r->boost_rounds,
-			  r->boost_converged ? "the relative cost change fell "
-			  "below -z" : "the round cap -B", m->ntrees,
-			  p->boost_depth, r->boost_cost0, r->boost_cost);
-	if (p->solver == LSV_SOLVER_BOOST && p->boost_learner == LSV_BOOST_RBF)
+			  "%d, cost %.6g -> %.6g", r->boost_rounds, stop,
+			  m->ntrees, p->boost_depth, r->boost_cost0, r->boost_cost);
+	if (p->boost_learner == LSV_BOOST_RBF)
 		tool_info("boosting: %ld rounds (%s), up to %d RBFs per function "
 			  "and round of width gamma = %g on %zu distinct centres, "
-			  "cost %.6g -> %.6g", r->boost_rounds,
-			  r->boost_converged ? "the relative cost change fell "
-			  "below -z" : "the round cap -B", p->boost_rbfs,
+			  "cost %.6g -> %.6g", r->boost_rounds, stop, p->boost_rbfs,
 			  m->param.kernel.gamma, m->sv->n, r->boost_cost0,
 			  r->boost_cost);
-	if ((p->method == LSV_METHOD_PCG || p->method == LSV_METHOD_PCG_EARLY) &&
-	    p->init != NULL)
+}
+
+/* The iterative solvers' work (PCG, Newton, conjugate gradient) and the
+ * times of the kernel matrix and the solve. */
+static void report_iterations(const lsv_train_param *p,
+			      const lsv_train_report *r)
+{
+	int pcg = p->method == LSV_METHOD_PCG ||
+		  p->method == LSV_METHOD_PCG_EARLY;
+
+	if (pcg && p->init != NULL)
 		tool_info("PCG: %ld iterations, from a warm start at relative "
 			  "residual %.2g (the stop: %s%g)", r->pcg_iterations,
 			  r->warm_residual, p->method == LSV_METHOD_PCG_EARLY ?
 			  "stable predictions, or " : "", p->pcg_tol);
-	else if (p->method == LSV_METHOD_PCG || p->method == LSV_METHOD_PCG_EARLY)
+	else if (pcg)
 		tool_info("PCG: %ld iterations", r->pcg_iterations);
 	if (r->kernel_seconds > 0.0 || r->solve_seconds > 0.0)
 		tool_info("time: kernel matrix %.2f s, solver %.2f s",
@@ -1769,6 +1935,36 @@ static void report(const lsv_train_param *p, const lsv_model *m,
 	else if (r->cg_iterations > 0)
 		tool_info("conjugate gradient: %ld iterations in all",
 			  r->cg_iterations);
+}
+
+/* What training did, on stderr (not with -q): the warnings first, then
+ * the summary and each solver's own lines. */
+static void report(const lsv_train_param *p, const lsv_model *m,
+		   const lsv_train_report *r)
+{
+	if (r->switch_capped)
+		tool_info("warning: the TSVM stopped at the cap of %ld label switches "
+			  "(-w) before the switching condition was met",
+			  p->tsvm_max_switches);
+	/* trees use no kernel width (the RBF learners do, -H rbf) */
+	if (r->gamma_data > 0.0 && !(p->solver == LSV_SOLVER_BOOST &&
+				     p->boost_learner == LSV_BOOST_TREE))
+		tool_info("RBF width from the data: -g %.6g (1 / the mean squared "
+			  "distance between rows)", r->gamma_data);
+	warn_kernel_identity(p, m, r);
+	warn_kernel_constant(p, m, r);
+	warn_solver_caps(p, r);
+	report_summary(p, m);
+	report_class_weights(m);
+	if (p->solver == LSV_SOLVER_TSVM)
+		tool_info("TSVM: %ld label switches in all", r->switches);
+	if (p->solver == LSV_SOLVER_LABELAWARE)
+		report_labelaware(p, r);
+	if (p->solver == LSV_SOLVER_KDESIGN)
+		report_kdesign(p, r);
+	if (p->solver == LSV_SOLVER_BOOST)
+		report_boost(p, m, r);
+	report_iterations(p, r);
 }
 
 /* -s cluster: what the eigenproblem said, the cluster sizes, and how the
@@ -2131,6 +2327,255 @@ static void edge_notes(options *o, const size_t *idx)
 	}
 }
 
+/* The number of combinations: the product of the lists' lengths. */
+static size_t grid_size(options *o)
+{
+	size_t N = 1;
+	int d;
+
+	for (d = 0; d < NDIM; d++)
+		N *= dim_list(o, d)->n;
+	return N;
+}
+
+/* The search's combinations: P[k] the parameters of combination k and
+ * sc[k] its score (lsv_cv_settings and lsv_cv_best take the two arrays),
+ * n of each. */
+typedef struct {
+	size_t n;
+	lsv_train_param *P;
+	lsv_cv_score *sc;
+} grid;
+
+/* Every combination's parameters, its score to come. */
+static void grid_alloc(grid *g, options *o, const lsv_data *x)
+{
+	size_t k, idx[NDIM];
+
+	g->n = grid_size(o);
+	g->sc = malloc(g->n * sizeof *g->sc);
+	g->P = malloc(g->n * sizeof *g->P);
+	if (g->sc == NULL || g->P == NULL)
+		tool_die(1, "out of memory");
+	for (k = 0; k < g->n; k++) {
+		combo_index(o, k, idx);
+		g->P[k] = combo_param(o, idx, x->l, x->n);
+	}
+}
+
+/* The progress of a search of n combinations (grid_scored), and the
+ * callbacks that report it. */
+static void grid_progress_start(grid_progress *gp, lsv_cv_progress *cvp,
+				const options *o, const lsv_data *x, size_t n,
+				const lsv_train_progress *progress)
+{
+	gp->done = 0;
+	gp->total = n;
+	gp->start = tool_elapsed();
+	gp->lsize = (double)x->l;
+	/* boosting is scored by its error, then its deviance
+	 * (lsv_cv_settings); the accuracy shows the error */
+	gp->boost = o->p.solver == LSV_SOLVER_BOOST;
+	gp->crit = gp->boost ? "deviance" : "scaled hinge loss";
+	cvp->scored = grid_scored;
+	cvp->sharing = grid_sharing;
+	cvp->ctx = gp;
+	cvp->train = progress;
+}
+
+/* The graphs' file names safe to print, for the table (dim_text). */
+static void show_graph_names(options *o)
+{
+	size_t k;
+
+	if (o->graph_files == NULL)
+		return;
+	o->graph_shown = calloc(o->Gl.n, sizeof *o->graph_shown);
+	if (o->graph_shown == NULL)
+		tool_die(1, "out of memory");
+	for (k = 0; k < o->Gl.n; k++)
+		o->graph_shown[k] = safe_dup(o->graph_files[k]);
+}
+
+static void free_graph_names(options *o)
+{
+	size_t k;
+
+	for (k = 0; o->graph_shown != NULL && k < o->Gl.n; k++)
+		free(o->graph_shown[k]);
+	free(o->graph_shown);
+	o->graph_shown = NULL;
+}
+
+/* The kernel matrix of one -g value, kept for the blocks after it (-g
+ * changes least often): K, NULL before the first, and g, the index in the
+ * -g list of the value it is of. */
+typedef struct {
+	double *K;
+	size_t g;
+} grid_kernel;
+
+/* Whether a setting of the block P[0..block) (of -g value g) uses the
+ * kernel matrix; if so, gk holds it after the call. */
+static int block_kernel(grid_kernel *gk, const options *o, const lsv_data *x,
+			const lsv_train_param *P, size_t block, size_t g)
+{
+	int any = 0;
+	size_t k;
+	lsv_error err;
+
+	for (k = 0; k < block; k++)
+		any |= uses_kernel(&P[k], x);
+	if (any && (gk->K == NULL || gk->g != g)) {
+		free(gk->K);
+		if (lsv_train_kernel(x, &P[0], &gk->K, &err) != LSV_OK)
+			tool_die_data_err(o->in, 0, &err);
+		gk->g = g;
+	}
+	return any;
+}
+
+/* The settings P[0..block), combinations b+1 to b+block, shared one
+ * factorization: which, on stderr. */
+static void note_shared(const lsv_train_param *P, size_t b, size_t block)
+{
+	int graph = 0;
+	size_t k;
+
+	for (k = 0; k < block; k++)
+		graph |= P[k].gamma_I > 0.0;
+	tool_info("combinations %zu to %zu shared one factorization (%s)",
+		  b + 1, b + block, graph ? "the graph term in a deformed kernel"
+		  : "of K: no graph term");
+}
+
+/* The block of combinations from b (block of them) scored by cross
+ * validation on graph g, with the kernel matrix K (or NULL). */
+static void score_block(const options *o, const lsv_data *x,
+			const lsv_graph *g, grid *gr, size_t b, size_t block,
+			const double *K, const int *fold,
+			const lsv_cv_progress *cvp)
+{
+	int shared = 0;
+	lsv_error err;
+
+	if (o->p.class_graph && o->graph_files == NULL) {
+		/* -y, graph built here: built anew in every fold from the
+		 * fold's training labels (lsv_cv_settings_rebuild) */
+		lsv_graph_param gq = o->gp;
+		gq.progress = NULL;
+		if (lsv_cv_settings_rebuild(x, &gq, gr->P + b, block, K, fold,
+					    o->folds, LSV_CV_SHARE, cvp,
+					    gr->sc + b, &shared, &err) != LSV_OK)
+			tool_die_err(&err);
+	} else if (lsv_cv_settings(x, g, gr->P + b, block, K, fold, o->folds,
+				   LSV_CV_SHARE, cvp, gr->sc + b, &shared,
+				   &err) != LSV_OK)
+		tool_die_err(&err);
+	if (shared && block > 1)
+		note_shared(gr->P + b, b, block);
+}
+
+/* -v of one combination: LIBSVM's accuracy line, and the loss. */
+static void print_one_score(const options *o, const lsv_cv_score *s,
+			    size_t l)
+{
+	printf("Cross Validation Accuracy = %g%% (%zu/%zu)\n",
+	       100.0 * (double)s->correct / (double)l, s->correct, l);
+	if (o->p.solver == LSV_SOLVER_BOOST)
+		printf("Cross Validation Deviance = %.6g\n", s->tie);
+	else
+		printf("Cross Validation Scaled Hinge Loss = %.6g\n", s->loss);
+}
+
+/* The table's column widths: w[d] that of dimension d's values (at least
+ * 2), 0 for a dimension of one value, which has no column. */
+static void column_widths(options *o, size_t *w)
+{
+	char buf[64];
+	size_t k, len;
+	int d;
+
+	for (d = 0; d < NDIM; d++) {
+		w[d] = 0;
+		if (dim_list(o, d)->n < 2)
+			continue;
+		w[d] = 2;
+		for (k = 0; k < dim_list(o, d)->n; k++) {
+			size_t i2[NDIM] = {0};
+			i2[d] = k;
+			len = strlen(dim_text(o, d, i2, buf, sizeof buf));
+			if (len > w[d])
+				w[d] = len;
+		}
+	}
+}
+
+/* The table's two heading lines: the criterion, then the columns. */
+static void print_table_head(options *o, size_t n, const size_t *w)
+{
+	int boost = o->p.solver == LSV_SOLVER_BOOST, d;
+
+	/* boosting's -v varies no gamma_A: its ties go from the deviance to
+	 * gamma_I */
+	printf("# %ld-fold stratified cross validation of %zu combinations: "
+	       "lowest class-balanced held-out %s is best, ties (1e-12 "
+	       "relative) to %s, then smaller gamma_I\n",
+	       o->folds, n, boost ? "error" : "scaled hinge loss",
+	       boost ? "the lower class-balanced deviance" : "larger gamma_A");
+	printf(" ");
+	for (d = 0; d < NDIM; d++)
+		if (w[d] > 0)
+			printf(" %*s%c", (int)w[d] - 1, "-", dim_list(o, d)->opt);
+	if (boost)
+		printf(" %12s %12s %9s\n", "error", "deviance", "accuracy");
+	else
+		printf(" %12s %9s\n", "scaled_hinge", "accuracy");
+}
+
+/* Combination k's line of the table, marked * if it is the best. */
+static void print_table_row(options *o, size_t k, int is_best,
+			    const size_t *w, const lsv_cv_score *s, size_t l)
+{
+	char buf[64];
+	size_t idx[NDIM];
+	int d;
+
+	combo_index(o, k, idx);
+	printf("%c", is_best ? '*' : ' ');
+	for (d = 0; d < NDIM; d++)
+		if (w[d] > 0)
+			printf(" %*s", (int)w[d], dim_text(o, d, idx, buf, sizeof buf));
+	if (o->p.solver == LSV_SOLVER_BOOST)
+		printf(" %12.6g %12.6g %8.4g%%\n", s->loss, s->tie,
+		       100.0 * (double)s->correct / (double)l);
+	else
+		printf(" %12.6g %8.4g%%\n", s->loss,
+		       100.0 * (double)s->correct / (double)l);
+}
+
+/* -v of several combinations: the table, one column per varied parameter,
+ * the best as options, and the notes on a best value at an end. */
+static void print_table(options *o, const grid *gr, size_t best, size_t l)
+{
+	char buf[64];
+	size_t w[NDIM], idx[NDIM], k;
+	int d;
+
+	column_widths(o, w);
+	print_table_head(o, gr->n, w);
+	for (k = 0; k < gr->n; k++)
+		print_table_row(o, k, k == best, w, &gr->sc[k], l);
+	printf("best:");
+	combo_index(o, best, idx);
+	for (d = 0; d < NDIM; d++)
+		if (w[d] > 0)
+			printf(" -%c %s", dim_list(o, d)->opt,
+			       dim_text(o, d, idx, buf, sizeof buf));
+	printf("\n");
+	edge_notes(o, idx);
+}
+
 /*
  * -v: every combination of the lists scored by stratified cross validation
  * (folds drawn once), the table on stdout, and o->p set to the best
@@ -2141,175 +2586,49 @@ static size_t grid_search(options *o, const lsv_data *x, lsv_graph **gs,
 			  const lsv_train_progress *progress, const int *fold,
 			  double **Kout)
 {
-	size_t N = 1, k, best, idx[NDIM], kidx = (size_t)-1, block, b;
-	int d, varied = 0;
-	lsv_cv_score *sc;
-	lsv_train_param *P;
-	double *K = NULL;
-	lsv_error err;
-	char buf[64];
+	size_t best, idx[NDIM], b, block;
+	grid gr;
+	grid_kernel gk = {NULL, (size_t)-1};
 	grid_progress gp;
 	lsv_cv_progress cvp;
 
-	for (d = 0; d < NDIM; d++)
-		N *= dim_list(o, d)->n;
-	sc = malloc(N * sizeof *sc);
-	P = malloc(N * sizeof *P);
-	if (sc == NULL || P == NULL)
-		tool_die(1, "out of memory");
-	for (k = 0; k < N; k++) {
-		combo_index(o, k, idx);
-		P[k] = combo_param(o, idx, x->l, x->n);
-	}
+	grid_alloc(&gr, o, x);
 	if (o->p.class_graph)
 		tool_info("-y: every fold is trained on its own graph, %s",
 			  o->graph_files == NULL
 			  ? "built from the fold's training labels"
 			  : "the -G graph without the edges of its held-out rows");
-	gp.done = 0;
-	gp.total = N;
-	gp.start = tool_elapsed();
-	gp.lsize = (double)x->l;
-	/* boosting is scored by its error, then its deviance
-	 * (lsv_cv_settings); the accuracy shows the error */
-	gp.boost = o->p.solver == LSV_SOLVER_BOOST;
-	gp.crit = gp.boost ? "deviance" : "scaled hinge loss";
-	cvp.scored = grid_scored;
-	cvp.sharing = grid_sharing;
-	cvp.ctx = &gp;
-	cvp.train = progress;
-	if (o->graph_files != NULL) {
-		o->graph_shown = calloc(o->Gl.n, sizeof *o->graph_shown);
-		if (o->graph_shown == NULL)
-			tool_die(1, "out of memory");
-		for (k = 0; k < o->Gl.n; k++)
-			o->graph_shown[k] = safe_dup(o->graph_files[k]);
-	}
+	grid_progress_start(&gp, &cvp, o, x, gr.n, progress);
+	show_graph_names(o);
 	/* a block: the gamma_A x gamma_I combinations of one -g, -L, -P (the
 	 * innermost dimensions), which can share one factorization */
 	block = o->al.n * o->il.n;
 	gp.block = block;
 	gp.units = 0.0;
-	for (b = 0; b < N; b += block) {
-		int any = 0, shared = 0;
+	for (b = 0; b < gr.n; b += block) {
+		int any;
 		combo_index(o, b, idx);
-		for (k = b; k < b + block; k++)
-			any |= uses_kernel(&P[k], x);
-		if (any && (K == NULL || kidx != idx[DIM_G])) {
-			free(K);
-			if (lsv_train_kernel(x, &P[b], &K, &err) != LSV_OK)
-				tool_die_data_err(o->in, 0, &err);
-			kidx = idx[DIM_G];
-		}
+		any = block_kernel(&gk, o, x, gr.P + b, block, idx[DIM_G]);
 		grid_block(&gp, b);
-		if (o->p.class_graph && o->graph_files == NULL) {
-			/* -y, graph built here: built anew in every fold from
-			 * the fold's training labels (lsv_cv_settings_rebuild) */
-			lsv_graph_param gq = o->gp;
-			gq.progress = NULL;
-			if (lsv_cv_settings_rebuild(x, &gq, P + b, block,
-						    any ? K : NULL, fold, o->folds,
-						    LSV_CV_SHARE, &cvp, sc + b,
-						    &shared, &err) != LSV_OK)
-				tool_die_err(&err);
-		} else if (lsv_cv_settings(x, gs[idx[DIM_GRAPH]], P + b, block,
-					   any ? K : NULL, fold,
-					   o->folds, LSV_CV_SHARE, &cvp, sc + b,
-					   &shared, &err) != LSV_OK)
-			tool_die_err(&err);
-		if (shared && block > 1) {
-			int graph = 0;
-			for (k = b; k < b + block; k++)
-				graph |= P[k].gamma_I > 0.0;
-			tool_info("combinations %zu to %zu shared one factorization "
-				  "(%s)", b + 1, b + block,
-				  graph ? "the graph term in a deformed kernel"
-					: "of K: no graph term");
-		}
+		score_block(o, x, gs[idx[DIM_GRAPH]], &gr, b, block,
+			    any ? gk.K : NULL, fold, &cvp);
 	}
-	best = lsv_cv_best(sc, P, N);
-	if (N == 1) {
-		printf("Cross Validation Accuracy = %g%% (%zu/%zu)\n",
-		       100.0 * (double)sc[0].correct / (double)x->l, sc[0].correct,
-		       x->l);
-		if (gp.boost)
-			printf("Cross Validation Deviance = %.6g\n", sc[0].tie);
-		else
-			printf("Cross Validation Scaled Hinge Loss = %.6g\n",
-			       sc[0].loss);
-	} else {
-		/* the table: one column per varied parameter */
-		size_t w[NDIM] = {0};
-		for (d = 0; d < NDIM; d++) {
-			if (dim_list(o, d)->n < 2)
-				continue;
-			varied |= 1 << d;
-			w[d] = 2;
-			for (k = 0; k < dim_list(o, d)->n; k++) {
-				size_t i2[NDIM] = {0};
-				i2[d] = k;
-				size_t len = strlen(dim_text(o, d, i2, buf, sizeof buf));
-				if (len > w[d])
-					w[d] = len;
-			}
-		}
-		/* boosting's -v varies no gamma_A: its ties go from the
-		 * deviance to gamma_I */
-		printf("# %ld-fold stratified cross validation of %zu combinations: "
-		       "lowest class-balanced held-out %s is best, ties (1e-12 "
-		       "relative) to %s, then smaller gamma_I\n",
-		       o->folds, N, gp.boost ? "error" : "scaled hinge loss",
-		       gp.boost ? "the lower class-balanced deviance"
-				: "larger gamma_A");
-		printf(" ");
-		for (d = 0; d < NDIM; d++)
-			if (varied & (1 << d))
-				printf(" %*s%c", (int)w[d] - 1, "-",
-				       dim_list(o, d)->opt);
-		if (gp.boost)
-			printf(" %12s %12s %9s\n", "error", "deviance",
-			       "accuracy");
-		else
-			printf(" %12s %9s\n", "scaled_hinge", "accuracy");
-		for (k = 0; k < N; k++) {
-			combo_index(o, k, idx);
-			printf("%c", k == best ? '*' : ' ');
-			for (d = 0; d < NDIM; d++)
-				if (varied & (1 << d))
-					printf(" %*s", (int)w[d],
-					       dim_text(o, d, idx, buf, sizeof buf));
-			if (gp.boost)
-				printf(" %12.6g %12.6g %8.4g%%\n", sc[k].loss,
-				       sc[k].tie, 100.0 * (double)sc[k].correct /
-				       (double)x->l);
-			else
-				printf(" %12.6g %8.4g%%\n", sc[k].loss,
-				       100.0 * (double)sc[k].correct /
-				       (double)x->l);
-		}
-		printf("best:");
-		combo_index(o, best, idx);
-		for (d = 0; d < NDIM; d++)
-			if (varied & (1 << d))
-				printf(" -%c %s", dim_list(o, d)->opt,
-				       dim_text(o, d, idx, buf, sizeof buf));
-		printf("\n");
-		edge_notes(o, idx);
-	}
+	best = lsv_cv_best(gr.sc, gr.P, gr.n);
+	if (gr.n == 1)
+		print_one_score(o, &gr.sc[0], x->l);
+	else
+		print_table(o, &gr, best, x->l);
 	tool_done();  /* a lost table is an error before training */
 	combo_index(o, best, idx);
-	o->p = P[best];
-	if (K != NULL && kidx != idx[DIM_G]) {
-		free(K);
-		K = NULL;
+	o->p = gr.P[best];
+	if (gk.K != NULL && gk.g != idx[DIM_G]) {
+		free(gk.K);
+		gk.K = NULL;
 	}
-	*Kout = K;
-	free(sc);
-	free(P);
-	for (k = 0; o->graph_shown != NULL && k < o->Gl.n; k++)
-		free(o->graph_shown[k]);
-	free(o->graph_shown);
-	o->graph_shown = NULL;
+	*Kout = gk.K;
+	free(gr.sc);
+	free(gr.P);
+	free_graph_names(o);
 	return idx[DIM_GRAPH];
 }
 
@@ -2317,14 +2636,12 @@ static size_t grid_search(options *o, const lsv_data *x, lsv_graph **gs,
  * -S) before any work, so a usage error comes at once. */
 static int *grid_prepare(options *o, const lsv_data *x)
 {
-	size_t N = 1, k, idx[NDIM];
-	int *fold = malloc(x->n * sizeof *fold), d;
+	size_t N = grid_size(o), k, idx[NDIM];
+	int *fold = malloc(x->n * sizeof *fold);
 	lsv_error err;
 
 	if (fold == NULL)
 		tool_die(1, "out of memory");
-	for (d = 0; d < NDIM; d++)
-		N *= dim_list(o, d)->n;
 	for (k = 0; k < N; k++) {
 		lsv_train_param p;
 		combo_index(o, k, idx);
