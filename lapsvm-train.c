@@ -1275,6 +1275,19 @@ static void set_files(options *o, int argc, char **argv)
 }
 
 /* argv into o, every option checked alone and against the others. */
+/* The library's parameter checks, before any input is read, so that a
+ * combination it refuses is the usage error it is, not preceded by an
+ * error of the data read for it (-s boost -t 4 reading the data as a
+ * kernel).  gamma_A and gamma_I are not resolved yet (they need l and n):
+ * their defaults pass, and settle_params checks everything again. */
+static void check_params_early(const options *o)
+{
+	lsv_error err;
+	if (lsv_train_param_check(&o->p, &err) != LSV_OK ||
+	    lsv_graph_param_check(&o->gp, &err) != LSV_OK)
+		tool_usage_error("%s", err.msg);
+}
+
 static void parse_options(int argc, char **argv, options *o)
 {
 	read_options(argc, argv, o);
@@ -1290,6 +1303,7 @@ static void parse_options(int argc, char **argv, options *o)
 	check_boost_cluster(o);
 	fill_lists(o);
 	check_graph_use(o);
+	check_params_early(o);
 	set_files(o, argc, argv);
 }
 

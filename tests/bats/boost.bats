@@ -572,3 +572,18 @@ rings_boost() {
 	assert_status 0
 	cmp small.out big.out
 }
+
+# the library's refusals came after the data was read for them: -t 4 read
+# the rows as a kernel and failed on the first ('missing serial number'),
+# -y on an unlabeled row (exit 1 both)
+@test "-s boost with -t 4 or -y: the usage error (exit 2) before the data is read" {
+	"$DG" -S 2 -l 5 moons m.txt
+	"$GB" -q m.txt m.graph
+	run --separate-stderr "$TRAIN" -q -s boost -t 4 -G m.graph m.txt x.model
+	assert_status 2
+	assert_stderr_has "lapsvm-train: boosting's trees split the features: no kernel applies (the precomputed kernel was asked for)"
+	run --separate-stderr "$TRAIN" -q -s boost -y m.txt x.model
+	assert_status 2
+	assert_stderr_has "lapsvm-train: class-dependent Laplacians with boosting (not implemented)"
+	[ ! -e x.model ]
+}
