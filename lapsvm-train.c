@@ -1347,26 +1347,20 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Says what the rows are, and warns when the unlabeled marker looks like
- * a forgotten class: fewer marked rows than labeled ones (a fully labeled
- * set whose class 0 became "unlabeled"), or the marker inside a run of
- * integer class labels (classes 1..9 but 4 marked).  Said once training
- * has succeeded, so that a failed run prints its one error line only. */
-static void describe_rows(const options *o, const lsv_data *x)
+/* The labeled rows' distinct labels: their number, the smallest and
+ * largest, and whether every integer from lo to hi but the marker is one
+ * of them (*run: the marker looks like a class left out). */
+static size_t label_classes(const lsv_data *x, double *lo, double *hi,
+			    int *run)
 {
-	const char *name = strcmp(o->in, "-") ? o->in : "(stdin)";
-	size_t u = x->n - x->l, i, k = 0, nclass = 0;
-	double *lab, lo, hi, m = x->unlabeled;
-	int run;
+	size_t i, k = 0, nclass = 0;
+	double *lab, m = x->unlabeled;
 
-	if (clustering(&o->p)) {
-		tool_info("%s: %zu rows clustered into %d; the labels of its %zu "
-			  "labeled rows are not used, only compared", name, x->n,
-			  o->p.clusters, x->l);
-		return;
-	}
-	lab = malloc(x->l * sizeof *lab);
-	if (lab == NULL)
+	*lo = *hi = 0.0;
+	*run = 0;
+	if (x->l == 0)
+		return 0;
+	if ((lab = malloc(x->l * sizeof *lab)) == NULL)
 		tool_die(1, "out of memory");
 	for (i = 0; i < x->n; i++)  /* the distinct class labels, sorted */
 		if (lsv_data_is_labeled(x, i))
@@ -1375,16 +1369,40 @@ static void describe_rows(const options *o, const lsv_data *x)
 	for (i = 0; i < k; i++)
 		if (i == 0 || lab[i] != lab[nclass - 1])
 			lab[nclass++] = lab[i];
-	lo = lab[0];
-	hi = lab[nclass - 1];
+	*lo = lab[0];
+	*hi = lab[nclass - 1];
 	/* every integer from lo to hi but m is a class */
-	run = nclass >= 3 && m > lo && m < hi && m == floor(m) &&
-	      hi - lo == (double)nclass;
-	for (i = 0; run && i < nclass; i++)
-		run = lab[i] == floor(lab[i]);
+	*run = nclass >= 3 && m > *lo && m < *hi && m == floor(m) &&
+	       *hi - *lo == (double)nclass;
+	for (i = 0; *run && i < nclass; i++)
+		*run = lab[i] == floor(lab[i]);
 	free(lab);
-	tool_info("%s: %zu rows: l = %zu labeled in %zu classes, u = %zu "
-		  "unlabeled (marker %g)", name, x->n, x->l, nclass, u, m);
+	return nclass;
+}
+
+/* Says what the rows are, and warns when the unlabeled marker looks like
+ * a forgotten class: fewer marked rows than labeled ones (a fully labeled
+ * set whose class 0 became "unlabeled"), or the marker inside a run of
+ * integer class labels (classes 1..9 but 4 marked); for clustering too,
+ * whose agreement would leave that class out.  Said once training has
+ * succeeded, so that a failed run prints its one error line only. */
+static void describe_rows(const options *o, const lsv_data *x)
+{
+	const char *name = strcmp(o->in, "-") ? o->in : "(stdin)";
+	size_t u = x->n - x->l, nclass;
+	double lo, hi, m = x->unlabeled;
+	int run;
+
+	nclass = label_classes(x, &lo, &hi, &run);
+	if (clustering(&o->p))
+		/* the labels only measure agreement, but a class taken for the
+		 * marker is left out of it: the warnings below apply */
+		tool_info("%s: %zu rows clustered into %d; the labels of its %zu "
+			  "labeled rows are not used, only compared", name, x->n,
+			  o->p.clusters, x->l);
+	else
+		tool_info("%s: %zu rows: l = %zu labeled in %zu classes, u = %zu "
+			  "unlabeled (marker %g)", name, x->n, x->l, nclass, u, m);
 	if (u > 0 && u < x->l)
 		tool_info("warning: only %zu rows carry the unlabeled marker %g, "
 			  "fewer than the %zu labeled rows: if %g is a class, give "
