@@ -218,6 +218,207 @@ static lsv_status not_finite(const lsv_kernel *k, const double *K, size_t na,
 			"the data)", aname, ra, bname, rb, K[i + j * na]);
 }
 
+/* One side of a kernel matrix: rows idx[0..n) of x (idx NULL: the first
+ * n), called name in messages ("row": a data row, whose failures are its
+ * own, file:line). */
+typedef struct {
+	const lsv_data *x;
+	const size_t *idx;
+	size_t n;
+	const char *name;
+} kernel_side;
+
+/* The buffers of one kernel matrix K (a's rows by b's), over the features
+ * f that b's rows use. */
+typedef struct {
+	lsv_fmap f;
+	int sparse;         /* inner products by sparse_products, not dgemm */
+	double *B;          /* b's rows dense, f.m x nb (dgemm only) */
+	double *A;          /* ROWS rows of a dense, f.m x ROWS (dgemm only) */
+	double *na2, *nb2;  /* |a_i|^2 and |b_j|^2 over the full sparse rows */
+} kernel_work;
+
+static void kernel_work_free(kernel_work *W)
+{
+	lsv_fmap_free(&W->f);
+	free(W->A);
+	free(W->B);
+	free(W->na2);
+	free(W->nb2);
+}
+
+/* The feature map of b's rows; LSV_ETOOBIG (and no map) when b's rows
+ * dense over it would pass 2^40 bytes or the map INT_MAX features (the
+ * dgemm's dimension). */
+static lsv_status kernel_features(const kernel_side *b, lsv_fmap *f,
+				  lsv_error *err)
+{
+	lsv_status st;
+
+	if ((st = lsv_fmap_build(b->x, b->idx, b->n, f, err)) != LSV_OK)
+		return st;
+	if (f->m > INT_MAX || (f->m > 0 && b->n > ((size_t)1 << 40) / 8 / f->m)) {
+		lsv_fmap_free(f);
+		return lsv_fail(err, LSV_ETOOBIG,
+				"kernel: %zu rows x %zu features are too many to "
+				"densify", b->n, f->m);
+	}
+	return LSV_OK;
+}
+
+/* Choose sparse or dense products (sparse_enough) and allocate W's
+ * buffers for them and the norms. */
+static lsv_status kernel_alloc(kernel_work *W, size_t na,
+			       const kernel_side *b, lsv_error *err)
+{
+	size_t nb = b->n, m = W->f.m;
+
+	W->sparse = m > 0 && sparse_enough(b->x, b->idx, nb, &W->f);
+	if (!W->sparse) {
+		W->B = malloc((nb * m + 1) * sizeof *W->B);
+		W->A = malloc((ROWS * m + 1) * sizeof *W->A);
+	}
+	W->na2 = malloc(na * sizeof *W->na2);
+	W->nb2 = malloc(nb * sizeof *W->nb2);
+	if ((!W->sparse && (!W->B || !W->A)) || !W->na2 || !W->nb2)
+		return lsv_fail(err, LSV_ENOMEM,
+				"out of memory for the kernel's dense blocks (%zu bytes)",
+				(nb + ROWS) * m * sizeof(double));
+	return LSV_OK;
+}
+
+/* norm[r] = |row r of side s|^2, over its full sparse row. */
+static void side_norms(const kernel_side *s, double *norm)
+{
+	size_t r;
+
+	for (r = 0; r < s->n; r++)
+		norm[r] = sqnorm(s->x, s->idx ? s->idx[r] : r);
+}
+
+/* The RBF's |u - v|^2 = |u|^2 + |v|^2 - 2 u'v needs finite norms: the
+ * first row of side s whose squared norm overflowed is an error. */
+static lsv_status side_norms_finite(const kernel_side *s, const double *norm,
+				    lsv_error *err)
+{
+	size_t r, at;
+
+	for (r = 0; r < s->n && isfinite(norm[r]); r++)
+		;
+	if (r == s->n)
+		return LSV_OK;
+	at = (s->idx ? s->idx[r] : r) + 1;
+	if (strcmp(s->name, "row") == 0)  /* a data row's: file:line */
+		return lsv_fail_row(err, LSV_ENUMERIC, at, "its squared norm "
+				    "overflows a double: feature values too "
+				    "large for the RBF kernel (rescale the "
+				    "data)");
+	return lsv_fail(err, LSV_ENUMERIC, "%s %zu: its squared norm overflows "
+			"a double: feature values too large for the RBF kernel "
+			"(rescale the data)", s->name, at);
+}
+
+/* K = A^T B by dgemm: b's rows densified once, a's ROWS at a time (with no
+ * feature at all, K = 0). */
+static void dense_products(kernel_work *W, const kernel_side *a,
+			   const kernel_side *b, double *K)
+{
+	const double one = 1.0, zero = 0.0;
+	size_t na = a->n, nb = b->n, r0, j;
+
+	densify(b->x, b->idx, 0, nb, &W->f, W->B);
+	for (r0 = 0; r0 < na; r0 += ROWS) {
+		size_t cnt = na - r0 < ROWS ? na - r0 : ROWS;
+		int M = (int)cnt, N = (int)nb, D = (int)W->f.m, LDK = (int)na;
+		if (W->f.m > 0) {
+			densify(a->x, a->idx, r0, cnt, &W->f, W->A);
+			/* K[r0.., :] = A^T B */
+			dgemm_("T", "N", &M, &N, &D, &one, W->A, &D, W->B, &D,
+			       &zero, K + r0, &LDK, 1, 1);
+		} else {
+			for (j = 0; j < nb; j++)
+				memset(K + r0 + j * na, 0, cnt * sizeof *K);
+		}
+	}
+}
+
+/* A value that is not finite, found by kernel_map_column: its row i
+ * and, for the polynomial, its inner product ip (NaN if none). */
+typedef struct {
+	int found;
+	size_t i;
+	double ip;
+} kernel_bad;
+
+/*
+ * Column c (na inner products u'v against b's row whose squared norm is
+ * nb2j) mapped in place to kernel values: linear as it is, polynomial
+ * (gamma u'v + coef0)^degree, RBF exp(-gamma max(0, |u|^2 + |v|^2 -
+ * 2 u'v)).  Returns the sum of c[i] - c[i], NaN if some value is not
+ * finite; *bad gets the polynomial's first overflowed value.
+ */
+static double kernel_map_column(const lsv_kernel *k, double *c, size_t na,
+				const double *na2, double nb2j,
+				kernel_bad *bad)
+{
+	double sum = 0.0;
+	size_t i;
+
+	switch (k->type) {
+	case LSV_KERNEL_LINEAR:
+	case LSV_KERNEL_PRECOMPUTED:  /* (never mapped) */
+		for (i = 0; i < na; i++)
+			sum += c[i] - c[i];  /* NaN if some c[i] is not finite */
+		break;
+	case LSV_KERNEL_POLY:
+		for (i = 0; i < na; i++) {
+			double v = pow(k->gamma * c[i] + k->coef0, k->degree);
+			if (!isfinite(v) && !bad->found) {  /* the first one */
+				bad->ip = c[i];
+				bad->i = i;
+				bad->found = 1;
+			}
+			c[i] = v;
+			sum += c[i] - c[i];
+		}
+		break;
+	case LSV_KERNEL_RBF:
+		/* Norms finite: d2 is finite or +inf, c[i] in [0, 1]. */
+		for (i = 0; i < na; i++) {
+			double d2 = na2[i] + nb2j - 2.0 * c[i];
+			c[i] = exp(-k->gamma * (d2 > 0.0 ? d2 : 0.0));
+		}
+		break;
+	}
+	return sum;
+}
+
+/* Elementwise map of the inner products in K, column by column; the first
+ * column with a value not finite makes the whole matrix an error
+ * (not_finite names the pair: the polynomial's first overflow, else the
+ * column's first value not finite). */
+static lsv_status kernel_map(const lsv_kernel *k, const kernel_work *W,
+			     const kernel_side *a, const kernel_side *b,
+			     double *K, lsv_error *err)
+{
+	size_t na = a->n, i, j;
+
+	for (j = 0; j < b->n; j++) {
+		double *c = K + j * na;
+		kernel_bad bad = { 0, 0, NAN };
+		double sum = kernel_map_column(k, c, na, W->na2, W->nb2[j], &bad);
+		if (sum == 0.0)  /* (false for NaN) */
+			continue;
+		for (i = 0; i < na && isfinite(c[i]); i++)
+			;
+		if (bad.found)
+			i = bad.i;
+		return not_finite(k, K, na, i < na ? i : 0, j, bad.ip, a->idx,
+				  b->idx, a->name, b->name, err);
+	}
+	return LSV_OK;
+}
+
 lsv_status lsv_kernel_matrix(const lsv_kernel *k, const lsv_data *a,
 			     const size_t *ia, size_t na, const lsv_data *b,
 			     const size_t *ib, size_t nb, double *K,
@@ -227,18 +428,20 @@ lsv_status lsv_kernel_matrix(const lsv_kernel *k, const lsv_data *a,
 				       err);
 }
 
+/*
+ * K[i + j na] = k(a_i, b_j): the checks, then b's feature map, the norms
+ * (finite, for the RBF), the inner products (sparse or by dgemm) and
+ * their elementwise map.  A precomputed kernel is looked up instead.
+ */
 lsv_status lsv_kernel_matrix_named(const lsv_kernel *k, const lsv_data *a,
 				   const size_t *ia, size_t na,
 				   const lsv_data *b, const size_t *ib,
 				   size_t nb, double *K, const char *aname,
 				   const char *bname, lsv_error *err)
 {
-	lsv_fmap f;
+	const kernel_side sa = { a, ia, na, aname }, sb = { b, ib, nb, bname };
+	kernel_work W;
 	lsv_status st;
-	double *B = NULL, *A = NULL, *na2 = NULL, *nb2 = NULL;
-	size_t r0, i, j;
-	const double one = 1.0, zero = 0.0;
-	int sparse;
 
 	if ((st = lsv_kernel_check(k, err)) != LSV_OK)
 		return st;
@@ -251,115 +454,25 @@ lsv_status lsv_kernel_matrix_named(const lsv_kernel *k, const lsv_data *a,
 		return lsv_fail(err, LSV_ETOOBIG,
 				"kernel matrix %zu x %zu: at most %d rows per side",
 				na, nb, INT_MAX);
-	if ((st = lsv_fmap_build(b, ib, nb, &f, err)) != LSV_OK)
+	memset(&W, 0, sizeof W);
+	if ((st = kernel_features(&sb, &W.f, err)) != LSV_OK)
 		return st;
-	if (f.m > INT_MAX || (f.m > 0 && nb > ((size_t)1 << 40) / 8 / f.m)) {
-		lsv_fmap_free(&f);
-		return lsv_fail(err, LSV_ETOOBIG,
-				"kernel: %zu rows x %zu features are too many to "
-				"densify", nb, f.m);
-	}
-	sparse = f.m > 0 && sparse_enough(b, ib, nb, &f);
-	if (!sparse) {
-		B = malloc((nb * f.m + 1) * sizeof *B);
-		A = malloc((ROWS * f.m + 1) * sizeof *A);
-	}
-	na2 = malloc(na * sizeof *na2);
-	nb2 = malloc(nb * sizeof *nb2);
-	if ((!sparse && (!B || !A)) || !na2 || !nb2) {
-		st = lsv_fail(err, LSV_ENOMEM,
-			      "out of memory for the kernel's dense blocks (%zu bytes)",
-			      (nb + ROWS) * f.m * sizeof(double));
+	if ((st = kernel_alloc(&W, na, &sb, err)) != LSV_OK)
 		goto done;
-	}
-	if (!sparse)
-		densify(b, ib, 0, nb, &f, B);
-	for (i = 0; i < na; i++)
-		na2[i] = sqnorm(a, ia ? ia[i] : i);
-	for (j = 0; j < nb; j++)
-		nb2[j] = sqnorm(b, ib ? ib[j] : j);
-	/* |u - v|^2 = |u|^2 + |v|^2 - 2 u'v needs finite norms. */
-	for (i = 0; i < na + nb && k->type == LSV_KERNEL_RBF; i++) {
-		int in_a = i < na;
-		size_t r = in_a ? i : i - na;
-		if (!isfinite(in_a ? na2[r] : nb2[r])) {
-			const size_t *ix = in_a ? ia : ib;
-			const char *name = in_a ? aname : bname;
-			size_t at = (ix ? ix[r] : r) + 1;
-			/* a data row's failure is the row's (file:line) */
-			st = strcmp(name, "row") == 0
-			     ? lsv_fail_row(err, LSV_ENUMERIC, at, "its squared "
-					    "norm overflows a double: feature "
-					    "values too large for the RBF kernel "
-					    "(rescale the data)")
-			     : lsv_fail(err, LSV_ENUMERIC, "%s %zu: its squared "
-					"norm overflows a double: feature values "
-					"too large for the RBF kernel (rescale the "
-					"data)", name, at);
-			goto done;
-		}
-	}
-
-	if (sparse && (st = sparse_products(a, ia, na, b, ib, nb, &f, K,
-					    err)) != LSV_OK)
+	side_norms(&sa, W.na2);
+	side_norms(&sb, W.nb2);
+	if (k->type == LSV_KERNEL_RBF &&
+	    ((st = side_norms_finite(&sa, W.na2, err)) != LSV_OK ||
+	     (st = side_norms_finite(&sb, W.nb2, err)) != LSV_OK))
 		goto done;
-	for (r0 = 0; r0 < na && !sparse; r0 += ROWS) {
-		size_t cnt = na - r0 < ROWS ? na - r0 : ROWS;
-		int M = (int)cnt, N = (int)nb, D = (int)f.m, LDK = (int)na;
-		if (f.m > 0) {
-			densify(a, ia, r0, cnt, &f, A);
-			/* K[r0.., :] = A^T B */
-			dgemm_("T", "N", &M, &N, &D, &one, A, &D, B, &D, &zero,
-			       K + r0, &LDK, 1, 1);
-		} else {
-			for (j = 0; j < nb; j++)
-				memset(K + r0 + j * na, 0, cnt * sizeof *K);
-		}
-	}
-	/* Elementwise map of the inner products; any value not finite
-	 * makes the whole matrix an error. */
-	for (j = 0; j < nb && st == LSV_OK; j++) {
-		double *c = K + j * na, bad = 0.0, ip_bad = NAN;
-		size_t i_bad = 0;
-		int found = 0;
-		switch (k->type) {
-		case LSV_KERNEL_LINEAR:
-		case LSV_KERNEL_PRECOMPUTED:  /* (returned above) */
-			for (i = 0; i < na; i++)
-				bad += c[i] - c[i];  /* NaN if some c[i] is not finite */
-			break;
-		case LSV_KERNEL_POLY:
-			for (i = 0; i < na; i++) {
-				double v = pow(k->gamma * c[i] + k->coef0, k->degree);
-				if (!isfinite(v) && !found)  /* the first one */
-					ip_bad = c[i], i_bad = i, found = 1;
-				c[i] = v;
-				bad += c[i] - c[i];
-			}
-			break;
-		case LSV_KERNEL_RBF:
-			/* Norms finite: d2 is finite or +inf, c[i] in [0, 1]. */
-			for (i = 0; i < na; i++) {
-				double d2 = na2[i] + nb2[j] - 2.0 * c[i];
-				c[i] = exp(-k->gamma * (d2 > 0.0 ? d2 : 0.0));
-			}
-			break;
-		}
-		if (bad != 0.0 || bad != bad) {
-			for (i = 0; i < na && isfinite(c[i]); i++)
-				;
-			if (found)
-				i = i_bad;
-			st = not_finite(k, K, na, i < na ? i : 0, j, ip_bad, ia, ib,
-					aname, bname, err);
-		}
-	}
+	if (W.sparse)
+		st = sparse_products(a, ia, na, b, ib, nb, &W.f, K, err);
+	else
+		dense_products(&W, &sa, &sb, K);
+	if (st == LSV_OK)
+		st = kernel_map(k, &W, &sa, &sb, K, err);
 done:
-	lsv_fmap_free(&f);
-	free(A);
-	free(B);
-	free(na2);
-	free(nb2);
+	kernel_work_free(&W);
 	return st;
 }
 

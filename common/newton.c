@@ -77,126 +77,236 @@ double lsv_line_search(size_t l, const double *f, const double *df,
 	return 0.5 * (lo + hi);
 }
 
+/* The working arrays of lsv_newton, for C functions over n rows (l
+ * labeled) and nz coefficients each; every per-function block is
+ * function c's at offset c times its length. */
+typedef struct {
+	unsigned char *act;   /* l x C: is labeled row r in S of function c? */
+	unsigned char *live;  /* C: does function c still take steps? */
+	double *zn;           /* nz x C: the solve's zn, then the step d */
+	double *f, *df;       /* n x C: the outputs A z and A d */
+	double *fl, *dfl;     /* l: f and df on one function's labeled rows */
+	double *a1, *a2;      /* C: R's part of F'(t)/2, a1 + t a2 */
+} newton_work;
+
+static void newton_free(newton_work *W)
+{
+	free(W->act);
+	free(W->live);
+	free(W->zn);
+	free(W->f);
+	free(W->df);
+	free(W->fl);
+	free(W->dfl);
+	free(W->a1);
+	free(W->a2);
+}
+
+/* Allocate W's arrays (f, a1 and a2 zeroed); LSV_ENOMEM if any fails (the
+ * caller frees W either way). */
+static lsv_status newton_alloc(newton_work *W, size_t n, size_t l, size_t nz,
+			       size_t C, lsv_error *err)
+{
+	W->act = malloc(l * C + 1);
+	W->live = malloc(C);
+	W->zn = malloc(nz * C * sizeof *W->zn);
+	W->f = calloc(n * C, sizeof *W->f);
+	W->df = malloc(n * C * sizeof *W->df);
+	W->fl = malloc((l + 1) * sizeof *W->fl);
+	W->dfl = malloc((l + 1) * sizeof *W->dfl);
+	W->a1 = calloc(C, sizeof *W->a1);
+	W->a2 = calloc(C, sizeof *W->a2);
+	if (!W->act || !W->live || !W->zn || !W->f || !W->df || !W->fl ||
+	    !W->dfl || !W->a1 || !W->a2)
+		return lsv_fail(err, LSV_ENOMEM,
+				"out of memory for the Newton steps");
+	return LSV_OK;
+}
+
+/*
+ * The starting point, every function live.  Cold: z = 0, f = 0, and every
+ * labeled loss active (the quadratic of that S is F itself).  Warm: the
+ * given z, f = A z, and S from f.
+ */
+static lsv_status newton_start(lsv_fit *F, const lsv_newton_obj *O,
+			       int hinge, double *z, newton_work *W)
+{
+	size_t n = F->n, l = F->l, nz = O->nz, C = (size_t)F->nr_fn, c, r;
+	lsv_status st;
+
+	memset(W->live, 1, C);
+	if (!F->warm) {
+		memset(z, 0, nz * C * sizeof *z);
+		memset(W->act, 1, l * C);
+		return LSV_OK;
+	}
+	if ((st = O->outputs(O->ctx, W->live, z, W->f)) != LSV_OK ||
+	    (st = lsv_check_start(W->f, n, z, nz, (int)C, F->err)) != LSV_OK)
+		return st;
+	for (c = 0; c < C; c++)
+		for (r = 0; r < l; r++)
+			W->act[r + c * l] = (unsigned char)active(
+				hinge, F->Y[r + c * l], W->f[c * n + F->lab[r]]);
+	return LSV_OK;
+}
+
+/* Is some function still live? */
+static int newton_any_live(const unsigned char *live, size_t C)
+{
+	int any = 0;
+	size_t c;
+
+	for (c = 0; c < C; c++)
+		any |= live[c];
+	return any;
+}
+
+/*
+ * The live functions' directions: zn = the minimizer of the quadratic of
+ * the current S (the objective's solve), d = zn - z (left in zn), df = A d,
+ * and, when the step is line-searched, R's part of the slope along d
+ * (a1, a2).  Counts one Newton step per live function.
+ */
+static lsv_status newton_direction(lsv_fit *F, const lsv_newton_obj *O,
+				   int searched, long step, const double *z,
+				   newton_work *W)
+{
+	size_t nz = O->nz, C = (size_t)F->nr_fn, c, j;
+	lsv_status st;
+
+	if ((st = O->solve(O->ctx, W->act, W->live, step, z, W->zn)) != LSV_OK)
+		return st;
+	for (c = 0; c < C; c++) {
+		if (!W->live[c])
+			continue;
+		F->report->newton_steps++;
+		for (j = 0; j < nz; j++)
+			W->zn[j + c * nz] -= z[j + c * nz];
+	}
+	if ((st = O->outputs(O->ctx, W->live, W->zn, W->df)) != LSV_OK)
+		return st;
+	if (searched)
+		st = O->slope(O->ctx, W->live, z, W->zn, W->f, W->df, W->a1,
+			      W->a2);
+	return st;
+}
+
+/* The exact line search's t for function c: F(z + t d) restricted to its
+ * labeled rows' f and df (lsv_line_search). */
+static double newton_step_length(const lsv_fit *F, newton_work *W, int hinge,
+				 size_t c)
+{
+	size_t n = F->n, l = F->l, o = c * n, r;
+
+	for (r = 0; r < l; r++) {
+		W->fl[r] = W->f[o + F->lab[r]];
+		W->dfl[r] = W->df[o + F->lab[r]];
+	}
+	return lsv_line_search(l, W->fl, W->dfl, F->Y + c * l,
+			       1.0 / (double)l, W->a1[c], W->a2[c], hinge);
+}
+
+/*
+ * Function c's move by t (1 unless searched): z += t d, f += t df, then S
+ * from the new f; *changed gets the number of labeled rows whose S
+ * membership changed.  Returns whether the step was full: |t - 1| <
+ * full_tol, or (small_step > 0) max |t df| <= small_step (1 + max |f|).
+ */
+static int newton_move(const lsv_fit *F, const lsv_newton_obj *O, int hinge,
+		       double t, size_t c, double *z, newton_work *W,
+		       size_t *changed)
+{
+	size_t n = F->n, l = F->l, nz = O->nz, o = c * n, i, j, r;
+	const double *y = F->Y + c * l;
+	double dmax = 0.0, fmx = 0.0;
+
+	for (j = 0; j < nz; j++)
+		z[j + c * nz] += t * W->zn[j + c * nz];
+	for (i = 0; i < n; i++) {
+		W->f[o + i] += t * W->df[o + i];
+		dmax = fmax(dmax, fabs(t * W->df[o + i]));
+		fmx = fmax(fmx, fabs(W->f[o + i]));
+	}
+	*changed = 0;
+	for (r = 0; r < l; r++) {
+		unsigned char a = (unsigned char)active(hinge, y[r],
+							W->f[o + F->lab[r]]);
+		*changed += a != W->act[r + c * l];
+		W->act[r + c * l] = a;
+	}
+	return fabs(t - 1.0) < O->full_tol ||
+	       (O->small_step > 0.0 && dmax <= O->small_step * (1.0 + fmx));
+}
+
+/*
+ * Every live function's move along its direction, line-searched for the
+ * squared hinge after the cold first step (later: step > 0 or warm).  A function whose S did
+ * not change under a full step (always, for the squared loss) has
+ * converged and stops, unless the solve is joint: then all stop together
+ * once all have converged, or (stop_stable) once no S changed in a step.
+ * That last test is not asked of the cold first step, whose S is the
+ * all-active one of z = 0 rather than of its outputs; a warm first step's
+ * S is its start's outputs', as every later step's is its iterate's, so an
+ * unchanged S ends a warm run at once.
+ */
+static void newton_move_all(lsv_fit *F, const lsv_newton_obj *O, int hinge,
+			    int later, double *z, newton_work *W)
+{
+	size_t C = (size_t)F->nr_fn, changed = 0, c;
+	int all_done = 1;
+
+	for (c = 0; c < C; c++) {
+		double t = 1.0;
+		size_t changed_c;
+		int full;
+		if (!W->live[c])
+			continue;
+		if (hinge && later)
+			t = newton_step_length(F, W, hinge, c);
+		full = newton_move(F, O, hinge, t, c, z, W, &changed_c);
+		changed += changed_c;
+		if (!hinge || (changed_c == 0 && full)) {
+			if (!O->joint)
+				W->live[c] = 0;
+		} else {
+			all_done = 0;
+		}
+	}
+	if (O->joint &&
+	    (all_done || (O->stop_stable && later && changed == 0)))
+		memset(W->live, 0, C);
+}
+
+/*
+ * lsv_newton: finite Newton on the objective O (above) for every function
+ * of F, hinge choosing the squared hinge over the squared loss; z (nz x
+ * nr_fn) gets the minimizers (F->warm: holds the start).
+ */
 lsv_status lsv_newton(lsv_fit *F, const lsv_newton_obj *O, int hinge,
 		      double *z)
 {
-	size_t n = F->n, l = F->l, nz = O->nz, C = (size_t)F->nr_fn, i, j, r;
-	size_t c;
-	double il = 1.0 / (double)l;
-	unsigned char *act = malloc(l * C + 1), *live = malloc(C);
-	double *zn = malloc(nz * C * sizeof *zn), *f = calloc(n * C, sizeof *f);
-	double *df = malloc(n * C * sizeof *df);
-	double *fl = malloc((l + 1) * sizeof *fl), *dfl = malloc((l + 1) * sizeof *dfl);
-	double *a1 = calloc(C, sizeof *a1), *a2 = calloc(C, sizeof *a2);
-	lsv_status st = LSV_OK;
+	newton_work W = { 0 };
+	lsv_status st;
 	long step;
 
-	if (!act || !live || !zn || !f || !df || !fl || !dfl || !a1 || !a2)
-		st = lsv_fail(F->err, LSV_ENOMEM,
-			      "out of memory for the Newton steps");
+	st = newton_alloc(&W, F->n, F->l, O->nz, (size_t)F->nr_fn, F->err);
 	if (O->agree != NULL)
 		st = O->agree(O->ctx, st);
-	if (st != LSV_OK)
+	if (st != LSV_OK || (st = newton_start(F, O, hinge, z, &W)) != LSV_OK)
 		goto done;
-	memset(live, 1, C);
-	if (!F->warm) {
-		memset(z, 0, nz * C * sizeof *z);
-		memset(act, 1, l * C);  /* from z = 0 every labeled loss is active */
-	} else {
-		/* a warm start: f = A z, S from f; the first step is no longer
-		 * the minimizer of F itself, so it is line-searched too */
-		if ((st = O->outputs(O->ctx, live, z, f)) != LSV_OK ||
-		    (st = lsv_check_start(f, n, z, nz, (int)C, F->err)) != LSV_OK)
-			goto done;
-		for (c = 0; c < C; c++)
-			for (r = 0; r < l; r++)
-				act[r + c * l] = (unsigned char)active(
-					hinge, F->Y[r + c * l], f[c * n + F->lab[r]]);
-	}
-	for (step = 0;; step++) {
-		size_t changed = 0;
-		int any = 0, all_done = 1;
-		for (c = 0; c < C; c++)
-			any |= live[c];
-		if (!any)
-			break;
+	for (step = 0; newton_any_live(W.live, (size_t)F->nr_fn); step++) {
+		int later = step > 0 || F->warm;
 		if (step == LSV_NEWTON_MAX_STEPS) {
 			F->report->newton_capped = 1;
 			break;
 		}
-		if ((st = O->solve(O->ctx, act, live, step, z, zn)) != LSV_OK)
+		st = newton_direction(F, O, hinge && later, step, z, &W);
+		if (st != LSV_OK)
 			goto done;
-		for (c = 0; c < C; c++) {
-			if (!live[c])
-				continue;
-			F->report->newton_steps++;
-			for (j = 0; j < nz; j++)  /* the step d = zn - z */
-				zn[j + c * nz] -= z[j + c * nz];
-		}
-		if ((st = O->outputs(O->ctx, live, zn, df)) != LSV_OK)
-			goto done;
-		if (hinge && (step > 0 || F->warm) &&
-		    (st = O->slope(O->ctx, live, z, zn, f, df, a1, a2)) != LSV_OK)
-			goto done;
-		for (c = 0; c < C; c++) {
-			const double *y = F->Y + c * l;
-			double t = 1.0, dmax = 0.0, fmx = 0.0;
-			size_t o = c * n, changed_c = 0;
-			int full;
-			if (!live[c])
-				continue;
-			if (hinge && (step > 0 || F->warm)) {
-				for (r = 0; r < l; r++) {
-					fl[r] = f[o + F->lab[r]];
-					dfl[r] = df[o + F->lab[r]];
-				}
-				t = lsv_line_search(l, fl, dfl, y, il, a1[c], a2[c],
-						    hinge);
-			}
-			for (j = 0; j < nz; j++)
-				z[j + c * nz] += t * zn[j + c * nz];
-			for (i = 0; i < n; i++) {
-				f[o + i] += t * df[o + i];
-				dmax = fmax(dmax, fabs(t * df[o + i]));
-				fmx = fmax(fmx, fabs(f[o + i]));
-			}
-			for (r = 0; r < l; r++) {
-				unsigned char a = (unsigned char)active(
-					hinge, y[r], f[o + F->lab[r]]);
-				changed_c += a != act[r + c * l];
-				act[r + c * l] = a;
-			}
-			changed += changed_c;
-			full = fabs(t - 1.0) < O->full_tol ||
-			       (O->small_step > 0.0 &&
-				dmax <= O->small_step * (1.0 + fmx));
-			if (!hinge || (changed_c == 0 && full)) {
-				if (!O->joint)
-					live[c] = 0;
-			} else {
-				all_done = 0;
-			}
-		}
-		/* stable (early stopping): no S changed by a step.  Not asked
-		 * of the cold first step, whose S is the all-active one of
-		 * z = 0 rather than of its outputs; a warm first step's S is
-		 * its start's outputs', as every later step's is its
-		 * iterate's, so an unchanged S ends a warm run at once */
-		if (O->joint &&
-		    (all_done || (O->stop_stable && (step > 0 || F->warm) &&
-				  changed == 0)))
-			memset(live, 0, C);
+		newton_move_all(F, O, hinge, later, z, &W);
 	}
 	F->report->newton_cap = LSV_NEWTON_MAX_STEPS;
 done:
-	free(act);
-	free(live);
-	free(zn);
-	free(f);
-	free(df);
-	free(fl);
-	free(dfl);
-	free(a1);
-	free(a2);
+	newton_free(&W);
 	return st;
 }
