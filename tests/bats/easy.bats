@@ -19,11 +19,11 @@ setup() {
 	awk '{ srand(NR + 7); print $0 " 3:" int(1000 * rand()) }' t.txt >te.txt
 }
 
-@test "one command scales, builds the graph, cross validates, trains and predicts; the files say so" {
+@test "one command scales, builds the graph, cross validates, trains and predicts; the files say so, the graph's record included" {
 	run --separate-stderr "$EASY" tr.txt te.txt
 	assert_status 0
 	[[ "$output" == *"Best: -s lapsvm -a "*" -i "*" (cross validation, 3 folds: accuracy "*"%)"* ]]
-	[[ "$output" == *"Written: tr.txt.range tr.txt.scale tr.txt.scale.graph tr.txt.grid tr.txt.scale.model te.txt.scale te.txt.predict"* ]]
+	[[ "$output" == *"Written: tr.txt.range tr.txt.scale tr.txt.scale.graph tr.txt.scale.graph.knn tr.txt.grid tr.txt.scale.model te.txt.scale te.txt.predict"* ]]
 	[[ "$output" == *"Accuracy = "*"% ("*"/200) (classification)"* ]]
 	# the model is lapsvm-train's with the best line's options on these files
 	local best
@@ -33,6 +33,11 @@ setup() {
 	cmp again.model tr.txt.scale.model
 	"$PRED" te.txt.scale tr.txt.scale.model again.predict >/dev/null
 	cmp again.predict te.txt.predict
+	# every file it wrote is named on stdout
+	local f
+	for f in tr.txt.*; do
+		[[ "$output" == *" $f"* ]]
+	done
 	# every value of the scaled files in [0, 1] (the test's may leave it)
 	awk '{ for (i = 2; i <= NF; i++) { split($i, a, ":"); if (a[2] < 0 || a[2] > 1) exit 1 } }' tr.txt.scale
 	[ -z "$(ls -A | grep '^\.lapsvm-easy')" ]
