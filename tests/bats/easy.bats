@@ -148,3 +148,20 @@ setup() {
 	assert_status 1
 	assert_stderr_has "the same base name as the training file"
 }
+
+# lapsvm-train takes the last of a repeated option and the script's own
+# came after -T's: -T '-a 1' trained with the grid's -a, -T '-v 3' ran 5
+# folds and said so, -T '-s boost' failed on the grid's -a
+@test "-T with an option the script sets itself (-s, -u, -v, -S, -a, -i, -G ...) is a usage error, not dropped" {
+	local t
+	for t in "-s laprls" "-v 3" "-u -1" "-S 4" "-a 1" "-A 1" "-c 10" "-i 0.1" "-I 1" "-qi 1" "-G g" "-F list" "-k 10"; do
+		run --separate-stderr "$EASY" -T "$t" tr.txt
+		assert_status 2
+		assert_stderr_has "lapsvm-easy: -T '$t': -"
+	done
+	[ -z "$(ls -A | grep -v '\.txt$')" ]
+	# kernel and Laplacian options pass, a negative value included
+	run --separate-stderr "$EASY" -T "-t 1 -d 2 -r -1 -L unnormalized -qP 2" tr.txt
+	assert_status 0
+	grep -q '^laplacian_power 2$' tr.txt.scale.model
+}
