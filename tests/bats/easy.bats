@@ -92,19 +92,19 @@ setup() {
 	grep -q '^# 3-fold stratified cross validation' tr.txt.grid
 }
 
-@test "a bad row of the training or test file: FILE:LINE and the reason, exit 1, nothing written" {
+@test "a bad row of the training or test file: lapsvm-easy: FILE:LINE and the reason, exit 1, nothing written" {
 	sed '4s/1:[^ ]*/1:abc/' tr.txt >bad.txt
 	run --separate-stderr "$EASY" bad.txt te.txt
 	assert_status 1
-	assert_stderr_has "bad.txt:4: bad value for feature 1 (found 'abc', expected a number)"
+	assert_stderr_has "lapsvm-easy: bad.txt:4: bad value for feature 1 (found 'abc', expected a number)"
 	sed '6s/2:/0:/' te.txt >badt.txt
 	run --separate-stderr "$EASY" tr.txt badt.txt
 	assert_status 1
-	assert_stderr_has "badt.txt:6: bad feature index '0' (expected an integer of at least 1)"
+	assert_stderr_has "lapsvm-easy: badt.txt:6: bad feature index '0' (expected an integer of at least 1)"
 	printf '1 2:1 1:3\n' >order.txt
 	run --separate-stderr "$EASY" order.txt
 	assert_status 1
-	assert_stderr_has "order.txt:1: feature index 1 after 2 (expected increasing indices)"
+	assert_stderr_has "lapsvm-easy: order.txt:1: feature index 1 after 2 (expected increasing indices)"
 	[ "$(ls -A | LC_ALL=C sort)" = "$(printf '%s\n' bad.txt badt.txt m.txt order.txt t.txt te.txt tr.txt)" ]
 }
 
@@ -120,7 +120,7 @@ setup() {
 	: >empty.txt
 	run --separate-stderr "$EASY" empty.txt
 	assert_status 1
-	assert_stderr_has "empty.txt: no data rows"
+	assert_stderr_has "lapsvm-easy: empty.txt: no data rows"
 	[ -z "$(ls -A | grep -v '\.txt$')" ]
 }
 
@@ -184,6 +184,6 @@ setup() {
 	printf '1 1:2\r3\n-1 1:1\n' >cr.txt
 	run --separate-stderr "$EASY" cr.txt
 	assert_status 1
-	assert_stderr_has "cr.txt:1: bad value for feature 1 (found '2\\r3', expected a number)"
+	assert_stderr_has "lapsvm-easy: cr.txt:1: bad value for feature 1 (found '2\\r3', expected a number)"
 	assert_stderr_safe
 }
