@@ -32,6 +32,32 @@ static void usage(void)
 "Exit status: 0 success, 1 failure (bad input, I/O), 2 usage error.\n");
 }
 
+/* Warns when a further file has features the fit file lacks: no
+ * component weighs them (lsv_pca_project skips them), so two rows that
+ * differ only there get the same projection, and the user should know. */
+static void warn_unfitted_features(const char *path, const lsv_data *x,
+				   size_t d)
+{
+	size_t i, p, rows = 0, first = 0;
+
+	for (i = 0; i < x->n; i++) {
+		int beyond = 0;
+		for (p = x->rowptr[i]; p < x->rowptr[i + 1]; p++)
+			if ((size_t)x->col[p] >= d && x->val[p] != 0.0) {
+				beyond = 1;
+				if (first == 0 || (size_t)x->col[p] + 1 < first)
+					first = (size_t)x->col[p] + 1;
+			}
+		rows += beyond;
+	}
+	if (rows > 0)
+		tool_info("warning: %s: %zu row%s features the fit file lacks "
+			  "(from feature %zu; it has %zu): no component weighs "
+			  "them, so the projection leaves them out",
+			  strcmp(path, "-") ? path : "(stdin)", rows,
+			  rows == 1 ? " has" : "s have", first, d);
+}
+
 int main(int argc, char **argv)
 {
 	lsv_data *x, *y;
@@ -118,6 +144,9 @@ int main(int argc, char **argv)
 			if (lsv_data_read_path(argv[optind + 2 * i],
 					       LSV_UNLABELED_DEFAULT, &in[i], &err))
 				tool_die_err(&err);
+			else
+				warn_unfitted_features(argv[optind + 2 * i],
+						       in[i], pc->d);
 		for (i = 0; i < nin; i++) {
 			const char *path = argv[optind + 2 * i + 1];
 			if (lsv_pca_project(pc, in[i], &y, &err) != LSV_OK ||

@@ -349,6 +349,42 @@ static lsv_data *read_test_data(const options *o, const lsv_model *m)
 	return x;
 }
 
+/* Warns when test rows of an RBF model have features past the last one
+ * of its expansion points: exp(-g |x - v|^2) counts x_j^2 in the distance
+ * to every expansion point v, so each such row's kernel values all shrink
+ * by exp(-g sum x_j^2) and its kernel part of f with them.  That is what the
+ * data say if the features are new, and the sign of a test file whose
+ * columns are not the training file's (an extra or shifted column).  Only
+ * the RBF kernel: u'v and (g u'v + r)^d do not see such features at all. */
+static void warn_unseen_features(const options *o, const lsv_model *m,
+				 const lsv_data *x)
+{
+	size_t i, p, rows = 0, first = 0, d;
+
+	if (m->param.kernel.type != LSV_KERNEL_RBF || m->sv == NULL ||
+	    m->sv->n == 0)
+		return;
+	d = m->sv->dim;
+	for (i = 0; i < x->n; i++) {
+		int past = 0;
+		for (p = x->rowptr[i]; p < x->rowptr[i + 1]; p++)
+			if ((size_t)x->col[p] >= d && x->val[p] != 0.0) {
+				past = 1;
+				if (first == 0 || (size_t)x->col[p] + 1 < first)
+					first = (size_t)x->col[p] + 1;
+			}
+		rows += past;
+	}
+	if (rows > 0)
+		tool_info("warning: %s: %zu of the %zu rows have features past the "
+			  "last of the model's expansion points, %zu (from feature "
+			  "%zu): the RBF kernel adds their squares to every "
+			  "distance, so all kernel values of those rows shrink "
+			  "(are the columns the training file's?)",
+			  strcmp(o->testpath, "-") ? o->testpath : "(stdin)",
+			  rows, x->n, d, first);
+}
+
 /* The decision values of every row, nr_fn of them per row (row i's at
  * i nr_fn), and the predicted labels: by the cost rule under -k, else the
  * model's own. */
@@ -467,6 +503,7 @@ int main(int argc, char **argv)
 	m = read_model(&o);
 	x = read_test_data(&o, m);
 	predict(&o, m, x, &scores, &pred);
+	warn_unseen_features(&o, m, x);  /* after: a failed run says one line */
 	write_predictions(fp, &o, m, x, scores, pred);
 	if (!tool_quiet)
 		report(m, x, pred, scores,

@@ -1179,16 +1179,19 @@ static void fill_lists(options *o)
 	o->Zl.opt = 'Z';
 }
 
-/* Which solvers take a graph, and from where: -t 4 cannot build one. */
+/* Which solvers take a graph, and from where: -t 4 cannot build one.
+ * Boosting takes no kernel at all (check_params_early refuses -t 4 with
+ * it), so it is not sent for a -G that would not make -t 4 acceptable. */
 static void check_graph_use(options *o)
 {
-	if (o->p.kernel.type == LSV_KERNEL_PRECOMPUTED &&
-	    o->graph_files == NULL && spectral_graph(&o->p))
+	int precomputed = o->p.kernel.type == LSV_KERNEL_PRECOMPUTED &&
+			  o->p.solver != LSV_SOLVER_BOOST;
+
+	if (precomputed && o->graph_files == NULL && spectral_graph(&o->p))
 		tool_usage_error("-t 4 (precomputed kernel) needs the graph given "
 				 "with -G for a Laplacian's eigenvectors: it cannot "
 				 "be built from kernel values");
-	if (o->p.kernel.type == LSV_KERNEL_PRECOMPUTED &&
-	    o->graph_files == NULL && !graphless(o->p.solver)) {
+	if (precomputed && o->graph_files == NULL && !graphless(o->p.solver)) {
 		size_t j;
 		int needs = o->p.class_graph || clustering(&o->p);
 		for (j = 0; j < o->il.n; j++)

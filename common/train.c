@@ -1285,14 +1285,18 @@ static const char *label_list(const double *v, int nr, char *buf, size_t size)
 }
 
 /* " with 50 landmarks" or " on the linear map" for a feature map's row,
- * "" for the kernel's, for a message. */
+ * "" for the kernel's and for boosting's, for a message. */
 static const char *map_name(const method_row *row, const lsv_train_param *p,
 			    char *buf, size_t size)
 {
 	buf[0] = '\0';
-	if (row != NULL && row->map && p->landmarks > 0)
+	/* boosting's row is a map only to the driver, which computes no
+	 * kernel for it: its trees see the features, no linear map */
+	if (row == NULL || !row->map || p->solver == LSV_SOLVER_BOOST)
+		return buf;
+	if (p->landmarks > 0)
 		snprintf(buf, size, " with %ld landmarks", p->landmarks);
-	else if (row != NULL && row->map)
+	else
 		snprintf(buf, size, " on the linear map");
 	return buf;
 }

@@ -587,3 +587,16 @@ rings_boost() {
 	assert_stderr_has "lapsvm-train: class-dependent Laplacians with boosting (not implemented)"
 	[ ! -e x.model ]
 }
+
+# without -G, -t 4 was first told it needs the graph given with -G; given
+# one, it was then told boosting takes no kernel at all
+@test "-s boost -t 4 without -G: boosting refuses the kernel, not asking for a graph it cannot use" {
+	"$DG" -S 2 -l 5 moons m.txt
+	for extra in "" "-K 3"; do
+		# shellcheck disable=SC2086  # the extra options, split
+		run --separate-stderr "$TRAIN" -q -s boost $extra -t 4 m.txt x.model
+		assert_usage_error "boosting's trees split the features: no kernel applies (the precomputed kernel was asked for)" lapsvm-train
+		[[ "$stderr" != *"needs the graph"* ]]
+	done
+	[ ! -e x.model ]
+}

@@ -183,6 +183,22 @@ fixtures() {
 	[ ! -e d.pca ]
 }
 
+# the projection skipped them without a word: a test file with a feature
+# the training file lacks was mapped as if that feature were absent
+@test "lapsvm-pca: a further file's features the fit file lacks are left out, with a warning naming the file" {
+	printf '%s\n' '1 1:1 2:0' '-1 1:0 2:1' '1 1:2 2:2' >two.txt
+	printf '%s\n' '1 1:1 2:0 5:7' '-1 1:0 2:1' '1 1:2 2:2 3:1' >wider.txt
+	run --separate-stderr "$PCA" -k 2 two.txt a.pca wider.txt w.pca two.txt t.pca
+	assert_status 0
+	assert_stderr_has "lapsvm-pca: warning: wider.txt: 2 rows have features the fit file lacks (from feature 3; it has 2): no component weighs them, so the projection leaves them out"
+	[ "$(grep -c warning <<<"$stderr")" -eq 1 ]
+	# the projection is the fit file's rows' own
+	assert_same a.pca w.pca
+	run --separate-stderr "$PCA" -q -k 2 two.txt a.pca wider.txt w.pca
+	assert_status 0
+	assert_stderr_empty
+}
+
 @test "lapsvm-pca: too many features for the covariance names the file" {
 	printf '1 1:1 20001:1\n-1 2:1\n' >wide.txt
 	run --separate-stderr "$PCA" -k 1 wide.txt wide.pca

@@ -19,11 +19,11 @@ setup() {
 	awk '{ srand(NR + 7); print $0 " 3:" int(1000 * rand()) }' t.txt >te.txt
 }
 
-@test "one command scales, builds the graph, cross validates, trains and predicts; the files say so" {
+@test "one command scales, builds the graph, cross validates, trains and predicts; the files say so, the graph's record included" {
 	run --separate-stderr "$EASY" tr.txt te.txt
 	assert_status 0
 	[[ "$output" == *"Best: -s lapsvm -a "*" -i "*" (cross validation, 3 folds: accuracy "*"%)"* ]]
-	[[ "$output" == *"Written: tr.txt.range tr.txt.scale tr.txt.scale.graph tr.txt.grid tr.txt.scale.model te.txt.scale te.txt.predict"* ]]
+	[[ "$output" == *"Written: tr.txt.range tr.txt.scale tr.txt.scale.graph tr.txt.scale.graph.knn tr.txt.grid tr.txt.scale.model te.txt.scale te.txt.predict"* ]]
 	[[ "$output" == *"Accuracy = "*"% ("*"/200) (classification)"* ]]
 	# the model is lapsvm-train's with the best line's options on these files
 	local best
@@ -33,6 +33,11 @@ setup() {
 	cmp again.model tr.txt.scale.model
 	"$PRED" te.txt.scale tr.txt.scale.model again.predict >/dev/null
 	cmp again.predict te.txt.predict
+	# every file it wrote is named on stdout
+	local f
+	for f in tr.txt.*; do
+		[[ "$output" == *" $f"* ]]
+	done
 	# every value of the scaled files in [0, 1] (the test's may leave it)
 	awk '{ for (i = 2; i <= NF; i++) { split($i, a, ":"); if (a[2] < 0 || a[2] > 1) exit 1 } }' tr.txt.scale
 	[ -z "$(ls -A | grep '^\.lapsvm-easy')" ]
@@ -87,19 +92,19 @@ setup() {
 	grep -q '^# 3-fold stratified cross validation' tr.txt.grid
 }
 
-@test "a bad row of the training or test file: FILE:LINE and the reason, exit 1, nothing written" {
+@test "a bad row of the training or test file: lapsvm-easy: FILE:LINE and the reason, exit 1, nothing written" {
 	sed '4s/1:[^ ]*/1:abc/' tr.txt >bad.txt
 	run --separate-stderr "$EASY" bad.txt te.txt
 	assert_status 1
-	assert_stderr_has "bad.txt:4: bad value for feature 1 (found 'abc', expected a number)"
+	assert_stderr_has "lapsvm-easy: bad.txt:4: bad value for feature 1 (found 'abc', expected a number)"
 	sed '6s/2:/0:/' te.txt >badt.txt
 	run --separate-stderr "$EASY" tr.txt badt.txt
 	assert_status 1
-	assert_stderr_has "badt.txt:6: bad feature index '0' (expected an integer of at least 1)"
+	assert_stderr_has "lapsvm-easy: badt.txt:6: bad feature index '0' (expected an integer of at least 1)"
 	printf '1 2:1 1:3\n' >order.txt
 	run --separate-stderr "$EASY" order.txt
 	assert_status 1
-	assert_stderr_has "order.txt:1: feature index 1 after 2 (expected increasing indices)"
+	assert_stderr_has "lapsvm-easy: order.txt:1: feature index 1 after 2 (expected increasing indices)"
 	[ "$(ls -A | LC_ALL=C sort)" = "$(printf '%s\n' bad.txt badt.txt m.txt order.txt t.txt te.txt tr.txt)" ]
 }
 
@@ -115,7 +120,7 @@ setup() {
 	: >empty.txt
 	run --separate-stderr "$EASY" empty.txt
 	assert_status 1
-	assert_stderr_has "empty.txt: no data rows"
+	assert_stderr_has "lapsvm-easy: empty.txt: no data rows"
 	[ -z "$(ls -A | grep -v '\.txt$')" ]
 }
 
@@ -142,4 +147,43 @@ setup() {
 	run --separate-stderr "$EASY" tr.txt d/tr.txt
 	assert_status 1
 	assert_stderr_has "the same base name as the training file"
+}
+
+# lapsvm-train takes the last of a repeated option and the script's own
+# came after -T's: -T '-a 1' trained with the grid's -a, -T '-v 3' ran 5
+# folds and said so, -T '-s boost' failed on the grid's -a
+@test "-T with an option the script sets itself (-s, -u, -v, -S, -a, -i, -G ...) is a usage error, not dropped" {
+	local t
+	for t in "-s laprls" "-v 3" "-u -1" "-S 4" "-a 1" "-A 1" "-c 10" "-i 0.1" "-I 1" "-qi 1" "-G g" "-F list" "-k 10"; do
+		run --separate-stderr "$EASY" -T "$t" tr.txt
+		assert_status 2
+		assert_stderr_has "lapsvm-easy: -T '$t': -"
+	done
+	[ -z "$(ls -A | grep -v '\.txt$')" ]
+	# kernel and Laplacian options pass, a negative value included
+	run --separate-stderr "$EASY" -T "-t 1 -d 2 -r -1 -L unnormalized -qP 2" tr.txt
+	assert_status 0
+	grep -q '^laplacian_power 2$' tr.txt.scale.model
+}
+
+# the scaling pass read the CR as part of the last value: every row of a
+# Windows file was refused ("bad value for feature 3 (found '512',
+# expected a number)", the CR echoed raw), though every tool reads CRLF
+@test "CRLF files: scaled, trained and predicted as their LF twins; a CR inside a value is shown as \\r" {
+	sed 's/$/\r/' tr.txt >crlf.txt
+	sed 's/$/\r/' te.txt >crlft.txt
+	cp tr.txt lf.txt
+	cp te.txt lft.txt
+	run --separate-stderr "$EASY" crlf.txt crlft.txt
+	assert_status 0
+	"$EASY" lf.txt lft.txt >/dev/null
+	cmp crlf.txt.range lf.txt.range
+	cmp crlf.txt.scale lf.txt.scale
+	cmp crlft.txt.scale lft.txt.scale
+	cmp crlft.txt.predict lft.txt.predict
+	printf '1 1:2\r3\n-1 1:1\n' >cr.txt
+	run --separate-stderr "$EASY" cr.txt
+	assert_status 1
+	assert_stderr_has "lapsvm-easy: cr.txt:1: bad value for feature 1 (found '2\\r3', expected a number)"
+	assert_stderr_safe
 }

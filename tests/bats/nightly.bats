@@ -182,6 +182,15 @@ failed() {
 	failed wide.txt "lapsvm-nightly: wide.txt: features up to 3, yesterday's data up to 2: not the same feature space"
 }
 
+# the message was lapsvm-train's alone: every later night failed the
+# same way, and nothing said that only a new state gets out of it
+@test "a new file with a new class is an error that says a new state is needed; nothing replaced" {
+	init_state
+	sed '1s/^[-0-9]* /2 /' day1.txt >newclass.txt
+	failed newclass.txt "lapsvm-nightly: lapsvm-train: the starting model's classes (1 -1) are not these data's (1 -1 2) in the same order; a class new to the data cannot be warm-started (nor can any later night's): make a new state with lapsvm-nightly init from st/current/data and this file's rows"
+	[ -n "$(ls st/rejected)" ]
+}
+
 @test "an empty new file is an error; nothing replaced" {
 	init_state
 	: >empty.txt

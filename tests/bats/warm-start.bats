@@ -145,6 +145,19 @@ refused() {
 	assert_stderr_has "give the kernel and its gamma (-g) as the model was trained"
 }
 
+# boosting's row in the method table is a map to the driver (it computes
+# no kernel), and the message called it "boost direct on the linear map"
+@test "-f: a boosted model as the start is named by its method alone, not as a linear map" {
+	"$TRAIN" -q -s boost -B 5 old.txt old.model
+	refused -M pcg -g 2 -f old.model
+	assert_stderr_has "lapsvm-train: the starting model was trained by boost direct, not by the method asked for (lapsvm pcg) nor one of its family"
+	[[ "$stderr" != *"linear map"* ]]
+	# a linear map's model is still named as one
+	"$TRAIN" -q -M newton -t 0 old.txt lin.model
+	refused -M pcg -g 2 -f lin.model
+	assert_stderr_has "the starting model was trained by lapsvm newton on the linear map, not by the method asked for (lapsvm pcg)"
+}
+
 @test "-f: another solver, Laplacian or classes is an error" {
 	"$TRAIN" -q -M pcg -g 2 old.txt old.model
 	refused -s laprls -M pcg -g 2 -f old.model
