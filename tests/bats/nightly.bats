@@ -297,12 +297,30 @@ failed() {
 	assert_status 1
 	assert_stderr_has "lapsvm-nightly: hold0.txt: the first model cannot be scored on it: no row is labeled"
 	[ "$(ls st)" = lock ]
-	run --separate-stderr "$NIGHTLY" init -T "-g 2" st day0.txt hold.txt
+	run --separate-stderr "$NIGHTLY" init -T "-M direct -g 2" st day0.txt hold.txt
 	assert_status 1
 	assert_stderr_has "lapsvm-nightly: the training options cannot warm-start (every night does, lapsvm-train -f): lapsvm-train: a warm start is for the iterative methods"
 	[ "$(ls st)" = lock ]
 	run --separate-stderr "$NIGHTLY" init -T "-M pcg -g 2" st day0.txt hold.txt
 	assert_status 0
+}
+
+@test "init without -M: -M pcg for lapsvm and laprls (nights warm-start), a given -M or another solver kept" {
+	run --separate-stderr "$NIGHTLY" init st day0.txt hold.txt
+	assert_status 0
+	grep -qx 'train_options=-M pcg -g [0-9.e+-]*' st/config
+	run --separate-stderr "$NIGHTLY" run st day1.txt
+	assert_status 0
+	"$NIGHTLY" init -T "-s laprls -g 2" st2 day0.txt hold.txt 2>/dev/null
+	grep -qx 'train_options=-s laprls -g 2 -M pcg' st2/config
+	"$NIGHTLY" init -T "-s lapsvm -M newton -g 2" st3 day0.txt hold.txt 2>/dev/null
+	grep -qx 'train_options=-s lapsvm -M newton -g 2' st3/config
+	# another solver's options are passed as given (tsvm fails on its
+	# own terms: it takes no graph), not with a method it lacks
+	run --separate-stderr "$NIGHTLY" init -T "-s tsvm -g 2" st4 day0.txt hold.txt
+	assert_status 1
+	assert_stderr_has "the TSVM uses no graph"
+	[[ "$stderr" != *pcg* ]]
 }
 
 @test "init finds an init that did not finish (killed) and refuses it; -d out of range is a usage error" {
