@@ -62,9 +62,9 @@ $(BIN)/%: %.c $(O)/tool.o $(O)/liblapsvm.a $(HDRS) tool.h
 	@mkdir -p $(@D)
 	$(CC) $(XCFLAGS) -Icommon -o $@ $< $(O)/tool.o $(O)/liblapsvm.a $(LDFLAGS) $(LDLIBS)
 
-$(O)/tests/unit-tests: $(UNITSRC) tests/unit/unit.h tests/unit/ref.c tests/unit/ref.h $(O)/liblapsvm.a
+$(O)/tests/unit-tests: $(UNITSRC) tests/unit/unit.h tests/unit/ref.c tests/unit/ref.h tests/unit/short_dsyevr.c $(O)/liblapsvm.a
 	@mkdir -p $(@D)
-	$(CC) $(XCFLAGS) -Icommon -Itests/unit -o $@ $(UNITSRC) tests/unit/ref.c $(O)/liblapsvm.a $(LDFLAGS) $(LDLIBS)
+	$(CC) $(XCFLAGS) -Icommon -Itests/unit -o $@ $(UNITSRC) tests/unit/ref.c tests/unit/short_dsyevr.c $(O)/liblapsvm.a $(LDFLAGS) $(LDLIBS)
 
 $(O)/tests/knn-ref: tests/knn-ref.c tests/unit/ref.c tests/unit/ref.h $(O)/liblapsvm.a
 	@mkdir -p $(@D)

@@ -29,7 +29,8 @@
  *   over t't = 1, h't = 0.  A Householder reflection H maps h to a
  *   multiple of e_1, so t = H [0; y] with y in R^(r-1) meets h't = 0, and
  *   y is an eigenvector of the trailing (r-1) x (r-1) block of H C H: the
- *   smallest eigenpairs by dsyevr (MRRR).  Both constraints hold by
+ *   smallest eigenpairs by dsyevr (MRRR; dsyevd when MRRR returns fewer
+ *   than asked, lsv_eig_extreme).  Both constraints hold by
  *   construction (t't = y'y, h't = 0); they are checked on the computed f
  *   all the same.  Out of sample f(x) = sum_i alpha_i k(x_i, x) with
  *   alpha = U S^-1 t (then K alpha = U t).
@@ -534,60 +535,43 @@ static int deflate_constant(const basis *b, const double *v0, double v0n,
 }
 
 /* The k smallest eigenpairs (and one more when there is room, for the
- * gap) of the trailing block of C (r x r) that starts at off, by dsyevr:
- * the eigenvectors into Z ((r - off) x k), the eigenvalue and the gap
- * into the report. */
-static lsv_status smallest_pairs(const lsv_fit *F, const double *C,
-				 size_t r, size_t off, int k, double *Z)
+ * gap) of the trailing block of C (r x r) that starts at off, by
+ * lsv_eig_extreme (dsyevr, and dsyevd when MRRR returns fewer pairs than
+ * asked on nearly repeated eigenvalues): the eigenvectors into Z
+ * ((r - off) x k), the eigenvalue and the gap into the report.  C is
+ * overwritten: the block is packed into its first (r - off)^2 entries,
+ * so that no copy is needed beside the eigensolver's scratch. */
+static lsv_status smallest_pairs(const lsv_fit *F, double *C, size_t r,
+				 size_t off, int k, double *Z)
 {
-	size_t rq = r - off, j;
-	int want = (size_t)k + 1 <= rq ? k + 1 : k, found = 0;
-	int N = (int)rq, il = 1, iu = want, lwork = -1, liwork = -1, iwq;
-	int info_ = 0, *isuppz, *iwork = NULL;
-	double vl = 0.0, vu = 0.0, abstol = 0.0, wq, *A, *w, *Zw, *work = NULL;
-	lsv_status st = LSV_OK;
+	size_t rq = r - off, want = (size_t)k + 1 <= rq ? (size_t)k + 1
+							 : (size_t)k, j;
+	double *w, *Zw;
+	lsv_status st;
 
-	A = lsv_alloc(rq * rq, sizeof *A);
-	w = lsv_alloc(rq, sizeof *w);
-	Zw = lsv_alloc(rq * (size_t)want, sizeof *Zw);
-	isuppz = lsv_alloc(2 * (size_t)want, sizeof *isuppz);
-	if (!A || !w || !Zw || !isuppz)
-		goto nomem;
-	for (j = 0; j < rq; j++)
-		memcpy(A + j * rq, C + (j + off) * r + off, rq * sizeof *A);
-	dsyevr_("V", "I", "L", &N, A, &N, &vl, &vu, &il, &iu, &abstol, &found,
-		w, Zw, &N, isuppz, &wq, &lwork, &iwq, &liwork, &info_, 1, 1, 1);
-	lwork = (int)wq;
-	liwork = iwq;
-	work = malloc((size_t)(lwork > 0 ? lwork : 1) * sizeof *work);
-	iwork = malloc((size_t)(liwork > 0 ? liwork : 1) * sizeof *iwork);
-	if (work == NULL || iwork == NULL)
-		goto nomem;
-	dsyevr_("V", "I", "L", &N, A, &N, &vl, &vu, &il, &iu, &abstol, &found,
-		w, Zw, &N, isuppz, work, &lwork, iwork, &liwork, &info_, 1, 1, 1);
-	if (info_ != 0 || found < k) {
-		st = lsv_fail(F->err, LSV_ENUMERIC,
-			      "the clustering eigenproblem failed (LAPACK dsyevr "
-			      "info %d, %d of %d eigenpairs)", info_, found, want);
+	w = lsv_alloc(want, sizeof *w);
+	Zw = lsv_alloc(rq * want, sizeof *Zw);
+	if (!w || !Zw) {
+		st = lsv_fail(F->err, LSV_ENOMEM,
+			      "out of memory for the clustering");
 		goto done;
 	}
+	/* column j moves from (j + off) r + off to j rq <= that: in order,
+	 * nothing is overwritten before it is read */
+	for (j = 0; j < rq; j++)
+		memmove(C + j * rq, C + (j + off) * r + off, rq * sizeof *C);
+	if ((st = lsv_eig_extreme(C, rq, want, 0, w, Zw, F->err)) != LSV_OK)
+		goto done;
 	memcpy(Z, Zw, rq * (size_t)k * sizeof *Z);
 	F->report->cluster_lambda = w[k - 1];
-	F->report->cluster_gap = found > k
+	F->report->cluster_gap = want > (size_t)k
 		? (w[k] - w[k - 1]) / fmax(fmax(fabs(w[k]), fabs(w[k - 1])), 1e-300)
 		: HUGE_VAL;
 	if (F->report->cluster_gap < CHECK_TOL)
 		F->report->cluster_unsure = 1;
-	goto done;
-nomem:
-	st = lsv_fail(F->err, LSV_ENOMEM, "out of memory for the clustering");
 done:
-	free(A);
 	free(w);
 	free(Zw);
-	free(isuppz);
-	free(work);
-	free(iwork);
 	return st;
 }
 

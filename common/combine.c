@@ -279,6 +279,20 @@ lsv_status lsv_pinv_eigen(const lsv_graph *g, int normalized, size_t r,
 			      "(LAPACK dsyevr info %d)", info);
 		goto done;
 	}
+	/* MRRR may return fewer pairs than asked with info 0 when eigenvalues
+	 * are (nearly) repeated (some LAPACKs); which ones are missing it does
+	 * not say, so Z Z' would silently not be the rank-r part.  Refused,
+	 * not recomputed: lsv_eig_extreme's fallback (dsyevd) takes two more
+	 * n x n arrays, which this path, the one for large n, exists to
+	 * avoid. */
+	if (m != iu - il + 1) {
+		st = lsv_fail(err, LSV_ENUMERIC,
+			      "the eigensolver (LAPACK dsyevr) returned %d of the "
+			      "%d smallest nonzero eigenpairs of its Laplacian "
+			      "(nearly repeated eigenvalues at the cut): try "
+			      "another number of eigenpairs (-N)", m, iu - il + 1);
+		goto done;
+	}
 	/* Z = U diag(1/sqrt(lambda)); an eigenvalue at rounding level (as
 	 * pinv's tolerance, n eps times the largest, 2 for the normalized
 	 * Laplacian's spectrum) would be a null vector: left out */

@@ -32,6 +32,11 @@ struct lsv_out {
 	char *buf;   /* fp's buffer (lsv_big_buffer), freed after fclose */
 	char *path;  /* destination; NULL for standard output */
 	char *tmp;   /* temporary file beside it */
+	/* What the messages call it: the name the user gave, with the file
+	 * it leads to when that was a link ("out (a link to d/x)"); NULL:
+	 * path itself.  The user's name, as a message naming only the
+	 * target leaves a user who gave "out" wondering what was written. */
+	char *name;
 	int direct;  /* fp is the destination itself (stdout, FIFO, device) */
 	int closed;  /* lsv_out_close was called (whatever it returned) */
 	/* Where the rename will land, for lsv_out_same: the directory entry
@@ -47,22 +52,42 @@ struct lsv_out {
  * a terminal) is written into, not replaced: renaming a file over it
  * would destroy it.  A symbolic link is followed, so the file it names is
  * replaced and the link kept. */
-static lsv_status open_direct(lsv_out *o, const char *path, lsv_error *err)
+static lsv_status open_direct(lsv_out *o, const char *path, char *name,
+			      lsv_error *err)
 {
 	o->fp = fopen(path, "w");
 	o->path = o->fp ? strdup(path) : NULL;
 	if (o->fp != NULL && o->path == NULL) {
 		fclose(o->fp);
+		free(name);
 		free(o);
 		return lsv_fail(err, LSV_ENOMEM, "out of memory");
 	}
 	if (o->fp == NULL) {
-		lsv_status st = lsv_fail_open(err, path);
+		lsv_status st = lsv_fail_open(err, name ? name : path);
+		free(name);
 		free(o);
 		return st;
 	}
+	o->name = name;
 	o->direct = 1;
 	return LSV_OK;
+}
+
+/* "link (a link to target)", malloc'ed, or NULL when out of memory (the
+ * messages then name the link alone). */
+static char *link_name(const char *link, const char *target)
+{
+	char *s = malloc(strlen(link) + strlen(target) + sizeof " (a link to )");
+	if (s != NULL)
+		sprintf(s, "%s (a link to %s)", link, target);
+	return s;
+}
+
+/* The output's name in messages. */
+static const char *out_name(const lsv_out *o)
+{
+	return o->name ? o->name : o->path ? o->path : "(stdout)";
 }
 
 /* Follow a chain of symbolic links by hand: realpath() fails on a link
@@ -131,8 +156,8 @@ static int dir_id(lsv_out *o, size_t dirlen)
 lsv_status lsv_out_open(const char *path, lsv_out **out, lsv_error *err)
 {
 	lsv_out *o;
-	const char *slash, *base;
-	char *real = NULL;
+	const char *slash, *base, *shown = path;
+	char *real = NULL, *name = NULL;
 	size_t dirlen, len, blen;
 	struct stat sb;
 	mode_t mask, mode;
@@ -158,7 +183,7 @@ lsv_status lsv_out_open(const char *path, lsv_out **out, lsv_error *err)
 	 * text ("pipe:[1234]") names no file, though the kernel opens it. */
 	if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode) &&
 	    !S_ISDIR(sb.st_mode)) {
-		lsv_status st = open_direct(o, path, err);
+		lsv_status st = open_direct(o, path, NULL, err);
 		if (st == LSV_OK)
 			*out = o;
 		return st;
@@ -175,17 +200,20 @@ lsv_status lsv_out_open(const char *path, lsv_out **out, lsv_error *err)
 			return st;
 		}
 		path = real;
+		if ((name = link_name(shown, real)) != NULL)
+			shown = name;
 	}
 	if (stat(path, &sb) == 0) {
 		lsv_status st;
 		if (S_ISDIR(sb.st_mode)) {
-			st = lsv_fail(err, LSV_EIO, "%s: is a directory", path);
+			st = lsv_fail(err, LSV_EIO, "%s: is a directory", shown);
+			free(name);
 			free(real);
 			free(o);
 			return st;
 		}
 		if (!S_ISREG(sb.st_mode)) {
-			if ((st = open_direct(o, path, err)) == LSV_OK)
+			if ((st = open_direct(o, path, name, err)) == LSV_OK)
 				*out = o;
 			free(real);
 			return st;
@@ -208,8 +236,9 @@ lsv_status lsv_out_open(const char *path, lsv_out **out, lsv_error *err)
 	 * graph.knn). */
 	if (!exists && strlen(base) > NAME_MAX) {
 		lsv_status st = lsv_fail(err, LSV_EIO, "%s: cannot create: %s (a "
-					 "file name has at most %d bytes)", path,
+					 "file name has at most %d bytes)", shown,
 					 strerror(ENAMETOOLONG), NAME_MAX);
+		free(name);
 		free(real);
 		free(o);
 		return st;
@@ -218,6 +247,7 @@ lsv_status lsv_out_open(const char *path, lsv_out **out, lsv_error *err)
 	len = strlen(path);
 	o->path = malloc(len + 1);
 	o->tmp = malloc(len + sizeof "." TMP_SUFFIX);
+	o->name = name;  /* freed with o from here on */
 	if (o->path == NULL || o->tmp == NULL) {
 		lsv_out_abort(o);
 		free(real);
@@ -248,7 +278,7 @@ lsv_status lsv_out_open(const char *path, lsv_out **out, lsv_error *err)
 	if (fd < 0) {
 		lsv_status st = lsv_fail(err, LSV_EIO,
 					 "%s: cannot create a file beside it: %s",
-					 path, strerror(errno));
+					 out_name(o), strerror(errno));
 		free(o->tmp);
 		o->tmp = NULL;
 		lsv_out_abort(o);
@@ -260,7 +290,7 @@ lsv_status lsv_out_open(const char *path, lsv_out **out, lsv_error *err)
 	}
 	o->fp = fdopen(fd, "w");
 	if (o->fp == NULL) {
-		lsv_status st = lsv_fail(err, LSV_EIO, "%s: %s", path,
+		lsv_status st = lsv_fail(err, LSV_EIO, "%s: %s", out_name(o),
 					 strerror(errno));
 		close(fd);
 		lsv_out_abort(o);
@@ -304,7 +334,7 @@ lsv_status lsv_out_close(lsv_out *o, lsv_error *err)
 	}
 	if (e != 0)
 		return lsv_fail(err, LSV_EIO, "%s: write error: %s",
-				o->path ? o->path : "(stdout)", strerror(e));
+				out_name(o), strerror(e));
 	return LSV_OK;
 }
 
@@ -323,7 +353,7 @@ lsv_status lsv_out_commit(lsv_out *o, lsv_error *err)
 	}
 	if (!o->direct && rename(o->tmp, o->path) != 0) {
 		st = lsv_fail(err, LSV_EIO, "%s: cannot rename the new file into "
-			      "place: %s (file not changed)", o->path,
+			      "place: %s (file not changed)", out_name(o),
 			      strerror(errno));
 		lsv_out_abort(o);
 		return st;
@@ -331,6 +361,7 @@ lsv_status lsv_out_commit(lsv_out *o, lsv_error *err)
 	/* A direct output was written in place: nothing to rename. */
 	free(o->tmp);
 	free(o->path);
+	free(o->name);
 	free(o);
 	return LSV_OK;
 }
@@ -383,5 +414,6 @@ void lsv_out_abort(lsv_out *o)
 		unlink(o->tmp);
 	free(o->tmp);
 	free(o->path);
+	free(o->name);
 	free(o);
 }

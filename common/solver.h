@@ -409,7 +409,8 @@ lsv_status lsv_pinv_columns(const lsv_graph *g, int normalized,
 /* Z (n x r, column-major) with Z Z' = the rank-r part of pinv(L) from the
  * r smallest nonzero eigenpairs (dsyevr), Z = U diag(1/sqrt(lambda)); *got
  * (<= r) columns are set, fewer when the graph has fewer nonzero
- * eigenvalues; the rest are 0.  M: n x n scratch. */
+ * eigenvalues; the rest are 0.  M: n x n scratch.  LSV_ENUMERIC when
+ * dsyevr fails, or returns fewer pairs than asked. */
 lsv_status lsv_pinv_eigen(const lsv_graph *g, int normalized, size_t r,
 			  double *M, double *Z, size_t *got, lsv_error *err);
 

@@ -214,6 +214,26 @@ wsum() {
 	assert_train_usage "Laplacian power 2 with the combination"
 }
 
+# The same graph twice was one kernel entered twice: trained, its weight
+# split between the copies, the model listing it twice.
+@test "combine: the same graph file twice, by name, through -F or a link, is a usage error naming it" {
+	moons2
+	run --separate-stderr "$TRAIN" -s combine -G g2 -G g4 -G g2 m.txt
+	assert_train_usage "-s combine: the graph file 'g2' is given twice (each graph enters the combination once)"
+	mkdir sub
+	cp g2 sub/g2
+	ln -s ../g4 sub/g4
+	printf 'g2\ng4\n' > sub/list
+	run --separate-stderr "$TRAIN" -s combine -F sub/list -G g4 m.txt
+	assert_train_usage "-s combine: 'sub/g4' and 'g4' are the same graph file"
+	run --separate-stderr "$TRAIN" -s combine -G g4 -G ./g4 m.txt
+	assert_train_usage "-s combine: 'g4' and './g4' are the same graph file"
+	# a copy is another file: combined
+	run --separate-stderr "$TRAIN" -q -s combine -F sub/list -G g2 m.txt
+	assert_status 0
+	[ "$(grep -c '^combined_graph ' m.txt.model)" -eq 3 ]
+}
+
 @test "combine: its options without -s combine are usage errors" {
 	moons2
 	local o

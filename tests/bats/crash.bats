@@ -421,6 +421,44 @@ reap() {
 	[ -z "$(tmp_files)" ]
 }
 
+# A link is followed and the file it leads to replaced, the link kept.
+# When that fails, the message named the target alone (/nonexistent/dir/x),
+# a path the user never typed.
+@test "an output that is a dangling link: the error names the path given and its target; into an existing directory it is written" {
+	moons m.txt -S 1 -l 1
+	"$TRAIN" -q m.txt m.model
+	"$GB" -q m.txt m.graph
+	ln -s /nonexistent/dir/x out
+	mkdir d e
+	ln -s e dl
+	local tool
+	for tool in "$TRAIN m.txt" "$GB -q m.txt" "$PRED m.txt m.model"; do
+		run --separate-stderr $tool out
+		assert_fails "$(basename "${tool%% *}")" \
+			"out (a link to /nonexistent/dir/x): cannot create a file beside it: No such file or directory"
+		[ "$(readlink out)" = /nonexistent/dir/x ]
+		run --separate-stderr $tool dl
+		assert_fails "$(basename "${tool%% *}")" "dl (a link to e): is a directory"
+		[ -z "$(ls e)" ]
+	done
+	[ -z "$(tmp_files)" ]
+	# a dangling link into an existing directory: the target is written
+	ln -s d/m.model m2
+	ln -s d/g g2
+	ln -s d/p p2
+	run --separate-stderr "$TRAIN" -q m.txt m2
+	assert_status 0
+	run --separate-stderr "$GB" -q m.txt g2
+	assert_status 0
+	run --separate-stderr "$PRED" m.txt m2 p2
+	assert_status 0
+	[ -L m2 ] && [ -L g2 ] && [ -L p2 ]
+	[ "$(head -n 1 d/m.model)" = "lapsvm_model 1" ]
+	cmp d/g m.graph
+	[ "$(wc -l <d/p)" -eq 200 ]
+	assert_no_tmp_files d
+}
+
 @test "a signal while two outputs are complete and pending removes both temporary files" {
 	need_gate
 	moons m.txt -S 1 -l 1

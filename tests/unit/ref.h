@@ -27,4 +27,10 @@ lsv_data *ref_dense(const double *a, size_t n, size_t d);
  * tests' independent answer to the solvers' LAPACK calls. */
 void ref_gauss(double *A, double *B, size_t n, size_t m);
 
+/* d > 0: LAPACK dsyevr calls for an index range report d fewer
+ * eigenpairs than asked, with info 0, as MRRR may on repeated eigenvalues
+ * (short_dsyevr.c); 0 (the default): the real dsyevr untouched.  A test
+ * that sets it resets it to 0. */
+extern int ref_dsyevr_short;
+
 #endif

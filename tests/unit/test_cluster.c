@@ -15,6 +15,7 @@
 
 #include "internal.h"
 #include "lapsvm.h"
+#include "ref.h"
 #include "unit.h"
 
 /* n points in the plane, unlabeled (label 0). */
@@ -714,6 +715,52 @@ static void a_tie_is_reported_unsure(void)
 	}
 }
 
+/* dsyevr returning fewer eigenpairs than asked with info 0, as MRRR does
+ * on repeated eigenvalues with some LAPACKs (simulated: short_dsyevr.c
+ * drops two, so fewer than the c - 1 needed): the clustering recomputes
+ * them (lsv_eig_extreme's dsyevd fallback) and gets the solutions, the
+ * eigenvalue and the gap it gets with every pair. */
+static void clustering_with_a_short_dsyevr_is_the_full_one(void)
+{
+	lsv_data *x = plane(pts8, 8);
+	lsv_graph *g = eps_graph(x, 1.2);
+	int c;
+
+	for (c = 2; c <= 3; c++) {
+		lsv_train_param p = cluster_param(0.05, 1.0, 0.5, c);
+		lsv_train_report r0, r1;
+		lsv_model *m0 = NULL, *m1 = NULL;
+		lsv_error e;
+		size_t i, k = (size_t)c - 1;
+		double dmax = 0.0;
+		lsv_status st;
+		CHECK(lsv_train(x, g, &p, NULL, &m0, &r0, &e) == LSV_OK);
+		ref_dsyevr_short = 2;
+		st = lsv_train(x, g, &p, NULL, &m1, &r1, &e);
+		ref_dsyevr_short = 0;
+		CHECK(st == LSV_OK);
+		if (st != LSV_OK)
+			fprintf(stderr, "  c = %d: %s\n", c, e.msg);
+		if (m0 != NULL && m1 != NULL) {
+			for (i = 0; i < 8 * k; i++)
+				dmax = fmax(dmax, fabs(r0.train_f[i] - r1.train_f[i]));
+			CHECK(dmax < 1e-10);
+			CHECK(fabs(r0.cluster_lambda - r1.cluster_lambda) <
+			      1e-12 * fmax(1.0, fabs(r0.cluster_lambda)));
+			CHECK(fabs(r0.cluster_gap - r1.cluster_gap) < 1e-8);
+			CHECK(r0.cluster_unsure == r1.cluster_unsure);
+		}
+		if (m0 != NULL)
+			lsv_train_report_free(&r0);
+		if (m1 != NULL)
+			lsv_train_report_free(&r1);
+		lsv_model_free(m0);
+		lsv_model_free(m1);
+	}
+	lsv_graph_free(g);
+	lsv_data_free(x);
+}
+
 /* ------------------------------------------------------------------ */
 
 static void agreement_of_a_hand_computed_table(void)
@@ -843,6 +890,8 @@ const unit_case cluster_cases[] = {
 	{"cluster_rows_key_round_trip", cluster_rows_key_round_trip},
 	{"constraint_check_is_reported", constraint_check_is_reported},
 	{"a_tie_is_reported_unsure", a_tie_is_reported_unsure},
+	{"clustering_with_a_short_dsyevr_is_the_full_one",
+	 clustering_with_a_short_dsyevr_is_the_full_one},
 	{"agreement_of_a_hand_computed_table", agreement_of_a_hand_computed_table},
 	{"hungarian_matching_equals_brute_force",
 	 hungarian_matching_equals_brute_force},
