@@ -210,11 +210,13 @@ static lsv_status kernel_basis(const lsv_fit *F, size_t k, double *w,
 	if (kept < k)
 		return lsv_fail(F->err, LSV_EINVAL,
 				"the kernel matrix has %zu eigenvalue%s above %g of "
-				"the largest, fewer than the %zu eigenvectors asked "
-				"for: the Nystrom extension v_j(x) divides by "
-				"lambda_j (ask for at most %zu with -n, or use a "
-				"kernel of higher rank)", kept, kept == 1 ? "" : "s",
-				LSV_NYSTROM_CUTOFF, k, kept);
+				"the largest, fewer than the %zu eigenvectors %s: "
+				"the Nystrom extension v_j(x) divides by lambda_j "
+				"(ask for at most %zu with -n, or use a kernel of "
+				"higher rank)", kept, kept == 1 ? "" : "s",
+				LSV_NYSTROM_CUTOFF, k,
+				F->p->la_k > 0 ? "asked for"
+				: "of the default -n (n/10)", kept);
 	return LSV_OK;
 }
 

@@ -126,6 +126,9 @@ libsvm_t4_to_lapsvm() {
 	moons m.txt -S 3 -n 40 -l 3
 	run --separate-stderr "$TRAIN" -s labelaware -t 0 -n 3 m.txt a.model
 	assert_fails lapsvm-train "the kernel matrix has 2 eigenvalues above 1e-10 of the largest, fewer than the 3 eigenvectors asked for"
+	# no -n: the message says the count is the default's, not the user's
+	run --separate-stderr "$TRAIN" -s labelaware -t 0 m.txt a.model
+	assert_fails lapsvm-train "fewer than the 4 eigenvectors of the default -n (n/10): the Nystrom extension v_j(x) divides by lambda_j (ask for at most 2 with -n"
 }
 
 @test "a class with one labeled row is refused" {
