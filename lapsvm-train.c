@@ -1381,35 +1381,47 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The labeled rows' distinct labels: their number, the smallest and
- * largest, and whether every integer from lo to hi but the marker is one
- * of them (*run: the marker looks like a class left out). */
-static size_t label_classes(const lsv_data *x, double *lo, double *hi,
-			    int *run)
+/* The labeled rows' classes, as describe_rows reads them: their number,
+ * the smallest and largest label, whether every integer from lo to hi but
+ * the marker is one of them (run: the marker looks like a class left
+ * out), and the largest class, its label and row count. */
+typedef struct {
+	double lo, hi, big;
+	size_t big_rows;
+	int run;
+} label_summary;
+
+static size_t label_classes(const lsv_data *x, label_summary *c)
 {
-	size_t i, k = 0, nclass = 0;
+	size_t i, k = 0, nclass = 0, same = 0;
 	double *lab, m = x->unlabeled;
 
-	*lo = *hi = 0.0;
-	*run = 0;
+	memset(c, 0, sizeof *c);
 	if (x->l == 0)
 		return 0;
 	if ((lab = malloc(x->l * sizeof *lab)) == NULL)
 		tool_die(1, "out of memory");
-	for (i = 0; i < x->n; i++)  /* the distinct class labels, sorted */
+	for (i = 0; i < x->n; i++)  /* the class labels, sorted */
 		if (lsv_data_is_labeled(x, i))
 			lab[k++] = x->y[i];
 	qsort(lab, k, sizeof *lab, cmp_double);
+	for (i = 0; i < k; i++) {  /* the runs of equal labels */
+		same = i > 0 && lab[i] == lab[i - 1] ? same + 1 : 1;
+		if (same > c->big_rows) {
+			c->big_rows = same;
+			c->big = lab[i];
+		}
+	}
 	for (i = 0; i < k; i++)
 		if (i == 0 || lab[i] != lab[nclass - 1])
 			lab[nclass++] = lab[i];
-	*lo = lab[0];
-	*hi = lab[nclass - 1];
+	c->lo = lab[0];
+	c->hi = lab[nclass - 1];
 	/* every integer from lo to hi but m is a class */
-	*run = nclass >= 3 && m > *lo && m < *hi && m == floor(m) &&
-	       *hi - *lo == (double)nclass;
-	for (i = 0; *run && i < nclass; i++)
-		*run = lab[i] == floor(lab[i]);
+	c->run = nclass >= 3 && m > c->lo && m < c->hi && m == floor(m) &&
+		 c->hi - c->lo == (double)nclass;
+	for (i = 0; c->run && i < nclass; i++)
+		c->run = lab[i] == floor(lab[i]);
 	free(lab);
 	return nclass;
 }
@@ -1418,16 +1430,20 @@ static size_t label_classes(const lsv_data *x, double *lo, double *hi,
  * a forgotten class: fewer marked rows than labeled ones (a fully labeled
  * set whose class 0 became "unlabeled"), or the marker inside a run of
  * integer class labels (classes 1..9 but 4 marked); for clustering too,
- * whose agreement would leave that class out.  Said once training has
- * succeeded, so that a failed run prints its one error line only. */
+ * whose agreement would leave that class out.  And the converse, a marker
+ * no row carries while one class holds over 10 times the rows of all the
+ * others: most likely the unlabeled rows under another marker than -u's
+ * (a fully labeled set, which -u -1 trains on purpose, seldom has one
+ * class that large).  Said once training has succeeded, so that a failed
+ * run prints its one error line only. */
 static void describe_rows(const options *o, const lsv_data *x)
 {
 	const char *name = strcmp(o->in, "-") ? o->in : "(stdin)";
 	size_t u = x->n - x->l, nclass;
-	double lo, hi, m = x->unlabeled;
-	int run;
+	double m = x->unlabeled;
+	label_summary c;
 
-	nclass = label_classes(x, &lo, &hi, &run);
+	nclass = label_classes(x, &c);
 	if (clustering(&o->p))
 		/* the labels only measure agreement, but a class taken for the
 		 * marker is left out of it: the warnings below apply */
@@ -1441,10 +1457,16 @@ static void describe_rows(const options *o, const lsv_data *x)
 		tool_info("warning: only %zu rows carry the unlabeled marker %g, "
 			  "fewer than the %zu labeled rows: if %g is a class, give "
 			  "the unlabeled rows another marker with -u", u, m, x->l, m);
-	else if (u > 0 && run)
+	else if (u > 0 && c.run)
 		tool_info("warning: the unlabeled marker %g lies among the class "
 			  "labels %g..%g: if it is a class, give the unlabeled rows "
-			  "another marker with -u", m, lo, hi);
+			  "another marker with -u", m, c.lo, c.hi);
+	else if (u == 0 && nclass >= 2 && !clustering(&o->p) &&
+		 (double)c.big_rows > 10.0 * (double)(x->l - c.big_rows))
+		tool_info("warning: no row carries the unlabeled marker %g, and "
+			  "class %g holds %zu of the %zu rows: if those are the "
+			  "unlabeled rows, give their label with -u", m, c.big,
+			  c.big_rows, x->n);
 }
 
 static void check_labels(const options *o, const lsv_data *x);

@@ -901,6 +901,22 @@ setup() {
 	[[ "$stderr" != *warning* ]]
 }
 
+@test "a marker no row carries, with one class of nearly every row, is warned about" {
+	moons1
+	# the unlabeled rows carry 0, -u names another: class 0 has 198 of 200
+	run --separate-stderr "$TRAIN" -t 2 -g 4 -i 0 -u 7 m.txt
+	assert_status 0
+	assert_stderr_has "warning: no row carries the unlabeled marker 7, and class 0 holds 198 of the 200 rows: if those are the unlabeled rows, give their label with -u"
+	# fully labeled on purpose (-u -1), classes of any balance up to 10:1: no warning
+	awk '{ $1 = (NR % 10 ? 1 : 2); print }' m.txt >lab.txt
+	run --separate-stderr "$TRAIN" -t 2 -g 4 -i 0 -u -1 lab.txt
+	assert_status 0
+	[[ "$stderr" != *warning* ]]
+	# clustering reads no labels: no warning
+	run --separate-stderr "$TRAIN" -s cluster -t 2 -g 4 -u 7 m.txt
+	[[ "$stderr" != *"no row carries"* ]]
+}
+
 @test "a kernel width far off the data's distances is warned about" {
 	moons1
 	run --separate-stderr "$TRAIN" -g 1e6 m.txt
