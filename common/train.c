@@ -220,7 +220,9 @@ static int wants_map(const lsv_train_param *p)
 		p->kernel.type == LSV_KERNEL_LINEAR);
 }
 
-/* The row for p, or NULL with a message listing the rows there are. */
+/* The row for p, or NULL with a message listing the rows of p's solver
+ * (the one the user chose; the other solvers' rows would only bury the
+ * answer). */
 static const method_row *find_method(const lsv_train_param *p,
 				     lsv_error *err)
 {
@@ -234,20 +236,21 @@ static const method_row *find_method(const lsv_train_param *p,
 			return &methods[i];
 	list[0] = '\0';
 	for (i = 0; i < NMETHODS; i++) {
-		int w = snprintf(list + len, sizeof list - len, "%s%s %s%s",
-				 i ? ", " : "", lsv_solver_name(methods[i].solver),
-				 lsv_method_name(methods[i].method),
-				 methods[i].map &&
-				 methods[i].solver != LSV_SOLVER_BOOST
-				 ? " with landmarks" : "");
+		int w;
+		if (methods[i].solver != p->solver)
+			continue;
+		w = snprintf(list + len, sizeof list - len, "%s%s%s",
+			     len ? ", " : "", lsv_method_name(methods[i].method),
+			     methods[i].map && methods[i].solver != LSV_SOLVER_BOOST
+			     ? " with landmarks" : "");
 		if (w < 0 || (size_t)w >= sizeof list - len)
 			break;
 		len += (size_t)w;
 	}
-	lsv_fail(err, LSV_EINVAL,
-		 "no training method %s %s%s (the methods are: %s)",
+	lsv_fail(err, LSV_EINVAL, "no training method %s %s%s (the methods of %s: %s)",
 		 lsv_solver_name(p->solver), lsv_method_name(p->method),
-		 p->landmarks > 0 ? " with landmarks" : "", list);
+		 p->landmarks > 0 ? " with landmarks" : "",
+		 lsv_solver_name(p->solver), list);
 	return NULL;
 }
 
