@@ -334,6 +334,11 @@ static lsv_status parse_line(reader *r, char *s)
 					tok[0] == 'l' ? "lapsvm" : "LIBSVM", tok);
 		if (strchr(tok, ':') != NULL)
 			return bad(r, "missing label", tok, "a label first");
+		if (strchr(tok, ',') != NULL || strchr(tok, ';') != NULL)
+			/* 1,5.1,3.5: a CSV row, a common first try */
+			return bad(r, "bad label", tok,
+				   "a number: this looks like a CSV row; the "
+				   "format is 'label index:value ...' (LIBSVM's)");
 		return bad(r, "bad label", tok, lsv_want_number(&why));
 	}
 	if (label == 0.0 && underflowed(tok))

@@ -26,8 +26,9 @@ static int is_blank(char c)
 	return c == ' ' || c == '\t';
 }
 
-/* Byte order marks, what a message says of each.  UTF-16 is looked for
- * before the NUL check, which its text would fail with a vaguer message. */
+/* Byte order marks, and the magic bytes of compressed files, what a
+ * message says of each.  Looked for before the NUL check, which UTF-16
+ * text or a .gz would fail with a vaguer message. */
 static const struct {
 	const char *bytes, *says;
 } marks[] = {
@@ -37,6 +38,14 @@ static const struct {
 		     "or UTF-8 text without one"},
 	{"\xfe\xff", "a UTF-16 byte order mark (\\xfe\\xff); save it as ASCII "
 		     "or UTF-8 text without one"},
+	{"\x1f\x8b", "gzip's magic bytes (\\x1f\\x8b): it is compressed; "
+		     "decompress it first (gunzip, or zcat FILE | ... -)"},
+	{"\xfd""7zXZ", "xz's magic bytes: it is compressed; decompress it "
+		       "first (unxz, or xzcat FILE | ... -)"},
+	{"BZh", "bzip2's magic bytes (BZh): it is compressed; decompress it "
+		"first (bunzip2, or bzcat FILE | ... -)"},
+	{"PK\x03\x04", "a zip archive's magic bytes (PK\\x03\\x04): extract "
+			"the data file first (unzip)"},
 };
 
 /* What to say of the byte order mark line 1 (len bytes) starts with, or

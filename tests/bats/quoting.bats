@@ -82,6 +82,30 @@ every_data_reader() {
 	[ ! -e out.model ]
 }
 
+@test "a compressed file (gzip, xz, bzip2, zip) or a CSV row is named as such, with what to do" {
+	command -v gzip >/dev/null || skip "gzip not installed"
+	gzip -c small.txt >small.gz
+	every_data_reader small.gz "small.gz:1: the file starts with gzip's magic bytes (\\x1f\\x8b): it is compressed; decompress it first (gunzip, or zcat FILE | ... -)"
+	"$GB" -q -k 2 small.txt ok.graph
+	gzip -c ok.graph >ok.graph.gz
+	run --separate-stderr "$TRAIN" -G ok.graph.gz small.txt out.model
+	assert_fails lapsvm-train "ok.graph.gz:1: the file starts with gzip's magic bytes"
+	gzip -c ok.model >ok.model.gz
+	run --separate-stderr "$PRED" small.txt ok.model.gz out.txt
+	assert_fails lapsvm-predict "ok.model.gz:1: the file starts with gzip's magic bytes"
+	printf '\3757zXZ\0rest\n' >small.xz
+	every_data_reader small.xz "small.xz:1: the file starts with xz's magic bytes: it is compressed; decompress it first (unxz, or xzcat FILE | ... -)"
+	printf 'BZh91AY&SY\n' >small.bz2
+	every_data_reader small.bz2 "small.bz2:1: the file starts with bzip2's magic bytes (BZh): it is compressed; decompress it first (bunzip2, or bzcat FILE | ... -)"
+	printf 'PK\3\4rest\n' >small.zip
+	every_data_reader small.zip "small.zip:1: the file starts with a zip archive's magic bytes (PK\\x03\\x04): extract the data file first (unzip)"
+	printf '%s\n' '1,5.1,3.5' '-1,4.9,3.0' >small.csv
+	every_data_reader small.csv "small.csv:1: bad label (found '1,5.1,3.5', expected a number: this looks like a CSV row; the format is 'label index:value ...' (LIBSVM's))"
+	# a label that is just not a number keeps the plain message
+	printf 'x 1:1\n' >x.txt
+	every_data_reader x.txt "x.txt:1: bad label (found 'x', expected a number)"
+}
+
 # ------------------------------------------------------- graphs and models
 
 @test "control bytes in a graph file (lapsvm-train -G) and a model file (lapsvm-predict) are quoted" {
