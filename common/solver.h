@@ -144,7 +144,8 @@ lsv_status lsv_fit_classes(const double *y, size_t count,
 			   const double *order, int nr_order, double **labels,
 			   int *nr, lsv_error *err);
 
-/* malloc of count elements of size, at least one (so 0 is not NULL). */
+/* malloc of count elements of size, at least one (so 0 is not NULL);
+ * NULL when count * size overflows. */
 void *lsv_alloc(size_t count, size_t size);
 
 /* a gamma_A and a gamma_I / n^2: the solvers' constants (table above). */

@@ -30,6 +30,10 @@
 
 void *lsv_alloc(size_t count, size_t size)
 {
+	/* as calloc: a product past SIZE_MAX is no request, not the small
+	 * block its wrapped value would give */
+	if (size != 0 && count > SIZE_MAX / size)
+		return NULL;
 	return malloc((count ? count : 1) * size);
 }
 

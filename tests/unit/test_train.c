@@ -2,11 +2,13 @@
  * Gaussian elimination on the paper's closed forms, an analytic two-point
  * dual, the KKT conditions of the QP, and the gamma_I -> 0 limits. */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lapsvm.h"
 #include "ref.h"
+#include "solver.h"
 #include "unit.h"
 
 /* Small 2-D problem: n points, labels +1/-1/0 (unlabeled) given. */
@@ -729,7 +731,20 @@ static void balance_labeled_ratio_one_vs_rest(void)
 	lsv_data_free(x);
 }
 
+/* lsv_alloc refuses a count * size past SIZE_MAX: (SIZE_MAX / 8 + 2) * 8
+ * wraps to 8, a block far smaller than asked that the caller would fill. */
+static void alloc_refuses_an_overflowing_size(void)
+{
+	void *p = lsv_alloc(SIZE_MAX / 8 + 2, 8);
+	CHECK(p == NULL);
+	free(p);
+	p = lsv_alloc(0, 8);  /* 0: one element, not NULL */
+	CHECK(p != NULL);
+	free(p);
+}
+
 const unit_case train_cases[] = {
+	{"alloc_refuses_an_overflowing_size", alloc_refuses_an_overflowing_size},
 	{"balance_shifts_the_bias_after_every_method",
 	 balance_shifts_the_bias_after_every_method},
 	{"balance_labeled_ratio_one_vs_rest", balance_labeled_ratio_one_vs_rest},
