@@ -159,6 +159,13 @@ setup() {
 		assert_status 2
 		assert_stderr_has "lapsvm-easy: -T '$t': -"
 	done
+	# a precomputed kernel: rows of kernel values, nothing to scale (it
+	# failed in the scaling pass on 'bad feature index 0')
+	for t in "-t 4" "-t4" "-g 2 -t 4"; do
+		run --separate-stderr "$EASY" -T "$t" tr.txt
+		assert_status 2
+		assert_stderr_has "lapsvm-easy: -T '$t': -t 4 (a precomputed kernel) cannot be scaled"
+	done
 	[ -z "$(ls -A | grep -v '\.txt$')" ]
 	# kernel and Laplacian options pass, a negative value included
 	run --separate-stderr "$EASY" -T "-t 1 -d 2 -r -1 -L unnormalized -qP 2" tr.txt
