@@ -42,14 +42,14 @@ static const struct {
 		     "decompress it first (gunzip, or zcat FILE | ... -)"},
 	{"\xfd""7zXZ", "xz's magic bytes: it is compressed; decompress it "
 		       "first (unxz, or xzcat FILE | ... -)"},
-	{"BZh", "bzip2's magic bytes (BZh): it is compressed; decompress it "
-		"first (bunzip2, or bzcat FILE | ... -)"},
 	{"PK\x03\x04", "a zip archive's magic bytes (PK\\x03\\x04): extract "
 			"the data file first (unzip)"},
 };
 
 /* What to say of the byte order mark line 1 (len bytes) starts with, or
- * NULL if it starts with none. */
+ * NULL if it starts with none.  bzip2's magic is text ("BZh", a level
+ * 1-9, then a block's "1AY&SY" or the empty stream's end marker), so it
+ * is matched whole: a list of file names may start with "BZh". */
 static const char *starts_with_mark(const char *s, size_t len)
 {
 	size_t i, n;
@@ -59,6 +59,11 @@ static const char *starts_with_mark(const char *s, size_t len)
 		if (len >= n && memcmp(s, marks[i].bytes, n) == 0)
 			return marks[i].says;
 	}
+	if (len >= 10 && memcmp(s, "BZh", 3) == 0 && s[3] >= '1' &&
+	    s[3] <= '9' && (memcmp(s + 4, "1AY&SY", 6) == 0 ||
+			    memcmp(s + 4, "\x17\x72\x45\x38\x50\x90", 6) == 0))
+		return "bzip2's magic bytes (BZh): it is compressed; decompress "
+		       "it first (bunzip2, or bzcat FILE | ... -)";
 	return NULL;
 }
 

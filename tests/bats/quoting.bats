@@ -97,6 +97,10 @@ every_data_reader() {
 	every_data_reader small.xz "small.xz:1: the file starts with xz's magic bytes: it is compressed; decompress it first (unxz, or xzcat FILE | ... -)"
 	printf 'BZh91AY&SY\n' >small.bz2
 	every_data_reader small.bz2 "small.bz2:1: the file starts with bzip2's magic bytes (BZh): it is compressed; decompress it first (bunzip2, or bzcat FILE | ... -)"
+	# bzip2's magic is text, so it is matched whole: a line that only
+	# starts with BZh is read as what it is
+	printf 'BZh9 1:1\n' >bzh.txt
+	every_data_reader bzh.txt "bzh.txt:1: bad label (found 'BZh9', expected a number)"
 	printf 'PK\3\4rest\n' >small.zip
 	every_data_reader small.zip "small.zip:1: the file starts with a zip archive's magic bytes (PK\\x03\\x04): extract the data file first (unzip)"
 	printf '%s\n' '1,5.1,3.5' '-1,4.9,3.0' >small.csv
