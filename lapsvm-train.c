@@ -2055,22 +2055,11 @@ static void report(const lsv_train_param *p, const lsv_model *m,
 	report_iterations(p, r);
 }
 
-/* -s cluster: what the eigenproblem said, the cluster sizes, and how the
- * clusters agree with the classes of the rows that carry labels. */
-static void cluster_report(const lsv_data *x, const lsv_model *m,
-			   const lsv_train_report *r)
+/* -s cluster or boost -K: how the embedding was found (the boosting's
+ * constraint violation, or the eigenproblem: its eigenvalue, the gap to
+ * the next, the constraints checked) and how the clusters come from it. */
+static void cluster_method_info(const lsv_model *m, const lsv_train_report *r)
 {
-	size_t nf = (size_t)m->nr_fn, i, k = 0, matched;
-	int *cl = malloc((x->n ? x->n : 1) * sizeof *cl), q;
-	size_t *size = calloc((size_t)m->nr_class, sizeof *size);
-	double *y = malloc((x->l ? x->l : 1) * sizeof *y), acc, nmi;
-	int *cll = malloc((x->l ? x->l : 1) * sizeof *cll);
-	char sizes[256];
-	size_t len = 0;
-	lsv_error err;
-
-	if (cl == NULL || size == NULL || y == NULL || cll == NULL)
-		tool_die(1, "out of memory");
 	if (m->param.solver == LSV_SOLVER_BOOST)
 		tool_info("clustering by boosting: largest constraint violation "
 			  "at the end %.2g (mean f, mean f^2 - 1%s)",
@@ -2095,6 +2084,12 @@ static void cluster_report(const lsv_data *x, const lsv_model *m,
 			  "embedding, the best of %d restarts (seed %llu)",
 			  m->param.cluster_unit ? "unit-length" : "raw", m->nr_fn,
 			  m->param.cluster_restarts, m->param.seed);
+}
+
+/* The warnings of a clustering the data may not determine: several
+ * components of the graph, or a repeated eigenvalue or failed check. */
+static void cluster_warnings(const lsv_train_report *r)
+{
 	if (r->cluster_components > 1)
 		tool_info("warning: the graph has %zu connected components: with "
 			  "little regularization a cluster can be a whole component, "
@@ -2105,6 +2100,54 @@ static void cluster_report(const lsv_data *x, const lsv_model *m,
 			  "(the eigenvalue it stops at is repeated to 1e-8, or a "
 			  "constraint check failed): another run, seed or setting "
 			  "may split the rows differently");
+}
+
+/* The cluster sizes, at most what fits a 256-byte line ("12 30 ..."). */
+static void cluster_sizes(const size_t *size, int nr_class)
+{
+	char sizes[256];
+	size_t len = 0;
+	int q;
+
+	for (q = 0; q < nr_class && len < sizeof sizes - 24; q++)
+		len += (size_t)snprintf(sizes + len, sizeof sizes - len, "%s%zu",
+					q ? " " : "", size[q]);
+	tool_info("cluster sizes: %s", sizes);
+}
+
+/* How the clusters cll of the k labeled rows agree with their classes y:
+ * the accuracy with the clusters matched to the classes, and the NMI. */
+static void cluster_agreement(const int *cll, const double *y, size_t k,
+			      int nr_class)
+{
+	size_t matched;
+	double acc, nmi;
+	lsv_error err;
+
+	if (lsv_cluster_agreement(cll, nr_class, y, k, &acc, &matched, &nmi,
+				  &err) != LSV_OK)
+		tool_die_err(&err);
+	tool_info("agreement with the %zu labeled rows: accuracy %.2f%% "
+		  "(%zu/%zu, clusters matched to classes), NMI %.4f", k,
+		  100.0 * acc, matched, k, nmi);
+}
+
+/* -s cluster: what the eigenproblem said, the cluster sizes, and how the
+ * clusters agree with the classes of the rows that carry labels. */
+static void cluster_report(const lsv_data *x, const lsv_model *m,
+			   const lsv_train_report *r)
+{
+	size_t nf = (size_t)m->nr_fn, i, k = 0;
+	int *cl = malloc((x->n ? x->n : 1) * sizeof *cl);
+	size_t *size = calloc((size_t)m->nr_class, sizeof *size);
+	double *y = malloc((x->l ? x->l : 1) * sizeof *y);
+	int *cll = malloc((x->l ? x->l : 1) * sizeof *cll);
+
+	if (cl == NULL || size == NULL || y == NULL || cll == NULL)
+		tool_die(1, "out of memory");
+	cluster_method_info(m, r);
+	cluster_warnings(r);
+	/* each row's cluster; the labeled rows' classes and clusters */
 	for (i = 0; i < x->n; i++) {
 		cl[i] = (int)lsv_model_label(m, r->train_f + i * nf) - 1;
 		size[cl[i]]++;
@@ -2113,18 +2156,9 @@ static void cluster_report(const lsv_data *x, const lsv_model *m,
 			cll[k++] = cl[i];
 		}
 	}
-	for (q = 0; q < m->nr_class && len < sizeof sizes - 24; q++)
-		len += (size_t)snprintf(sizes + len, sizeof sizes - len, "%s%zu",
-					q ? " " : "", size[q]);
-	tool_info("cluster sizes: %s", sizes);
-	if (k > 0) {
-		if (lsv_cluster_agreement(cll, m->nr_class, y, k, &acc, &matched,
-					  &nmi, &err) != LSV_OK)
-			tool_die_err(&err);
-		tool_info("agreement with the %zu labeled rows: accuracy %.2f%% "
-			  "(%zu/%zu, clusters matched to classes), NMI %.4f", k,
-			  100.0 * acc, matched, k, nmi);
-	}
+	cluster_sizes(size, m->nr_class);
+	if (k > 0)
+		cluster_agreement(cll, y, k, m->nr_class);
 	free(cl);
 	free(size);
 	free(y);

@@ -534,16 +534,141 @@ static int bin_of(const double *cut, int ncut, double v)
 }
 
 /*
- * Cuts of each feature from the sorted n values (zeros of a sparse row
- * included): a cut halfway between two consecutive distinct values; all
- * of them when there are fewer than LSV_BOOST_BINS, else the first at or
- * beyond each of the ranks k n / LSV_BOOST_BINS (quantiles).  *useful:
- * the features with at least two bins.
+ * Each feature's stored values gathered column by column (CSC): feature
+ * j's cnt[j] values at csc[start[j] .. start[j + 1]), in row order.  cnt,
+ * start and fill come zeroed (d + 1 each; fill is scratch).
+ */
+static void feature_columns(const lsv_data *x, size_t *cnt, size_t *start,
+			    size_t *fill, double *csc)
+{
+	size_t i, q, j;
+
+	for (q = 0; q < x->nnz; q++)
+		cnt[x->col[q]]++;
+	for (j = 0; j < x->dim; j++)
+		start[j + 1] = start[j] + cnt[j];
+	for (i = 0; i < x->n; i++)
+		for (q = x->rowptr[i]; q < x->rowptr[i + 1]; q++) {
+			size_t c = (size_t)x->col[q];
+			csc[start[c] + fill[c]++] = x->val[q];
+		}
+}
+
+/*
+ * The cuts of one feature from its n values v (sorted here): a cut
+ * halfway between two consecutive distinct values v[a] < v[a + 1] (v[a]
+ * itself when the midpoint rounds outside [v[a], v[a + 1])); every one
+ * when there are at most LSV_BOOST_BINS - 1 of them, else only the first
+ * at or past each quantile rank k n / LSV_BOOST_BINS.  Returns how many
+ * went into cut[] (at most LSV_BOOST_BINS - 1).
+ */
+static int feature_cuts(double *v, size_t n, double *cut)
+{
+	const int MC = LSV_BOOST_BINS - 1;
+	size_t a;
+	int ncut = 0, k = 1, distinct = 0;
+
+	qsort(v, n, sizeof *v, cmp_double);
+	for (a = 0; a + 1 < n; a++)
+		distinct += v[a] < v[a + 1];
+	for (a = 0; a + 1 < n; a++) {
+		double m;
+		if (!(v[a] < v[a + 1]))
+			continue;
+		/* a cut left of rank a + 1: all of them, or the first
+		 * at or past the next quantile rank */
+		if (distinct > MC &&
+		    (double)(a + 1) * LSV_BOOST_BINS < (double)k * (double)n)
+			continue;
+		if (ncut == MC)
+			break;
+		m = v[a] / 2.0 + v[a + 1] / 2.0;
+		if (!(m >= v[a] && m < v[a + 1]))
+			m = v[a];
+		cut[ncut++] = m;
+		while ((double)k * (double)n <= (double)(a + 1) * LSV_BOOST_BINS)
+			k++;
+	}
+	return ncut;
+}
+
+/*
+ * Every feature's cuts and bin count B->nb from its n values (its stored
+ * ones from csc, cnt and start as feature_columns left them, the rest
+ * zeros); v: n scratch.  Returns the features with at least two bins.
+ */
+static size_t bins_cuts(const lsv_data *x, bins *B, const size_t *cnt,
+			const size_t *start, const double *csc, double *v)
+{
+	size_t n = x->n, j, a, useful = 0;
+
+	for (j = 0; j < x->dim; j++) {
+		double *cut = B->cut + j * (size_t)(LSV_BOOST_BINS - 1);
+		int ncut;
+		memcpy(v, csc + start[j], cnt[j] * sizeof *v);
+		for (a = cnt[j]; a < n; a++)
+			v[a] = 0.0;
+		ncut = feature_cuts(v, n, cut);
+		B->nb[j] = ncut + 1;
+		useful += ncut > 0;
+	}
+	return useful;
+}
+
+/* B->bin: the bin of every x_ij, the bin of 0 where row i stores no
+ * entry of feature j. */
+static void bins_assign(const lsv_data *x, bins *B)
+{
+	size_t n = x->n, d = x->dim, i, j, q;
+	const int MC = LSV_BOOST_BINS - 1;
+
+	for (j = 0; j < d; j++) {
+		unsigned char z = (unsigned char)bin_of(B->cut + j * (size_t)MC,
+							B->nb[j] - 1, 0.0);
+		for (i = 0; i < n; i++)
+			B->bin[i * d + j] = z;
+	}
+	for (i = 0; i < n; i++)
+		for (q = x->rowptr[i]; q < x->rowptr[i + 1]; q++) {
+			size_t c = (size_t)x->col[q];
+			B->bin[i * d + c] = (unsigned char)bin_of(
+				B->cut + c * (size_t)MC, B->nb[c] - 1, x->val[q]);
+		}
+}
+
+/* The sparse path's bins (see bins): each stored entry's bin (sbin) and
+ * each feature's bin of 0 (zbin), and the data's layout. */
+static lsv_status bins_sparse(const lsv_data *x, bins *B, lsv_error *err)
+{
+	size_t n = x->n, d = x->dim, i, j, q;
+
+	B->sbin = lsv_alloc(x->nnz, 1);
+	B->zbin = lsv_alloc(d, 1);
+	if (!B->sbin || !B->zbin)
+		return lsv_fail(err, LSV_ENOMEM, "out of memory for the "
+				"binned features (%zu stored)", x->nnz);
+	for (j = 0; j < d; j++)
+		B->zbin[j] = (unsigned char)bin_of(
+			B->cut + j * (size_t)(LSV_BOOST_BINS - 1), B->nb[j] - 1,
+			0.0);
+	for (i = 0; i < n; i++)
+		for (q = x->rowptr[i]; q < x->rowptr[i + 1]; q++)
+			B->sbin[q] = B->bin[i * d + (size_t)x->col[q]];
+	B->rowptr = x->rowptr;
+	B->col = x->col;
+	return LSV_OK;
+}
+
+/*
+ * The bins of every feature (cuts from the sorted n values, zeros of a
+ * sparse row included: feature_cuts), and with sparse rows (nnz <= n d /
+ * BOOST_SPARSE_RATIO) the stored entries' bins too.  *useful: the
+ * features with at least two bins.
  */
 static lsv_status bins_build(const lsv_data *x, const lsv_train_param *p,
 			     bins *B, size_t *useful, lsv_error *err)
 {
-	size_t n = x->n, d = x->dim, i, q, j;
+	size_t n = x->n, d = x->dim;
 	size_t *cnt = NULL, *start = NULL, *fill = NULL;
 	double *csc = NULL, *v = NULL;
 	const int MC = LSV_BOOST_BINS - 1;
@@ -573,75 +698,11 @@ static lsv_status bins_build(const lsv_data *x, const lsv_train_param *p,
 			      "features (%zu x %zu)", n, d);
 		goto done;
 	}
-	for (q = 0; q < x->nnz; q++)
-		cnt[x->col[q]]++;
-	for (j = 0; j < d; j++)
-		start[j + 1] = start[j] + cnt[j];
-	for (i = 0; i < n; i++)
-		for (q = x->rowptr[i]; q < x->rowptr[i + 1]; q++) {
-			size_t c = (size_t)x->col[q];
-			csc[start[c] + fill[c]++] = x->val[q];
-		}
-	for (j = 0; j < d; j++) {
-		double *cut = B->cut + j * (size_t)MC;
-		size_t a, nz = cnt[j];
-		int ncut = 0, k = 1, distinct = 0;
-		memcpy(v, csc + start[j], nz * sizeof *v);
-		for (a = nz; a < n; a++)
-			v[a] = 0.0;
-		qsort(v, n, sizeof *v, cmp_double);
-		for (a = 0; a + 1 < n; a++)
-			distinct += v[a] < v[a + 1];
-		for (a = 0; a + 1 < n; a++) {
-			double m;
-			if (!(v[a] < v[a + 1]))
-				continue;
-			/* a cut left of rank a + 1: all of them, or the first
-			 * at or past the next quantile rank */
-			if (distinct > MC &&
-			    (double)(a + 1) * LSV_BOOST_BINS < (double)k * (double)n)
-				continue;
-			if (ncut == MC)
-				break;
-			m = v[a] / 2.0 + v[a + 1] / 2.0;
-			if (!(m >= v[a] && m < v[a + 1]))
-				m = v[a];
-			cut[ncut++] = m;
-			while ((double)k * (double)n <=
-			       (double)(a + 1) * LSV_BOOST_BINS)
-				k++;
-		}
-		B->nb[j] = ncut + 1;
-		*useful += ncut > 0;
-		{
-			unsigned char z = (unsigned char)bin_of(cut, ncut, 0.0);
-			for (i = 0; i < n; i++)
-				B->bin[i * d + j] = z;
-		}
-	}
-	for (i = 0; i < n; i++)
-		for (q = x->rowptr[i]; q < x->rowptr[i + 1]; q++) {
-			size_t c = (size_t)x->col[q];
-			B->bin[i * d + c] = (unsigned char)bin_of(
-				B->cut + c * (size_t)MC, B->nb[c] - 1, x->val[q]);
-		}
-	if ((double)x->nnz * BOOST_SPARSE_RATIO <= (double)n * (double)d) {
-		B->sbin = lsv_alloc(x->nnz, 1);
-		B->zbin = lsv_alloc(d, 1);
-		if (!B->sbin || !B->zbin) {
-			st = lsv_fail(err, LSV_ENOMEM, "out of memory for the "
-				      "binned features (%zu stored)", x->nnz);
-			goto done;
-		}
-		for (j = 0; j < d; j++)
-			B->zbin[j] = (unsigned char)bin_of(
-				B->cut + j * (size_t)MC, B->nb[j] - 1, 0.0);
-		for (i = 0; i < n; i++)
-			for (q = x->rowptr[i]; q < x->rowptr[i + 1]; q++)
-				B->sbin[q] = B->bin[i * d + (size_t)x->col[q]];
-		B->rowptr = x->rowptr;
-		B->col = x->col;
-	}
+	feature_columns(x, cnt, start, fill, csc);
+	*useful = bins_cuts(x, B, cnt, start, csc, v);
+	bins_assign(x, B);
+	if ((double)x->nnz * BOOST_SPARSE_RATIO <= (double)n * (double)d)
+		st = bins_sparse(x, B, err);
 done:
 	free(cnt);
 	free(start);
@@ -710,6 +771,95 @@ static void histograms(const bins *B, const double *r, const size_t *idx,
 }
 
 /*
+ * The split of a node of cnt rows (sum of r tot; its histograms hs, hc)
+ * of largest variance reduction S_L^2/n_L + S_R^2/n_R - S^2/n over every
+ * (feature j, bin q) with x <= cut of bin q to the left and a row on
+ * each side; the first in feature, then bin order on a (relative 1e-12)
+ * tie.  *bj, *bb: the feature and bin, left at -1 when no reduction is
+ * > 0.
+ */
+static void best_split(const bins *B, const double *hs, const size_t *hc,
+		       size_t cnt, double tot, int *bj, int *bb)
+{
+	double best = 0.0;
+	size_t j;
+
+	for (j = 0; j < B->d; j++) {
+		double sl = 0.0;
+		size_t nl = 0;
+		int q;
+		for (q = 0; q + 1 < B->nb[j]; q++) {
+			double gain;
+			sl += hs[j * LSV_BOOST_BINS + (size_t)q];
+			nl += hc[j * LSV_BOOST_BINS + (size_t)q];
+			if (nl == 0 || nl == cnt)
+				continue;
+			gain = sl * sl / (double)nl +
+			       (tot - sl) * (tot - sl) / (double)(cnt - nl) -
+			       tot * tot / (double)cnt;
+			if (gain > best * (1.0 + 1e-12) + 1e-300) {
+				best = gain;
+				*bj = (int)j;
+				*bb = q;
+			}
+		}
+	}
+}
+
+/* Node v a leaf with the least-squares value of its rows idx[a..b)
+ * (their mean r, tot / count); the rows' leaf and the leaf's node. */
+static void make_leaf(lsv_tree_node *nd, double tot, const size_t *idx,
+		      size_t a, size_t b, int v, int *leaf, int *leafnode,
+		      int *ns)
+{
+	size_t k;
+
+	nd->feature = -1;
+	nd->threshold = 0.0;
+	nd->left = nd->right = 0;
+	nd->value = tot / (double)(b - a);
+	for (k = a; k < b; k++)
+		leaf[idx[k]] = *ns;
+	leafnode[(*ns)++] = v;
+}
+
+/* A stable partition of idx[a..b) (tmp: scratch): the rows whose bin of
+ * feature bj is <= bb first.  Returns where the others start. */
+static size_t partition_rows(const bins *B, size_t *idx, size_t *tmp,
+			     size_t a, size_t b, int bj, int bb)
+{
+	size_t w = a, o = 0, k;
+
+	for (k = a; k < b; k++) {
+		size_t row = idx[k];
+		if (B->bin[row * B->d + (size_t)bj] <= bb)
+			idx[w++] = row;
+		else
+			tmp[o++] = row;
+	}
+	memcpy(idx + w, tmp, o * sizeof *idx);
+	return w;
+}
+
+/* Node v split on x_bj <= the cut of bin bb into nodes nn (rows idx[a..
+ * w)) and nn + 1 (idx[w..b)), one level deeper. */
+static void make_split(const bins *B, lsv_tree_node *nd, span *sp, int v,
+		       int nn, size_t w, int bj, int bb)
+{
+	nd->feature = bj;
+	nd->threshold = B->cut[(size_t)bj * (LSV_BOOST_BINS - 1) + (size_t)bb];
+	nd->value = 0.0;
+	nd->left = nn;
+	nd->right = nn + 1;
+	sp[nn].a = sp[v].a;
+	sp[nn].b = w;
+	sp[nn].depth = sp[v].depth + 1;
+	sp[nn + 1].a = w;
+	sp[nn + 1].b = sp[v].b;
+	sp[nn + 1].depth = sp[v].depth + 1;
+}
+
+/*
  * Grow the tree of depth at most D on r (n values) level by level: a
  * node splits on the (feature, bin) of largest variance reduction (the
  * first in feature, then bin order on a tie), if that reduction is > 0
@@ -722,7 +872,7 @@ static lsv_status grow_tree(const bins *B, const double *r, int D,
 			    size_t *idx, size_t *tmp, span *sp, double *hs,
 			    size_t *hc)
 {
-	size_t n = B->n, d = B->d, i, j;
+	size_t n = B->n, i;
 	int head = 0, nn = 1, ns = 0;
 
 	for (i = 0; i < n; i++)
@@ -732,76 +882,28 @@ static lsv_status grow_tree(const bins *B, const double *r, int D,
 	sp[0].depth = 0;
 	while (head < nn) {
 		int v = head++, bj = -1, bb = -1;
-		size_t a = sp[v].a, b = sp[v].b, cnt = b - a, k;
-		double tot = 0.0, best = 0.0;
-		lsv_tree_node *nd = &t->node[v];
+		size_t a = sp[v].a, b = sp[v].b, cnt = b - a, k, w;
+		double tot = 0.0;
 
 		for (k = a; k < b; k++)
 			tot += r[idx[k]];
 		if (sp[v].depth < D && cnt >= 2) {
 			histograms(B, r, idx + a, cnt, tot, hs, hc);
-			for (j = 0; j < d; j++) {
-				double sl = 0.0;
-				size_t nl = 0;
-				int q;
-				for (q = 0; q + 1 < B->nb[j]; q++) {
-					double gain;
-					sl += hs[j * LSV_BOOST_BINS + (size_t)q];
-					nl += hc[j * LSV_BOOST_BINS + (size_t)q];
-					if (nl == 0 || nl == cnt)
-						continue;
-					gain = sl * sl / (double)nl +
-					       (tot - sl) * (tot - sl) /
-						       (double)(cnt - nl) -
-					       tot * tot / (double)cnt;
-					if (gain > best * (1.0 + 1e-12) + 1e-300) {
-						best = gain;
-						bj = (int)j;
-						bb = q;
-					}
-				}
-			}
+			best_split(B, hs, hc, cnt, tot, &bj, &bb);
 		}
-		if (bj < 0) {  /* a leaf: its least-squares value */
-			nd->feature = -1;
-			nd->threshold = 0.0;
-			nd->left = nd->right = 0;
-			nd->value = tot / (double)cnt;
-			for (k = a; k < b; k++)
-				leaf[idx[k]] = ns;
-			leafnode[ns++] = v;
+		if (bj < 0) {
+			make_leaf(&t->node[v], tot, idx, a, b, v, leaf, leafnode,
+				  &ns);
 			continue;
 		}
-		{  /* stable partition: bin <= bb to the left */
-			size_t w = a, o = 0;
-			for (k = a; k < b; k++) {
-				size_t row = idx[k];
-				if (B->bin[row * d + (size_t)bj] <= bb)
-					idx[w++] = row;
-				else
-					tmp[o++] = row;
-			}
-			memcpy(idx + w, tmp, o * sizeof *idx);
-			nd->feature = bj;
-			nd->threshold = B->cut[(size_t)bj * (LSV_BOOST_BINS - 1) +
-					       (size_t)bb];
-			nd->value = 0.0;
-			nd->left = nn;
-			nd->right = nn + 1;
-			sp[nn].a = a;
-			sp[nn].b = w;
-			sp[nn].depth = sp[v].depth + 1;
-			sp[nn + 1].a = w;
-			sp[nn + 1].b = b;
-			sp[nn + 1].depth = sp[v].depth + 1;
-			nn += 2;
-		}
+		w = partition_rows(B, idx, tmp, a, b, bj, bb);
+		make_split(B, &t->node[v], sp, v, nn, w, bj, bb);
+		nn += 2;
 	}
 	t->nnodes = nn;
 	*S = ns;
 	return LSV_OK;
 }
-
 
 /* ------------------------------------------------------------------ */
 /* Greedy RBFs fitted by least squares to r                            */
@@ -1151,58 +1253,71 @@ static void coef_gradient(const prob *P, const basis *B, const size_t *off,
 		basis_adjoint(&B[j], P->n, g + (size_t)j * P->n, G + off[j]);
 }
 
-/*
- * BOOST_STEPS BFGS steps on w (all the learners' coefficients, off[j]..
- * off[j+1] those of function j) from 0 for V(F + Q(w)), Q(w)_j = B_j w_j
- * (centred over the functions for the multiple logistic); LF = L^p F.
- * The result in w.
- */
-static lsv_status fit_coef(const prob *P, const double *F, const double *LF,
-			   const basis *B, const size_t *off,
-			   const double *Ldiag, double *w, lsv_error *err)
-{
-	size_t n = P->n, C = (size_t)P->C, nC = n * C, N = off[C], i, s, u;
-	size_t m = P->kind == COST_AUGLAG ? P->m : 0;
-	double *H = NULL, *G = NULL, *Gn = NULL, *dir = NULL, *sv = NULL,
-	       *Fb = NULL, *LFb = NULL, *g = NULL, *Q = NULL, *LQ = NULL,
-	       *hbuf = NULL;
-	double loss, reg;
-	lsv_status st = LSV_OK;
+/* What fit_coef's BFGS steps hold: H the inverse Hessian estimate (N x
+ * N), G and Gn the gradients dV/dw before and after a step, dir the
+ * direction (then H y), sv the step s (N each); Fb, LFb = L^p Fb, g the
+ * functional gradient, Q = B dir and LQ = L^p Q (n C each); hbuf the
+ * clustering's constraint polynomials (3 m), D along the direction. */
+typedef struct {
+	double *H, *G, *Gn, *dir, *sv, *Fb, *LFb, *g, *Q, *LQ, *hbuf;
 	along D;
-	int step, j;
+} bfgs_work;
 
-	memset(w, 0, (N ? N : 1) * sizeof *w);
-	if (N == 0)
-		return LSV_OK;
-	H = lsv_alloc(N * N, sizeof *H);
-	G = lsv_alloc(N, sizeof *G);
-	Gn = lsv_alloc(N, sizeof *Gn);
-	dir = lsv_alloc(N, sizeof *dir);
-	sv = lsv_alloc(N, sizeof *sv);
-	Fb = lsv_alloc(nC, sizeof *Fb);
-	LFb = calloc(nC, sizeof *LFb);
-	g = lsv_alloc(nC, sizeof *g);
-	Q = lsv_alloc(nC, sizeof *Q);
-	LQ = calloc(nC, sizeof *LQ);
-	hbuf = lsv_alloc(3 * m, sizeof *hbuf);
-	if (!H || !G || !Gn || !dir || !sv || !Fb || !LFb || !g || !Q || !LQ ||
-	    !hbuf) {
-		st = lsv_fail(err, LSV_ENOMEM, "out of memory for the BFGS "
-			      "steps (%zu coefficients)", N);
-		goto done;
-	}
-	D.h0 = hbuf;
-	D.h1 = hbuf + m;
-	D.h2 = hbuf + 2 * m;
-	memcpy(Fb, F, nC * sizeof *Fb);
-	if (P->c > 0.0)
-		memcpy(LFb, LF, nC * sizeof *LFb);
-	/* H_0 = diag(1/h_s), h_s = sum_i b_s(x_i)^2 cur_i (Q as scratch) */
-	curvature(P, F, Ldiag, Q);
+static void bfgs_free(bfgs_work *W)
+{
+	free(W->H);
+	free(W->G);
+	free(W->Gn);
+	free(W->dir);
+	free(W->sv);
+	free(W->Fb);
+	free(W->LFb);
+	free(W->g);
+	free(W->Q);
+	free(W->LQ);
+	free(W->hbuf);
+}
+
+/* W's arrays for N coefficients, n C values and m constraints; 0 when
+ * out of memory (W then holds what was allocated, for bfgs_free). */
+static int bfgs_alloc(bfgs_work *W, size_t N, size_t nC, size_t m)
+{
+	memset(W, 0, sizeof *W);
+	W->H = lsv_alloc(N * N, sizeof *W->H);
+	W->G = lsv_alloc(N, sizeof *W->G);
+	W->Gn = lsv_alloc(N, sizeof *W->Gn);
+	W->dir = lsv_alloc(N, sizeof *W->dir);
+	W->sv = lsv_alloc(N, sizeof *W->sv);
+	W->Fb = lsv_alloc(nC, sizeof *W->Fb);
+	W->LFb = calloc(nC, sizeof *W->LFb);
+	W->g = lsv_alloc(nC, sizeof *W->g);
+	W->Q = lsv_alloc(nC, sizeof *W->Q);
+	W->LQ = calloc(nC, sizeof *W->LQ);
+	W->hbuf = lsv_alloc(3 * m, sizeof *W->hbuf);
+	if (!W->H || !W->G || !W->Gn || !W->dir || !W->sv || !W->Fb ||
+	    !W->LFb || !W->g || !W->Q || !W->LQ || !W->hbuf)
+		return 0;
+	W->D.h0 = W->hbuf;
+	W->D.h1 = W->hbuf + m;
+	W->D.h2 = W->hbuf + 2 * m;
+	return 1;
+}
+
+/* The BFGS start H_0 = diag(1/h_s), h_s = sum_i b_s(x_i)^2 cur_i (cur:
+ * curvature's estimate, in W->Q as scratch; W->G as scratch for h; 0
+ * where h_s is not > 0). */
+static void bfgs_start(const prob *P, const double *F, const double *Ldiag,
+		       const basis *B, const size_t *off, bfgs_work *W)
+{
+	size_t n = P->n, N = off[P->C], i, s;
+	double *G = W->G, *H = W->H;
+	int j;
+
+	curvature(P, F, Ldiag, W->Q);
 	memset(H, 0, N * N * sizeof *H);
 	for (j = 0; j < P->C; j++) {
 		const basis *b = &B[j];
-		const double *cj = Q + (size_t)j * n;
+		const double *cj = W->Q + (size_t)j * n;
 		for (s = 0; s < (size_t)b->S; s++)
 			G[off[j] + s] = 0.0;
 		if (b->leaf != NULL) {
@@ -1220,89 +1335,162 @@ static lsv_status fit_coef(const prob *P, const double *F, const double *LF,
 	}
 	for (s = 0; s < N; s++)
 		H[s * N + s] = G[s] > 0.0 ? 1.0 / G[s] : 0.0;
-	cost_from(P, Fb, P->c > 0.0 ? LFb : NULL, g, &loss, &reg);
-	coef_gradient(P, B, off, g, G);
-	for (step = 0; step < BOOST_STEPS; step++) {
-		double qmax = 0.0, t, sy = 0.0, gd = 0.0;
-		for (s = 0; s < N; s++) {
+}
+
+/* The quasi-Newton direction dir = -H G; returns G'dir (< 0: descent). */
+static double bfgs_direction(bfgs_work *W, size_t N)
+{
+	size_t s, u;
+	double gd = 0.0;
+
+	for (s = 0; s < N; s++) {
+		double v = 0.0;
+		for (u = 0; u < N; u++)
+			v -= W->H[s * N + u] * W->G[u];
+		W->dir[s] = v;
+		gd += v * W->G[s];
+	}
+	return gd;
+}
+
+/*
+ * The step length *t along dir: Q = B dir (centred over the functions
+ * for the multiple logistic), the cost's polynomial coefficients along
+ * it (a1 = Q'L^pFb, a2 = Q'L^pQ, LQ = L^p Q; the constraints'), and the
+ * line search over t in [0, BOOST_MAX_MOVE / max |Q_i|].  *t = 0 when Q
+ * is 0.
+ */
+static lsv_status step_length(const prob *P, const basis *B,
+			      const size_t *off, bfgs_work *W, double *t,
+			      lsv_error *err)
+{
+	size_t n = P->n, C = (size_t)P->C, nC = n * C, i;
+	double qmax = 0.0;
+	lsv_status st;
+	int j;
+
+	*t = 0.0;
+	for (j = 0; j < P->C; j++)
+		basis_apply(&B[j], n, W->dir + off[j], W->Q + (size_t)j * n);
+	if (P->kind == COST_MULTINOMIAL)
+		center_rows(W->Q, n, P->C);
+	for (i = 0; i < nC; i++)
+		qmax = fmax(qmax, fabs(W->Q[i]));
+	if (!(qmax > 0.0))
+		return LSV_OK;
+	W->D.a1 = W->D.a2 = 0.0;
+	if (P->c > 0.0) {
+		if ((st = lsv_lapop_apply(P->L, W->Q, W->LQ, C, 1.0, err)) !=
+		    LSV_OK)
+			return st;
+		for (i = 0; i < nC; i++) {
+			W->D.a1 += W->Q[i] * W->LFb[i];
+			W->D.a2 += W->Q[i] * W->LQ[i];
+		}
+	}
+	if (P->kind == COST_AUGLAG)
+		al_poly(P, W->Fb, W->Q, &W->D);
+	*t = line_search(P, W->Fb, W->Q, &W->D, BOOST_MAX_MOVE / qmax);
+	return LSV_OK;
+}
+
+/* The step s = t dir taken: w += s, Fb += t Q, LFb += t LQ, and the
+ * gradient at the new point into Gn. */
+static void take_step(const prob *P, const basis *B, const size_t *off,
+		      bfgs_work *W, double t, double *w)
+{
+	size_t nC = P->n * (size_t)P->C, N = off[P->C], s, i;
+	double loss, reg;
+
+	for (s = 0; s < N; s++) {
+		W->sv[s] = t * W->dir[s];
+		w[s] += W->sv[s];
+	}
+	for (i = 0; i < nC; i++) {
+		W->Fb[i] += t * W->Q[i];
+		if (P->c > 0.0)
+			W->LFb[i] += t * W->LQ[i];
+	}
+	cost_from(P, W->Fb, P->c > 0.0 ? W->LFb : NULL, W->g, &loss, &reg);
+	coef_gradient(P, B, off, W->g, W->Gn);
+}
+
+/* BFGS: H = (I - rho s y') H (I - rho y s') + rho s s', y = Gn - G, rho =
+ * 1/(y's), when y's > 0; expanded, H -= rho (Hy s' + s (Hy)') and += (rho^2
+ * y'Hy + rho) s s'.  Then G = Gn (G held y meanwhile, dir Hy). */
+static void bfgs_update(bfgs_work *W, size_t N)
+{
+	double *H = W->H, *G = W->G, *sv = W->sv, *dir = W->dir, sy = 0.0;
+	size_t s, u;
+
+	for (s = 0; s < N; s++) {
+		G[s] = W->Gn[s] - G[s];  /* y */
+		sy += G[s] * sv[s];
+	}
+	if (sy > 1e-300) {
+		double rho = 1.0 / sy, yHy = 0.0;
+		for (s = 0; s < N; s++) {  /* Hy into dir */
 			double v = 0.0;
 			for (u = 0; u < N; u++)
-				v -= H[s * N + u] * G[u];
+				v += H[s * N + u] * G[u];
 			dir[s] = v;
-			gd += v * G[s];
+			yHy += G[s] * v;
 		}
-		if (!(gd < 0.0))  /* no descent left (or G = 0) */
+		for (s = 0; s < N; s++)
+			for (u = 0; u < N; u++)
+				H[s * N + u] += -rho * (dir[s] * sv[u] +
+							sv[s] * dir[u]) +
+						(rho * rho * yHy + rho) *
+							sv[s] * sv[u];
+	}
+	memcpy(G, W->Gn, N * sizeof *G);
+}
+
+/*
+ * BOOST_STEPS BFGS steps on w (all the learners' coefficients, off[j]..
+ * off[j+1] those of function j) from 0 for V(F + Q(w)), Q(w)_j = B_j w_j
+ * (centred over the functions for the multiple logistic); LF = L^p F.
+ * The result in w.
+ */
+static lsv_status fit_coef(const prob *P, const double *F, const double *LF,
+			   const basis *B, const size_t *off,
+			   const double *Ldiag, double *w, lsv_error *err)
+{
+	size_t nC = P->n * (size_t)P->C, N = off[P->C];
+	size_t m = P->kind == COST_AUGLAG ? P->m : 0;
+	double loss, reg;
+	lsv_status st = LSV_OK;
+	bfgs_work W;
+	int step;
+
+	memset(w, 0, (N ? N : 1) * sizeof *w);
+	if (N == 0)
+		return LSV_OK;
+	if (!bfgs_alloc(&W, N, nC, m)) {
+		st = lsv_fail(err, LSV_ENOMEM, "out of memory for the BFGS "
+			      "steps (%zu coefficients)", N);
+		goto done;
+	}
+	memcpy(W.Fb, F, nC * sizeof *W.Fb);
+	if (P->c > 0.0)
+		memcpy(W.LFb, LF, nC * sizeof *W.LFb);
+	bfgs_start(P, F, Ldiag, B, off, &W);
+	cost_from(P, W.Fb, P->c > 0.0 ? W.LFb : NULL, W.g, &loss, &reg);
+	coef_gradient(P, B, off, W.g, W.G);
+	for (step = 0; step < BOOST_STEPS; step++) {
+		double t;
+		/* no descent left (or G = 0) */
+		if (!(bfgs_direction(&W, N) < 0.0))
 			break;
-		for (j = 0; j < P->C; j++)
-			basis_apply(&B[j], n, dir + off[j], Q + (size_t)j * n);
-		if (P->kind == COST_MULTINOMIAL)
-			center_rows(Q, n, P->C);
-		for (i = 0; i < nC; i++)
-			qmax = fmax(qmax, fabs(Q[i]));
-		if (!(qmax > 0.0))
-			break;
-		D.a1 = D.a2 = 0.0;
-		if (P->c > 0.0) {
-			if ((st = lsv_lapop_apply(P->L, Q, LQ, C, 1.0, err)) !=
-			    LSV_OK)
-				goto done;
-			for (i = 0; i < nC; i++) {
-				D.a1 += Q[i] * LFb[i];
-				D.a2 += Q[i] * LQ[i];
-			}
-		}
-		if (P->kind == COST_AUGLAG)
-			al_poly(P, Fb, Q, &D);
-		t = line_search(P, Fb, Q, &D, BOOST_MAX_MOVE / qmax);
+		if ((st = step_length(P, B, off, &W, &t, err)) != LSV_OK)
+			goto done;
 		if (!(t > 0.0))
 			break;
-		for (s = 0; s < N; s++) {
-			sv[s] = t * dir[s];
-			w[s] += sv[s];
-		}
-		for (i = 0; i < nC; i++) {
-			Fb[i] += t * Q[i];
-			if (P->c > 0.0)
-				LFb[i] += t * LQ[i];
-		}
-		cost_from(P, Fb, P->c > 0.0 ? LFb : NULL, g, &loss, &reg);
-		coef_gradient(P, B, off, g, Gn);
-		/* BFGS: H = (I - rho s y') H (I - rho y s') + rho s s',
-		 * y = Gn - G, rho = 1/(y's), when y's > 0 */
-		for (s = 0; s < N; s++) {
-			G[s] = Gn[s] - G[s];  /* y */
-			sy += G[s] * sv[s];
-		}
-		if (sy > 1e-300) {
-			double rho = 1.0 / sy, yHy = 0.0;
-			for (s = 0; s < N; s++) {  /* Hy into dir */
-				double v = 0.0;
-				for (u = 0; u < N; u++)
-					v += H[s * N + u] * G[u];
-				dir[s] = v;
-				yHy += G[s] * v;
-			}
-			for (s = 0; s < N; s++)
-				for (u = 0; u < N; u++)
-					H[s * N + u] += -rho * (dir[s] * sv[u] +
-								sv[s] * dir[u]) +
-							(rho * rho * yHy + rho) *
-								sv[s] * sv[u];
-		}
-		memcpy(G, Gn, N * sizeof *G);
+		take_step(P, B, off, &W, t, w);
+		bfgs_update(&W, N);
 	}
 done:
-	free(H);
-	free(G);
-	free(Gn);
-	free(dir);
-	free(sv);
-	free(Fb);
-	free(LFb);
-	free(g);
-	free(Q);
-	free(LQ);
-	free(hbuf);
+	bfgs_free(&W);
 	return st;
 }
 
@@ -1600,13 +1788,103 @@ static lsv_status boost_check(const lsv_fit *F, cost_kind kind)
 	return LSV_OK;
 }
 
+/* The trees' bins of the data, which must have a feature that varies. */
+static lsv_status run_bins(lsv_fit *F, run *r)
+{
+	size_t useful = 0;
+	lsv_status st;
+
+	if ((st = bins_build(F->x, F->p, &r->B, &useful, F->err)) != LSV_OK)
+		return st;
+	r->have_bins = 1;
+	if (useful == 0)
+		return lsv_fail(F->err, LSV_EINVAL,
+				"every feature is constant over the %zu rows "
+				"(or there are none): a tree has nothing to "
+				"split (the RBF learner, -H rbf, needs no "
+				"split)", F->n);
+	return LSV_OK;
+}
+
+/* The arrays every run needs: the functions' values and gradients (n C),
+ * the diagonal of L, the coefficients of a round (per learner and
+ * function), the biases, the constraints' multipliers and values. */
+static lsv_status run_alloc_common(lsv_fit *F, run *r, size_t per)
+{
+	size_t n = F->n, C = (size_t)F->nr_fn, nC = n * C;
+
+	r->Fv = lsv_alloc(nC, sizeof *r->Fv);
+	r->LF = calloc(nC, sizeof *r->LF);
+	r->g = lsv_alloc(nC, sizeof *r->g);
+	r->res = lsv_alloc(nC, sizeof *r->res);
+	r->Ldiag = calloc(n ? n : 1, sizeof *r->Ldiag);
+	r->w = lsv_alloc(per * C, sizeof *r->w);
+	r->bias = calloc(C, sizeof *r->bias);
+	r->off = lsv_alloc(C + 1, sizeof *r->off);
+	r->bs = calloc(C, sizeof *r->bs);
+	r->cls = lsv_alloc(F->l, sizeof *r->cls);
+	r->lam = calloc(al_count(F->nr_fn), sizeof *r->lam);
+	r->h = lsv_alloc(al_count(F->nr_fn), sizeof *r->h);
+	if (!r->Fv || !r->LF || !r->g || !r->res || !r->Ldiag || !r->w ||
+	    !r->bias || !r->off || !r->bs || !r->cls || !r->lam || !r->h)
+		return lsv_fail(F->err, LSV_ENOMEM, "out of memory for boosting");
+	return LSV_OK;
+}
+
+/* The trees' arrays: the row order and scratch (n), each row's leaf (n
+ * C), each leaf's node, the nodes' spans, the histograms (d x BINS), and
+ * room for nrounds C trees. */
+static lsv_status run_alloc_trees(lsv_fit *F, run *r, long nrounds)
+{
+	size_t n = F->n, C = (size_t)F->nr_fn;
+	int D = F->p->boost_depth, maxnodes = (1 << (D + 1)) - 1;
+	size_t maxleaves = (size_t)1 << D;
+
+	r->idx = lsv_alloc(n, sizeof *r->idx);
+	r->tmp = lsv_alloc(n, sizeof *r->tmp);
+	r->leaf = lsv_alloc(n * C, sizeof *r->leaf);
+	r->leafnode = lsv_alloc(maxleaves * C, sizeof *r->leafnode);
+	r->sp = lsv_alloc((size_t)maxnodes, sizeof *r->sp);
+	r->hs = lsv_alloc(r->B.d * LSV_BOOST_BINS, sizeof *r->hs);
+	r->hc = lsv_alloc(r->B.d * LSV_BOOST_BINS, sizeof *r->hc);
+	r->trees = calloc((size_t)nrounds * C, sizeof *r->trees);
+	if (!r->idx || !r->tmp || !r->leaf || !r->leafnode || !r->sp ||
+	    !r->hs || !r->hc || !r->trees)
+		return lsv_fail(F->err, LSV_ENOMEM, "out of memory for boosting");
+	return LSV_OK;
+}
+
+/* The RBFs' arrays: R chosen RBFs per function (values n x R, rows,
+ * weights), the candidates' work (rbf_work), and the centres met so far,
+ * none yet. */
+static lsv_status run_alloc_rbfs(lsv_fit *F, run *r)
+{
+	size_t n = F->n, C = (size_t)F->nr_fn, R = (size_t)F->p->boost_rbfs, i;
+
+	r->Phi = lsv_alloc(n * C * R, sizeof *r->Phi);
+	r->rows = lsv_alloc(C * R, sizeof *r->rows);
+	r->wls = lsv_alloc(C * R, sizeof *r->wls);
+	r->R.perm = lsv_alloc(n, sizeof *r->R.perm);
+	r->R.cand = lsv_alloc(r->R.M, sizeof *r->R.cand);
+	r->R.Kc = lsv_alloc(n * r->R.M, sizeof *r->R.Kc);
+	r->R.kk = lsv_alloc(r->R.M, sizeof *r->R.kk);
+	r->R.score = lsv_alloc(r->R.M, sizeof *r->R.score);
+	r->Z.slot = lsv_alloc(n, sizeof *r->Z.slot);
+	if (!r->Phi || !r->rows || !r->wls || !r->R.perm || !r->R.cand ||
+	    !r->R.Kc || !r->R.kk || !r->R.score || !r->Z.slot)
+		return lsv_fail(F->err, LSV_ENOMEM, "out of memory for boosting");
+	for (i = 0; i < n; i++)
+		r->Z.slot[i] = -1;
+	return LSV_OK;
+}
+
 /* r's arrays for nrounds rounds (the trees' bins first, whose features
  * must vary), after checking their size against the memory limit.  On
  * failure r holds what was allocated, for run_free. */
 static lsv_status run_alloc(lsv_fit *F, run *r, long nrounds)
 {
 	const lsv_train_param *p = F->p;
-	size_t n = F->n, l = F->l, i, useful = 0;
+	size_t n = F->n, i;
 	size_t nC = n * (size_t)F->nr_fn, C = (size_t)F->nr_fn;
 	int D = p->boost_depth, maxnodes = (1 << (D + 1)) - 1;
 	size_t maxleaves = (size_t)1 << D, R = (size_t)p->boost_rbfs;
@@ -1614,17 +1892,8 @@ static lsv_status run_alloc(lsv_fit *F, run *r, long nrounds)
 	size_t per = tree ? maxleaves : R;
 	lsv_status st;
 
-	if (tree) {
-		if ((st = bins_build(F->x, p, &r->B, &useful, F->err)) != LSV_OK)
-			return st;
-		r->have_bins = 1;
-		if (useful == 0)
-			return lsv_fail(F->err, LSV_EINVAL,
-					"every feature is constant over the %zu rows "
-					"(or there are none): a tree has nothing to "
-					"split (the RBF learner, -H rbf, needs no "
-					"split)", n);
-	}
+	if (tree && (st = run_bins(F, r)) != LSV_OK)
+		return st;
 	r->R.M = n < BOOST_CANDIDATES ? n : BOOST_CANDIDATES;
 	if ((st = lsv_check_bytes(p, 14.0 * (double)nC +
 				  (double)per * C * ((double)per * C + 6.0) +
@@ -1638,51 +1907,10 @@ static lsv_status run_alloc(lsv_fit *F, run *r, long nrounds)
 				       : "use fewer RBFs per round (-Q)",
 				  F->err)) != LSV_OK)
 		return st;
-	r->Fv = lsv_alloc(nC, sizeof *r->Fv);
-	r->LF = calloc(nC, sizeof *r->LF);
-	r->g = lsv_alloc(nC, sizeof *r->g);
-	r->res = lsv_alloc(nC, sizeof *r->res);
-	r->Ldiag = calloc(n ? n : 1, sizeof *r->Ldiag);
-	r->w = lsv_alloc(per * C, sizeof *r->w);
-	r->bias = calloc(C, sizeof *r->bias);
-	r->off = lsv_alloc(C + 1, sizeof *r->off);
-	r->bs = calloc(C, sizeof *r->bs);
-	r->cls = lsv_alloc(l, sizeof *r->cls);
-	r->lam = calloc(al_count(F->nr_fn), sizeof *r->lam);
-	r->h = lsv_alloc(al_count(F->nr_fn), sizeof *r->h);
-	if (!r->Fv || !r->LF || !r->g || !r->res || !r->Ldiag || !r->w ||
-	    !r->bias || !r->off || !r->bs || !r->cls || !r->lam || !r->h)
-		return lsv_fail(F->err, LSV_ENOMEM, "out of memory for boosting");
-	if (tree) {
-		r->idx = lsv_alloc(n, sizeof *r->idx);
-		r->tmp = lsv_alloc(n, sizeof *r->tmp);
-		r->leaf = lsv_alloc(nC, sizeof *r->leaf);
-		r->leafnode = lsv_alloc(maxleaves * C, sizeof *r->leafnode);
-		r->sp = lsv_alloc((size_t)maxnodes, sizeof *r->sp);
-		r->hs = lsv_alloc(r->B.d * LSV_BOOST_BINS, sizeof *r->hs);
-		r->hc = lsv_alloc(r->B.d * LSV_BOOST_BINS, sizeof *r->hc);
-		r->trees = calloc((size_t)nrounds * C, sizeof *r->trees);
-		if (!r->idx || !r->tmp || !r->leaf || !r->leafnode || !r->sp ||
-		    !r->hs || !r->hc || !r->trees)
-			return lsv_fail(F->err, LSV_ENOMEM,
-					"out of memory for boosting");
-	} else {
-		r->Phi = lsv_alloc(nC * R, sizeof *r->Phi);
-		r->rows = lsv_alloc(C * R, sizeof *r->rows);
-		r->wls = lsv_alloc(C * R, sizeof *r->wls);
-		r->R.perm = lsv_alloc(n, sizeof *r->R.perm);
-		r->R.cand = lsv_alloc(r->R.M, sizeof *r->R.cand);
-		r->R.Kc = lsv_alloc(n * r->R.M, sizeof *r->R.Kc);
-		r->R.kk = lsv_alloc(r->R.M, sizeof *r->R.kk);
-		r->R.score = lsv_alloc(r->R.M, sizeof *r->R.score);
-		r->Z.slot = lsv_alloc(n, sizeof *r->Z.slot);
-		if (!r->Phi || !r->rows || !r->wls || !r->R.perm || !r->R.cand ||
-		    !r->R.Kc || !r->R.kk || !r->R.score || !r->Z.slot)
-			return lsv_fail(F->err, LSV_ENOMEM,
-					"out of memory for boosting");
-		for (i = 0; i < n; i++)
-			r->Z.slot[i] = -1;
-	}
+	if ((st = run_alloc_common(F, r, per)) != LSV_OK ||
+	    (st = tree ? run_alloc_trees(F, r, nrounds) : run_alloc_rbfs(F, r)) !=
+		    LSV_OK)
+		return st;
 	/* the diagonal of L (p = 1) for the BFGS start; with p > 1 only an
 	 * estimate, which is all the start needs */
 	if (F->L != NULL)

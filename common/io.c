@@ -153,24 +153,165 @@ static int dir_id(lsv_out *o, size_t dirlen)
 	return ok;
 }
 
+/* Standard output ("-"): written into, never renamed or closed. */
+static lsv_out *open_stdout(lsv_out *o)
+{
+	o->fp = stdout;
+	o->direct = 1;
+	return o;
+}
+
+/* A link at path is followed (even to a file not there yet: the target
+ * is replaced and the link kept): *real the end of the chain, *name
+ * "path (a link to real)" for the messages (NULL when out of memory:
+ * they then name real).  Both NULL when path is no link. */
+static lsv_status resolve_link(const char *path, char **real, char **name,
+			       lsv_error *err)
+{
+	struct stat sb;
+
+	*real = *name = NULL;
+	if (lstat(path, &sb) != 0 || !S_ISLNK(sb.st_mode))
+		return LSV_OK;
+	*real = follow_links(path);
+	if (*real == NULL)
+		return lsv_fail(err, LSV_EIO, "%s: cannot resolve the link: %s",
+				path, strerror(errno));
+	*name = link_name(path, *real);
+	return LSV_OK;
+}
+
+/* The mode of the new file: a file replaced keeps its permissions (a
+ * private 0600 model must not become world-readable); a new one gets
+ * what a plain fopen would give, 0666 less the umask. */
+static mode_t output_mode(const struct stat *sb, int exists)
+{
+	mode_t mask;
+
+	if (exists)
+		return sb->st_mode & 0777;
+	mask = umask(0);
+	umask(mask);
+	return 0666 & ~mask;
+}
+
+/* o's destination path (its directory path[0..dirlen), its name after
+ * that) and room for the temporary name; where the rename will land for
+ * lsv_out_same (sb: the file there now, when exists).  0 when out of
+ * memory. */
+static int set_destination(lsv_out *o, const char *path, size_t dirlen,
+			   int exists, const struct stat *sb)
+{
+	size_t len = strlen(path);
+
+	o->path = malloc(len + 1);
+	o->tmp = malloc(len + sizeof "." TMP_SUFFIX);
+	if (o->path == NULL || o->tmp == NULL)
+		return 0;
+	memcpy(o->path, path, len + 1);
+	o->base = o->path + dirlen;
+	if ((o->exists = exists) != 0) {
+		o->file_dev = sb->st_dev;
+		o->file_ino = sb->st_ino;
+	}
+	o->have_dir = dir_id(o, dirlen);
+	return 1;
+}
+
+/* The temporary file "dir/.base.tmp.XXXXXX" opened for writing with the
+ * given mode: hidden, and named after its destination so a stray one
+ * (left by kill -9) is easy to recognise.  A legal name near NAME_MAX
+ * would overflow with the 12 added bytes, so base is cut short then;
+ * mkstemp's random part still keeps the name unique.  On failure o is
+ * freed (nothing left on disk). */
+static lsv_status open_temp(lsv_out *o, size_t dirlen, mode_t mode,
+			    lsv_error *err)
+{
+	size_t blen = strlen(o->base);
+	lsv_status st;
+	int fd;
+
+	if (blen > NAME_MAX - (sizeof "." TMP_SUFFIX - 1))
+		blen = NAME_MAX - (sizeof "." TMP_SUFFIX - 1);
+	memcpy(o->tmp, o->path, dirlen);
+	o->tmp[dirlen] = '.';
+	memcpy(o->tmp + dirlen + 1, o->base, blen);
+	strcpy(o->tmp + dirlen + 1 + blen, TMP_SUFFIX);
+	fd = mkstemp(o->tmp);
+	if (fd < 0) {
+		st = lsv_fail(err, LSV_EIO, "%s: cannot create a file beside it: "
+			      "%s", out_name(o), strerror(errno));
+		free(o->tmp);
+		o->tmp = NULL;
+		lsv_out_abort(o);
+		return st;
+	}
+	/* mkstemp makes the file 0600; give it the mode chosen. */
+	if (fchmod(fd, mode) != 0) {
+		/* Not fatal: the output is still correct, only stricter. */
+	}
+	o->fp = fdopen(fd, "w");
+	if (o->fp == NULL) {
+		st = lsv_fail(err, LSV_EIO, "%s: %s", out_name(o), strerror(errno));
+		close(fd);
+		lsv_out_abort(o);
+		return st;
+	}
+	o->buf = lsv_big_buffer(o->fp);
+	return LSV_OK;
+}
+
+/*
+ * The output to a regular file at path (the end of any link; shown: what
+ * the messages call it; name: o's malloc'ed message name or NULL, now
+ * o's), new or replaced (exists, sb: the file there now): its mode, its
+ * destination, and the temporary file beside it.  On failure o and name
+ * are freed.
+ */
+static lsv_status open_replacing(lsv_out *o, const char *path,
+				 const char *shown, char *name, int exists,
+				 const struct stat *sb, lsv_error *err)
+{
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	size_t dirlen = (size_t)(base - path);
+	mode_t mode = output_mode(sb, exists);
+
+	/* The temporary name is cut short (open_temp): a new name too long
+	 * to exist would fail only at the rename, after the work, and after
+	 * the run's other outputs were replaced (graph-build's graph, then
+	 * its record graph.knn). */
+	if (!exists && strlen(base) > NAME_MAX) {
+		lsv_status st = lsv_fail(err, LSV_EIO, "%s: cannot create: %s (a "
+					 "file name has at most %d bytes)", shown,
+					 strerror(ENAMETOOLONG), NAME_MAX);
+		free(name);
+		free(o);
+		return st;
+	}
+	o->name = name;  /* freed with o from here on */
+	if (!set_destination(o, path, dirlen, exists, sb)) {
+		lsv_out_abort(o);
+		return lsv_fail(err, LSV_ENOMEM, "out of memory");
+	}
+	return open_temp(o, dirlen, mode, err);
+}
+
 lsv_status lsv_out_open(const char *path, lsv_out **out, lsv_error *err)
 {
 	lsv_out *o;
-	const char *slash, *base, *shown = path;
+	const char *shown = path;
 	char *real = NULL, *name = NULL;
-	size_t dirlen, len, blen;
 	struct stat sb;
-	mode_t mask, mode;
-	int fd, exists = 0;
+	lsv_status st;
+	int exists;
 
 	*out = NULL;
 	o = calloc(1, sizeof *o);
 	if (o == NULL)
 		return lsv_fail(err, LSV_ENOMEM, "%s: out of memory", path);
 	if (strcmp(path, "-") == 0) {
-		o->fp = stdout;
-		o->direct = 1;
-		*out = o;
+		*out = open_stdout(o);
 		return LSV_OK;
 	}
 	if (*path == '\0') {
@@ -182,123 +323,29 @@ lsv_status lsv_out_open(const char *path, lsv_out **out, lsv_error *err)
 	 * /dev/stdout on a pipe is a link to /proc/self/fd/1, whose own link
 	 * text ("pipe:[1234]") names no file, though the kernel opens it. */
 	if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode) &&
-	    !S_ISDIR(sb.st_mode)) {
-		lsv_status st = open_direct(o, path, NULL, err);
-		if (st == LSV_OK)
-			*out = o;
-		return st;
-	}
-	/* A link is followed, even to a file not there yet: the target is
-	 * replaced and the link kept. */
-	if (lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode)) {
-		real = follow_links(path);
-		if (real == NULL) {
-			lsv_status st = lsv_fail(err, LSV_EIO,
-						 "%s: cannot resolve the link: %s",
-						 path, strerror(errno));
-			free(o);
-			return st;
-		}
-		path = real;
-		if ((name = link_name(shown, real)) != NULL)
+	    !S_ISDIR(sb.st_mode))
+		st = open_direct(o, path, NULL, err);
+	else if ((st = resolve_link(path, &real, &name, err)) != LSV_OK)
+		free(o);
+	else {
+		if (real != NULL)
+			path = real;
+		if (name != NULL)
 			shown = name;
-	}
-	if (stat(path, &sb) == 0) {
-		lsv_status st;
-		if (S_ISDIR(sb.st_mode)) {
+		exists = stat(path, &sb) == 0;
+		if (exists && S_ISDIR(sb.st_mode)) {
 			st = lsv_fail(err, LSV_EIO, "%s: is a directory", shown);
 			free(name);
-			free(real);
 			free(o);
-			return st;
-		}
-		if (!S_ISREG(sb.st_mode)) {
-			if ((st = open_direct(o, path, name, err)) == LSV_OK)
-				*out = o;
-			free(real);
-			return st;
-		}
-		/* Replacing a file keeps its permissions (a private 0600
-		 * model must not become world-readable). */
-		mode = sb.st_mode & 0777;
-		exists = 1;
-	} else {
-		/* A new file gets the mode a plain fopen would give. */
-		mask = umask(0);
-		umask(mask);
-		mode = 0666 & ~mask;
+		} else if (exists && !S_ISREG(sb.st_mode))
+			st = open_direct(o, path, name, err);
+		else
+			st = open_replacing(o, path, shown, name, exists, &sb, err);
+		free(real);  /* o holds its own copy of path */
 	}
-	slash = strrchr(path, '/');
-	base = slash ? slash + 1 : path;
-	/* The temporary name is cut short below: a new name too long to exist
-	 * would fail only at the rename, after the work, and after the run's
-	 * other outputs were replaced (graph-build's graph, then its record
-	 * graph.knn). */
-	if (!exists && strlen(base) > NAME_MAX) {
-		lsv_status st = lsv_fail(err, LSV_EIO, "%s: cannot create: %s (a "
-					 "file name has at most %d bytes)", shown,
-					 strerror(ENAMETOOLONG), NAME_MAX);
-		free(name);
-		free(real);
-		free(o);
-		return st;
-	}
-	dirlen = (size_t)(base - path);
-	len = strlen(path);
-	o->path = malloc(len + 1);
-	o->tmp = malloc(len + sizeof "." TMP_SUFFIX);
-	o->name = name;  /* freed with o from here on */
-	if (o->path == NULL || o->tmp == NULL) {
-		lsv_out_abort(o);
-		free(real);
-		return lsv_fail(err, LSV_ENOMEM, "out of memory");
-	}
-	memcpy(o->path, path, len + 1);
-	path = o->path;  /* real (the link's target) is no longer needed */
-	base = path + dirlen;
-	free(real);
-	o->base = base;
-	if ((o->exists = exists) != 0) {
-		o->file_dev = sb.st_dev;
-		o->file_ino = sb.st_ino;
-	}
-	o->have_dir = dir_id(o, dirlen);
-	/* "dir/.base.tmp.XXXXXX": hidden, and named after its destination so a
-	 * stray one (left by kill -9) is easy to recognise.  A legal name near
-	 * NAME_MAX would overflow with the 12 added bytes, so base is cut
-	 * short then; mkstemp's random part still keeps the name unique. */
-	blen = strlen(base);
-	if (blen > NAME_MAX - (sizeof "." TMP_SUFFIX - 1))
-		blen = NAME_MAX - (sizeof "." TMP_SUFFIX - 1);
-	memcpy(o->tmp, path, dirlen);
-	o->tmp[dirlen] = '.';
-	memcpy(o->tmp + dirlen + 1, base, blen);
-	strcpy(o->tmp + dirlen + 1 + blen, TMP_SUFFIX);
-	fd = mkstemp(o->tmp);
-	if (fd < 0) {
-		lsv_status st = lsv_fail(err, LSV_EIO,
-					 "%s: cannot create a file beside it: %s",
-					 out_name(o), strerror(errno));
-		free(o->tmp);
-		o->tmp = NULL;
-		lsv_out_abort(o);
-		return st;
-	}
-	/* mkstemp makes the file 0600; give it the mode chosen above. */
-	if (fchmod(fd, mode) != 0) {
-		/* Not fatal: the output is still correct, only stricter. */
-	}
-	o->fp = fdopen(fd, "w");
-	if (o->fp == NULL) {
-		lsv_status st = lsv_fail(err, LSV_EIO, "%s: %s", out_name(o),
-					 strerror(errno));
-		close(fd);
-		lsv_out_abort(o);
-		return st;
-	}
-	o->buf = lsv_big_buffer(o->fp);
-	*out = o;
-	return LSV_OK;
+	if (st == LSV_OK)
+		*out = o;
+	return st;
 }
 
 FILE *lsv_out_file(lsv_out *o)
