@@ -206,8 +206,13 @@ static int set_destination(lsv_out *o, const char *path, size_t dirlen,
 
 	o->path = malloc(len + 1);
 	o->tmp = malloc(len + sizeof "." TMP_SUFFIX);
-	if (o->path == NULL || o->tmp == NULL)
+	if (o->path == NULL || o->tmp == NULL) {
+		/* no temporary file yet: lsv_out_abort must not unlink the
+		 * uninitialised name */
+		free(o->tmp);
+		o->tmp = NULL;
 		return 0;
+	}
 	memcpy(o->path, path, len + 1);
 	o->base = o->path + dirlen;
 	if ((o->exists = exists) != 0) {
