@@ -33,13 +33,19 @@ need_gate() {
 # gated CMD...: run CMD in the background held in fsync until the file
 # "gate" exists; sets PID.  (An ASan build must not insist on coming first.)
 # A background job of a script starts with SIGINT ignored, and the tools
-# keep an ignored signal ignored: trap - INT gives CMD the default.
+# keep an ignored signal ignored: CMD gets the default.  trap - INT does
+# that only if this shell did not start with INT ignored (a shell cannot
+# reset a signal ignored on entry: bats run as a background job of a
+# script), so coreutils' env --default-signal does it where it exists.
 gated() {
+	local reset=
+	env --default-signal=INT true 2>/dev/null && reset="env --default-signal=INT"
+	# shellcheck disable=SC2086 # $reset: no word, or the command's words
 	(trap - INT
 	 LD_PRELOAD="$GATE_SO" LAPSVM_TEST_FSYNC_GATE="$WORK/gate" \
 		LAPSVM_TEST_FSYNC_HELD="$BATS_TEST_TMPDIR/held" \
 		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
-		exec "$@") &
+		exec $reset "$@") &
 	PID=$!
 }
 
