@@ -350,6 +350,13 @@ static lsv_status parse_line(reader *r, char *s)
 	if (lsv_grow((void **)&x->y, &r->cap_rows, x->n + 1, sizeof *x->y))
 		return nomem(r);
 
+	s += strspn(s, " \t");
+	if (s[0] == '0' && s[1] == ':')
+		/* 'label 0:serial 1:K(i,1) ...': LIBSVM's precomputed kernel
+		 * rows where features are read, a common mix-up */
+		return bad(r, "feature index out of range", "0",
+			   "1..2147483647; a first feature 0:serial is a "
+			   "precomputed kernel's row, read with -t 4");
 	st = lsv_parse_features(s, x, &r->cap_nnz, r->lag, r->name, r->line,
 				r->err);
 	if (st != LSV_OK)

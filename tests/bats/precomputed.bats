@@ -217,6 +217,21 @@ k3() {
 	cmp a.pred b.pred
 }
 
+@test "a kernel file read as features (no -t 4) is named as one, with the way to read it" {
+	fixture
+	"$TRAIN" -q -t 2 -g 4 -G m.graph m.txt f.model
+	local msg="feature index out of range (found '0', expected 1..2147483647; a first feature 0:serial is a precomputed kernel's row, read with -t 4)"
+	run --separate-stderr "$PRED" t.t4 f.model out.txt
+	assert_fails lapsvm-predict "t.t4:1: $msg"
+	run --separate-stderr "$TRAIN" -G m.graph m.t4 g.model
+	assert_fails lapsvm-train "m.t4:1: $msg"
+	[ ! -e out.txt ] && [ ! -e g.model ]
+	# an index 0 after others is only out of range
+	printf '1 1:1 0:2\n' >z.txt
+	run --separate-stderr "$TRAIN" z.txt z.model
+	assert_fails lapsvm-train "z.txt:1: feature index out of range (found '0', expected 1..2147483647)"
+}
+
 @test "-x - with the model on standard output is a usage error" {
 	small_data m.txt
 	run --separate-stderr "$TRAIN" -x - m.txt -
