@@ -382,6 +382,7 @@ typedef struct {
 	int k_given, e_given, tsvm_opt, graph_opt;
 	int a_given, i_given, K_given, ER_given, n_given, Q_given;
 	int boost_opt;          /* the last of -B, -D, -j, -z given, or 0 */
+	int g_given, d_given, r_given;  /* -g, -d, -r given */
 	double *wlabel, *weight;  /* -W class:weight, in the order given */
 	int nweight;
 	int combine_opt;      /* a combine-only option given (-U -T -l -X -Y -O) */
@@ -691,13 +692,16 @@ static int read_kernel_option(int c, const char *arg, options *o)
 		break;
 	case 'd':
 		o->p.kernel.degree = (int)tool_opt_long(c, arg, 1, 100);
+		o->d_given = 1;
 		break;
 	case 'g':
 		opt_list(c, arg, 0x1p-1022, 1e300, 0, &o->gl);
 		o->p.kernel.gamma = o->gl.v[0];
+		o->g_given = 1;
 		break;
 	case 'r':
 		o->p.kernel.coef0 = tool_opt_double(c, arg, -1e300, 1e300);
+		o->r_given = 1;
 		break;
 	default:
 		return 0;
@@ -1322,6 +1326,37 @@ static void check_params_early(const options *o)
 		tool_usage_error("%s", err.msg);
 }
 
+/* -g, -d and -r that the kernel never reads: the polynomial kernel
+ * (gamma u'v + coef0)^degree reads all three, the RBF exp(-gamma |u-v|^2)
+ * gamma alone, the linear u'v and a precomputed kernel none.  A warning,
+ * not a usage error: LIBSVM's scripts pass them whatever -t; but a user
+ * who typed one must not believe it took effect. */
+static void warn_unused_kernel_options(const options *o)
+{
+	static const char *const kernel[] = {
+		"linear kernel", "polynomial kernel", "RBF kernel", "",
+		"precomputed kernel"};
+	lsv_kernel_type t = o->p.kernel.type;
+	const char *unused[3];
+	char list[32] = "";
+	size_t n = 0, j;
+
+	if (o->g_given && (t == LSV_KERNEL_LINEAR ||
+			   t == LSV_KERNEL_PRECOMPUTED))
+		unused[n++] = "-g";
+	if (o->d_given && t != LSV_KERNEL_POLY)
+		unused[n++] = "-d";
+	if (o->r_given && t != LSV_KERNEL_POLY)
+		unused[n++] = "-r";
+	if (n == 0)
+		return;
+	for (j = 0; j < n; j++)  /* "-g", "-d and -r", "-g, -d and -r" */
+		snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
+			 j == 0 ? "" : j + 1 < n ? ", " : " and ", unused[j]);
+	tool_info("warning: %s %s no effect with -t %d (%s)", list,
+		  n == 1 ? "has" : "have", (int)t, kernel[t]);
+}
+
 static void parse_options(int argc, char **argv, options *o)
 {
 	read_options(argc, argv, o);
@@ -1339,6 +1374,7 @@ static void parse_options(int argc, char **argv, options *o)
 	check_graph_use(o);
 	check_params_early(o);
 	set_files(o, argc, argv);
+	warn_unused_kernel_options(o);
 }
 
 /* -x: the kernel of the model's (resolved) parameters over the n

@@ -307,6 +307,40 @@ setup() {
 	[ "$(key out.model eps)" = 0.01 ]
 }
 
+# -g, -d and -r that the kernel does not read were taken without a word:
+# a warning (LIBSVM's scripts pass them whatever -t, so no usage error).
+@test "-g with the linear kernel, -d and -r with the RBF kernel: a warning that they have no effect, the model trained" {
+	moons1
+	run --separate-stderr "$TRAIN" -t 0 -g 0.5 m.txt lin.model
+	assert_status 0
+	assert_stderr_has "lapsvm-train: warning: -g has no effect with -t 0 (linear kernel)"
+	[ "$(key lin.model kernel)" = linear ]
+	run --separate-stderr "$TRAIN" -t 2 -d 2 -r 1 m.txt rbf.model
+	assert_status 0
+	assert_stderr_has "lapsvm-train: warning: -d and -r have no effect with -t 2 (RBF kernel)"
+	run --separate-stderr "$TRAIN" -t 0 -g 1 -d 2 -r 1 m.txt lin.model
+	assert_stderr_has "lapsvm-train: warning: -g, -d and -r have no effect with -t 0 (linear kernel)"
+	# -q silences it; the polynomial kernel reads all three; -g is the RBF's
+	run --separate-stderr "$TRAIN" -q -t 0 -g 1 -d 2 -r 1 m.txt lin.model
+	assert_status 0
+	assert_stderr_empty
+	run --separate-stderr "$TRAIN" -t 1 -g 0.5 -d 2 -r 1 m.txt poly.model
+	[[ "$stderr" != *"no effect"* ]]
+	run --separate-stderr "$TRAIN" -t 2 -g 0.5 m.txt rbf.model
+	[[ "$stderr" != *"no effect"* ]]
+}
+
+@test "-g, -d or -r with a precomputed kernel (-t 4): a warning that they have no effect" {
+	moons1
+	"$TRAIN" -q -x k.txt m.txt
+	run --separate-stderr "$TRAIN" -t 4 -i 0 -g 2 k.txt k.model
+	assert_status 0
+	assert_stderr_has "lapsvm-train: warning: -g has no effect with -t 4 (precomputed kernel)"
+	run --separate-stderr "$TRAIN" -t 4 -i 0 -r 1 k.txt k.model
+	assert_status 0
+	assert_stderr_has "lapsvm-train: warning: -r has no effect with -t 4 (precomputed kernel)"
+}
+
 # ------------------------------------------------------ regularization
 # Data: 200 moons with 5 labels per class: l = 10, l + u = 200.
 
