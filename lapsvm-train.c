@@ -4,6 +4,7 @@
  *
  *     lapsvm-train [options] training_set_file [model_file]
  */
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -440,6 +441,20 @@ static void opt_name_list(int c, const char *arg, const lsv_name *t,
 			  const char *what, plist *pl);
 static void plist_default(plist *pl, double v);
 
+/* Option opt's value arg (prefixed by what: "weight ") read as v: a
+ * positive v below DBL_MIN is strtod's underflow of what was typed, a
+ * subnormal number with fewer significant bits, and no value the user
+ * meant; a usage error, as tool_opt_double's positive ranges start at
+ * DBL_MIN. */
+static void refuse_subnormal(int opt, const char *what, const char *arg,
+			     double v, const char *expected)
+{
+	if (v > 0.0 && v < DBL_MIN)
+		tool_usage_error("option -%c: %s'%s' underflows to a subnormal "
+				 "number (expected %s, at least %g)", opt, what,
+				 arg, expected, DBL_MIN);
+}
+
 /* -p r or -p labeled; the last one given counts. */
 static void opt_fraction(const char *arg, options *o)
 {
@@ -453,6 +468,7 @@ static void opt_fraction(const char *arg, options *o)
 	if (lsv_parse_double(arg, &o->p_r, &e) != LSV_OK)
 		tool_usage_error("option -p: '%s' %s (expected 0 < r < 1, or "
 				 "labeled)", arg, tool_why(&e));
+	refuse_subnormal('p', "", arg, o->p_r, "0 < r < 1");
 	if (!(o->p_r > 0.0 && o->p_r < 1.0))
 		tool_usage_error("option -p: '%s' out of range (expected 0 < r < 1, "
 				 "or labeled)", arg);
@@ -486,6 +502,7 @@ static void opt_weight(const char *arg, options *o)
 		tool_usage_error("option -W: weight '%s' of class %g %s (expected "
 				 "a finite number > 0)", colon + 1, label,
 				 tool_why(&e));
+	refuse_subnormal('W', "weight ", colon + 1, w, "a finite number > 0");
 	if (!(w > 0.0))
 		tool_usage_error("option -W: weight '%s' of class %g out of range "
 				 "(expected a finite number > 0)", colon + 1, label);
@@ -928,6 +945,7 @@ static double opt_shrinkage(const char *arg)
 	if (lsv_parse_double(arg, &v, &e) != LSV_OK)
 		tool_usage_error("option -j: '%s' %s (expected 0 < nu <= 1)", arg,
 				 tool_why(&e));
+	refuse_subnormal('j', "", arg, v, "0 < nu <= 1");
 	if (!(v > 0.0 && v <= 1.0))
 		tool_usage_error("option -j: '%s' is out of range (expected 0 < "
 				 "nu <= 1)", arg);

@@ -81,6 +81,33 @@ setup() {
 	assert_bad_option g "'nan' is not finite"
 }
 
+# A positive value that underflows a double: to 0 (1e-400) or to a
+# subnormal number (1e-310, fewer significant bits).  -j, -W and -p took a
+# subnormal without a word; the options of one range start at DBL_MIN.
+@test "a value that must be positive and underflows (1e-400, subnormal 1e-310) or overflows (1e400): exit 2 naming the option and the value" {
+	moons1
+	local o
+	for o in a A c g e C U Z; do
+		run --separate-stderr "$TRAIN" -$o 1e-400 m.txt
+		assert_bad_option $o "'1e-400' out of range \(expected a number in \[2.22507e-308, "
+		run --separate-stderr "$TRAIN" -$o 1e-310 m.txt
+		assert_bad_option $o "'1e-310' out of range \(expected a number in \[2.22507e-308, "
+		run --separate-stderr "$TRAIN" -$o 1e400 m.txt
+		assert_bad_option $o "'1e400' is out of range"
+	done
+	run --separate-stderr "$TRAIN" -s boost -j 1e-400 m.txt
+	assert_bad_option j "'1e-400' is out of range \(expected 0 < nu <= 1\)"
+	run --separate-stderr "$TRAIN" -s boost -j 1e-310 m.txt
+	assert_bad_option j "'1e-310' underflows to a subnormal number \(expected 0 < nu <= 1, at least 2.22507e-308\)"
+	run --separate-stderr "$TRAIN" -y -W 1:1e-310 m.txt
+	assert_bad_option W "weight '1e-310' underflows to a subnormal number \(expected a finite number > 0, at least 2.22507e-308\)"
+	run --separate-stderr "$TRAIN" -p 1e-310 m.txt
+	assert_bad_option p "'1e-310' underflows to a subnormal number \(expected 0 < r < 1, at least 2.22507e-308\)"
+	# the smallest normal double is a value
+	run --separate-stderr "$TRAIN" -q -s boost -j 2.3e-308 -B 2 m.txt
+	assert_status 0
+}
+
 @test "-a -1: exit 2, out of range" {
 	moons1
 	run --separate-stderr "$TRAIN" -a -1 m.txt
