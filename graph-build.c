@@ -483,8 +483,7 @@ static void parse_options(int argc, char **argv, options *o)
 			tool_quiet = 1;
 			break;
 		case 'h':
-			usage();
-			exit(tool_done());
+			tool_help(usage);
 		default:
 			tool_option_error(c);
 		}

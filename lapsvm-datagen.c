@@ -72,8 +72,7 @@ int main(int argc, char **argv)
 			keep = tool_opt_long(c, optarg, 0, 100000000);
 			break;
 		case 'h':
-			usage();
-			return tool_done();
+			tool_help(usage);
 		default:
 			tool_option_error(c);
 		}

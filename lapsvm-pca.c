@@ -79,8 +79,7 @@ int main(int argc, char **argv)
 			tool_quiet = 1;
 			break;
 		case 'h':
-			usage();
-			return tool_done();
+			tool_help(usage);
 		default:
 			tool_option_error(c);
 		}

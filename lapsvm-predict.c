@@ -242,9 +242,9 @@ typedef struct {
 	double cost_a, cost_b;
 } options;
 
-/* The options and the three file names; usage errors exit 2.  Returns 0
- * when -h printed the help, the run's only work. */
-static int read_options(int argc, char **argv, options *o)
+/* The options and the three file names; usage errors exit 2 (-h exits
+ * 0 once the help is printed: the run's only work). */
+static void read_options(int argc, char **argv, options *o)
 {
 	int c;
 
@@ -269,8 +269,7 @@ static int read_options(int argc, char **argv, options *o)
 			tool_quiet = 1;
 			break;
 		case 'h':
-			usage();
-			return 0;
+			tool_help(usage);
 		default:
 			tool_option_error(c);
 		}
@@ -293,7 +292,6 @@ static int read_options(int argc, char **argv, options *o)
 	if (strcmp(o->testpath, "-") == 0 && strcmp(o->modelpath, "-") == 0)
 		tool_usage_error("test_file and model_file cannot both be '-' "
 				 "(standard input)");
-	return 1;
 }
 
 /* The model, refused (exit 1) when it cannot serve the options: -b and -k
@@ -494,8 +492,7 @@ int main(int argc, char **argv)
 
 	tool_init(argv[0]);
 	tool_one_process(&argc, &argv);
-	if (!read_options(argc, argv, &o))
-		return tool_done();
+	read_options(argc, argv, &o);
 	/* the output first: a bad destination is the error reported */
 	fp = tool_output_open(o.outpath);
 	tool_check_input(o.testpath);

@@ -860,8 +860,7 @@ static int read_run_option(int c, const char *arg, options *o)
 		tool_quiet = 1;
 		break;
 	case 'h':
-		usage();
-		exit(tool_done());
+		tool_help(usage);
 	default:
 		return 0;
 	}

@@ -446,6 +446,12 @@ void tool_option_error(int c)
 	tool_usage_error("unknown option -%c", optopt);
 }
 
+void tool_help(void (*usage)(void))
+{
+	usage();
+	exit(tool_done());
+}
+
 const char *tool_why(const lsv_error *e)
 {
 	return e->why == LSV_WHY_NONFINITE ? "is not finite"

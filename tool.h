@@ -80,6 +80,10 @@ void tool_usage_error(const char *fmt, ...)
  * option; optopt names it): a usage error, exit 2. */
 void tool_option_error(int c) __attribute__((noreturn));
 
+/* -h: usage() prints the program's help on standard output; then exit 0,
+ * or 1 if standard output could not take it (tool_done). */
+void tool_help(void (*usage)(void)) __attribute__((noreturn));
+
 /* Option values, parsed strictly; a bad one is a usage error naming the
  * option, the value and the accepted range. */
 double tool_opt_double(int opt, const char *arg, double min, double max);
