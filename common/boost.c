@@ -299,15 +299,92 @@ static double logsumexp(const double *z, size_t stride, int C)
 	return mx + log(s);
 }
 
+/* The binomial loss 1/l sum_r phi(y_r, F(x_r)) over the labeled rows,
+ * its gradient added to g (when not NULL): dphi / l at each labeled row. */
+static double binomial_loss(const prob *P, const double *F, double *g)
+{
+	double s = 0.0;
+	size_t r;
+
+	for (r = 0; r < P->l; r++) {
+		s += phi(P->y[r], F[P->lab[r]]);
+		if (g != NULL)
+			g[P->lab[r]] += dphi(P->y[r], F[P->lab[r]]) /
+					(double)P->l;
+	}
+	return s / (double)P->l;
+}
+
+/* The multinomial loss 1/l sum_r (log sum_k exp F_k(x_r) - F_{c_r}(x_r)),
+ * its gradient added to g (when not NULL): (softmax_k - [k = c_r]) / l. */
+static double multinomial_loss(const prob *P, const double *F, double *g)
+{
+	size_t n = P->n, r;
+	double s = 0.0;
+	int k;
+
+	for (r = 0; r < P->l; r++) {
+		size_t i0 = P->lab[r];
+		double lse = logsumexp(F + i0, n, P->C);
+		s += lse - F[i0 + (size_t)P->cls[r] * n];
+		if (g == NULL)
+			continue;
+		for (k = 0; k < P->C; k++)
+			g[i0 + (size_t)k * n] +=
+				(exp(F[i0 + (size_t)k * n] - lse) -
+				 (k == P->cls[r])) / (double)P->l;
+	}
+	return s / (double)P->l;
+}
+
+/* The augmented Lagrangian's terms sum_a lam_a h_a + mu/2 h_a^2 of the
+ * constraints h (al_values, left in P->h), its gradient added to g (when
+ * not NULL): each h_a's weight lam_a + mu h_a times dh_a/dF -- 1/n for a
+ * mean, 2 F_j / n for a mean square, F_k / n and F_j / n for the mean
+ * product of F_j and F_k. */
+static double auglag_loss(const prob *P, const double *F, double *g)
+{
+	size_t n = P->n, i, a;
+	double s = 0.0;
+	int j, k;
+
+	al_values(P, F, P->h);
+	for (a = 0; a < P->m; a++)
+		s += P->lam[a] * P->h[a] + 0.5 * P->mu * P->h[a] * P->h[a];
+	if (g == NULL)
+		return s;
+	a = 0;
+	for (j = 0; j < P->C; j++) {
+		double w1 = (P->lam[a] + P->mu * P->h[a]) / (double)n;
+		double w2 = 2.0 * (P->lam[a + 1] + P->mu * P->h[a + 1]) /
+			    (double)n;
+		double *gj = g + (size_t)j * n;
+		const double *f = F + (size_t)j * n;
+		for (i = 0; i < n; i++)
+			gj[i] += w1 + w2 * f[i];
+		a += 2;
+	}
+	for (j = 0; j < P->C; j++)
+		for (k = j + 1; k < P->C; k++) {
+			double w = (P->lam[a] + P->mu * P->h[a]) / (double)n;
+			for (i = 0; i < n; i++) {
+				g[i + (size_t)j * n] += w * F[i + (size_t)k * n];
+				g[i + (size_t)k * n] += w * F[i + (size_t)j * n];
+			}
+			a++;
+		}
+	return s;
+}
+
 /* The cost's parts at F (n x C) given LF = L^p F (NULL when c = 0): *loss
  * the loss (clustering: the augmented Lagrangian's terms), *reg the graph
- * term, and when g is not NULL the gradient g = dV/dF (n x C). */
+ * term c tr(F'L^pF), and when g is not NULL the gradient g = dV/dF (n x C):
+ * 2 c L^p F, to which the loss adds its own. */
 static void cost_from(const prob *P, const double *F, const double *LF,
 		      double *g, double *loss, double *reg)
 {
-	size_t n = P->n, nC = n * (size_t)P->C, i, r, a;
-	double s = 0.0, q = 0.0;
-	int j, k;
+	size_t nC = P->n * (size_t)P->C, i;
+	double q = 0.0;
 
 	if (P->c > 0.0)
 		for (i = 0; i < nC; i++)
@@ -318,57 +395,15 @@ static void cost_from(const prob *P, const double *F, const double *LF,
 			g[i] = P->c > 0.0 ? 2.0 * P->c * LF[i] : 0.0;
 	switch (P->kind) {
 	case COST_BINOMIAL:
-		for (r = 0; r < P->l; r++) {
-			s += phi(P->y[r], F[P->lab[r]]);
-			if (g != NULL)
-				g[P->lab[r]] += dphi(P->y[r], F[P->lab[r]]) /
-						(double)P->l;
-		}
-		s /= (double)P->l;
+		*loss = binomial_loss(P, F, g);
 		break;
 	case COST_MULTINOMIAL:
-		for (r = 0; r < P->l; r++) {
-			size_t i0 = P->lab[r];
-			double lse = logsumexp(F + i0, n, P->C);
-			s += lse - F[i0 + (size_t)P->cls[r] * n];
-			if (g == NULL)
-				continue;
-			for (k = 0; k < P->C; k++)
-				g[i0 + (size_t)k * n] +=
-					(exp(F[i0 + (size_t)k * n] - lse) -
-					 (k == P->cls[r])) / (double)P->l;
-		}
-		s /= (double)P->l;
+		*loss = multinomial_loss(P, F, g);
 		break;
 	case COST_AUGLAG:
-		al_values(P, F, P->h);
-		for (a = 0; a < P->m; a++)
-			s += P->lam[a] * P->h[a] + 0.5 * P->mu * P->h[a] * P->h[a];
-		if (g == NULL)
-			break;
-		a = 0;
-		for (j = 0; j < P->C; j++) {
-			double w1 = (P->lam[a] + P->mu * P->h[a]) / (double)n;
-			double w2 = 2.0 * (P->lam[a + 1] + P->mu * P->h[a + 1]) /
-				    (double)n;
-			double *gj = g + (size_t)j * n;
-			const double *f = F + (size_t)j * n;
-			for (i = 0; i < n; i++)
-				gj[i] += w1 + w2 * f[i];
-			a += 2;
-		}
-		for (j = 0; j < P->C; j++)
-			for (k = j + 1; k < P->C; k++) {
-				double w = (P->lam[a] + P->mu * P->h[a]) / (double)n;
-				for (i = 0; i < n; i++) {
-					g[i + (size_t)j * n] += w * F[i + (size_t)k * n];
-					g[i + (size_t)k * n] += w * F[i + (size_t)j * n];
-				}
-				a++;
-			}
+		*loss = auglag_loss(P, F, g);
 		break;
 	}
-	*loss = s;
 }
 
 lsv_status lsv_boost_mcost(const lsv_lapop *L, double c, size_t n, int C,
