@@ -162,11 +162,78 @@ static double d2phi(double y, double f)
  * or, when the null space holds the indicators of several components,
  * the combination of them that is constant.  2 n^2 doubles.
  */
+/* A = L^p, densely (n x n): V = L^p I column by column through the
+ * sparse operator, then copied to A (L^p is symmetric, so V's columns
+ * L^p e_i are its rows too).  A, V: n x n, A zero on entry. */
+static lsv_status dense_laplacian(const lsv_lapop *L, size_t n, double *A,
+				  double *V, lsv_error *err)
+{
+	size_t i;
+	lsv_status st;
+
+	for (i = 0; i < n; i++)
+		A[i + i * n] = 1.0;
+	if ((st = lsv_lapop_apply(L, A, V, n, 1.0, err)) != LSV_OK)
+		return st;
+	memcpy(A, V, n * n * sizeof *A);
+	return LSV_OK;
+}
+
+/* Centre v (n values) and take from it its components along the got
+ * columns of E (unit norm): Gram-Schmidt against the constant and the
+ * functions kept so far.  Returns |v|^2 of what is left. */
+static double centre_orthogonalize(double *v, size_t n, const double *E,
+				   int got)
+{
+	double mean = 0.0, nrm = 0.0;
+	size_t i;
+	int r;
+
+	for (i = 0; i < n; i++)
+		mean += v[i];
+	mean /= (double)n;
+	for (i = 0; i < n; i++)
+		v[i] -= mean;
+	for (r = 0; r < got; r++) {
+		const double *e = E + (size_t)r * n;
+		double d = 0.0;
+		for (i = 0; i < n; i++)
+			d += v[i] * e[i];
+		for (i = 0; i < n; i++)
+			v[i] -= d * e[i];
+	}
+	for (i = 0; i < n; i++)
+		nrm += v[i] * v[i];
+	return nrm;
+}
+
+/* E's C columns from the k eigenvectors V (n x k, ascending eigenvalue)
+ * in order: each centred and orthonormalized against those kept, dropped
+ * when nothing is left of it (|v|^2 < 1e-12: dsyevr's vectors have norm
+ * 1), the rest scaled to unit norm.  The number kept is *got. */
+static void nonconstant_basis(double *V, size_t n, size_t k, int C,
+			      double *E, int *got)
+{
+	size_t i, q;
+
+	*got = 0;
+	for (q = 0; q < k && *got < C; q++) {
+		double *v = V + q * n;
+		double nrm = centre_orthogonalize(v, n, E, *got);
+		if (nrm < 1e-12)
+			continue;
+		nrm = sqrt(nrm);
+		for (i = 0; i < n; i++)
+			E[i + (size_t)*got * n] = v[i] / nrm;
+		(*got)++;
+	}
+}
+
 lsv_status lsv_boost_spectral_start(const lsv_lapop *L, size_t n, int C,
 				    const lsv_train_param *p, double *E,
 				    lsv_error *err)
 {
-	size_t k = (size_t)C + 1, i, q;
+	size_t k = (size_t)C + 1, i;
 	double *A = NULL, *V = NULL, *w = NULL;
 	lsv_status st;
 	int got = 0;
@@ -181,45 +248,17 @@ lsv_status lsv_boost_spectral_start(const lsv_lapop *L, size_t n, int C,
 				  err)) != LSV_OK)
 		return st;
 	A = calloc(n * n, sizeof *A);
-	V = lsv_alloc(n * n, sizeof *V);  /* first the identity, then L^p */
+	V = lsv_alloc(n * n, sizeof *V);  /* first L^p, then the eigenvectors */
 	w = lsv_alloc(k, sizeof *w);
 	if (A == NULL || V == NULL || w == NULL) {
 		st = lsv_fail(err, LSV_ENOMEM, "out of memory for the spectral "
 			      "start of %zu rows", n);
 		goto done;
 	}
-	for (i = 0; i < n; i++)
-		A[i + i * n] = 1.0;
-	if ((st = lsv_lapop_apply(L, A, V, n, 1.0, err)) != LSV_OK)
+	if ((st = dense_laplacian(L, n, A, V, err)) != LSV_OK ||
+	    (st = lsv_eig_extreme(A, n, k, 0, w, V, err)) != LSV_OK)
 		goto done;
-	/* A = L^p (V's columns are L^p e_i: symmetric) */
-	memcpy(A, V, n * n * sizeof *A);
-	if ((st = lsv_eig_extreme(A, n, k, 0, w, V, err)) != LSV_OK)
-		goto done;
-	for (q = 0; q < k && got < C; q++) {
-		double *v = V + q * n, mean = 0.0, nrm = 0.0;
-		int r;
-		for (i = 0; i < n; i++)
-			mean += v[i];
-		mean /= (double)n;
-		for (i = 0; i < n; i++)
-			v[i] -= mean;
-		for (r = 0; r < got; r++) {  /* E's columns: unit norm here */
-			double *e = E + (size_t)r * n, d = 0.0;
-			for (i = 0; i < n; i++)
-				d += v[i] * e[i];
-			for (i = 0; i < n; i++)
-				v[i] -= d * e[i];
-		}
-		for (i = 0; i < n; i++)
-			nrm += v[i] * v[i];
-		if (nrm < 1e-12)  /* dsyevr's vectors have norm 1 */
-			continue;
-		nrm = sqrt(nrm);
-		for (i = 0; i < n; i++)
-			E[i + (size_t)got * n] = v[i] / nrm;
-		got++;
-	}
+	nonconstant_basis(V, n, k, C, E, &got);
 	if (got < C) {
 		st = lsv_fail(err, LSV_ENUMERIC, "the spectral start found %d "
 			      "of %d nonconstant eigenvectors", got, C);
