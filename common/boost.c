@@ -992,22 +992,11 @@ typedef struct {
 	double *score;     /* M: b_j'r */
 } rbf_work;
 
-/*
- * Up to R centres for the residual r (n values, overwritten by what is
- * left): M candidates, the first M of a seeded partial shuffle (every row
- * when M = n), then R matching-pursuit picks.  Phi (n x R, column-major)
- * gets the chosen RBFs' values, rows[] their rows, wls[] their least
- * squares weights; *S the number chosen (fewer than R when the residual
- * is orthogonal to every candidate left).
- */
-static lsv_status rbf_select(const lsv_data *x, const lsv_kernel *k, int R,
-			     lsv_rng *rng, rbf_work *W, double *r, double *Phi,
-			     size_t *rows, double *wls, int *S, lsv_error *err)
+/* The M candidate rows W->cand: the first M of a seeded partial
+ * Fisher-Yates shuffle of the n rows (every row, in order, when M = n). */
+static void draw_candidates(size_t n, lsv_rng *rng, rbf_work *W)
 {
-	size_t n = x->n, M = W->M, a, j, i;
-	int N = (int)n, MM = (int)M, one = 1, q;
-	const double d1 = 1.0, d0 = 0.0;
-	lsv_status st;
+	size_t M = W->M, a, i;
 
 	if (M < n) {
 		for (i = 0; i < n; i++)
@@ -1027,10 +1016,55 @@ static lsv_status rbf_select(const lsv_data *x, const lsv_kernel *k, int R,
 		for (a = 0; a < M; a++)
 			W->cand[a] = a;
 	}
+}
+
+/* The matching-pursuit pick: the candidate j not yet taken (kk_j > 0)
+ * whose least squares fit to r removes the most of |r|^2, (b_j'r)^2 /
+ * |b_j|^2, the first on a tie; W->score = Kc'r.  M when none removes
+ * anything (r orthogonal to every candidate left). */
+static size_t best_candidate(size_t n, rbf_work *W, const double *r)
+{
+	int N = (int)n, MM = (int)W->M, one = 1;
+	const double d1 = 1.0, d0 = 0.0;
+	double best = 0.0;
+	size_t j, bj = W->M;
+
+	dgemv_("T", &N, &MM, &d1, W->Kc, &N, r, &one, &d0, W->score, &one, 1);
+	for (j = 0; j < W->M; j++) {
+		double v;
+		if (!(W->kk[j] > 0.0))
+			continue;
+		v = W->score[j] * W->score[j] / W->kk[j];
+		if (v > best) {
+			best = v;
+			bj = j;
+		}
+	}
+	return bj;
+}
+
+/*
+ * Up to R centres for the residual r (n values, overwritten by what is
+ * left): M candidates (draw_candidates), then R matching-pursuit picks
+ * (best_candidate), each taking its least squares weight w = b'r / |b|^2
+ * times its RBF b out of r.  Phi (n x R, column-major) gets the chosen
+ * RBFs' values, rows[] their rows, wls[] their least squares weights; *S
+ * the number chosen (fewer than R when the residual is orthogonal to
+ * every candidate left).
+ */
+static lsv_status rbf_select(const lsv_data *x, const lsv_kernel *k, int R,
+			     lsv_rng *rng, rbf_work *W, double *r, double *Phi,
+			     size_t *rows, double *wls, int *S, lsv_error *err)
+{
+	size_t n = x->n, M = W->M, j, i;
+	int q;
+	lsv_status st;
+
+	draw_candidates(n, rng, W);
 	if ((st = lsv_kernel_matrix(k, x, NULL, n, x, W->cand, M, W->Kc, err)) !=
 	    LSV_OK)
 		return st;
-	for (j = 0; j < M; j++) {
+	for (j = 0; j < M; j++) {  /* kk_j = |b_j|^2 */
 		const double *b = W->Kc + j * n;
 		double s = 0.0;
 		for (i = 0; i < n; i++)
@@ -1039,22 +1073,9 @@ static lsv_status rbf_select(const lsv_data *x, const lsv_kernel *k, int R,
 	}
 	*S = 0;
 	for (q = 0; q < R; q++) {
-		double best = 0.0, w;
-		size_t bj = M;
+		size_t bj = best_candidate(n, W, r);
 		const double *b;
-		/* score = Kc' r */
-		dgemv_("T", &N, &MM, &d1, W->Kc, &N, r, &one, &d0, W->score, &one,
-		       1);
-		for (j = 0; j < M; j++) {
-			double v;
-			if (!(W->kk[j] > 0.0))
-				continue;
-			v = W->score[j] * W->score[j] / W->kk[j];
-			if (v > best) {
-				best = v;
-				bj = j;
-			}
-		}
+		double w;
 		if (bj == M)
 			break;
 		b = W->Kc + bj * n;
@@ -1064,7 +1085,7 @@ static lsv_status rbf_select(const lsv_data *x, const lsv_kernel *k, int R,
 		memcpy(Phi + (size_t)q * n, b, n * sizeof *Phi);
 		rows[q] = W->cand[bj];
 		wls[q] = w;
-		W->kk[bj] = 0.0;
+		W->kk[bj] = 0.0;  /* taken */
 		(*S)++;
 	}
 	return LSV_OK;
