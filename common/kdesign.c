@@ -96,68 +96,81 @@ static double now(void)
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* The cluster kernel's z_j and mu_j (see the top): Z n x k, w the k
- * largest eigenvalues of S = D^-1/2 K D^-1/2 (descending), mu = max(w, 0)
- * (the linear transfer). */
-static lsv_status cluster_basis(const lsv_fit *F, size_t k, double *w,
-				double *Z, double *mu)
+/* s_i = D_ii^-1/2, D = diag(A 1) the degrees of the kernel A = K (one:
+ * n scratch).  D^-1/2 needs D_ii > 0: a row summing to 0 or less would
+ * get a zero row in K~, and its output would be the bias alone, so it is
+ * refused. */
+static lsv_status inv_sqrt_degrees(const lsv_fit *F, const double *A,
+				   double *one, double *s)
 {
-	size_t n = F->n, i, j;
-	double *A = lsv_alloc(n * n, sizeof *A), *s = lsv_alloc(n, sizeof *s);
-	double *one = lsv_alloc(n, sizeof *one);
+	size_t n = F->n, i;
 	const double d1 = 1.0, d0 = 0.0;
 	int N = (int)n, inc = 1;
-	lsv_status st;
 
-	if (A != NULL && s != NULL && one != NULL &&
-	    lsv_spectrum_lookup(F, LSV_SPEC_AFFINITY_TOP, k, w, Z)) {
-		free(A);
-		free(one);
-		goto weights;
-	}
-	if (A == NULL || s == NULL || one == NULL) {
-		free(A);
-		free(s);
-		free(one);
-		return lsv_fail(F->err, LSV_ENOMEM, "out of memory for the "
-				"cluster kernel's affinity (%zu rows)", n);
-	}
-	/* S = D^-1/2 K D^-1/2, K's diagonal kept (see the top) */
-	memcpy(A, F->K, n * n * sizeof *A);
 	for (i = 0; i < n; i++)
 		one[i] = 1.0;
 	dgemv_("N", &N, &N, &d1, A, &N, one, &inc, &d0, s, &inc, 1);
 	for (i = 0; i < n; i++) {
-		/* D^-1/2 needs D_ii > 0: a row summing to 0 or less would get
-		 * a zero row in K~, and its output would be the bias alone */
-		if (!(s[i] > 0.0 && isfinite(s[i]))) {
-			lsv_status e = lsv_fail(F->err, LSV_EINVAL,
+		if (!(s[i] > 0.0 && isfinite(s[i])))
+			return lsv_fail(F->err, LSV_EINVAL,
 				"the cluster kernel (-s kdesign -J cluster): row "
 				"%zu's kernel values sum to %g, and D^-1/2 K D^-1/2 "
 				"needs every row's sum > 0 (a kernel of positive "
 				"values, such as the RBF)", i + 1, s[i]);
-			free(A);
-			free(s);
-			free(one);
-			return e;
-		}
 		s[i] = 1.0 / sqrt(s[i]);
+	}
+	return LSV_OK;
+}
+
+/* w, Z: the k largest eigenpairs of S = D^-1/2 K D^-1/2 (descending), K's
+ * diagonal kept (see the top), from the spectrum cache when it holds
+ * them.  s: n scratch. */
+static lsv_status affinity_spectrum(const lsv_fit *F, size_t k, double *s,
+				    double *w, double *Z)
+{
+	size_t n = F->n, i, j;
+	double *A = lsv_alloc(n * n, sizeof *A);
+	double *one = lsv_alloc(n, sizeof *one);
+	lsv_status st;
+
+	if (A == NULL || one == NULL) {
+		free(A);
+		free(one);
+		return lsv_fail(F->err, LSV_ENOMEM, "out of memory for the "
+				"cluster kernel's affinity (%zu rows)", n);
+	}
+	if (lsv_spectrum_lookup(F, LSV_SPEC_AFFINITY_TOP, k, w, Z)) {
+		free(A);
+		free(one);
+		return LSV_OK;
+	}
+	memcpy(A, F->K, n * n * sizeof *A);
+	st = inv_sqrt_degrees(F, A, one, s);
+	free(one);
+	if (st != LSV_OK) {
+		free(A);
+		return st;
 	}
 	for (j = 0; j < n; j++)
 		for (i = 0; i < n; i++)
 			A[i + j * n] *= s[i] * s[j];
 	st = lsv_eig_extreme(A, n, k, 1, w, Z, F->err);
 	free(A);
-	free(one);
-	if (st != LSV_OK) {
-		free(s);
-		return st;
-	}
-	lsv_spectrum_store(F, LSV_SPEC_AFFINITY_TOP, k, w, Z);
-weights:
+	if (st == LSV_OK)
+		lsv_spectrum_store(F, LSV_SPEC_AFFINITY_TOP, k, w, Z);
+	return st;
+}
+
+/* The linear transfer on S's k eigenpairs (w, U = Z): mu = max(w, 0),
+ * and Z's rows scaled to z_j(i) = U_ij / sqrt(L~_ii), L~_ii = sum_j mu_j
+ * U_ij^2 (0 for a row with L~_ii = 0).  s: n scratch. */
+static void linear_transfer(size_t n, size_t k, const double *w, double *Z,
+			    double *mu, double *s)
+{
+	size_t i, j;
+
 	for (j = 0; j < k; j++)
 		mu[j] = w[j] > 0.0 ? w[j] : 0.0;
-	/* s_i = L~_ii = sum_j mu_j U_ij^2; z_j(i) = U_ij / sqrt(L~_ii) */
 	for (i = 0; i < n; i++) {
 		double d = 0.0;
 		for (j = 0; j < k; j++)
@@ -167,8 +180,25 @@ weights:
 	for (j = 0; j < k; j++)
 		for (i = 0; i < n; i++)
 			Z[i + j * n] *= s[i];
+}
+
+/* The cluster kernel's z_j and mu_j (see the top): Z n x k, w the k
+ * largest eigenvalues of S = D^-1/2 K D^-1/2 (descending), mu = max(w, 0)
+ * (the linear transfer). */
+static lsv_status cluster_basis(const lsv_fit *F, size_t k, double *w,
+				double *Z, double *mu)
+{
+	double *s = lsv_alloc(F->n, sizeof *s);
+	lsv_status st;
+
+	if (s == NULL)
+		return lsv_fail(F->err, LSV_ENOMEM, "out of memory for the "
+				"cluster kernel's affinity (%zu rows)", F->n);
+	st = affinity_spectrum(F, k, s, w, Z);
+	if (st == LSV_OK)
+		linear_transfer(F->n, k, w, Z, mu, s);
 	free(s);
-	return LSV_OK;
+	return st;
 }
 
 static int cmp_double(const void *a, const void *b)
