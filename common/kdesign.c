@@ -436,14 +436,89 @@ static lsv_status rows_reached(const lsv_fit *F, size_t k, const char *who,
 	return LSV_OK;
 }
 
+/* The buffers of one fit. */
+typedef struct {
+	double *Yoh;       /* l x nc: the one-hot labels */
+	size_t *counts;    /* nc: labeled rows per class */
+	double *Z;         /* n x k: the z_j */
+	double *w;         /* k: their eigenvalues */
+	double *mu;        /* k: their weights */
+	double *Zl;        /* l x k: Z's labeled rows */
+	double *al;        /* l x nf: the SVMs' alpha */
+	double *T;         /* k x nf: the SVMs' scratch */
+} kd_work;
+
+static void kd_work_free(kd_work *W)
+{
+	free(W->Yoh);
+	free(W->counts);
+	free(W->Z);
+	free(W->w);
+	free(W->mu);
+	free(W->Zl);
+	free(W->al);
+	free(W->T);
+}
+
+static lsv_status kd_nomem(const lsv_fit *F, const char *name)
+{
+	return lsv_fail(F->err, LSV_ENOMEM, "out of memory for the %s kernel "
+			"(%zu rows)", name, F->n);
+}
+
+/* The one-hot labels, refused with too few labeled rows per class (who:
+ * the design, for the message) or a kernel that is not PSD -- before the
+ * eigenvectors' buffers are allocated. */
+static lsv_status kd_labels(lsv_fit *F, const char *name, const char *who,
+			    kd_work *W)
+{
+	size_t l = F->l, nc = (size_t)F->nr_class;
+	lsv_status st;
+
+	W->Yoh = lsv_alloc(l * nc, sizeof *W->Yoh);
+	W->counts = lsv_alloc(nc, sizeof *W->counts);
+	if (W->Yoh == NULL || W->counts == NULL)
+		return kd_nomem(F, name);
+	if ((st = lsv_onehot(F, W->Yoh, W->counts)) != LSV_OK ||
+	    (st = lsv_min_per_class(F, W->counts, who)) != LSV_OK)
+		return st;
+	return lsv_check_psd(F);
+}
+
+/* The buffers of k eigenvectors and the SVMs. */
+static lsv_status kd_work_alloc(const lsv_fit *F, size_t k, const char *name,
+				kd_work *W)
+{
+	size_t n = F->n, l = F->l, nf = (size_t)F->nr_fn;
+
+	W->Z = lsv_alloc(n * k, sizeof *W->Z);
+	W->w = lsv_alloc(k, sizeof *W->w);
+	W->mu = lsv_alloc(k, sizeof *W->mu);
+	W->al = lsv_alloc(l * nf, sizeof *W->al);
+	W->T = lsv_alloc(k * nf, sizeof *W->T);
+	W->Zl = lsv_alloc(l * k, sizeof *W->Zl);
+	if (!W->Z || !W->w || !W->mu || !W->al || !W->T || !W->Zl)
+		return kd_nomem(F, name);
+	return LSV_OK;
+}
+
+/* What the model and the report record of the design: k, and delta
+ * (diffusion only in the model), the last eigenvalue. */
+static void kd_record(lsv_fit *F, lsv_model *m, size_t k, const double *w,
+		      double delta)
+{
+	m->param.la_k = (long)k;
+	m->param.kd_delta = F->p->kdesign == LSV_KDESIGN_DIFFUSION ? delta : 0.0;
+	F->report->la_lambda_k = w[k - 1];
+	F->report->kd_delta = delta;
+}
+
 lsv_status lsv_fit_kdesign(lsv_fit *F, lsv_model **out)
 {
 	const lsv_train_param *p = F->p;
-	size_t n = F->n, l = F->l, nc = (size_t)F->nr_class;
-	size_t nf = (size_t)F->nr_fn, k;
-	double *Yoh = NULL, *Z = NULL, *w = NULL, *mu = NULL, *Zl = NULL;
-	double *al = NULL, *T = NULL, t0, t1, t2, align = 0.0, delta = 0.0;
-	size_t *counts = NULL;
+	size_t n = F->n, k;
+	kd_work W = { NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
+	double t0, t1, t2, align = 0.0, delta = 0.0;
 	const char *name = lsv_name_of(lsv_kdesign_names, (int)p->kdesign);
 	char who[64];
 	lsv_status st = LSV_OK;
@@ -455,56 +530,30 @@ lsv_status lsv_fit_kdesign(lsv_fit *F, lsv_model **out)
 	snprintf(who, sizeof who, "the %s kernel (-s kdesign -J %s)", name, name);
 	if ((st = basis_size(F, who, &k)) != LSV_OK)
 		return st;
-	Yoh = lsv_alloc(l * nc, sizeof *Yoh);
-	counts = lsv_alloc(nc, sizeof *counts);
-	if (Yoh == NULL || counts == NULL)
-		goto nomem;
-	if ((st = lsv_onehot(F, Yoh, counts)) != LSV_OK ||
-	    (st = lsv_min_per_class(F, counts, who)) != LSV_OK ||
-	    (st = lsv_check_psd(F)) != LSV_OK)
-		goto done;
-	Z = lsv_alloc(n * k, sizeof *Z);
-	w = lsv_alloc(k, sizeof *w);
-	mu = lsv_alloc(k, sizeof *mu);
-	al = lsv_alloc(l * nf, sizeof *al);
-	T = lsv_alloc(k * nf, sizeof *T);
-	Zl = lsv_alloc(l * k, sizeof *Zl);
-	if (!Z || !w || !mu || !al || !T || !Zl)
-		goto nomem;
-	if ((st = design_basis(F, k, who, w, Z, mu)) != LSV_OK)
+	if ((st = kd_labels(F, name, who, &W)) != LSV_OK ||
+	    (st = kd_work_alloc(F, k, name, &W)) != LSV_OK ||
+	    (st = design_basis(F, k, who, W.w, W.Z, W.mu)) != LSV_OK)
 		goto done;
 	t1 = now();
-	if ((st = design_weights(F, k, Yoh, w, Z, Zl, mu, &align, &delta)) !=
-	    LSV_OK ||
-	    (st = rows_reached(F, k, who, w, Z, mu)) != LSV_OK)
+	if ((st = design_weights(F, k, W.Yoh, W.w, W.Z, W.Zl, W.mu, &align,
+				 &delta)) != LSV_OK ||
+	    (st = rows_reached(F, k, who, W.w, W.Z, W.mu)) != LSV_OK)
 		goto done;
-	F->report->la_align_input = lsv_input_alignment(F, NULL, Yoh);
+	F->report->la_align_input = lsv_input_alignment(F, NULL, W.Yoh);
 	t2 = now();
 	/* the SVM on K~_ll, the outputs on every row */
-	if ((st = lsv_lowrank_svm(F, Z, k, mu, Yoh, al, T)) != LSV_OK ||
-	    (st = lsv_fit_transductive_model(F, al, out)) != LSV_OK)
+	if ((st = lsv_lowrank_svm(F, W.Z, k, W.mu, W.Yoh, W.al, W.T)) !=
+	    LSV_OK ||
+	    (st = lsv_fit_transductive_model(F, W.al, out)) != LSV_OK)
 		goto done;
-	(*out)->param.la_k = (long)k;
-	(*out)->param.kd_delta = p->kdesign == LSV_KDESIGN_DIFFUSION ? delta : 0.0;
-	F->report->la_lambda_k = w[k - 1];
-	F->report->kd_delta = delta;
-	lsv_spectrum_report(F, n, 0, k, &mu, &Z, t1 - t0, t2 - t1, now() - t2);
-	goto done;
-nomem:
-	st = lsv_fail(F->err, LSV_ENOMEM, "out of memory for the %s kernel "
-		      "(%zu rows)", name, n);
+	kd_record(F, *out, k, W.w, delta);
+	lsv_spectrum_report(F, n, 0, k, &W.mu, &W.Z, t1 - t0, t2 - t1,
+			    now() - t2);
 done:
 	if (st != LSV_OK) {
 		free(F->report->train_f);
 		F->report->train_f = NULL;
 	}
-	free(Yoh);
-	free(counts);
-	free(Z);
-	free(w);
-	free(mu);
-	free(Zl);
-	free(al);
-	free(T);
+	kd_work_free(&W);
 	return st;
 }
