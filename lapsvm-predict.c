@@ -166,19 +166,15 @@ static int marker_like_class(const lsv_model *m, const lsv_data *x,
 	return hi - lo == (double)m->nr_class && !(lo == -1.0 && hi == 1.0);
 }
 
-/* Accuracy over the labeled rows; PRBEP for a two-class model. */
-static void report(const lsv_model *m, const lsv_data *x, const double *pred,
-		   const double *scores, FILE *to)
+/* The accuracy over the labeled rows, with warnings for marked rows that
+ * look like a class and for labels not among the model's classes (counted
+ * as errors).  Returns the number of labeled rows (0: nothing printed). */
+static size_t accuracy_report(const lsv_model *m, const lsv_data *x,
+			      const double *pred, FILE *to)
 {
-	size_t i, j, nl = 0, correct = 0, unknown = 0;
-	double *f = NULL, err_rate, bep;
-	int *pos = NULL, c;
+	size_t i, nl = 0, correct = 0, unknown = 0;
+	int c;
 
-	if (m->param.solver == LSV_SOLVER_CLUSTER ||
-	    m->param.boost_clusters > 0) {
-		cluster_report(m, x, pred, to);
-		return;
-	}
 	for (i = 0; i < x->n; i++) {
 		if (!lsv_data_is_labeled(x, i))
 			continue;
@@ -190,7 +186,7 @@ static void report(const lsv_model *m, const lsv_data *x, const double *pred,
 		unknown += c == m->nr_class;
 	}
 	if (nl == 0)
-		return;
+		return 0;
 	fprintf(to, "Accuracy = %g%% (%zu/%zu) (classification)\n",
 		100.0 * (double)correct / (double)nl, correct, nl);
 	if (marker_like_class(m, x, nl))
@@ -201,34 +197,60 @@ static void report(const lsv_model *m, const lsv_data *x, const double *pred,
 	if (unknown > 0)
 		tool_info("warning: %zu labeled rows have a label that is not one "
 			  "of the model's classes (counted as errors)", unknown);
-	if (m->nr_fn != 1)
-		return;
-	f = malloc(nl * sizeof *f);
-	pos = malloc(nl * sizeof *pos);
+	return nl;
+}
+
+/* The precision-recall break-even point of a two-class model over its nl
+ * labeled rows, ranked by f(x), the rows of its first class the
+ * positives.  Precision = recall needs a positive row to recall: with
+ * none the break-even point does not exist, and it says so. */
+static void prbep_report(const lsv_model *m, const lsv_data *x,
+			 const double *scores, size_t nl, FILE *to)
+{
+	double *f = malloc(nl * sizeof *f), err_rate, bep;
+	int *pos = malloc(nl * sizeof *pos);
+	size_t i, j, npos = 0;
+
 	if (f == NULL || pos == NULL) {
 		tool_msg("warning: out of memory for the PRBEP; skipped");
+		free(f);
+		free(pos);
+		return;
+	}
+	for (i = 0, j = 0; i < x->n; i++) {
+		if (!lsv_data_is_labeled(x, i))
+			continue;
+		f[j] = scores[i];
+		pos[j] = x->y[i] == m->labels[0];
+		npos += (size_t)pos[j++];
+	}
+	if (npos == 0) {
+		fprintf(to, "PRBEP undefined (no labeled row of class %.17g)\n",
+			m->labels[0]);
 	} else {
-		size_t npos = 0;
-		for (i = 0, j = 0; i < x->n; i++) {
-			if (!lsv_data_is_labeled(x, i))
-				continue;
-			f[j] = scores[i];
-			pos[j] = x->y[i] == m->labels[0];
-			npos += (size_t)pos[j++];
-		}
-		/* precision = recall needs a positive row to recall: with
-		 * none the break-even point does not exist */
-		if (npos == 0) {
-			fprintf(to, "PRBEP undefined (no labeled row of class "
-				"%.17g)\n", m->labels[0]);
-		} else {
-			bep = lsv_prbep(f, pos, nl, &err_rate);
-			fprintf(to, "PRBEP = %.2f%% (error rate at PRBEP = "
-				"%.2f%%)\n", 100.0 * bep, 100.0 * err_rate);
-		}
+		bep = lsv_prbep(f, pos, nl, &err_rate);
+		fprintf(to, "PRBEP = %.2f%% (error rate at PRBEP = %.2f%%)\n",
+			100.0 * bep, 100.0 * err_rate);
 	}
 	free(f);
 	free(pos);
+}
+
+/* Accuracy over the labeled rows; PRBEP for a two-class model; a cluster
+ * model's agreement with the classes instead. */
+static void report(const lsv_model *m, const lsv_data *x, const double *pred,
+		   const double *scores, FILE *to)
+{
+	size_t nl;
+
+	if (m->param.solver == LSV_SOLVER_CLUSTER ||
+	    m->param.boost_clusters > 0) {
+		cluster_report(m, x, pred, to);
+		return;
+	}
+	nl = accuracy_report(m, x, pred, to);
+	if (nl > 0 && m->nr_fn == 1)
+		prbep_report(m, x, scores, nl, to);
 }
 
 /* What the command line asks for. */

@@ -162,11 +162,78 @@ static double d2phi(double y, double f)
  * or, when the null space holds the indicators of several components,
  * the combination of them that is constant.  2 n^2 doubles.
  */
+/* A = L^p, densely (n x n): V = L^p I column by column through the
+ * sparse operator, then copied to A (L^p is symmetric, so V's columns
+ * L^p e_i are its rows too).  A, V: n x n, A zero on entry. */
+static lsv_status dense_laplacian(const lsv_lapop *L, size_t n, double *A,
+				  double *V, lsv_error *err)
+{
+	size_t i;
+	lsv_status st;
+
+	for (i = 0; i < n; i++)
+		A[i + i * n] = 1.0;
+	if ((st = lsv_lapop_apply(L, A, V, n, 1.0, err)) != LSV_OK)
+		return st;
+	memcpy(A, V, n * n * sizeof *A);
+	return LSV_OK;
+}
+
+/* Centre v (n values) and take from it its components along the got
+ * columns of E (unit norm): Gram-Schmidt against the constant and the
+ * functions kept so far.  Returns |v|^2 of what is left. */
+static double centre_orthogonalize(double *v, size_t n, const double *E,
+				   int got)
+{
+	double mean = 0.0, nrm = 0.0;
+	size_t i;
+	int r;
+
+	for (i = 0; i < n; i++)
+		mean += v[i];
+	mean /= (double)n;
+	for (i = 0; i < n; i++)
+		v[i] -= mean;
+	for (r = 0; r < got; r++) {
+		const double *e = E + (size_t)r * n;
+		double d = 0.0;
+		for (i = 0; i < n; i++)
+			d += v[i] * e[i];
+		for (i = 0; i < n; i++)
+			v[i] -= d * e[i];
+	}
+	for (i = 0; i < n; i++)
+		nrm += v[i] * v[i];
+	return nrm;
+}
+
+/* E's C columns from the k eigenvectors V (n x k, ascending eigenvalue)
+ * in order: each centred and orthonormalized against those kept, dropped
+ * when nothing is left of it (|v|^2 < 1e-12: dsyevr's vectors have norm
+ * 1), the rest scaled to unit norm.  The number kept is *got. */
+static void nonconstant_basis(double *V, size_t n, size_t k, int C,
+			      double *E, int *got)
+{
+	size_t i, q;
+
+	*got = 0;
+	for (q = 0; q < k && *got < C; q++) {
+		double *v = V + q * n;
+		double nrm = centre_orthogonalize(v, n, E, *got);
+		if (nrm < 1e-12)
+			continue;
+		nrm = sqrt(nrm);
+		for (i = 0; i < n; i++)
+			E[i + (size_t)*got * n] = v[i] / nrm;
+		(*got)++;
+	}
+}
+
 lsv_status lsv_boost_spectral_start(const lsv_lapop *L, size_t n, int C,
 				    const lsv_train_param *p, double *E,
 				    lsv_error *err)
 {
-	size_t k = (size_t)C + 1, i, q;
+	size_t k = (size_t)C + 1, i;
 	double *A = NULL, *V = NULL, *w = NULL;
 	lsv_status st;
 	int got = 0;
@@ -181,45 +248,17 @@ lsv_status lsv_boost_spectral_start(const lsv_lapop *L, size_t n, int C,
 				  err)) != LSV_OK)
 		return st;
 	A = calloc(n * n, sizeof *A);
-	V = lsv_alloc(n * n, sizeof *V);  /* first the identity, then L^p */
+	V = lsv_alloc(n * n, sizeof *V);  /* first L^p, then the eigenvectors */
 	w = lsv_alloc(k, sizeof *w);
 	if (A == NULL || V == NULL || w == NULL) {
 		st = lsv_fail(err, LSV_ENOMEM, "out of memory for the spectral "
 			      "start of %zu rows", n);
 		goto done;
 	}
-	for (i = 0; i < n; i++)
-		A[i + i * n] = 1.0;
-	if ((st = lsv_lapop_apply(L, A, V, n, 1.0, err)) != LSV_OK)
+	if ((st = dense_laplacian(L, n, A, V, err)) != LSV_OK ||
+	    (st = lsv_eig_extreme(A, n, k, 0, w, V, err)) != LSV_OK)
 		goto done;
-	/* A = L^p (V's columns are L^p e_i: symmetric) */
-	memcpy(A, V, n * n * sizeof *A);
-	if ((st = lsv_eig_extreme(A, n, k, 0, w, V, err)) != LSV_OK)
-		goto done;
-	for (q = 0; q < k && got < C; q++) {
-		double *v = V + q * n, mean = 0.0, nrm = 0.0;
-		int r;
-		for (i = 0; i < n; i++)
-			mean += v[i];
-		mean /= (double)n;
-		for (i = 0; i < n; i++)
-			v[i] -= mean;
-		for (r = 0; r < got; r++) {  /* E's columns: unit norm here */
-			double *e = E + (size_t)r * n, d = 0.0;
-			for (i = 0; i < n; i++)
-				d += v[i] * e[i];
-			for (i = 0; i < n; i++)
-				v[i] -= d * e[i];
-		}
-		for (i = 0; i < n; i++)
-			nrm += v[i] * v[i];
-		if (nrm < 1e-12)  /* dsyevr's vectors have norm 1 */
-			continue;
-		nrm = sqrt(nrm);
-		for (i = 0; i < n; i++)
-			E[i + (size_t)got * n] = v[i] / nrm;
-		got++;
-	}
+	nonconstant_basis(V, n, k, C, E, &got);
 	if (got < C) {
 		st = lsv_fail(err, LSV_ENUMERIC, "the spectral start found %d "
 			      "of %d nonconstant eigenvectors", got, C);
@@ -299,15 +338,92 @@ static double logsumexp(const double *z, size_t stride, int C)
 	return mx + log(s);
 }
 
+/* The binomial loss 1/l sum_r phi(y_r, F(x_r)) over the labeled rows,
+ * its gradient added to g (when not NULL): dphi / l at each labeled row. */
+static double binomial_loss(const prob *P, const double *F, double *g)
+{
+	double s = 0.0;
+	size_t r;
+
+	for (r = 0; r < P->l; r++) {
+		s += phi(P->y[r], F[P->lab[r]]);
+		if (g != NULL)
+			g[P->lab[r]] += dphi(P->y[r], F[P->lab[r]]) /
+					(double)P->l;
+	}
+	return s / (double)P->l;
+}
+
+/* The multinomial loss 1/l sum_r (log sum_k exp F_k(x_r) - F_{c_r}(x_r)),
+ * its gradient added to g (when not NULL): (softmax_k - [k = c_r]) / l. */
+static double multinomial_loss(const prob *P, const double *F, double *g)
+{
+	size_t n = P->n, r;
+	double s = 0.0;
+	int k;
+
+	for (r = 0; r < P->l; r++) {
+		size_t i0 = P->lab[r];
+		double lse = logsumexp(F + i0, n, P->C);
+		s += lse - F[i0 + (size_t)P->cls[r] * n];
+		if (g == NULL)
+			continue;
+		for (k = 0; k < P->C; k++)
+			g[i0 + (size_t)k * n] +=
+				(exp(F[i0 + (size_t)k * n] - lse) -
+				 (k == P->cls[r])) / (double)P->l;
+	}
+	return s / (double)P->l;
+}
+
+/* The augmented Lagrangian's terms sum_a lam_a h_a + mu/2 h_a^2 of the
+ * constraints h (al_values, left in P->h), its gradient added to g (when
+ * not NULL): each h_a's weight lam_a + mu h_a times dh_a/dF -- 1/n for a
+ * mean, 2 F_j / n for a mean square, F_k / n and F_j / n for the mean
+ * product of F_j and F_k. */
+static double auglag_loss(const prob *P, const double *F, double *g)
+{
+	size_t n = P->n, i, a;
+	double s = 0.0;
+	int j, k;
+
+	al_values(P, F, P->h);
+	for (a = 0; a < P->m; a++)
+		s += P->lam[a] * P->h[a] + 0.5 * P->mu * P->h[a] * P->h[a];
+	if (g == NULL)
+		return s;
+	a = 0;
+	for (j = 0; j < P->C; j++) {
+		double w1 = (P->lam[a] + P->mu * P->h[a]) / (double)n;
+		double w2 = 2.0 * (P->lam[a + 1] + P->mu * P->h[a + 1]) /
+			    (double)n;
+		double *gj = g + (size_t)j * n;
+		const double *f = F + (size_t)j * n;
+		for (i = 0; i < n; i++)
+			gj[i] += w1 + w2 * f[i];
+		a += 2;
+	}
+	for (j = 0; j < P->C; j++)
+		for (k = j + 1; k < P->C; k++) {
+			double w = (P->lam[a] + P->mu * P->h[a]) / (double)n;
+			for (i = 0; i < n; i++) {
+				g[i + (size_t)j * n] += w * F[i + (size_t)k * n];
+				g[i + (size_t)k * n] += w * F[i + (size_t)j * n];
+			}
+			a++;
+		}
+	return s;
+}
+
 /* The cost's parts at F (n x C) given LF = L^p F (NULL when c = 0): *loss
  * the loss (clustering: the augmented Lagrangian's terms), *reg the graph
- * term, and when g is not NULL the gradient g = dV/dF (n x C). */
+ * term c tr(F'L^pF), and when g is not NULL the gradient g = dV/dF (n x C):
+ * 2 c L^p F, to which the loss adds its own. */
 static void cost_from(const prob *P, const double *F, const double *LF,
 		      double *g, double *loss, double *reg)
 {
-	size_t n = P->n, nC = n * (size_t)P->C, i, r, a;
-	double s = 0.0, q = 0.0;
-	int j, k;
+	size_t nC = P->n * (size_t)P->C, i;
+	double q = 0.0;
 
 	if (P->c > 0.0)
 		for (i = 0; i < nC; i++)
@@ -318,57 +434,15 @@ static void cost_from(const prob *P, const double *F, const double *LF,
 			g[i] = P->c > 0.0 ? 2.0 * P->c * LF[i] : 0.0;
 	switch (P->kind) {
 	case COST_BINOMIAL:
-		for (r = 0; r < P->l; r++) {
-			s += phi(P->y[r], F[P->lab[r]]);
-			if (g != NULL)
-				g[P->lab[r]] += dphi(P->y[r], F[P->lab[r]]) /
-						(double)P->l;
-		}
-		s /= (double)P->l;
+		*loss = binomial_loss(P, F, g);
 		break;
 	case COST_MULTINOMIAL:
-		for (r = 0; r < P->l; r++) {
-			size_t i0 = P->lab[r];
-			double lse = logsumexp(F + i0, n, P->C);
-			s += lse - F[i0 + (size_t)P->cls[r] * n];
-			if (g == NULL)
-				continue;
-			for (k = 0; k < P->C; k++)
-				g[i0 + (size_t)k * n] +=
-					(exp(F[i0 + (size_t)k * n] - lse) -
-					 (k == P->cls[r])) / (double)P->l;
-		}
-		s /= (double)P->l;
+		*loss = multinomial_loss(P, F, g);
 		break;
 	case COST_AUGLAG:
-		al_values(P, F, P->h);
-		for (a = 0; a < P->m; a++)
-			s += P->lam[a] * P->h[a] + 0.5 * P->mu * P->h[a] * P->h[a];
-		if (g == NULL)
-			break;
-		a = 0;
-		for (j = 0; j < P->C; j++) {
-			double w1 = (P->lam[a] + P->mu * P->h[a]) / (double)n;
-			double w2 = 2.0 * (P->lam[a + 1] + P->mu * P->h[a + 1]) /
-				    (double)n;
-			double *gj = g + (size_t)j * n;
-			const double *f = F + (size_t)j * n;
-			for (i = 0; i < n; i++)
-				gj[i] += w1 + w2 * f[i];
-			a += 2;
-		}
-		for (j = 0; j < P->C; j++)
-			for (k = j + 1; k < P->C; k++) {
-				double w = (P->lam[a] + P->mu * P->h[a]) / (double)n;
-				for (i = 0; i < n; i++) {
-					g[i + (size_t)j * n] += w * F[i + (size_t)k * n];
-					g[i + (size_t)k * n] += w * F[i + (size_t)j * n];
-				}
-				a++;
-			}
+		*loss = auglag_loss(P, F, g);
 		break;
 	}
-	*loss = s;
 }
 
 lsv_status lsv_boost_mcost(const lsv_lapop *L, double c, size_t n, int C,
@@ -918,22 +992,11 @@ typedef struct {
 	double *score;     /* M: b_j'r */
 } rbf_work;
 
-/*
- * Up to R centres for the residual r (n values, overwritten by what is
- * left): M candidates, the first M of a seeded partial shuffle (every row
- * when M = n), then R matching-pursuit picks.  Phi (n x R, column-major)
- * gets the chosen RBFs' values, rows[] their rows, wls[] their least
- * squares weights; *S the number chosen (fewer than R when the residual
- * is orthogonal to every candidate left).
- */
-static lsv_status rbf_select(const lsv_data *x, const lsv_kernel *k, int R,
-			     lsv_rng *rng, rbf_work *W, double *r, double *Phi,
-			     size_t *rows, double *wls, int *S, lsv_error *err)
+/* The M candidate rows W->cand: the first M of a seeded partial
+ * Fisher-Yates shuffle of the n rows (every row, in order, when M = n). */
+static void draw_candidates(size_t n, lsv_rng *rng, rbf_work *W)
 {
-	size_t n = x->n, M = W->M, a, j, i;
-	int N = (int)n, MM = (int)M, one = 1, q;
-	const double d1 = 1.0, d0 = 0.0;
-	lsv_status st;
+	size_t M = W->M, a, i;
 
 	if (M < n) {
 		for (i = 0; i < n; i++)
@@ -953,10 +1016,55 @@ static lsv_status rbf_select(const lsv_data *x, const lsv_kernel *k, int R,
 		for (a = 0; a < M; a++)
 			W->cand[a] = a;
 	}
+}
+
+/* The matching-pursuit pick: the candidate j not yet taken (kk_j > 0)
+ * whose least squares fit to r removes the most of |r|^2, (b_j'r)^2 /
+ * |b_j|^2, the first on a tie; W->score = Kc'r.  M when none removes
+ * anything (r orthogonal to every candidate left). */
+static size_t best_candidate(size_t n, rbf_work *W, const double *r)
+{
+	int N = (int)n, MM = (int)W->M, one = 1;
+	const double d1 = 1.0, d0 = 0.0;
+	double best = 0.0;
+	size_t j, bj = W->M;
+
+	dgemv_("T", &N, &MM, &d1, W->Kc, &N, r, &one, &d0, W->score, &one, 1);
+	for (j = 0; j < W->M; j++) {
+		double v;
+		if (!(W->kk[j] > 0.0))
+			continue;
+		v = W->score[j] * W->score[j] / W->kk[j];
+		if (v > best) {
+			best = v;
+			bj = j;
+		}
+	}
+	return bj;
+}
+
+/*
+ * Up to R centres for the residual r (n values, overwritten by what is
+ * left): M candidates (draw_candidates), then R matching-pursuit picks
+ * (best_candidate), each taking its least squares weight w = b'r / |b|^2
+ * times its RBF b out of r.  Phi (n x R, column-major) gets the chosen
+ * RBFs' values, rows[] their rows, wls[] their least squares weights; *S
+ * the number chosen (fewer than R when the residual is orthogonal to
+ * every candidate left).
+ */
+static lsv_status rbf_select(const lsv_data *x, const lsv_kernel *k, int R,
+			     lsv_rng *rng, rbf_work *W, double *r, double *Phi,
+			     size_t *rows, double *wls, int *S, lsv_error *err)
+{
+	size_t n = x->n, M = W->M, j, i;
+	int q;
+	lsv_status st;
+
+	draw_candidates(n, rng, W);
 	if ((st = lsv_kernel_matrix(k, x, NULL, n, x, W->cand, M, W->Kc, err)) !=
 	    LSV_OK)
 		return st;
-	for (j = 0; j < M; j++) {
+	for (j = 0; j < M; j++) {  /* kk_j = |b_j|^2 */
 		const double *b = W->Kc + j * n;
 		double s = 0.0;
 		for (i = 0; i < n; i++)
@@ -965,22 +1073,9 @@ static lsv_status rbf_select(const lsv_data *x, const lsv_kernel *k, int R,
 	}
 	*S = 0;
 	for (q = 0; q < R; q++) {
-		double best = 0.0, w;
-		size_t bj = M;
+		size_t bj = best_candidate(n, W, r);
 		const double *b;
-		/* score = Kc' r */
-		dgemv_("T", &N, &MM, &d1, W->Kc, &N, r, &one, &d0, W->score, &one,
-		       1);
-		for (j = 0; j < M; j++) {
-			double v;
-			if (!(W->kk[j] > 0.0))
-				continue;
-			v = W->score[j] * W->score[j] / W->kk[j];
-			if (v > best) {
-				best = v;
-				bj = j;
-			}
-		}
+		double w;
 		if (bj == M)
 			break;
 		b = W->Kc + bj * n;
@@ -990,7 +1085,7 @@ static lsv_status rbf_select(const lsv_data *x, const lsv_kernel *k, int R,
 		memcpy(Phi + (size_t)q * n, b, n * sizeof *Phi);
 		rows[q] = W->cand[bj];
 		wls[q] = w;
-		W->kk[bj] = 0.0;
+		W->kk[bj] = 0.0;  /* taken */
 		(*S)++;
 	}
 	return LSV_OK;

@@ -96,68 +96,81 @@ static double now(void)
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* The cluster kernel's z_j and mu_j (see the top): Z n x k, w the k
- * largest eigenvalues of S = D^-1/2 K D^-1/2 (descending), mu = max(w, 0)
- * (the linear transfer). */
-static lsv_status cluster_basis(const lsv_fit *F, size_t k, double *w,
-				double *Z, double *mu)
+/* s_i = D_ii^-1/2, D = diag(A 1) the degrees of the kernel A = K (one:
+ * n scratch).  D^-1/2 needs D_ii > 0: a row summing to 0 or less would
+ * get a zero row in K~, and its output would be the bias alone, so it is
+ * refused. */
+static lsv_status inv_sqrt_degrees(const lsv_fit *F, const double *A,
+				   double *one, double *s)
 {
-	size_t n = F->n, i, j;
-	double *A = lsv_alloc(n * n, sizeof *A), *s = lsv_alloc(n, sizeof *s);
-	double *one = lsv_alloc(n, sizeof *one);
+	size_t n = F->n, i;
 	const double d1 = 1.0, d0 = 0.0;
 	int N = (int)n, inc = 1;
-	lsv_status st;
 
-	if (A != NULL && s != NULL && one != NULL &&
-	    lsv_spectrum_lookup(F, LSV_SPEC_AFFINITY_TOP, k, w, Z)) {
-		free(A);
-		free(one);
-		goto weights;
-	}
-	if (A == NULL || s == NULL || one == NULL) {
-		free(A);
-		free(s);
-		free(one);
-		return lsv_fail(F->err, LSV_ENOMEM, "out of memory for the "
-				"cluster kernel's affinity (%zu rows)", n);
-	}
-	/* S = D^-1/2 K D^-1/2, K's diagonal kept (see the top) */
-	memcpy(A, F->K, n * n * sizeof *A);
 	for (i = 0; i < n; i++)
 		one[i] = 1.0;
 	dgemv_("N", &N, &N, &d1, A, &N, one, &inc, &d0, s, &inc, 1);
 	for (i = 0; i < n; i++) {
-		/* D^-1/2 needs D_ii > 0: a row summing to 0 or less would get
-		 * a zero row in K~, and its output would be the bias alone */
-		if (!(s[i] > 0.0 && isfinite(s[i]))) {
-			lsv_status e = lsv_fail(F->err, LSV_EINVAL,
+		if (!(s[i] > 0.0 && isfinite(s[i])))
+			return lsv_fail(F->err, LSV_EINVAL,
 				"the cluster kernel (-s kdesign -J cluster): row "
 				"%zu's kernel values sum to %g, and D^-1/2 K D^-1/2 "
 				"needs every row's sum > 0 (a kernel of positive "
 				"values, such as the RBF)", i + 1, s[i]);
-			free(A);
-			free(s);
-			free(one);
-			return e;
-		}
 		s[i] = 1.0 / sqrt(s[i]);
+	}
+	return LSV_OK;
+}
+
+/* w, Z: the k largest eigenpairs of S = D^-1/2 K D^-1/2 (descending), K's
+ * diagonal kept (see the top), from the spectrum cache when it holds
+ * them.  s: n scratch. */
+static lsv_status affinity_spectrum(const lsv_fit *F, size_t k, double *s,
+				    double *w, double *Z)
+{
+	size_t n = F->n, i, j;
+	double *A = lsv_alloc(n * n, sizeof *A);
+	double *one = lsv_alloc(n, sizeof *one);
+	lsv_status st;
+
+	if (A == NULL || one == NULL) {
+		free(A);
+		free(one);
+		return lsv_fail(F->err, LSV_ENOMEM, "out of memory for the "
+				"cluster kernel's affinity (%zu rows)", n);
+	}
+	if (lsv_spectrum_lookup(F, LSV_SPEC_AFFINITY_TOP, k, w, Z)) {
+		free(A);
+		free(one);
+		return LSV_OK;
+	}
+	memcpy(A, F->K, n * n * sizeof *A);
+	st = inv_sqrt_degrees(F, A, one, s);
+	free(one);
+	if (st != LSV_OK) {
+		free(A);
+		return st;
 	}
 	for (j = 0; j < n; j++)
 		for (i = 0; i < n; i++)
 			A[i + j * n] *= s[i] * s[j];
 	st = lsv_eig_extreme(A, n, k, 1, w, Z, F->err);
 	free(A);
-	free(one);
-	if (st != LSV_OK) {
-		free(s);
-		return st;
-	}
-	lsv_spectrum_store(F, LSV_SPEC_AFFINITY_TOP, k, w, Z);
-weights:
+	if (st == LSV_OK)
+		lsv_spectrum_store(F, LSV_SPEC_AFFINITY_TOP, k, w, Z);
+	return st;
+}
+
+/* The linear transfer on S's k eigenpairs (w, U = Z): mu = max(w, 0),
+ * and Z's rows scaled to z_j(i) = U_ij / sqrt(L~_ii), L~_ii = sum_j mu_j
+ * U_ij^2 (0 for a row with L~_ii = 0).  s: n scratch. */
+static void linear_transfer(size_t n, size_t k, const double *w, double *Z,
+			    double *mu, double *s)
+{
+	size_t i, j;
+
 	for (j = 0; j < k; j++)
 		mu[j] = w[j] > 0.0 ? w[j] : 0.0;
-	/* s_i = L~_ii = sum_j mu_j U_ij^2; z_j(i) = U_ij / sqrt(L~_ii) */
 	for (i = 0; i < n; i++) {
 		double d = 0.0;
 		for (j = 0; j < k; j++)
@@ -167,8 +180,25 @@ weights:
 	for (j = 0; j < k; j++)
 		for (i = 0; i < n; i++)
 			Z[i + j * n] *= s[i];
+}
+
+/* The cluster kernel's z_j and mu_j (see the top): Z n x k, w the k
+ * largest eigenvalues of S = D^-1/2 K D^-1/2 (descending), mu = max(w, 0)
+ * (the linear transfer). */
+static lsv_status cluster_basis(const lsv_fit *F, size_t k, double *w,
+				double *Z, double *mu)
+{
+	double *s = lsv_alloc(F->n, sizeof *s);
+	lsv_status st;
+
+	if (s == NULL)
+		return lsv_fail(F->err, LSV_ENOMEM, "out of memory for the "
+				"cluster kernel's affinity (%zu rows)", F->n);
+	st = affinity_spectrum(F, k, s, w, Z);
+	if (st == LSV_OK)
+		linear_transfer(F->n, k, w, Z, mu, s);
 	free(s);
-	return LSV_OK;
+	return st;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -406,14 +436,89 @@ static lsv_status rows_reached(const lsv_fit *F, size_t k, const char *who,
 	return LSV_OK;
 }
 
+/* The buffers of one fit. */
+typedef struct {
+	double *Yoh;       /* l x nc: the one-hot labels */
+	size_t *counts;    /* nc: labeled rows per class */
+	double *Z;         /* n x k: the z_j */
+	double *w;         /* k: their eigenvalues */
+	double *mu;        /* k: their weights */
+	double *Zl;        /* l x k: Z's labeled rows */
+	double *al;        /* l x nf: the SVMs' alpha */
+	double *T;         /* k x nf: the SVMs' scratch */
+} kd_work;
+
+static void kd_work_free(kd_work *W)
+{
+	free(W->Yoh);
+	free(W->counts);
+	free(W->Z);
+	free(W->w);
+	free(W->mu);
+	free(W->Zl);
+	free(W->al);
+	free(W->T);
+}
+
+static lsv_status kd_nomem(const lsv_fit *F, const char *name)
+{
+	return lsv_fail(F->err, LSV_ENOMEM, "out of memory for the %s kernel "
+			"(%zu rows)", name, F->n);
+}
+
+/* The one-hot labels, refused with too few labeled rows per class (who:
+ * the design, for the message) or a kernel that is not PSD -- before the
+ * eigenvectors' buffers are allocated. */
+static lsv_status kd_labels(lsv_fit *F, const char *name, const char *who,
+			    kd_work *W)
+{
+	size_t l = F->l, nc = (size_t)F->nr_class;
+	lsv_status st;
+
+	W->Yoh = lsv_alloc(l * nc, sizeof *W->Yoh);
+	W->counts = lsv_alloc(nc, sizeof *W->counts);
+	if (W->Yoh == NULL || W->counts == NULL)
+		return kd_nomem(F, name);
+	if ((st = lsv_onehot(F, W->Yoh, W->counts)) != LSV_OK ||
+	    (st = lsv_min_per_class(F, W->counts, who)) != LSV_OK)
+		return st;
+	return lsv_check_psd(F);
+}
+
+/* The buffers of k eigenvectors and the SVMs. */
+static lsv_status kd_work_alloc(const lsv_fit *F, size_t k, const char *name,
+				kd_work *W)
+{
+	size_t n = F->n, l = F->l, nf = (size_t)F->nr_fn;
+
+	W->Z = lsv_alloc(n * k, sizeof *W->Z);
+	W->w = lsv_alloc(k, sizeof *W->w);
+	W->mu = lsv_alloc(k, sizeof *W->mu);
+	W->al = lsv_alloc(l * nf, sizeof *W->al);
+	W->T = lsv_alloc(k * nf, sizeof *W->T);
+	W->Zl = lsv_alloc(l * k, sizeof *W->Zl);
+	if (!W->Z || !W->w || !W->mu || !W->al || !W->T || !W->Zl)
+		return kd_nomem(F, name);
+	return LSV_OK;
+}
+
+/* What the model and the report record of the design: k, and delta
+ * (diffusion only in the model), the last eigenvalue. */
+static void kd_record(lsv_fit *F, lsv_model *m, size_t k, const double *w,
+		      double delta)
+{
+	m->param.la_k = (long)k;
+	m->param.kd_delta = F->p->kdesign == LSV_KDESIGN_DIFFUSION ? delta : 0.0;
+	F->report->la_lambda_k = w[k - 1];
+	F->report->kd_delta = delta;
+}
+
 lsv_status lsv_fit_kdesign(lsv_fit *F, lsv_model **out)
 {
 	const lsv_train_param *p = F->p;
-	size_t n = F->n, l = F->l, nc = (size_t)F->nr_class;
-	size_t nf = (size_t)F->nr_fn, k;
-	double *Yoh = NULL, *Z = NULL, *w = NULL, *mu = NULL, *Zl = NULL;
-	double *al = NULL, *T = NULL, t0, t1, t2, align = 0.0, delta = 0.0;
-	size_t *counts = NULL;
+	size_t n = F->n, k;
+	kd_work W = { NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
+	double t0, t1, t2, align = 0.0, delta = 0.0;
 	const char *name = lsv_name_of(lsv_kdesign_names, (int)p->kdesign);
 	char who[64];
 	lsv_status st = LSV_OK;
@@ -425,56 +530,30 @@ lsv_status lsv_fit_kdesign(lsv_fit *F, lsv_model **out)
 	snprintf(who, sizeof who, "the %s kernel (-s kdesign -J %s)", name, name);
 	if ((st = basis_size(F, who, &k)) != LSV_OK)
 		return st;
-	Yoh = lsv_alloc(l * nc, sizeof *Yoh);
-	counts = lsv_alloc(nc, sizeof *counts);
-	if (Yoh == NULL || counts == NULL)
-		goto nomem;
-	if ((st = lsv_onehot(F, Yoh, counts)) != LSV_OK ||
-	    (st = lsv_min_per_class(F, counts, who)) != LSV_OK ||
-	    (st = lsv_check_psd(F)) != LSV_OK)
-		goto done;
-	Z = lsv_alloc(n * k, sizeof *Z);
-	w = lsv_alloc(k, sizeof *w);
-	mu = lsv_alloc(k, sizeof *mu);
-	al = lsv_alloc(l * nf, sizeof *al);
-	T = lsv_alloc(k * nf, sizeof *T);
-	Zl = lsv_alloc(l * k, sizeof *Zl);
-	if (!Z || !w || !mu || !al || !T || !Zl)
-		goto nomem;
-	if ((st = design_basis(F, k, who, w, Z, mu)) != LSV_OK)
+	if ((st = kd_labels(F, name, who, &W)) != LSV_OK ||
+	    (st = kd_work_alloc(F, k, name, &W)) != LSV_OK ||
+	    (st = design_basis(F, k, who, W.w, W.Z, W.mu)) != LSV_OK)
 		goto done;
 	t1 = now();
-	if ((st = design_weights(F, k, Yoh, w, Z, Zl, mu, &align, &delta)) !=
-	    LSV_OK ||
-	    (st = rows_reached(F, k, who, w, Z, mu)) != LSV_OK)
+	if ((st = design_weights(F, k, W.Yoh, W.w, W.Z, W.Zl, W.mu, &align,
+				 &delta)) != LSV_OK ||
+	    (st = rows_reached(F, k, who, W.w, W.Z, W.mu)) != LSV_OK)
 		goto done;
-	F->report->la_align_input = lsv_input_alignment(F, NULL, Yoh);
+	F->report->la_align_input = lsv_input_alignment(F, NULL, W.Yoh);
 	t2 = now();
 	/* the SVM on K~_ll, the outputs on every row */
-	if ((st = lsv_lowrank_svm(F, Z, k, mu, Yoh, al, T)) != LSV_OK ||
-	    (st = lsv_fit_transductive_model(F, al, out)) != LSV_OK)
+	if ((st = lsv_lowrank_svm(F, W.Z, k, W.mu, W.Yoh, W.al, W.T)) !=
+	    LSV_OK ||
+	    (st = lsv_fit_transductive_model(F, W.al, out)) != LSV_OK)
 		goto done;
-	(*out)->param.la_k = (long)k;
-	(*out)->param.kd_delta = p->kdesign == LSV_KDESIGN_DIFFUSION ? delta : 0.0;
-	F->report->la_lambda_k = w[k - 1];
-	F->report->kd_delta = delta;
-	lsv_spectrum_report(F, n, 0, k, &mu, &Z, t1 - t0, t2 - t1, now() - t2);
-	goto done;
-nomem:
-	st = lsv_fail(F->err, LSV_ENOMEM, "out of memory for the %s kernel "
-		      "(%zu rows)", name, n);
+	kd_record(F, *out, k, W.w, delta);
+	lsv_spectrum_report(F, n, 0, k, &W.mu, &W.Z, t1 - t0, t2 - t1,
+			    now() - t2);
 done:
 	if (st != LSV_OK) {
 		free(F->report->train_f);
 		F->report->train_f = NULL;
 	}
-	free(Yoh);
-	free(counts);
-	free(Z);
-	free(w);
-	free(mu);
-	free(Zl);
-	free(al);
-	free(T);
+	kd_work_free(&W);
 	return st;
 }

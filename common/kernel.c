@@ -40,44 +40,77 @@ static int sparse_enough(const lsv_data *b, const size_t *ib, size_t nb,
 	return (double)nnz < SPARSE_DENSITY * (double)nb * (double)f->m;
 }
 
+/* Rows ia[0..na) of a (0..na when ia is NULL) packed over the features of
+ * map f, the features it maps only: row i's in col[start[i] ..
+ * start[i + 1]), mapped, with their values in val. */
+typedef struct {
+	size_t *start;     /* na + 1 */
+	int *col;          /* the mapped features */
+	double *val;       /* their values */
+} packed_rows;
+
+static void packed_free(packed_rows *P)
+{
+	free(P->start);
+	free(P->col);
+	free(P->val);
+}
+
+static lsv_status pack_rows(const lsv_data *a, const size_t *ia, size_t na,
+			    const lsv_fmap *f, packed_rows *P, lsv_error *err)
+{
+	size_t i, p, q = 0, nnz = 0;
+
+	P->start = malloc((na + 1) * sizeof *P->start);
+	for (i = 0; i < na; i++) {
+		size_t r = ia ? ia[i] : i;
+		nnz += a->rowptr[r + 1] - a->rowptr[r];
+	}
+	P->col = malloc((nnz + 1) * sizeof *P->col);
+	P->val = malloc((nnz + 1) * sizeof *P->val);
+	if (P->start == NULL || P->col == NULL || P->val == NULL) {
+		packed_free(P);
+		return lsv_fail(err, LSV_ENOMEM, "out of memory for the kernel");
+	}
+	for (i = 0; i < na; i++) {
+		size_t r = ia ? ia[i] : i;
+		P->start[i] = q;
+		for (p = a->rowptr[r]; p < a->rowptr[r + 1]; p++) {
+			int c = lsv_fmap_get(f, a->col[p]);
+			if (c >= 0) {
+				P->col[q] = c;
+				P->val[q++] = a->val[p];
+			}
+		}
+	}
+	P->start[na] = q;
+	return LSV_OK;
+}
+
 /* K[i + j na] = a_i'b_j by sparse dot products over the features of map
- * f (a feature b never uses multiplies zeros only).  Columns of K spread
- * over OpenMP threads, each value computed by one thread in one order, so
- * the result does not depend on the number of threads. */
+ * f (a feature b never uses multiplies zeros only): a's rows packed
+ * (pack_rows), b's row j scattered into a dense w, each a_i's values
+ * gathered from it.  Columns of K spread over OpenMP threads, each value
+ * computed by one thread in one order, so the result does not depend on
+ * the number of threads. */
 static lsv_status sparse_products(const lsv_data *a, const size_t *ia,
 				  size_t na, const lsv_data *b,
 				  const size_t *ib, size_t nb,
 				  const lsv_fmap *f, double *K, lsv_error *err)
 {
-	size_t i, p, q = 0, nnz = 0, *start = malloc((na + 1) * sizeof *start);
-	int *ac = NULL, failed = 0;
-	double *av = NULL;
+	packed_rows P;
+	const size_t *start;
+	const int *ac;
+	const double *av;
+	int failed = 0;
 	long j;
+	lsv_status st;
 
-	for (i = 0; i < na; i++) {
-		size_t r = ia ? ia[i] : i;
-		nnz += a->rowptr[r + 1] - a->rowptr[r];
-	}
-	ac = malloc((nnz + 1) * sizeof *ac);
-	av = malloc((nnz + 1) * sizeof *av);
-	if (start == NULL || ac == NULL || av == NULL) {
-		free(start);
-		free(ac);
-		free(av);
-		return lsv_fail(err, LSV_ENOMEM, "out of memory for the kernel");
-	}
-	for (i = 0; i < na; i++) {  /* a's values with their mapped features */
-		size_t r = ia ? ia[i] : i;
-		start[i] = q;
-		for (p = a->rowptr[r]; p < a->rowptr[r + 1]; p++) {
-			int c = lsv_fmap_get(f, a->col[p]);
-			if (c >= 0) {
-				ac[q] = c;
-				av[q++] = a->val[p];
-			}
-		}
-	}
-	start[na] = q;
+	if ((st = pack_rows(a, ia, na, f, &P, err)) != LSV_OK)
+		return st;
+	start = P.start;
+	ac = P.col;
+	av = P.val;
 #pragma omp parallel
 	{
 		double *w = calloc(f->m ? f->m : 1, sizeof *w);
@@ -109,9 +142,7 @@ static lsv_status sparse_products(const lsv_data *a, const size_t *ia,
 		}
 		free(w);
 	}
-	free(start);
-	free(ac);
-	free(av);
+	packed_free(&P);
 	if (failed)
 		return lsv_fail(err, LSV_ENOMEM, "out of memory for the kernel");
 	return LSV_OK;

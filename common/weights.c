@@ -77,44 +77,33 @@ static lsv_status nomem(lsv_error *err, const char *what, size_t bytes)
 			what, bytes);
 }
 
-lsv_status lsv_graph_assemble(size_t n, const lsv_pair *pairs, size_t npairs,
-			      const lsv_graph_param *p, lsv_graph **out,
-			      lsv_graph_info *info, lsv_error *err)
+/* The heat width t when none is given: the mean of d^2 over the pairs as
+ * given, 1 when there are none.  Squared distances near DBL_MAX overflow
+ * the sum though their mean is finite: then the sum of d^2 / npairs. */
+static double mean_d2(const lsv_pair *pairs, size_t npairs)
 {
-	size_t e, i, tot = 2 * npairs, nnz = 0;
-	size_t *start = NULL, *fill = NULL;
-	entry *ent = NULL;
-	lsv_graph *g = NULL;
-	double t = p->t;
-	/* epsilon mode already holds both directions of every pair */
-	int need = (p->epsilon > 0.0 || !p->mutual) ? 1 : 2;
-	lsv_status st = LSV_OK;
+	double sum = 0.0;
+	size_t e;
 
-	*out = NULL;
-	if (p->weight == LSV_WEIGHT_HEAT && !(t > 0.0)) {
-		double sum = 0.0;
-		for (e = 0; e < npairs; e++)
-			sum += pairs[e].d2;
-		/* squared distances near DBL_MAX overflow the sum though
-		 * their mean is finite: then the mean of d^2 / npairs */
-		if (isinf(sum))
-			for (sum = 0.0, e = 0; e < npairs; e++)
-				sum += pairs[e].d2 / (double)npairs;
-		else if (npairs > 0)
-			sum /= (double)npairs;
-		t = npairs ? sum : 1.0;
-	}
-	info->t = p->weight == LSV_WEIGHT_HEAT ? t : 0.0;
+	for (e = 0; e < npairs; e++)
+		sum += pairs[e].d2;
+	if (isinf(sum))
+		for (sum = 0.0, e = 0; e < npairs; e++)
+			sum += pairs[e].d2 / (double)npairs;
+	else if (npairs > 0)
+		sum /= (double)npairs;
+	return npairs ? sum : 1.0;
+}
 
-	start = calloc(n + 1, sizeof *start);
-	fill = malloc((n + 1) * sizeof *fill);
-	ent = lsv_malloc_mapped((tot ? tot : 1) * sizeof *ent);
-	g = calloc(1, sizeof *g);
-	if (!start || !fill || !ent || !g) {
-		st = nomem(err, "graph assembly", tot * sizeof *ent);
-		goto fail;
-	}
-	/* Counting sort of both directions of every pair into rows. */
+/* Both directions of every pair, weighted, into the rows of ent by a
+ * counting sort: row i's entries in ent[start[i] .. start[i + 1]) (fill:
+ * n + 1 scratch). */
+static void rows_of_pairs(size_t n, const lsv_pair *pairs, size_t npairs,
+			  const lsv_graph_param *p, double t, size_t *start,
+			  size_t *fill, entry *ent)
+{
+	size_t e, i;
+
 	for (e = 0; e < npairs; e++) {
 		start[pairs[e].i + 1]++;
 		start[pairs[e].j + 1]++;
@@ -129,7 +118,17 @@ lsv_status lsv_graph_assemble(size_t n, const lsv_pair *pairs, size_t npairs,
 		en.j = pk->i;
 		ent[fill[pk->j]++] = en;
 	}
-	/* Within each row: sort by column, merge the two directions. */
+}
+
+/* Within each row: sort by column, merge the two directions of an edge
+ * into one entry that counts them; end[i] the end of merged row i.  In
+ * epsilon mode each pair was found from both ends, so a merged entry
+ * counts 2 (or 4); in kNN mode 2 means mutual. */
+static void merge_rows(size_t n, const size_t *start, entry *ent,
+		       size_t *end)
+{
+	size_t i;
+
 	for (i = 0; i < n; i++) {
 		size_t a = start[i], b = start[i + 1], r, w = a;
 		qsort(ent + a, b - a, sizeof *ent, entry_cmp);
@@ -139,43 +138,46 @@ lsv_status lsv_graph_assemble(size_t n, const lsv_pair *pairs, size_t npairs,
 			else
 				ent[w++] = ent[r];
 		}
-		fill[i] = w;  /* end of the merged row */
+		end[i] = w;
 	}
-	/* In epsilon mode each pair was found from both ends, so a merged
-	 * entry counts 2 (or 4); in kNN mode 2 means mutual. */
-	g->n = n;
-	g->rowptr = malloc((n + 1) * sizeof *g->rowptr);
-	if (g->rowptr == NULL) {
-		st = nomem(err, "graph", (n + 1) * sizeof *g->rowptr);
-		goto fail;
-	}
-	info->dropped = 0;
+}
+
+/* The edges kept: chosen by enough ends (need) and of weight > 0; those
+ * of weight not > 0 counted once per undirected edge in *dropped. */
+static size_t count_kept(size_t n, const size_t *start, const size_t *end,
+			 const entry *ent, int need, size_t *dropped)
+{
+	size_t i, nnz = 0;
+
+	*dropped = 0;
 	for (i = 0; i < n; i++) {
 		size_t r;
-		for (r = start[i]; r < fill[i]; r++) {
+		for (r = start[i]; r < end[i]; r++) {
 			if (ent[r].count < need)
 				continue;
 			if (!(ent[r].w > 0.0)) {
 				if ((size_t)ent[r].j > i)
-					info->dropped++;
+					(*dropped)++;
 				continue;
 			}
 			nnz++;
 		}
 	}
-	g->nnz = nnz;
-	g->col = lsv_malloc_mapped((nnz ? nnz : 1) * sizeof *g->col);
-	g->w = lsv_malloc_mapped((nnz ? nnz : 1) * sizeof *g->w);
-	if (g->col == NULL || g->w == NULL) {
-		st = nomem(err, "graph", nnz * (sizeof *g->col + sizeof *g->w));
-		goto fail;
-	}
-	nnz = 0;
-	info->isolated = 0;
+	return nnz;
+}
+
+/* g's rows from the kept entries (g->rowptr, col, w allocated for them);
+ * *isolated the rows left with none. */
+static void fill_kept(lsv_graph *g, const size_t *start, const size_t *end,
+		      const entry *ent, int need, size_t *isolated)
+{
+	size_t i, nnz = 0, n = g->n;
+
+	*isolated = 0;
 	for (i = 0; i < n; i++) {
 		size_t r;
 		g->rowptr[i] = nnz;
-		for (r = start[i]; r < fill[i]; r++) {
+		for (r = start[i]; r < end[i]; r++) {
 			if (ent[r].count < need || !(ent[r].w > 0.0))
 				continue;
 			g->col[nnz] = ent[r].j;
@@ -183,9 +185,54 @@ lsv_status lsv_graph_assemble(size_t n, const lsv_pair *pairs, size_t npairs,
 			nnz++;
 		}
 		if (nnz == g->rowptr[i])
-			info->isolated++;
+			(*isolated)++;
 	}
 	g->rowptr[n] = nnz;
+}
+
+lsv_status lsv_graph_assemble(size_t n, const lsv_pair *pairs, size_t npairs,
+			      const lsv_graph_param *p, lsv_graph **out,
+			      lsv_graph_info *info, lsv_error *err)
+{
+	size_t tot = 2 * npairs, nnz;
+	size_t *start = NULL, *fill = NULL;
+	entry *ent = NULL;
+	lsv_graph *g = NULL;
+	double t = p->t;
+	/* epsilon mode already holds both directions of every pair */
+	int need = (p->epsilon > 0.0 || !p->mutual) ? 1 : 2;
+	lsv_status st = LSV_OK;
+
+	*out = NULL;
+	if (p->weight == LSV_WEIGHT_HEAT && !(t > 0.0))
+		t = mean_d2(pairs, npairs);
+	info->t = p->weight == LSV_WEIGHT_HEAT ? t : 0.0;
+
+	start = calloc(n + 1, sizeof *start);
+	fill = malloc((n + 1) * sizeof *fill);
+	ent = lsv_malloc_mapped((tot ? tot : 1) * sizeof *ent);
+	g = calloc(1, sizeof *g);
+	if (!start || !fill || !ent || !g) {
+		st = nomem(err, "graph assembly", tot * sizeof *ent);
+		goto fail;
+	}
+	rows_of_pairs(n, pairs, npairs, p, t, start, fill, ent);
+	merge_rows(n, start, ent, fill);  /* fill: the merged rows' ends */
+	g->n = n;
+	g->rowptr = malloc((n + 1) * sizeof *g->rowptr);
+	if (g->rowptr == NULL) {
+		st = nomem(err, "graph", (n + 1) * sizeof *g->rowptr);
+		goto fail;
+	}
+	nnz = count_kept(n, start, fill, ent, need, &info->dropped);
+	g->nnz = nnz;
+	g->col = lsv_malloc_mapped((nnz ? nnz : 1) * sizeof *g->col);
+	g->w = lsv_malloc_mapped((nnz ? nnz : 1) * sizeof *g->w);
+	if (g->col == NULL || g->w == NULL) {
+		st = nomem(err, "graph", nnz * (sizeof *g->col + sizeof *g->w));
+		goto fail;
+	}
+	fill_kept(g, start, fill, ent, need, &info->isolated);
 	info->edges = nnz / 2;
 	free(start);
 	free(fill);
