@@ -207,27 +207,28 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The median of w[0..k) (the mean of the middle two for even k). */
-/* The median of the values of w[0..k) above floor; 0 when none is (or
- * out of memory). */
-static double median_above(const double *w, size_t k, double floor)
+/* The median of the values of w[0..k) above floor (the mean of the
+ * middle two for an even count) in *m; 0 when none is.  Owns its copy of
+ * those values, freed here. */
+static lsv_status median_above(const double *w, size_t k, double floor,
+			       double *m, lsv_error *err)
 {
-	double *c = lsv_alloc(k ? k : 1, sizeof *c), m;
+	double *c = lsv_alloc(k ? k : 1, sizeof *c);
 	size_t j, q = 0;
 
 	if (c == NULL)
-		return 0.0;
+		return lsv_fail(err, LSV_ENOMEM, "out of memory for the "
+				"diffusion kernel's eigenvalues");
 	for (j = 0; j < k; j++)
 		if (w[j] > floor)
 			c[q++] = w[j];
-	if (q == 0) {
-		free(c);
-		return 0.0;
+	*m = 0.0;
+	if (q > 0) {
+		qsort(c, q, sizeof *c, cmp_double);
+		*m = q % 2 ? c[q / 2] : 0.5 * (c[q / 2 - 1] + c[q / 2]);
 	}
-	qsort(c, q, sizeof *c, cmp_double);
-	m = q % 2 ? c[q / 2] : 0.5 * (c[q / 2 - 1] + c[q / 2]);
 	free(c);
-	return m;
+	return LSV_OK;
 }
 
 /* The Laplacian eigenvalues of w[0..k) that are 0 to rounding (at most
@@ -347,17 +348,20 @@ static lsv_status design_basis(const lsv_fit *F, size_t k, const char *who,
  * that are not 0 (a graph of many components has as many zeros, and
  * their rounding noise, 1e-17, would be delta: every other weight
  * exp(-lambda/delta) would underflow). */
-static double diffusion_delta(const lsv_fit *F, const double *w, size_t k)
+static lsv_status diffusion_delta(const lsv_fit *F, const double *w,
+				  size_t k, double *delta)
 {
-	double delta = F->p->kd_delta > 0.0 ? F->p->kd_delta
-		       : median_above(w, k, zero_floor(w, k));
+	lsv_status st = LSV_OK;
 
-	if (!(delta > 0.0)) {
+	*delta = F->p->kd_delta;
+	if (!(*delta > 0.0))
+		st = median_above(w, k, zero_floor(w, k), delta, F->err);
+	if (st == LSV_OK && !(*delta > 0.0)) {
 		/* every eigenvalue 0 (k components or fewer): the weights
 		 * are 1 whatever delta is */
-		delta = 1.0;
+		*delta = 1.0;
 	}
-	return delta;
+	return st;
 }
 
 /* The weights mu_j of the design (Zl: the labeled rows of Z, set here):
@@ -379,8 +383,8 @@ static lsv_status design_weights(lsv_fit *F, size_t k, const double *Yoh,
 	case LSV_KDESIGN_CLUSTER:  /* mu = max(lambda, 0), set above */
 		break;
 	case LSV_KDESIGN_DIFFUSION:
-		*delta = diffusion_delta(F, w, k);
-		for (j = 0; j < k; j++)
+		st = diffusion_delta(F, w, k, delta);
+		for (j = 0; st == LSV_OK && j < k; j++)
 			mu[j] = exp(-fmax(w[j], 0.0) / *delta);
 		break;
 	case LSV_KDESIGN_MAXALIGN:
