@@ -167,7 +167,7 @@ static void usage(void)
 "            Lagrangian, F_0 random (-S); all -B rounds run; for c > 2\n"
 "            k-means on the functions' rows as -s cluster (-E, -R)\n"
 "-K c:spectral: the same, F_0 fitted to the c - 1 bottom nonconstant\n"
-"            eigenvectors of L instead (dense: 2 n^2 doubles)\n"
+"            eigenvectors of L instead (dense: up to 5 n^2 doubles)\n"
 "TSVM (labeled cost C = 1/(2 gamma_A l), as the SVM):\n"
 "-C cost   : cost C* of the unlabeled points (default C)\n"
 "-w n      : at most n label switches per binary problem (default: no cap)\n"

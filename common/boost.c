@@ -160,7 +160,8 @@ static double d2phi(double y, double f)
  * (Gram-Schmidt), and the one that centring leaves (numerically)
  * nothing of is dropped: the constant eigenvector of a connected graph,
  * or, when the null space holds the indicators of several components,
- * the combination of them that is constant.  2 n^2 doubles.
+ * the combination of them that is constant.  5 n^2 doubles at most
+ * (2 n^2 here, 3 n^2 in lsv_eig_extreme).
  */
 /* A = L^p, densely (n x n): V = L^p I column by column through the
  * sparse operator, then copied to A (L^p is symmetric, so V's columns
@@ -241,8 +242,12 @@ lsv_status lsv_boost_spectral_start(const lsv_lapop *L, size_t n, int C,
 	if (C < 1 || k > n)
 		return lsv_fail(err, LSV_EINVAL, "a spectral start of %d "
 				"functions needs more than %zu rows", C, n);
+	/* A and V (n x n each; V ends holding the k eigenvectors), w, and
+	 * lsv_eig_extreme's own (its copy of A and, on its fallback,
+	 * dsyevd's workspace: 3 n^2) */
 	if ((st = lsv_check_bytes(p, 2.0 * (double)n * (double)n +
-				  (double)n * (double)(k + 1),
+				  (double)k +
+				  lsv_eig_extreme_doubles((double)n, (double)k),
 				  "the spectral start's dense Laplacian",
 				  "start at random (-K c without :spectral)",
 				  err)) != LSV_OK)

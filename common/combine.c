@@ -719,9 +719,11 @@ typedef struct {
 	double *Zl;     /* l x r: the labeled rows of Z_q */
 } combine_work;
 
-/* The kernels' memory within -m: one n x n Laplacian at a time, each
- * graph's kept columns, the stacked labeled blocks; 30 n more on the
- * eigenpair path (dsyevr's workspace: 26 n doubles, 10 n ints). */
+/* The kernels' memory within -m: the n x n kernel the driver computed
+ * (F->K, held throughout: the extension trains on it), one n x n
+ * Laplacian at a time, each graph's kept columns, the stacked labeled
+ * blocks; 30 n more on the eigenpair path (dsyevr's workspace: 26 n
+ * doubles, 10 n ints). */
 static lsv_status check_memory(const lsv_fit *F, const combine_work *w)
 {
 	double n = (double)F->n, Q = (double)F->ngraphs;
@@ -729,10 +731,12 @@ static lsv_status check_memory(const lsv_fit *F, const combine_work *w)
 	char what[160];
 
 	snprintf(what, sizeof what,
-		 "the combination's kernels (one n x n Laplacian, then %zu graphs "
+		 "the combination's kernels (the n x n kernel, one n x n "
+		 "Laplacian, then %zu graphs "
 		 "x n x %zu %s)", F->ngraphs, w->width, w->r > 0 ? "eigenvectors"
 		 : "labeled columns of the pseudo-inverse");
-	return lsv_check_bytes(F->p, n * n + Q * n * (double)w->width +
+	return lsv_check_bytes(F->p, (F->K != NULL ? n * n : 0.0) + n * n +
+			       Q * n * (double)w->width +
 			       Q * (double)ll + (w->r > 0 ? 30.0 * n : 0.0), what,
 			       w->r > 0 ? "use fewer eigenpairs (-N r) or fewer "
 			       "graphs" : "use the eigenpair path (-N r, r "

@@ -203,6 +203,10 @@ lsv_status lsv_fit_kdesign(lsv_fit *F, lsv_model **out);        /* kdesign.c */
  * scratch.  LSV_EINVAL when k is 0 or above n. */
 lsv_status lsv_eig_extreme(const double *A, size_t n, size_t k, int largest,
 			   double *w, double *V, lsv_error *err);
+/* The doubles lsv_eig_extreme allocates at its peak for n and k (ints
+ * counted as half a double), dsyevd's fallback included: for the memory
+ * checks of its callers, which add their own arrays (A, V, w). */
+double lsv_eig_extreme_doubles(double n, double k);
 /* The k extreme eigenpairs of spectrum `which` from F->eig when it holds
  * them for F's K (or graph), n and k: copied into w, V and 1 returned;
  * else 0.  lsv_spectrum_store keeps a copy there (silently nothing when

@@ -65,6 +65,23 @@ static lsv_status eig_all(const double *A, size_t n, size_t k, int largest,
 	return LSV_OK;
 }
 
+/*
+ * What lsv_eig_extreme holds at once: E, the n x n copy dsyevr destroys;
+ * wall (n); isuppz (2k ints); dsyevr's workspace (the optimum its query
+ * returns, (nb + 1) n doubles for LAPACK's blocking nb, at least 26n:
+ * counted as 64n; 10n ints) -- and, when MRRR returns fewer pairs than asked
+ * (eig_all), dsyevd's on top of it, 1 + 6n + 2n^2 doubles and 3 + 5n
+ * ints, its eigenvectors written into E.  So 3 n^2 + O(n), of which the
+ * dsyevd fallback is 2 n^2: it depends on the spectrum, known only after
+ * the check, so the check must count it.
+ */
+double lsv_eig_extreme_doubles(double n, double k)
+{
+	double ints = 2.0 * k + 10.0 * n + 3.0 + 5.0 * n;
+	return n * n + n + 64.0 * n + (1.0 + 6.0 * n + 2.0 * n * n) +
+	       ints / 2.0;
+}
+
 lsv_status lsv_eig_extreme(const double *A, size_t n, size_t k, int largest,
 			   double *w, double *V, lsv_error *err)
 {

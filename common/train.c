@@ -70,19 +70,56 @@ static double mem_3nn(const lsv_train_param *p, double n)
 	return 3 * n * n;
 }
 
-/* clustering: the kernel, its eigenvectors, L^p times the kept ones */
-static double mem_cluster(const lsv_train_param *p, double n)
+/* dsyevd's workspace for every eigenpair of an n x n matrix: 1 + 6n +
+ * 2n^2 doubles and 3 + 5n ints (half a double each) */
+static double mem_dsyevd(double n)
 {
-	(void)p;
-	return 3 * n * n;
+	return 1.0 + 6.0 * n + 2.0 * n * n + (3.0 + 5.0 * n) / 2.0;
 }
 
-/* labelaware: the kernel, its copy for the eigensolver, the base vectors
- * and K~ on the labeled rows (at most n x n more) */
+/* clustering (cluster.c): the kernel and its eigenvectors (n x n each)
+ * throughout; beside them first dsyevd's workspace on K, then C (r x r,
+ * r <= n) and lsv_eig_extreme on it for c pairs (its copy of C and, on
+ * its fallback, dsyevd's workspace: 3 n^2), with the n x c solutions and
+ * their r x c coordinates (4 n c at most) */
+static double mem_cluster(const lsv_train_param *p, double n)
+{
+	double c = (double)p->clusters;
+	double pairs = n * n + lsv_eig_extreme_doubles(n, c) + 4.0 * n * c;
+	return 2.0 * n * n + fmax(mem_dsyevd(n), pairs);
+}
+
+/* The eigenvectors labelaware and kdesign take by default (their
+ * basis_size): -n, else n/10 (at least 1); kdesign -J cluster: n. */
+static double learned_k(const lsv_train_param *p, double n, int all)
+{
+	if (p->la_k > 0)
+		return fmin((double)p->la_k, n);
+	return all ? n : fmax(floor(n / 10.0), 1.0);
+}
+
+/* labelaware (labelaware.c): the kernel, K_nl (n x l, l <= n: at most
+ * n x n), the dense Laplacian with -J laplacian, the k base vectors
+ * (n x k) and lsv_eig_extreme on K or the Laplacian (its copy and, on its
+ * fallback, dsyevd's workspace); the SVM's l x l arrays come after the
+ * eigensolver has freed its own */
 static double mem_labelaware(const lsv_train_param *p, double n)
 {
-	(void)p;
-	return 3 * n * n;
+	double k = learned_k(p, n, 0);
+	double lap = p->la_basis == LSV_LA_LAPLACIAN ? n * n : 0.0;
+	return 2.0 * n * n + lap + n * k + lsv_eig_extreme_doubles(n, k);
+}
+
+/* kdesign (kdesign.c): the kernel, the matrix whose eigenvectors are
+ * taken when it is not K itself (-J cluster: D^-1/2 K D^-1/2; diffusion
+ * and spectral: the dense normalized Laplacian), the k eigenvectors
+ * (n x k) and lsv_eig_extreme (its copy and, on its fallback, dsyevd's
+ * workspace); the SVM's l x l arrays come after it has freed its own */
+static double mem_kdesign(const lsv_train_param *p, double n)
+{
+	double k = learned_k(p, n, p->kdesign == LSV_KDESIGN_CLUSTER);
+	double own = p->kdesign == LSV_KDESIGN_MAXALIGN ? 0.0 : n * n;
+	return n * n + own + n * k + lsv_eig_extreme_doubles(n, k);
 }
 
 /* Nystrom: K_nm, the features and L^p times them, m x m matrices; the
@@ -178,7 +215,7 @@ static const method_row methods[] = {
 	 "labelaware (label-aware vectors and kernel eigenvectors, alignf, "
 	 "SVM by SMO on the learned kernel)",
 	 0, 0, mem_labelaware, "the n x n kernel, its eigenvectors and the "
-	 "learned kernel", lsv_fit_labelaware, 0},
+	 "eigensolver's scratch", lsv_fit_labelaware, 0},
 	/* -N m: the kernel's eigenvectors from m Nystrom landmarks, memory
 	 * O(n m) (K_nl and the base vectors are checked by the solver) */
 	{LSV_SOLVER_LABELAWARE, LSV_METHOD_DIRECT, 1,
@@ -195,8 +232,8 @@ static const method_row methods[] = {
 	{LSV_SOLVER_KDESIGN, LSV_METHOD_DIRECT, 0,
 	 "kdesign (a kernel from k eigenvectors of the n rows, SVM by SMO on it; "
 	 "transductive)",
-	 0, 0, mem_labelaware, "the n x n kernel, its eigenvectors and the "
-	 "learned kernel", lsv_fit_kdesign, 0},
+	 0, 0, mem_kdesign, "the n x n kernel, its eigenvectors and the "
+	 "eigensolver's scratch", lsv_fit_kdesign, 0},
 };
 
 #define NMETHODS (sizeof methods / sizeof *methods)

@@ -214,3 +214,13 @@ blobs() {
 	assert_status 0
 	[[ "$stderr" != *warning:*marker* ]]
 }
+
+@test "-m counts the eigensolvers' scratch: dsyevd's on K, then lsv_eig_extreme's copy and its dsyevd fallback (6 n^2, not 3 n^2)" {
+	# 1000 rows: K and its eigenvectors (16 MB), dsyevd's workspace on K
+	# (16 MB) or C with lsv_eig_extreme's copy and fallback (32 MB):
+	# 48.69 MB; -m 30 is above the old count (3 n^2, 24 MB)
+	"$DG" -S 3 -n 1000 -l 5 moons big.txt
+	run --separate-stderr "$TRAIN" -q -s cluster -m 30 big.txt x.model
+	assert_fails lapsvm-train "the n x n kernel and its eigenvectors would need 48.69 MB, over the memory limit (-m) of 30.00 MB"
+	[ ! -e x.model ]
+}

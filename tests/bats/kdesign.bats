@@ -355,3 +355,19 @@ errors() {
 	assert_stderr_regex 'row [0-9]+ gets K~_ii = 0: the 21 eigenvectors all have eigenvalue 0, so the graph has at least 21 connected components and they do not reach every one; use more eigenvectors \(-n\) than the graph has components, or a graph with fewer$'
 	[ ! -e k2.model ] && [ ! -e p2 ]
 }
+
+@test "-m counts lsv_eig_extreme's copy and its dsyevd fallback (2 n^2 more) beside K, the matrix taken apart and the eigenvectors" {
+	# 1000 rows (an n x n array is 8 MB), 10 labeled: the old count,
+	# 3 n^2 (24 MB) for every design, was under -m 30; each design's
+	# count is now over it
+	"$DG" -S 3 -n 1000 -l 5 moons big.txt
+	for d in "cluster 48.64" "diffusion 41.43" "maxalign 33.43" \
+		"spectral 41.43"; do
+		set -- $d
+		run --separate-stderr "$TRAIN" -q -s kdesign -J "$1" -m 30 big.txt x.model
+		assert_fails lapsvm-train "its eigenvectors and the eigensolver's scratch would need $2 MB, over the memory limit (-m) of 30.00 MB"
+	done
+	run --separate-stderr "$TRAIN" -q -s labelaware -J laplacian -m 30 big.txt x.model
+	assert_fails lapsvm-train "would need 49.43 MB, over the memory limit (-m) of 30.00 MB"
+	[ ! -e x.model ]
+}

@@ -243,9 +243,14 @@ error_pct() {
 	digit1_draw d.txt truth
 	[ "$(awk '$1 != 0' d.txt | wc -l)" -eq 100 ]
 	"$TRAIN" -q -s labelaware -o exact.pred d.txt exact.model
-	# the exact path needs 3 n^2 doubles (54 MB): refused under -m 20 ...
+	# the exact path needs K, K_nl (counted as n x n), the n x k base
+	# vectors and lsv_eig_extreme's copy and dsyevd fallback, 5 n^2 +
+	# n k + O(n) doubles (92.74 MB): refused under -m 20 (and -m 60, over
+	# the old count of 3 n^2, 54 MB) ...
 	run --separate-stderr "$TRAIN" -q -s labelaware -m 20 d.txt x.model
-	assert_fails lapsvm-train "would need 54.00 MB, over the memory limit (-m) of 20.00 MB" "-N m (memory O(n m))"
+	assert_fails lapsvm-train "would need 92.74 MB, over the memory limit (-m) of 20.00 MB" "-N m (memory O(n m))"
+	run --separate-stderr "$TRAIN" -q -s labelaware -m 60 d.txt x.model
+	assert_fails lapsvm-train "would need 92.74 MB, over the memory limit (-m) of 60.00 MB"
 	# ... the Nystrom path fits in it
 	"$TRAIN" -q -s labelaware -m 20 -N 200 -S 2 -o nys.pred d.txt nys.model
 	e1=$(error_pct exact.pred truth)
