@@ -1539,6 +1539,46 @@ static lsv_status combine_setup(const lsv_data *x, const lsv_graph *const *gs,
 	return LSV_OK;
 }
 
+/* Whether solver s has a row on a feature map (Nystrom landmarks or the
+ * linear kernel's data), the way around an n x n array. */
+static int has_map_row(lsv_solver s)
+{
+	size_t i;
+
+	for (i = 0; i < NMETHODS; i++)
+		if (methods[i].solver == s && methods[i].map &&
+		    s != LSV_SOLVER_BOOST)
+			return 1;
+	return 0;
+}
+
+/* What a refusal of row's memory suggests: only a way the method takes
+ * (tsvm, kdesign, combine's extension and the Laplacian eigenvectors of
+ * labelaware have no low-rank path; -M newton -N m would be refused). */
+static const char *memory_hint(const method_row *row,
+			       const lsv_train_param *prm)
+{
+	if (row->map)
+		return "use fewer landmarks (-N)";
+	if (prm->solver == LSV_SOLVER_LABELAWARE)
+		return prm->la_basis == LSV_LA_KERNEL
+		       ? "take the kernel's eigenvectors from Nystrom "
+			 "landmarks instead: -N m (memory O(n m))"
+		       : "the Laplacian's eigenvectors need the n x n "
+			 "matrix: fewer rows, or -J kernel -N m (Nystrom "
+			 "landmarks, memory O(n m))";
+	if (!has_map_row(prm->solver))
+		return "this method has no low-rank path: fewer rows, or -s "
+		       "laprls or lapsvm -M newton -N m (Nystrom, m "
+		       "landmarks, memory O(n m))";
+	if (prm->kernel.type == LSV_KERNEL_LINEAR)
+		return "the primal solver needs no n x n array: -M newton "
+		       "(linear kernel), or -M newton -N m (Nystrom, m "
+		       "landmarks)";
+	return "train on a low-rank kernel instead: -M newton -N m "
+	       "(Nystrom, m landmarks, memory O(n m))";
+}
+
 /* n rows, which the solvers count in an int, and the memory the
  * method's arrays take for them, against the limit (-m), with the way
  * around it the refusal names. */
@@ -1553,18 +1593,7 @@ static lsv_status check_memory(const method_row *row,
 			      lsv_comm_size(prm->comm) > 1
 			      ? "this rank's rows of the n x n kernel matrix"
 			      : row->mem_what,
-			      row->map ? "use fewer landmarks (-N)"
-			      : prm->solver == LSV_SOLVER_LABELAWARE &&
-				prm->la_basis == LSV_LA_KERNEL
-			      ? "take the kernel's eigenvectors from Nystrom "
-				"landmarks instead: -N m (memory O(n m))"
-			      : prm->kernel.type == LSV_KERNEL_LINEAR
-			      ? "the primal solver needs no n x n array: "
-				"-M newton (linear kernel), or -M newton -N m "
-				"(Nystrom, m landmarks)"
-			      : "train on a low-rank kernel instead: -M newton "
-				"-N m (Nystrom, m landmarks, memory O(n m))",
-			      err);
+			      memory_hint(row, prm), err);
 }
 
 /* The classes the model's functions separate, into *labels (*nr of them,

@@ -365,9 +365,19 @@ errors() {
 		"spectral 41.43"; do
 		set -- $d
 		run --separate-stderr "$TRAIN" -q -s kdesign -J "$1" -m 30 big.txt x.model
-		assert_fails lapsvm-train "its eigenvectors and the eigensolver's scratch would need $2 MB, over the memory limit (-m) of 30.00 MB"
+		assert_fails lapsvm-train "its eigenvectors and the eigensolver's scratch would need $2 MB, over the memory limit (-m) of 30.00 MB; this method has no low-rank path: fewer rows, or -s laprls or lapsvm -M newton -N m"
 	done
 	run --separate-stderr "$TRAIN" -q -s labelaware -J laplacian -m 30 big.txt x.model
-	assert_fails lapsvm-train "would need 49.43 MB, over the memory limit (-m) of 30.00 MB"
+	assert_fails lapsvm-train "would need 49.43 MB, over the memory limit (-m) of 30.00 MB; the Laplacian's eigenvectors need the n x n matrix: fewer rows, or -J kernel -N m"
+	[ ! -e x.model ]
+}
+
+@test "-m: a method without a low-rank path is not told to use -M newton -N m, which it would refuse" {
+	"$DG" -S 3 -n 1000 -l 5 moons big.txt
+	run --separate-stderr "$TRAIN" -q -s tsvm -m 10 big.txt x.model
+	assert_fails lapsvm-train "would need 16.00 MB, over the memory limit (-m) of 10.00 MB; this method has no low-rank path"
+	# what the old hint said, refused
+	run --separate-stderr "$TRAIN" -q -s tsvm -M newton -N 50 big.txt x.model
+	assert_status 2
 	[ ! -e x.model ]
 }
