@@ -120,3 +120,20 @@ usage_error() {
 	assert_fails lapsvm-easy "q.txt:1: bad feature index (found 'qid:3', expected index:value; qid:n is SVMlight's query id (ranking data), not part of LIBSVM's format: delete the qid:n tokens)"
 	[ -z "$(ls -A | grep -v -x -e small.txt -e ok.model -e z.txt -e q.txt)" ]
 }
+
+@test "README's first whole run, typed as written, predicts a labeled file and prints the accuracy it shows" {
+	local readme="$BATS_TEST_DIRNAME/../../README.md" shown
+	[ -f "$readme" ] || skip "README.md not found"
+	need_tools "$GB" "$DG"
+	# the indented block from its first lapsvm-datagen to its lapsvm-predict
+	sed -n '/^    lapsvm-datagen -S 1 -l 1 moons/,/^    lapsvm-predict /p' "$readme" |
+		sed 's/^    //' >run.sh
+	grep -q '^lapsvm-predict ' run.sh
+	shown=$(sed -n 's/^lapsvm-predict .*# //p' run.sh)
+	[ -n "$shown" ]
+	PATH="$BIN:$PATH" run --separate-stderr bash -e run.sh
+	assert_status 0
+	[[ "$output" == "$shown"* ]] || { echo "README shows '$shown', the run printed: $output"; false; }
+	# every row of the predicted file is labeled, so the accuracy is over all 200
+	[[ "$shown" == *"/200)"* ]]
+}
