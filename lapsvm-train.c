@@ -96,6 +96,7 @@ static void usage(void)
 "-a value    : gamma_A given as the paper quotes it, gamma_A * l\n"
 "              (default 0.005)\n"
 "-c C        : gamma_A given as an SVM's cost, C = 1/(2 gamma_A l)\n"
+"              (default 100, -a's 0.005; svm-train's default is 1)\n"
 "-I gamma_I  : intrinsic weight (0: RLS / SVM, no graph needed)\n"
 "-i value    : gamma_I given as the paper quotes it, gamma_I l/(l+u)^2\n"
 "              (default 0.045)\n"

@@ -137,3 +137,14 @@ usage_error() {
 	# every row of the predicted file is labeled, so the accuracy is over all 200
 	[[ "$shown" == *"/200)"* ]]
 }
+
+@test "lapsvm-train -h gives -c's default, C = 100 (svm-train's is 1), which is -a 0.005's" {
+	run --separate-stderr "$TRAIN" -h
+	assert_status 0
+	[[ "$output" == *"(default 100, -a's 0.005; svm-train's default is 1)"* ]]
+	"$TRAIN" -q -i 0 small.txt a.model
+	"$TRAIN" -q -i 0 -c 100 small.txt c.model
+	awk '$1 == "gamma_A" { g[FILENAME] = $2 } END {
+		d = g["a.model"] - g["c.model"]; if (d < 0) d = -d
+		if (!(d <= 1e-12 * g["a.model"])) { print "gamma_A", g["a.model"], g["c.model"]; exit 1 } }' a.model c.model
+}
