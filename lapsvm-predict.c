@@ -305,6 +305,13 @@ static void read_options(int argc, char **argv, options *o)
 		tool_usage_error("missing model_file and output_file");
 	if (argc - optind < 3)
 		tool_usage_error("missing output_file");
+	/* svm-predict -b 1 test model out: -b takes a value there */
+	if (argc - optind == 4 && o->prob &&
+	    (strcmp(argv[optind], "0") == 0 || strcmp(argv[optind], "1") == 0))
+		tool_usage_error("-b takes no value: LIBSVM's -b %s is %s",
+				 argv[optind], argv[optind][0] == '1' ?
+				 "-b alone here (probabilities of boosted "
+				 "models only)" : "lapsvm-predict without -b");
 	if (argc - optind > 3)
 		tool_usage_error("too many arguments (expected test_file model_file "
 				 "output_file)");

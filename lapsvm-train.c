@@ -97,6 +97,7 @@ static void usage(void)
 "-a value    : gamma_A given as the paper quotes it, gamma_A * l\n"
 "              (default 0.005)\n"
 "-c C        : gamma_A given as an SVM's cost, C = 1/(2 gamma_A l)\n"
+"              (default 100, -a's 0.005; svm-train's default is 1)\n"
 "-I gamma_I  : intrinsic weight (0: RLS / SVM, no graph needed)\n"
 "-i value    : gamma_I given as the paper quotes it, gamma_I l/(l+u)^2\n"
 "              (default 0.045)\n"
@@ -985,6 +986,53 @@ static int read_boost_option(int c, const char *arg, options *o)
 	return 1;
 }
 
+/* LIBSVM's svm-train options that lapsvm-train lacks, or spells with
+ * another meaning, met by habit: a usage error that names LIBSVM's meaning
+ * and the equivalent here, if any, rather than 'unknown option', 'too many
+ * arguments' or (-h 0) the help with exit 0 and no model.  c is getopt's
+ * answer, arg its value, argv[next] the word after the option. */
+static void refuse_libsvm_habit(int c, const char *arg, char **argv,
+				int argc, int next)
+{
+	static const char *const svm_types[] = {
+		"C-SVC", "nu-SVC", "one-class SVM", "epsilon-SVR", "nu-SVR"
+	};
+	const char *after = next < argc ? argv[next] : "";
+	char *end;
+
+	if (c == 's' && arg[0] >= '0' && arg[0] <= '4' && arg[1] == '\0') {
+		if (arg[0] == '0')
+			tool_usage_error("option -s: 0 is LIBSVM's C-SVC: here "
+					 "it is -s lapsvm -i 0 (the SVM, no "
+					 "graph; -c C as svm-train's)");
+		tool_usage_error("option -s: %s is LIBSVM's %s, which "
+				 "lapsvm-train does not have (classifiers: -s "
+				 "lapsvm, laprls, tsvm, ...)",
+				 arg, svm_types[arg[0] - '0']);
+	}
+	if (c == 'h' && (strcmp(after, "0") == 0 || strcmp(after, "1") == 0))
+		tool_usage_error("-h takes no value: LIBSVM's -h %s (shrinking) "
+				 "has no equivalent here; -h alone shows the "
+				 "help", after);
+	if (c == '?' && optopt == 'b')
+		tool_usage_error("unknown option -b: LIBSVM's probability "
+				 "estimates have no equivalent in lapsvm-train; "
+				 "lapsvm-predict -b writes probabilities of a "
+				 "boosted model (-s boost)");
+	/* -n 0.5: nu is a fraction; lapsvm-train's -n counts eigenvectors */
+	if (c == 'n' && strchr(arg, '.') != NULL)
+		tool_usage_error("option -n: %s looks like LIBSVM's nu (nu-SVC), "
+				 "which lapsvm-train does not have; its -n k is "
+				 "the number of eigenvectors of -s labelaware and "
+				 "-s kdesign", arg);
+	/* -w1 5: the class label glued to -w, then a number (the weight) */
+	if (c == 'w' && arg != argv[next - 1] && after[0] != '\0' &&
+	    (strtod(after, &end), *end == '\0'))
+		tool_usage_error("-w%s %s is LIBSVM's class weight (-wi weight): "
+				 "lapsvm-train has no per-class cost; its -w n is "
+				 "the TSVM's cap on label switches", arg, after);
+}
+
 /* The options into o, each checked alone; a repeated option takes its
  * last value, as getopt tools do.  -a/-A/-c, -i/-I, -g, -P and -L take
  * lists (for -v); the other options one value. */
@@ -1002,6 +1050,7 @@ static void read_options(int argc, char **argv, options *o)
 	options_default(o);
 	opterr = 0;
 	while ((c = getopt(argc, argv, ":s:t:d:g:r:A:a:c:I:i:G:F:k:L:P:u:e:o:x:v:S:C:p:w:M:N:m:K:E:R:yW:U:T:l:X:Y:O:n:B:D:j:z:H:Q:J:Z:V:f:qh")) != -1) {
+		refuse_libsvm_habit(c, optarg, argv, argc, optind);
 		check_one_value(c, optarg);
 		for (j = 0; j < nreaders && !readers[j](c, optarg, o); j++)
 			;

@@ -276,6 +276,15 @@ lsv_status lsv_parse_features(char *s, lsv_data *x, lsv_values_cap *cap,
 			return lsv_bad_token(err, name, line, "bad feature", tok,
 					     "index:value");
 		*colon = '\0';
+		if (strcmp(tok, "qid") == 0) {
+			/* SVMlight's ranking files, and scikit-learn's
+			 * dump_svmlight_file with query_id, write it */
+			*colon = ':';
+			return lsv_bad_token(err, name, line, "bad feature index",
+					     tok, "index:value; qid:n is SVMlight's "
+					     "query id (ranking data), not part of "
+					     "LIBSVM's format: delete the qid:n tokens");
+		}
 		if (lsv_parse_long(tok, 1, LSV_MAX_FEATURE, &idx, &why)) {
 			if (why.why == LSV_WHY_RANGE)
 				return lsv_bad_token(err, name, line,
@@ -310,6 +319,28 @@ lsv_status lsv_parse_features(char *s, lsv_data *x, lsv_values_cap *cap,
 	return LSV_OK;
 }
 
+/* A row whose first feature is index 0, s at its value: a precomputed
+ * kernel's row where features are read, 'label 0:serial 1:K(i,1) ...'
+ * (an integer; a test row's is any value, '?' in LIBSVM's README), or
+ * else, when the value is a number but no integer, a file of zero-based
+ * indices, which scikit-learn's dump_svmlight_file writes by default and
+ * svm-train takes (index 0 a feature of its own). */
+static lsv_status index_zero(reader *r, const char *s)
+{
+	char *end;
+
+	(void)strtol(s, &end, 10);
+	if (end == s || *end == '\0' || *end == ' ' || *end == '\t' ||
+	    (strtod(s, &end), end == s))
+		return bad(r, "feature index out of range", "0",
+			   "1..2147483647; a first feature 0:serial is a "
+			   "precomputed kernel's row, read with -t 4");
+	return bad(r, "feature index out of range", "0",
+		   "1..2147483647; indices start at 1: this file looks "
+		   "zero-based, as scikit-learn's dump_svmlight_file writes "
+		   "without zero_based=False");
+}
+
 /* Parse one line (already stripped of its end, blanks and comment). */
 static lsv_status parse_line(reader *r, char *s)
 {
@@ -332,6 +363,15 @@ static lsv_status parse_line(reader *r, char *s)
 					"data (found '%s', expected 'label index:value "
 					"...')", r->name, r->line,
 					tok[0] == 'l' ? "lapsvm" : "LIBSVM", tok);
+		if (x->n == 0 && (strcmp(tok, "x") == 0 || strcmp(tok, "y") == 0) &&
+		    s[strspn(s, " \t")] == '\0')
+			/* svm-scale -s writes 'x' (or 'y') alone on its first
+			 * line, then the ranges */
+			return lsv_fail(r->err, LSV_EFORMAT,
+					"%s:%zu: this looks like svm-scale's range "
+					"file (svm-scale -s), not data (found '%s', "
+					"expected 'label index:value ...'); svm-scale "
+					"-r reads it", r->name, r->line, tok);
 		if (strchr(tok, ':') != NULL)
 			return bad(r, "missing label", tok, "a label first");
 		if (strchr(tok, ',') != NULL || strchr(tok, ';') != NULL)
@@ -352,11 +392,7 @@ static lsv_status parse_line(reader *r, char *s)
 
 	s += strspn(s, " \t");
 	if (s[0] == '0' && s[1] == ':')
-		/* 'label 0:serial 1:K(i,1) ...': LIBSVM's precomputed kernel
-		 * rows where features are read, a common mix-up */
-		return bad(r, "feature index out of range", "0",
-			   "1..2147483647; a first feature 0:serial is a "
-			   "precomputed kernel's row, read with -t 4");
+		return index_zero(r, s + 2);
 	st = lsv_parse_features(s, x, &r->cap_nnz, r->lag, r->name, r->line,
 				r->err);
 	if (st != LSV_OK)
