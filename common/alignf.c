@@ -41,30 +41,180 @@
 #include "blas.h"
 #include "solver.h"
 
+/* The buffers of lsv_nonneg_qp: the passive set P (its np indices in the
+ * order they entered), in (q flags: j is in P), the gradient w (q), the
+ * passive solution z and the Cholesky factor A of M_PP (np <= q, np^2). */
+typedef struct {
+	size_t *P, np;
+	unsigned char *in;
+	double *w, *z, *A;
+} nnqp_work;
+
+static void nnqp_free(nnqp_work *W)
+{
+	free(W->P);
+	free(W->in);
+	free(W->w);
+	free(W->z);
+	free(W->A);
+}
+
+static lsv_status nnqp_alloc(nnqp_work *W, size_t q, lsv_error *err)
+{
+	W->np = 0;
+	W->P = malloc(q * sizeof *W->P);
+	W->in = calloc(q, 1);
+	W->w = malloc(q * sizeof *W->w);
+	W->z = malloc(q * sizeof *W->z);
+	W->A = malloc(q * q * sizeof *W->A);
+	if (!W->P || !W->in || !W->w || !W->z || !W->A)
+		return lsv_fail(err, LSV_ENOMEM, "alignf: out of memory");
+	return LSV_OK;
+}
+
+/* The gradient of the objective, negated: w = a - M v, with v nonzero on
+ * P only. */
+static void nnqp_gradient(const double *M, const double *a, size_t q,
+			  const double *v, nnqp_work *W)
+{
+	size_t i, j;
+
+	for (i = 0; i < q; i++) {
+		double s = a[i];
+		for (j = 0; j < W->np; j++)
+			s -= M[i + W->P[j] * q] * v[W->P[j]];
+		W->w[i] = s;
+	}
+}
+
+/* The index off P of the largest w_j above tol, the direction that lowers
+ * the objective fastest; q when there is none (the KKT conditions hold). */
+static size_t nnqp_entering(const nnqp_work *W, size_t q, double tol)
+{
+	size_t i, best = q;
+	double wb = tol;
+
+	for (i = 0; i < q; i++)
+		if (!W->in[i] && W->w[i] > wb) {
+			wb = W->w[i];
+			best = i;
+		}
+	return best;
+}
+
+/* The unconstrained minimizer on P: z_P = (M_PP + ridge I)^-1 a_P by
+ * Cholesky (dpotrf, dpotrs); the ridge keeps M_PP definite when base
+ * vectors repeat. */
+static lsv_status nnqp_passive_solve(const double *M, const double *a,
+				     size_t q, double ridge, nnqp_work *W,
+				     lsv_error *err)
+{
+	size_t j, k, np = W->np;
+	int Q = (int)np, one = 1, info;
+
+	for (j = 0; j < np; j++) {
+		for (k = 0; k < np; k++)
+			W->A[j + k * np] = M[W->P[j] + W->P[k] * q];
+		W->A[j + j * np] += ridge;
+		W->z[j] = a[W->P[j]];
+	}
+	dpotrf_("L", &Q, W->A, &Q, &info, 1);
+	if (info != 0)
+		return lsv_fail(err, LSV_ENUMERIC, "alignf: the alignment "
+				"matrix is not positive definite on %zu base "
+				"kernels", np);
+	dpotrs_("L", &Q, &one, W->A, &Q, W->z, &Q, &info, 1);
+	return LSV_OK;
+}
+
+/* The longest step alpha in [0, 1] from v toward z that keeps v_P >= 0:
+ * the least v_j / (v_j - z_j) over the j with z_j <= 0; 1 when every
+ * z_j > 0 (then z is feasible and *all_pos is set). */
+static double nnqp_step(const double *v, const nnqp_work *W, int *all_pos)
+{
+	size_t j;
+	double alpha = 1.0;
+
+	*all_pos = 1;
+	for (j = 0; j < W->np; j++)
+		if (!(W->z[j] > 0.0)) {
+			double vj = v[W->P[j]];
+			*all_pos = 0;
+			if (vj - W->z[j] > 0.0 && vj / (vj - W->z[j]) < alpha)
+				alpha = vj / (vj - W->z[j]);
+		}
+	return alpha;
+}
+
+/* v_P += alpha (z - v_P); the coordinates that reach 0 leave P, which
+ * keeps its order. */
+static void nnqp_move(double *v, double alpha, nnqp_work *W)
+{
+	size_t j, keep;
+
+	for (j = 0, keep = 0; j < W->np; j++) {
+		double vo = v[W->P[j]], nv = vo + alpha * (W->z[j] - vo);
+		/* the coordinate that set alpha lands on 0 up to rounding */
+		if (nv > 1e-14 * (fabs(vo) + fabs(W->z[j]))) {
+			v[W->P[j]] = nv;
+			W->P[keep++] = W->P[j];
+		} else {
+			v[W->P[j]] = 0.0;
+			W->in[W->P[j]] = 0;
+		}
+	}
+	W->np = keep;
+}
+
+/* Lawson & Hanson's inner loop: solve on P; if z_P > 0 take it, else
+ * step toward z until a coordinate reaches 0, drop it, and solve again
+ * on the smaller P (until it is empty). */
+static lsv_status nnqp_inner(const double *M, const double *a, size_t q,
+			     double ridge, double *v, nnqp_work *W,
+			     lsv_error *err)
+{
+	lsv_status st;
+
+	for (;;) {
+		size_t j;
+		double alpha;
+		int all_pos;
+
+		if ((st = nnqp_passive_solve(M, a, q, ridge, W, err)) != LSV_OK)
+			return st;
+		alpha = nnqp_step(v, W, &all_pos);
+		if (all_pos) {
+			for (j = 0; j < W->np; j++)
+				v[W->P[j]] = W->z[j];
+			return LSV_OK;
+		}
+		nnqp_move(v, alpha, W);
+		if (W->np == 0)
+			return LSV_OK;
+	}
+}
+
 /* min 1/2 v'Mv - a'v over v >= 0; M q x q symmetric positive
- * semi-definite (column-major), v (q) the result. */
+ * semi-definite (column-major), v (q) the result.  Lawson & Hanson's
+ * outer loop from v = 0: add to P the index of the largest gradient off
+ * P and re-solve (nnqp_inner), until no w_j off P exceeds
+ * 1e-10 max(max_i a_i, 1e-300) or 3q additions have been made. */
 lsv_status lsv_nonneg_qp(const double *M, const double *a, size_t q,
 			 double *v, lsv_error *err)
 {
-	size_t i, j, np, outer, *P = NULL;
-	unsigned char *in = NULL;
-	double *w = NULL, *A = NULL, *z = NULL, amax = 1e-300, ridge = 0.0, tol;
-	lsv_status st = LSV_OK;
-	int Q, info;
+	size_t i, outer;
+	double amax = 1e-300, ridge = 0.0, tol;
+	nnqp_work W = { 0 };
+	lsv_status st;
 
 	if (q == 0)
 		return LSV_OK;
 	if (q > 46340)
 		return lsv_fail(err, LSV_ETOOBIG, "alignf: %zu base kernels "
 				"(at most 46340)", q);
-	P = malloc(q * sizeof *P);
-	in = calloc(q, 1);
-	w = malloc(q * sizeof *w);
-	z = malloc(q * sizeof *z);
-	A = malloc(q * q * sizeof *A);
-	if (!P || !in || !w || !z || !A) {
-		st = lsv_fail(err, LSV_ENOMEM, "alignf: out of memory");
-		goto done;
+	if ((st = nnqp_alloc(&W, q, err)) != LSV_OK) {
+		nnqp_free(&W);
+		return st;
 	}
 	for (i = 0; i < q; i++) {
 		v[i] = 0.0;
@@ -73,90 +223,24 @@ lsv_status lsv_nonneg_qp(const double *M, const double *a, size_t q,
 	}
 	ridge *= 1e-12;
 	tol = 1e-10 * amax;
-	np = 0;
 	for (outer = 0;; outer++) {
-		size_t best = q;
-		double wb = tol;
-		/* w = a - M v */
-		for (i = 0; i < q; i++) {
-			double s = a[i];
-			for (j = 0; j < np; j++)
-				s -= M[i + P[j] * q] * v[P[j]];
-			w[i] = s;
-		}
-		for (i = 0; i < q; i++)
-			if (!in[i] && w[i] > wb) {
-				wb = w[i];
-				best = i;
-			}
+		size_t best;
+
+		nnqp_gradient(M, a, q, v, &W);
+		best = nnqp_entering(&W, q, tol);
 		if (best == q)
 			break;  /* KKT: no free direction lowers the objective */
 		if (outer >= 3 * q) {
 			st = lsv_fail(err, LSV_ENUMERIC, "alignf: the active-set "
 				      "method did not converge in %zu steps", outer);
-			goto done;
+			break;
 		}
-		P[np++] = best;
-		in[best] = 1;
-		for (;;) {
-			size_t k, keep;
-			double alpha = 1.0;
-			int all_pos = 1;
-			/* z_P = (M_PP + ridge I)^-1 a_P */
-			for (j = 0; j < np; j++) {
-				for (k = 0; k < np; k++)
-					A[j + k * np] = M[P[j] + P[k] * q];
-				A[j + j * np] += ridge;
-				z[j] = a[P[j]];
-			}
-			Q = (int)np;
-			dpotrf_("L", &Q, A, &Q, &info, 1);
-			if (info != 0) {
-				st = lsv_fail(err, LSV_ENUMERIC, "alignf: the "
-					      "alignment matrix is not positive "
-					      "definite on %zu base kernels", np);
-				goto done;
-			}
-			{
-				int one = 1;
-				dpotrs_("L", &Q, &one, A, &Q, z, &Q, &info, 1);
-			}
-			for (j = 0; j < np; j++)
-				if (!(z[j] > 0.0)) {
-					double vj = v[P[j]];
-					all_pos = 0;
-					if (vj - z[j] > 0.0 && vj / (vj - z[j]) < alpha)
-						alpha = vj / (vj - z[j]);
-				}
-			if (all_pos) {
-				for (j = 0; j < np; j++)
-					v[P[j]] = z[j];
-				break;
-			}
-			/* step toward z, drop the coordinates that reach 0 */
-			for (j = 0, keep = 0; j < np; j++) {
-				double vo = v[P[j]], nv = vo + alpha * (z[j] - vo);
-				/* the coordinate that set alpha lands on 0 up
-				 * to rounding */
-				if (nv > 1e-14 * (fabs(vo) + fabs(z[j]))) {
-					v[P[j]] = nv;
-					P[keep++] = P[j];
-				} else {
-					v[P[j]] = 0.0;
-					in[P[j]] = 0;
-				}
-			}
-			np = keep;
-			if (np == 0)
-				break;
-		}
+		W.P[W.np++] = best;
+		W.in[best] = 1;
+		if ((st = nnqp_inner(M, a, q, ridge, v, &W, err)) != LSV_OK)
+			break;
 	}
-done:
-	free(P);
-	free(in);
-	free(w);
-	free(z);
-	free(A);
+	nnqp_free(&W);
 	return st;
 }
 

@@ -712,14 +712,115 @@ static lsv_status centroids(const lsv_fit *F, const double *tf, int k,
 	return st;
 }
 
+/* Too few directions for k solutions: the span of U (rank r) holds r - 1
+ * functions orthogonal to v0, and c clusters need k = c - 1 of them. */
+static lsv_status check_rank(const lsv_fit *F, size_t r, int k, int c)
+{
+	if (r < (size_t)k + 1)
+		return lsv_fail(F->err, LSV_EINVAL,
+				"the kernel matrix has numerical rank %zu: its "
+				"span holds %zu function%s orthogonal to the "
+				"constant, fewer than the %d that %d clusters "
+				"need (use a kernel of higher rank, e.g. the "
+				"RBF%s)", r, r ? r - 1 : 0, r == 2 ? "" : "s",
+				k, c, F->K == NULL ? ", or more landmarks" : "");
+	return LSV_OK;
+}
+
+/* v0 (n), the null vector of L: D^1/2 1 for the normalized Laplacian, 1
+ * for D - W; returns |v0|. */
+static double null_vector(const lsv_fit *F, double *v0)
+{
+	size_t i;
+	double v0n = 0.0;
+
+	for (i = 0; i < F->n; i++) {
+		v0[i] = F->L->normalized ? sqrt(F->L->deg[i]) : 1.0;
+		v0n += v0[i] * v0[i];
+	}
+	return sqrt(v0n);
+}
+
+/* t = H [0; y] for each solution y (column of Z, (r - off) x k) into T
+ * (r x k), H = I - hb h h' the reflection of deflate_constant; with off
+ * 0 (no constraint left) t = y. */
+static void reflect_back(const double *Z, const double *h, double hb,
+			 size_t r, size_t off, int k, double *T)
+{
+	size_t i, j;
+
+	for (j = 0; j < (size_t)k; j++) {
+		double *t = T + j * r, d = 0.0;
+		if (off)
+			t[0] = 0.0;
+		memcpy(t + off, Z + j * (r - off), (r - off) * sizeof *t);
+		if (off) {
+			for (i = 0; i < r; i++)
+				d += h[i] * t[i];
+			for (i = 0; i < r; i++)
+				t[i] -= hb * d * h[i];
+		}
+	}
+}
+
+/* The k smallest solutions of min t'Ct over t't = 1, h't = 0 (h = U'v0):
+ * T (r x k) their t, E (n x k) their f = U t. */
+static lsv_status smallest_solutions(const lsv_fit *F, const basis *b,
+				     const double *v0, double v0n, int k,
+				     double *T, double *E)
+{
+	size_t n = F->n, r = b->r;
+	double gamma = F->p->gamma_A / F->p->gamma_I, hb;
+	double *C = lsv_alloc(r * r, sizeof *C), *h = lsv_alloc(r, sizeof *h);
+	double *Z = lsv_alloc(r * (size_t)k, sizeof *Z);
+	const double one = 1.0, zero = 0.0;
+	int N = (int)n, R = (int)r, deflated;
+	lsv_status st;
+
+	if (!C || !h || !Z) {
+		st = lsv_fail(F->err, LSV_ENOMEM,
+			      "out of memory for the clustering");
+		goto done;
+	}
+	if ((st = cluster_matrix(F, b, gamma, C)) != LSV_OK)
+		goto done;
+	/* the constraint v0'f = 0 as h't = 0 */
+	if ((deflated = deflate_constant(b, v0, v0n, C, h, &hb)) < 0) {
+		st = lsv_fail(F->err, LSV_ENOMEM,
+			      "out of memory for the clustering");
+		goto done;
+	}
+	if ((st = smallest_pairs(F, C, r, (size_t)deflated, k, Z)) != LSV_OK)
+		goto done;
+	reflect_back(Z, h, hb, r, (size_t)deflated, k, T);
+	dgemm_("N", "N", &N, &k, &R, &one, b->U, &N, T, &R, &zero, E, &N, 1, 1);
+done:
+	free(C);
+	free(h);
+	free(Z);
+	return st;
+}
+
+/* E (n x k, column-major) as the report's row-major n x k, or NULL when
+ * out of memory. */
+static double *row_major(const double *E, size_t n, int k)
+{
+	size_t i, j;
+	double *tf = lsv_alloc(n * (size_t)k, sizeof *tf);
+
+	if (tf != NULL)
+		for (i = 0; i < n; i++)
+			for (j = 0; j < (size_t)k; j++)
+				tf[i * (size_t)k + j] = E[i + j * n];
+	return tf;
+}
+
 lsv_status lsv_fit_cluster(lsv_fit *F, lsv_model **out)
 {
-	size_t n = F->n, r, i, j, off, edges;
-	int k = F->nr_fn, c = F->nr_class, deflated;
-	double gamma = F->p->gamma_A / F->p->gamma_I, v0n = 0.0, hb;
-	double *C = NULL, *v0 = NULL, *h = NULL, *Z = NULL, *T = NULL;
-	double *E = NULL, *tf = NULL, *cent = NULL;
-	const double one = 1.0, zero = 0.0;
+	size_t n = F->n, edges;
+	int k = F->nr_fn, c = F->nr_class;
+	double *v0 = NULL, *T = NULL, *E = NULL, *tf = NULL, *cent = NULL;
+	double v0n;
 	basis b;
 	lsv_status st;
 
@@ -734,66 +835,22 @@ lsv_status lsv_fit_cluster(lsv_fit *F, lsv_model **out)
 	st = F->K != NULL ? dense_basis(F, &b) : map_basis(F, &b);
 	if (st != LSV_OK)
 		goto done;
-	r = b.r;
-	F->report->cluster_rank = r;
-	if (r < (size_t)k + 1) {
-		st = lsv_fail(F->err, LSV_EINVAL,
-			      "the kernel matrix has numerical rank %zu: its span "
-			      "holds %zu function%s orthogonal to the constant, "
-			      "fewer than the %d that %d clusters need (use a "
-			      "kernel of higher rank, e.g. the RBF%s)", r,
-			      r ? r - 1 : 0, r == 2 ? "" : "s", k, c,
-			      F->K == NULL ? ", or more landmarks" : "");
+	F->report->cluster_rank = b.r;
+	if ((st = check_rank(F, b.r, k, c)) != LSV_OK)
 		goto done;
-	}
-	C = lsv_alloc(r * r, sizeof *C);
 	v0 = lsv_alloc(n, sizeof *v0);
-	h = lsv_alloc(r, sizeof *h);
 	E = lsv_alloc(n * (size_t)k, sizeof *E);
-	T = lsv_alloc(r * (size_t)k, sizeof *T);
-	Z = lsv_alloc(r * (size_t)k, sizeof *Z);
-	if (!C || !v0 || !h || !E || !T || !Z)
+	T = lsv_alloc(b.r * (size_t)k, sizeof *T);
+	if (!v0 || !E || !T)
 		goto nomem;
-	if ((st = cluster_matrix(F, &b, gamma, C)) != LSV_OK)
+	v0n = null_vector(F, v0);
+	if ((st = smallest_solutions(F, &b, v0, v0n, k, T, E)) != LSV_OK ||
+	    (st = check_constraints(F, E, k, v0, v0n)) != LSV_OK)
 		goto done;
-	/* the constraint v0'f = 0 as h't = 0 */
-	for (i = 0; i < n; i++) {
-		v0[i] = F->L->normalized ? sqrt(F->L->deg[i]) : 1.0;
-		v0n += v0[i] * v0[i];
-	}
-	v0n = sqrt(v0n);
-	if ((deflated = deflate_constant(&b, v0, v0n, C, h, &hb)) < 0)
-		goto nomem;
-	off = (size_t)deflated;
-	if ((st = smallest_pairs(F, C, r, off, k, Z)) != LSV_OK)
-		goto done;
-	/* t = H [0; y], f = U t */
-	for (j = 0; j < (size_t)k; j++) {
-		double *t = T + j * r, d = 0.0;
-		if (off)
-			t[0] = 0.0;
-		memcpy(t + off, Z + j * (r - off), (r - off) * sizeof *t);
-		if (off) {
-			for (i = 0; i < r; i++)
-				d += h[i] * t[i];
-			for (i = 0; i < r; i++)
-				t[i] -= hb * d * h[i];
-		}
-	}
-	{
-		int N = (int)n, R = (int)r;
-		dgemm_("N", "N", &N, &k, &R, &one, b.U, &N, T, &R, &zero, E, &N,
-		       1, 1);
-	}
-	if ((st = check_constraints(F, E, k, v0, v0n)) != LSV_OK)
-		goto done;
-	fix_signs(E, n, T, r, k);
+	fix_signs(E, n, T, b.r, k);
 	/* the training rows' embedding, row-major as the report's */
-	if ((tf = lsv_alloc(n * (size_t)k, sizeof *tf)) == NULL)
+	if ((tf = row_major(E, n, k)) == NULL)
 		goto nomem;
-	for (i = 0; i < n; i++)
-		for (j = 0; j < (size_t)k; j++)
-			tf[i * (size_t)k + j] = E[i + j * n];
 	if ((st = expansion(F, &b, T, k)) != LSV_OK ||
 	    (c > 2 && (st = centroids(F, tf, k, &cent)) != LSV_OK) ||
 	    (st = lsv_fit_model(F, out)) != LSV_OK)
@@ -807,10 +864,7 @@ nomem:
 	st = lsv_fail(F->err, LSV_ENOMEM, "out of memory for the clustering");
 done:
 	basis_free(&b);
-	free(C);
 	free(v0);
-	free(h);
-	free(Z);
 	free(T);
 	free(E);
 	free(tf);

@@ -863,17 +863,95 @@ static int cmp_ratio(const void *pa, const void *pb)
 	return a->k < b->k ? -1 : a->k > b->k;
 }
 
+/* The labeled rows in order: their index in x (lab), label (ylab) and
+ * fold (flab), l of each. */
+static void labeled_rows(const lsv_data *x, const int *fold, size_t *lab,
+			 double *ylab, int *flab)
+{
+	size_t i, j;
+
+	for (i = 0, j = 0; i < x->n && j < x->l; i++)
+		if (lsv_data_is_labeled(x, i)) {
+			lab[j] = i;
+			ylab[j] = x->y[i];
+			flab[j++] = fold[i];
+		}
+}
+
+/* order (m): each setting's r = gamma_I / (gamma_A n^2), the one number
+ * K~ depends on, sorted so that the settings sharing an r are neighbours
+ * (K~ is then computed once for them); returns whether any r > 0 (the
+ * factorization is needed only then). */
+static int by_ratio(const lsv_train_param *p, size_t m, size_t n,
+		    ratio_key *order)
+{
+	double nn = (double)n * (double)n;
+	size_t t;
+	int any_graph = 0;
+
+	for (t = 0; t < m; t++) {
+		order[t].r = p[t].gamma_I / (p[t].gamma_A * nn);
+		order[t].k = t;
+		any_graph |= order[t].r > 0.0;
+	}
+	qsort(order, m, sizeof *order, cmp_ratio);
+	return any_graph;
+}
+
+/* K~ at ratio r on the l labeled rows lab into Kt (l x l) and, for the
+ * balance (Ka not NULL), between every row and them into Ka (n x l): at
+ * r = 0 K itself, else the deformed kernel from D's factorization. */
+static void ratio_kernel(const double *K, size_t n, const size_t *lab,
+			 size_t l, deformed *D, double r, double *Kt,
+			 double *Ka)
+{
+	size_t i, j;
+
+	if (r == 0.0) {  /* K itself: RLS / the SVM */
+		for (j = 0; j < l; j++)
+			for (i = 0; i < l; i++)
+				Kt[i + j * l] = K[lab[i] + lab[j] * n];
+		for (j = 0; Ka != NULL && j < l; j++)
+			memcpy(Ka + j * n, K + lab[j] * n, n * sizeof *Ka);
+	} else {
+		deformed_kernel(D, r, Kt);
+		if (Ka != NULL)
+			deformed_columns(D, r, Ka);
+	}
+}
+
+/* One setting pk scored over the folds on its K~ (Kt): s's count of
+ * correct rows and its class-balanced loss; no tie breaker but the
+ * regularization. */
+static lsv_status score_setting(shared_cv *C, const double *Kt,
+				const lsv_train_param *pk, lsv_fit_fn fit,
+				long folds, class_loss *acc, lsv_cv_score *s,
+				lsv_error *err)
+{
+	lsv_status st = LSV_OK;
+	int nr_fn = 1;
+	long f;
+
+	s->correct = 0;
+	class_loss_reset(acc);
+	for (f = 0; f < folds && st == LSV_OK; f++)
+		st = fold_fit(C, Kt, pk, fit, f, acc, &s->correct, &nr_fn, err);
+	s->loss = class_loss_mean(acc, acc->sum, nr_fn);
+	s->tie = 0.0;
+	return st;
+}
+
 static lsv_status share_all(const lsv_data *x, const lsv_graph *g,
 			    const lsv_train_param *p, size_t m, const double *K,
 			    const int *fold, long folds, lsv_fit_fn fit,
 			    const lsv_cv_progress *progress, class_loss *acc,
 			    lsv_cv_score *scores, lsv_error *err)
 {
-	size_t n = x->n, l = x->l, i, j, t;
-	double nn = (double)n * (double)n, *Kt = NULL, *ylab = NULL, *Ka = NULL;
+	size_t n = x->n, l = x->l, t;
+	double *Kt = NULL, *ylab = NULL, *Ka = NULL;
 	int bal = p[0].balance != LSV_BALANCE_NONE;
 	size_t *lab = lsv_alloc(l, sizeof *lab);
-	int *flab = lsv_alloc(l, sizeof *flab), nr_class = 0, any_graph = 0;
+	int *flab = lsv_alloc(l, sizeof *flab), nr_class = 0;
 	ratio_key *order = lsv_alloc(m, sizeof *order);
 	double *labels = NULL;
 	shared_cv C;
@@ -892,12 +970,7 @@ static lsv_status share_all(const lsv_data *x, const lsv_graph *g,
 		st = lsv_fail(err, LSV_ENOMEM, "out of memory");
 		goto done;
 	}
-	for (i = 0, j = 0; i < n && j < l; i++)
-		if (lsv_data_is_labeled(x, i)) {
-			lab[j] = i;
-			ylab[j] = x->y[i];
-			flab[j++] = fold[i];
-		}
+	labeled_rows(x, fold, lab, ylab, flab);
 	if ((st = lsv_fit_classes(ylab, l, NULL, 0, &labels, &nr_class,
 				  err)) != LSV_OK ||
 	    (st = shared_init(&C, n, l, nr_class, bal, err)) != LSV_OK)
@@ -911,45 +984,19 @@ static lsv_status share_all(const lsv_data *x, const lsv_graph *g,
 	C.nr_class = nr_class;
 	C.fold = flab;
 	C.folds = folds;
-	for (t = 0; t < m; t++) {
-		order[t].r = p[t].gamma_I / (p[t].gamma_A * nn);
-		order[t].k = t;
-		any_graph |= order[t].r > 0.0;
-	}
-	qsort(order, m, sizeof *order, cmp_ratio);
-	if (any_graph) {
+	if (by_ratio(p, m, n, order)) {
 		if ((st = lsv_lapop_init(&L, g, p[0].normalized, p[0].power,
 					 err)) != LSV_OK ||
 		    (st = deformed_init(&D, K, n, lab, l, &L, bal, err)) != LSV_OK)
 			goto done;
 	}
 	for (t = 0; t < m && st == LSV_OK; t++) {
-		const lsv_train_param *pk = &p[order[t].k];
 		lsv_cv_score *s = &scores[order[t].k];
-		int nr_fn = 1;
-		long f;
 
-		if (t == 0 || order[t].r != order[t - 1].r) {
-			if (order[t].r == 0.0) {  /* K itself: RLS / the SVM */
-				for (j = 0; j < l; j++)
-					for (i = 0; i < l; i++)
-						Kt[i + j * l] = K[lab[i] + lab[j] * n];
-				for (j = 0; bal && j < l; j++)
-					memcpy(Ka + j * n, K + lab[j] * n,
-					       n * sizeof *Ka);
-			} else {
-				deformed_kernel(&D, order[t].r, Kt);
-				if (bal)
-					deformed_columns(&D, order[t].r, Ka);
-			}
-		}
-		s->correct = 0;
-		class_loss_reset(acc);
-		for (f = 0; f < folds && st == LSV_OK; f++)
-			st = fold_fit(&C, Kt, pk, fit, f, acc, &s->correct, &nr_fn,
-				      err);
-		s->loss = class_loss_mean(acc, acc->sum, nr_fn);
-		s->tie = 0.0;  /* no tie breaker but the regularization */
+		if (t == 0 || order[t].r != order[t - 1].r)
+			ratio_kernel(K, n, lab, l, &D, order[t].r, Kt, Ka);
+		st = score_setting(&C, Kt, &p[order[t].k], fit, folds, acc, s,
+				   err);
 		if (st == LSV_OK && progress != NULL && progress->scored != NULL)
 			progress->scored(progress->ctx, order[t].k, s);
 	}

@@ -2057,6 +2057,93 @@ static lsv_status parse_magic(reader *r, char *s)
 	return LSV_OK;
 }
 
+/* Where a read is: the magic line next, the header, the SV lines. */
+typedef enum { AT_MAGIC, AT_HEADER, AT_SV } read_part;
+
+/* A header line: 'key value', or 'SV' alone, which ends the header (the
+ * header's keys are then checked together) and moves *part on. */
+static lsv_status header_line(reader *r, char *s, read_part *part)
+{
+	char *tok = lsv_token(&s);
+
+	if (tok == NULL)
+		return lsv_fail(r->err, LSV_EFORMAT,
+				"%s:%zu: empty line (expected 'key value' or "
+				"'SV')", r->name, r->line);
+	if (strcmp(tok, "SV") != 0)
+		return parse_header(r, tok, s);
+	*part = AT_SV;
+	if ((tok = lsv_token(&s)) != NULL)
+		return bad(r, "extra text after SV", tok, "end of line");
+	return check_header(r);
+}
+
+/* One line of the file, by where the read is. */
+static lsv_status model_line(reader *r, char *s, read_part *part)
+{
+	if (*part == AT_MAGIC) {
+		*part = AT_HEADER;
+		return parse_magic(r, s);
+	}
+	if (*part == AT_HEADER)
+		return header_line(r, s, part);
+	if (r->m->sv->n < (size_t)r->nr_sv)
+		return parse_sv(r, s);
+	return lsv_fail(r->err, LSV_EFORMAT,
+			"%s:%zu: %s after the last SV line (found '%.*s%s', "
+			"expected end of file after nr_sv = %ld lines)",
+			r->name, r->line, *s ? "text" : "empty line", LSV_SHOW,
+			s, strlen(s) > LSV_SHOW ? "..." : "", r->nr_sv);
+}
+
+/* The end of the file (its last line, line) where the model is not
+ * complete: before the magic line, in the header, or short of nr_sv SV
+ * lines. */
+static lsv_status check_complete(const reader *r, read_part part,
+				 size_t line)
+{
+	const char *missing;
+
+	if (part == AT_MAGIC)
+		return lsv_fail(r->err, LSV_EFORMAT,
+				"%s: empty file (expected 'lapsvm_model 1')",
+				r->name);
+	if (part == AT_HEADER && (missing = missing_key(r)) != NULL)
+		return lsv_fail(r->err, LSV_EFORMAT,
+				"%s:%zu: end of file in the header: key '%s' "
+				"is missing (expected every header key, then "
+				"SV)", r->name, line, missing);
+	if (part == AT_HEADER)
+		return lsv_fail(r->err, LSV_EFORMAT,
+				"%s:%zu: end of file before the SV section "
+				"(expected a line 'SV')", r->name, line);
+	if (r->m->sv->n < (size_t)r->nr_sv)
+		return lsv_fail(r->err, LSV_EFORMAT,
+				"%s:%zu: end of file after %zu SV lines "
+				"(expected nr_sv = %ld)", r->name, line,
+				r->m->sv->n, r->nr_sv);
+	return LSV_OK;
+}
+
+/* The expansion points as a data set: unlabeled, y = 0, with the row
+ * pointer even when there is no point. */
+static lsv_status sv_as_data(const reader *r)
+{
+	lsv_data *x = r->m->sv;
+
+	if (x->rowptr == NULL &&
+	    (x->rowptr = malloc(sizeof *x->rowptr)) == NULL)
+		return lsv_fail(r->err, LSV_ENOMEM, "%s: out of memory",
+				r->name);
+	if ((x->y = calloc(x->n ? x->n : 1, sizeof *x->y)) == NULL)
+		return lsv_fail(r->err, LSV_ENOMEM, "%s: out of memory",
+				r->name);
+	x->rowptr[x->n] = x->nnz;
+	x->l = 0;
+	x->unlabeled = r->m->unlabeled;
+	return LSV_OK;
+}
+
 lsv_status lsv_model_read(FILE *fp, const char *name, lsv_model **out,
 			  lsv_error *err)
 {
@@ -2064,7 +2151,8 @@ lsv_status lsv_model_read(FILE *fp, const char *name, lsv_model **out,
 	reader r;
 	lsv_model *m;
 	char *s;
-	int got, part = 0;  /* 0: magic line, 1: header, 2: SV lines */
+	int got;
+	read_part part = AT_MAGIC;
 	lsv_status st = LSV_OK;
 
 	*out = NULL;
@@ -2076,81 +2164,18 @@ lsv_status lsv_model_read(FILE *fp, const char *name, lsv_model **out,
 		free(m);
 		return lsv_fail(err, LSV_ENOMEM, "%s: out of memory", name);
 	}
-
 	while ((got = lsv_lines_next(&in, &s, err)) == 1) {
 		r.line = in.line;
-		if (part == 0) {
-			st = parse_magic(&r, s);
-			part = 1;
-		} else if (part == 1) {
-			char *tok = lsv_token(&s);
-			if (tok == NULL) {
-				st = lsv_fail(err, LSV_EFORMAT,
-					      "%s:%zu: empty line (expected 'key value' "
-					      "or 'SV')", name, r.line);
-			} else if (strcmp(tok, "SV") == 0) {
-				if ((tok = lsv_token(&s)) != NULL)
-					st = bad(&r, "extra text after SV", tok,
-						 "end of line");
-				else
-					st = check_header(&r);
-				part = 2;
-			} else {
-				st = parse_header(&r, tok, s);
-			}
-		} else if (m->sv->n < (size_t)r.nr_sv) {
-			st = parse_sv(&r, s);
-		} else {
-			st = lsv_fail(err, LSV_EFORMAT,
-				      "%s:%zu: %s after the last SV line (found "
-				      "'%.*s%s', expected end of file after nr_sv = "
-				      "%ld lines)", name, r.line,
-				      *s ? "text" : "empty line", LSV_SHOW, s,
-				      strlen(s) > LSV_SHOW ? "..." : "", r.nr_sv);
-		}
-		if (st != LSV_OK)
+		if ((st = model_line(&r, s, &part)) != LSV_OK)
 			break;
 	}
 	if (got == -1)
 		st = err ? err->status : LSV_EFORMAT;
 	lsv_lines_done(&in);
-	if (st == LSV_OK) {
-		if (part == 0)
-			st = lsv_fail(err, LSV_EFORMAT,
-				      "%s: empty file (expected 'lapsvm_model 1')",
-				      name);
-		else if (part == 1) {
-			const char *missing = missing_key(&r);
-			if (missing != NULL)
-				st = lsv_fail(err, LSV_EFORMAT,
-					      "%s:%zu: end of file in the header: key "
-					      "'%s' is missing (expected every header "
-					      "key, then SV)", name, in.line, missing);
-			else
-				st = lsv_fail(err, LSV_EFORMAT,
-					      "%s:%zu: end of file before the SV "
-					      "section (expected a line 'SV')", name,
-					      in.line);
-		} else if (m->sv->n < (size_t)r.nr_sv)
-			st = lsv_fail(err, LSV_EFORMAT,
-				      "%s:%zu: end of file after %zu SV lines "
-				      "(expected nr_sv = %ld)", name, in.line,
-				      m->sv->n, r.nr_sv);
-	}
-	if (st == LSV_OK) {
-		lsv_data *x = m->sv;
-		/* The expansion points as a data set: unlabeled, y = 0. */
-		if (x->rowptr == NULL &&
-		    (x->rowptr = malloc(sizeof *x->rowptr)) == NULL)
-			st = lsv_fail(err, LSV_ENOMEM, "%s: out of memory", name);
-		else if ((x->y = calloc(x->n ? x->n : 1, sizeof *x->y)) == NULL)
-			st = lsv_fail(err, LSV_ENOMEM, "%s: out of memory", name);
-		else {
-			x->rowptr[x->n] = x->nnz;
-			x->l = 0;
-			x->unlabeled = m->unlabeled;
-		}
-	}
+	if (st == LSV_OK)
+		st = check_complete(&r, part, in.line);
+	if (st == LSV_OK)
+		st = sv_as_data(&r);
 	if (st != LSV_OK) {
 		lsv_model_free(m);
 		return st;

@@ -63,35 +63,36 @@ static lsv_status put(reader *r, int col, double v)
 	return LSV_OK;
 }
 
-/* One row: label, 0:serial, then 1:v 2:v ... with no gap. */
-static lsv_status parse_row(reader *r, char *s)
+/* The row's label, its first token; -0 is read as 0. */
+static lsv_status parse_label(reader *r, char **s, double *label)
 {
-	lsv_data *x = r->x;
 	lsv_error why;
-	lsv_status st;
-	char *tok, *colon, what[96];
-	double label, v;
-	long idx, want = 1, serial = 0;
+	char *tok = lsv_token(s);
 
-	tok = lsv_token(&s);
 	if (tok == NULL)
 		return lsv_fail(r->err, LSV_EFORMAT, "%s:%zu: empty line (expected "
 				"'label 0:i 1:K(i,1) ...')", r->name, r->line);
-	if (lsv_parse_double(tok, &label, &why) != LSV_OK) {
+	if (lsv_parse_double(tok, label, &why) != LSV_OK) {
 		if (strchr(tok, ':') != NULL)
 			return lsv_bad_token(r->err, r->name, r->line,
 					     "missing label", tok, "a label first");
 		return lsv_bad_token(r->err, r->name, r->line, "bad label", tok,
 				     lsv_want_number(&why));
 	}
-	if (label == 0.0)
-		label = 0.0;  /* -0 is 0 */
-	if (lsv_grow((void **)&x->y, &r->cap_rows, x->n + 1, sizeof *x->y) ||
-	    lsv_grow((void **)&r->lines, &r->cap_lines, x->n + 1,
-		     sizeof *r->lines))
-		return nomem(r);
-	/* the serial number */
-	tok = lsv_token(&s);
+	if (*label == 0.0)
+		*label = 0.0;  /* -0 is 0 */
+	return LSV_OK;
+}
+
+/* The serial number, the second token: 0:i with i >= 1 in a training
+ * row; 0:? or 0:number in a test row, where it is not used (*serial
+ * stays 0). */
+static lsv_status parse_serial(reader *r, char **s, long *serial)
+{
+	lsv_error why;
+	double v;
+	char *tok = lsv_token(s);
+
 	if (tok == NULL || strncmp(tok, "0:", 2) != 0)
 		return lsv_bad_token(r->err, r->name, r->line,
 				     "missing serial number", tok ? tok : "",
@@ -99,7 +100,7 @@ static lsv_status parse_row(reader *r, char *s)
 				     "-t 4)" : "0:i first, i the row's serial "
 				     "number 1..n (precomputed kernel, -t 4)");
 	if (r->expect == 0) {
-		if (lsv_parse_long(tok + 2, 1, LSV_MAX_FEATURE, &serial, &why))
+		if (lsv_parse_long(tok + 2, 1, LSV_MAX_FEATURE, serial, &why))
 			return lsv_bad_token(r->err, r->name, r->line,
 					     "bad serial number", tok,
 					     "0:i with i an integer >= 1");
@@ -108,9 +109,21 @@ static lsv_status parse_row(reader *r, char *s)
 		return lsv_bad_token(r->err, r->name, r->line,
 				     "bad serial number", tok,
 				     "0:? or 0:number (not used in a test row)");
-	if ((st = put(r, LSV_SERIAL_COL, (double)serial)) != LSV_OK)
-		return st;
-	while ((tok = lsv_token(&s)) != NULL) {
+	return LSV_OK;
+}
+
+/* The kernel values 1:v 2:v ..., each column the next (no gap, in order)
+ * and, in a test row, none beyond the model's r->expect; *want ends one
+ * past the last column read. */
+static lsv_status parse_columns(reader *r, char **s, long *want)
+{
+	lsv_error why;
+	lsv_status st;
+	char *tok, *colon, what[96];
+	double v;
+	long idx;
+
+	while ((tok = lsv_token(s)) != NULL) {
 		colon = strchr(tok, ':');
 		if (colon == NULL)
 			return lsv_bad_token(r->err, r->name, r->line,
@@ -122,15 +135,15 @@ static lsv_status parse_row(reader *r, char *s)
 					     "bad kernel column", tok,
 					     "index:value with an integer index");
 		}
-		if (idx != want)
+		if (idx != *want)
 			return lsv_fail(r->err, LSV_EFORMAT,
 					"%s:%zu: %s (found index %ld after %ld, "
 					"expected %ld: a precomputed kernel row "
 					"holds every column 1..n in order)",
-					r->name, r->line, idx > want ?
+					r->name, r->line, idx > *want ?
 					"missing kernel column" :
 					"kernel column out of order", idx,
-					want - 1, want);
+					*want - 1, *want);
 		if (r->expect && (size_t)idx > r->expect)
 			return lsv_fail(r->err, LSV_EFORMAT,
 					"%s:%zu: kernel column %ld beyond the "
@@ -146,8 +159,19 @@ static lsv_status parse_row(reader *r, char *s)
 		}
 		if ((st = put(r, (int)(idx - 1), v)) != LSV_OK)
 			return st;
-		want++;
+		(*want)++;
 	}
+	return LSV_OK;
+}
+
+/* The row's width, want - 1 columns: a test row holds exactly the
+ * model's r->expect; a training row as many as the first row (which
+ * stored the serial number too: want entries), n being checked against
+ * the number of rows once all are read (check_training). */
+static lsv_status check_width(reader *r, long want)
+{
+	const lsv_data *x = r->x;
+
 	if (r->expect && (size_t)(want - 1) != r->expect)
 		return lsv_fail(r->err, LSV_EFORMAT,
 				"%s:%zu: missing kernel columns (found %ld, expected "
@@ -161,6 +185,28 @@ static lsv_status parse_row(reader *r, char *s)
 				"(expected every row to hold K against all n "
 				"training rows)", r->name, r->line, want - 1,
 				r->lines[0], x->rowptr[1] - x->rowptr[0] - 1);
+	return LSV_OK;
+}
+
+/* One row: label, 0:serial, then 1:v 2:v ... with no gap. */
+static lsv_status parse_row(reader *r, char *s)
+{
+	lsv_data *x = r->x;
+	lsv_status st;
+	double label;
+	long want = 1, serial = 0;
+
+	if ((st = parse_label(r, &s, &label)) != LSV_OK)
+		return st;
+	if (lsv_grow((void **)&x->y, &r->cap_rows, x->n + 1, sizeof *x->y) ||
+	    lsv_grow((void **)&r->lines, &r->cap_lines, x->n + 1,
+		     sizeof *r->lines))
+		return nomem(r);
+	if ((st = parse_serial(r, &s, &serial)) != LSV_OK ||
+	    (st = put(r, LSV_SERIAL_COL, (double)serial)) != LSV_OK ||
+	    (st = parse_columns(r, &s, &want)) != LSV_OK ||
+	    (st = check_width(r, want)) != LSV_OK)
+		return st;
 	if ((size_t)(want - 1) > x->dim)
 		x->dim = (size_t)(want - 1);
 	x->y[x->n] = label;
@@ -266,7 +312,7 @@ lsv_status lsv_precomputed_read(FILE *fp, const char *name, double unlabeled,
 			break;
 		}
 		starts[r.x->n] = r.x->nnz;
-		r.x->rowptr = starts;  /* parse_row compares with row 0 */
+		r.x->rowptr = starts;  /* check_width compares with row 0 */
 		st = parse_row(&r, line);
 		if (st != LSV_OK)
 			break;

@@ -1345,30 +1345,15 @@ static const char *map_name(const method_row *row, const lsv_train_param *p,
 	return buf;
 }
 
-/*
- * F->alpha from the model m (p->init): m's coefficients on the rows of x
- * its expansion points are, 0 elsewhere (the rows m has not seen), and
- * those rows in F->warm_rows.  A feature map's row takes its start from m
- * itself (nystrom.c): Nystrom's expansion points are its landmarks, which
- * it keeps (so -N must be the model's number of landmarks); the linear
- * map's model holds weights, not rows, and no row is matched.  Each
- * expansion point is matched to the first row equal to it after the
- * previous match (a model keeps its points in row order), so the points
- * must be rows of x in order: a model trained on a prefix of x.  Duplicate
- * rows may take each other's coefficient; K alpha, the function, is the
- * same.  Checks m against the resolved parameters F->p first
- * (lsv_train_param.init says which).
- */
-static lsv_status warm_start(lsv_fit *F, const method_row *row,
-			     const lsv_model *m)
+/* The starting model's method: the one asked for or one of its family
+ * (the same fit and map, solver and kind of map). */
+static lsv_status start_method(const lsv_fit *F, const method_row *row,
+			       const lsv_model *m)
 {
 	const lsv_train_param *p = F->p, *q = &m->param;
-	const lsv_data *x = F->x;
 	lsv_train_param mq = *q;
 	const method_row *mrow;
 	lsv_error e;
-	size_t n = F->n, i = 0, k;
-	int c;
 	char a[64], b[64];
 
 	mrow = find_method(&mq, &e);
@@ -1382,6 +1367,16 @@ static lsv_status warm_start(lsv_fit *F, const method_row *row,
 				map_name(mrow, q, a, sizeof a),
 				lsv_solver_name(p->solver), lsv_method_name(p->method),
 				map_name(row, p, b, sizeof b));
+	return LSV_OK;
+}
+
+/* The starting model's kernel: the same type, and the parameters the
+ * type uses (gamma but for the linear kernel; degree and coef0 of the
+ * polynomial one). */
+static lsv_status start_kernel(const lsv_fit *F, const lsv_model *m)
+{
+	const lsv_train_param *p = F->p, *q = &m->param;
+
 	if (q->kernel.type != p->kernel.type ||
 	    (p->kernel.type == LSV_KERNEL_POLY &&
 	     (q->kernel.degree != p->kernel.degree ||
@@ -1397,6 +1392,14 @@ static lsv_status warm_start(lsv_fit *F, const method_row *row,
 				q->kernel.degree, q->kernel.coef0,
 				lsv_kernel_name(p->kernel.type), p->kernel.gamma,
 				p->kernel.degree, p->kernel.coef0);
+	return LSV_OK;
+}
+
+/* The starting model's Laplacian, when both have a graph term. */
+static lsv_status start_laplacian(const lsv_fit *F, const lsv_model *m)
+{
+	const lsv_train_param *p = F->p, *q = &m->param;
+
 	if (p->gamma_I > 0.0 && q->gamma_I > 0.0 &&
 	    (q->normalized != p->normalized || q->power != p->power))
 		return lsv_fail(F->err, LSV_EINVAL,
@@ -1405,16 +1408,33 @@ static lsv_status warm_start(lsv_fit *F, const method_row *row,
 				q->normalized ? "normalized" : "unnormalized",
 				q->power, p->normalized ? "normalized" : "unnormalized",
 				p->power);
+	return LSV_OK;
+}
+
+/* The starting model's classes: these data's, in the same order (one
+ * coefficient column per function). */
+static lsv_status start_classes(const lsv_fit *F, const lsv_model *m)
+{
+	char a[128], b[128];  /* the class lists */
+
 	if (m->nr_class != F->nr_class || m->nr_fn != F->nr_fn ||
 	    memcmp(m->labels, F->labels,
-		   (size_t)F->nr_class * sizeof *m->labels) != 0) {
-		char a[128], b[128];  /* the class lists */
+		   (size_t)F->nr_class * sizeof *m->labels) != 0)
 		return lsv_fail(F->err, LSV_EINVAL,
 				"the starting model's classes (%s) are not these "
 				"data's (%s) in the same order",
 				label_list(m->labels, m->nr_class, a, sizeof a),
 				label_list(F->labels, F->nr_class, b, sizeof b));
-	}
+	return LSV_OK;
+}
+
+/* On a Nystrom map the run keeps the model's landmarks: -N must be their
+ * number, and the model must hold all of them. */
+static lsv_status start_landmarks(const lsv_fit *F, const method_row *row,
+				  const lsv_model *m)
+{
+	const lsv_train_param *p = F->p, *q = &m->param;
+
 	if (row->map && p->landmarks > 0 && q->landmarks != p->landmarks)
 		return lsv_fail(F->err, LSV_EINVAL,
 				"the starting model has %ld Nystrom landmarks, -N "
@@ -1427,10 +1447,19 @@ static lsv_status warm_start(lsv_fit *F, const method_row *row,
 				"landmarks (one whose coefficients are all 0 is not "
 				"saved): it cannot start this run",
 				m->sv->n, q->landmarks);
-	if (row->map && p->landmarks == 0) {  /* weights: nothing to match */
-		F->warm = 1;
-		return LSV_OK;
-	}
+	return LSV_OK;
+}
+
+/* Each expansion point of m matched to the first row of x equal to it
+ * after the previous match: F->warm_rows, and F->alpha at those rows
+ * m's coefficients (the caller's zeros elsewhere). */
+static lsv_status match_rows(lsv_fit *F, const lsv_model *m)
+{
+	const lsv_train_param *p = F->p, *q = &m->param;
+	const lsv_data *x = F->x;
+	size_t n = F->n, i = 0, k;
+	int c;
+
 	if ((F->warm_rows = lsv_alloc(m->sv->n + 1, sizeof *F->warm_rows)) ==
 	    NULL)
 		return lsv_fail(F->err, LSV_ENOMEM, "out of memory");
@@ -1458,6 +1487,38 @@ static lsv_status warm_start(lsv_fit *F, const method_row *row,
 			F->alpha[i + (size_t)c * n] =
 				m->coef[k * (size_t)F->nr_fn + (size_t)c];
 	}
+	return LSV_OK;
+}
+
+/*
+ * F->alpha from the model m (p->init): m's coefficients on the rows of x
+ * its expansion points are, 0 elsewhere (the rows m has not seen), and
+ * those rows in F->warm_rows.  A feature map's row takes its start from m
+ * itself (nystrom.c): Nystrom's expansion points are its landmarks, which
+ * it keeps (so -N must be the model's number of landmarks); the linear
+ * map's model holds weights, not rows, and no row is matched.  Each
+ * expansion point is matched to the first row equal to it after the
+ * previous match (a model keeps its points in row order), so the points
+ * must be rows of x in order: a model trained on a prefix of x.  Duplicate
+ * rows may take each other's coefficient; K alpha, the function, is the
+ * same.  Checks m against the resolved parameters F->p first
+ * (lsv_train_param.init says which).
+ */
+static lsv_status warm_start(lsv_fit *F, const method_row *row,
+			     const lsv_model *m)
+{
+	lsv_status st;
+
+	if ((st = start_method(F, row, m)) != LSV_OK ||
+	    (st = start_kernel(F, m)) != LSV_OK ||
+	    (st = start_laplacian(F, m)) != LSV_OK ||
+	    (st = start_classes(F, m)) != LSV_OK ||
+	    (st = start_landmarks(F, row, m)) != LSV_OK)
+		return st;
+	/* the linear map's weights: nothing to match */
+	if (!(row->map && F->p->landmarks == 0) &&
+	    (st = match_rows(F, m)) != LSV_OK)
+		return st;
 	F->warm = 1;
 	return LSV_OK;
 }
