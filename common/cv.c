@@ -683,48 +683,49 @@ static lsv_status fold_balance(shared_cv *C, lsv_fit *F, size_t ns,
 	return LSV_OK;
 }
 
-static lsv_status fold_fit(shared_cv *C, const double *Kt,
-			   const lsv_train_param *p, lsv_fit_fn fit, long f,
-			   class_loss *acc, size_t *correct, int *nr_fn_out,
-			   lsv_error *err)
+/* Fold f's training positions S (labels ys) and held-out ones H among
+ * the l labeled rows, in order. */
+static void fold_split(shared_cv *C, long f, size_t *ns, size_t *nh)
 {
-	size_t l = C->l, ns = 0, nh = 0, i, j;
-	lsv_train_param q = *p;
-	static const lsv_train_progress none = {NULL, NULL, NULL};
-	lsv_train_report rep;
-	double *labels = NULL;
-	lsv_fit F;
-	lsv_status st;
-	int c, nr_class = 0, NS, NH, NF;
-	const double one = 1.0, zero = 0.0;
+	size_t i;
 
-	for (i = 0; i < l; i++) {
+	*ns = *nh = 0;
+	for (i = 0; i < C->l; i++) {
 		if (C->fold[i] == f)
-			C->H[nh++] = i;
+			C->H[(*nh)++] = i;
 		else
-			C->ys[ns] = C->y[i], C->S[ns++] = i;
+			C->ys[*ns] = C->y[i], C->S[(*ns)++] = i;
 	}
-	if ((st = lsv_fit_classes(C->ys, ns, C->labels, C->nr_class, &labels,
-				  &nr_class, err)) != LSV_OK)
-		return st;
-	memset(&F, 0, sizeof F);
-	memset(&rep, 0, sizeof rep);
-	q.gamma_I = 0.0;  /* the graph is inside Kt */
-	F.p = &q;
-	F.n = F.l = ns;
-	F.lab = C->iota;
-	F.nr_class = nr_class;
-	F.nr_fn = nr_class == 2 ? 1 : nr_class;
-	F.labels = labels;
-	F.Y = C->Y;
-	F.K = C->Ks;
-	F.progress = &none;
-	F.report = &rep;
-	F.err = err;
-	F.alpha = C->alpha;
-	F.bias = C->bias;
-	for (c = 0; c < F.nr_fn; c++) {
-		F.bias[c] = 0.0;
+}
+
+/* F: the fold's training problem on the block Ks = K~_SS of Kt, one
+ * function per class (one for two classes) with targets Y = +-1, from
+ * alpha = 0 and b = 0, under q (gamma_I = 0: the graph is inside K~). */
+static void fold_problem(shared_cv *C, const double *Kt, size_t ns,
+			 const double *labels, int nr_class,
+			 const lsv_train_param *q, lsv_train_report *rep,
+			 lsv_error *err, lsv_fit *F)
+{
+	static const lsv_train_progress none = {NULL, NULL, NULL};
+	size_t l = C->l, i, j;
+	int c;
+
+	memset(F, 0, sizeof *F);
+	F->p = q;
+	F->n = F->l = ns;
+	F->lab = C->iota;
+	F->nr_class = nr_class;
+	F->nr_fn = nr_class == 2 ? 1 : nr_class;
+	F->labels = labels;
+	F->Y = C->Y;
+	F->K = C->Ks;
+	F->progress = &none;
+	F->report = rep;
+	F->err = err;
+	F->alpha = C->alpha;
+	F->bias = C->bias;
+	for (c = 0; c < F->nr_fn; c++) {
+		F->bias[c] = 0.0;
 		for (i = 0; i < ns; i++) {
 			C->Y[i + (size_t)c * ns] = C->ys[i] == labels[c] ? 1.0 : -1.0;
 			C->alpha[i + (size_t)c * ns] = 0.0;
@@ -733,42 +734,87 @@ static lsv_status fold_fit(shared_cv *C, const double *Kt,
 	for (j = 0; j < ns; j++)
 		for (i = 0; i < ns; i++)
 			C->Ks[i + j * ns] = Kt[C->S[i] + C->S[j] * l];
+}
+
+/* An ill-conditioned system can give infinite or NaN coefficients
+ * without the solver noticing: refused here, not scored. */
+static lsv_status coefficients_finite(const double *alpha, size_t count,
+				      lsv_error *err)
+{
+	size_t i;
+
+	for (i = 0; i < count; i++)
+		if (!isfinite(alpha[i]))
+			return lsv_fail(err, LSV_ENUMERIC,
+					"training produced non-finite coefficients "
+					"(ill-conditioned system)");
+	return LSV_OK;
+}
+
+/* The fold model's held-out rows scored into acc and correct: f_H =
+ * K~_HS alpha + b (nh x nr_fn), each function divided by s_c, its RMS
+ * on the training rows' values Ks alpha + b (why: Scoring, above). */
+static void score_held_out(shared_cv *C, const double *Kt, const lsv_fit *F,
+			   size_t ns, size_t nh, class_loss *acc,
+			   size_t *correct)
+{
+	size_t l = C->l, i, j;
+	int NS = (int)ns, NH = (int)nh, NF = F->nr_fn, c;
+	const double one = 1.0, zero = 0.0;
+
+	for (j = 0; j < ns; j++)
+		for (i = 0; i < nh; i++)
+			C->Khs[i + j * nh] = Kt[C->H[i] + C->S[j] * l];
+	dgemm_("N", "N", &NH, &NF, &NS, &one, C->Khs, &NH, C->alpha, &NS,
+	       &zero, C->f, &NH, 1, 1);
+	dgemm_("N", "N", &NS, &NF, &NS, &one, C->Ks, &NS, C->alpha, &NS,
+	       &zero, C->ftr, &NS, 1, 1);
+	for (c = 0; c < NF; c++)
+		for (i = 0; i < ns; i++)
+			C->ftr[i + (size_t)c * ns] += F->bias[c];
+	output_scale(C->ftr, ns, 1, ns, NF, C->scale);
+	for (i = 0; i < nh; i++) {
+		for (c = 0; c < NF; c++)
+			C->row[c] = C->f[i + (size_t)c * nh] + F->bias[c];
+		score_row(C->y[C->H[i]], C->row, C->scale, F->labels,
+			  F->nr_class, NF, 0, acc, correct);
+	}
+}
+
+/* Fold f of one setting (p) on K~ at its ratio (Kt, l x l): trained on
+ * the fold's labeled rows by fit, balanced (-p) and its held-out rows
+ * scored; *nr_fn_out gets its number of functions. */
+static lsv_status fold_fit(shared_cv *C, const double *Kt,
+			   const lsv_train_param *p, lsv_fit_fn fit, long f,
+			   class_loss *acc, size_t *correct, int *nr_fn_out,
+			   lsv_error *err)
+{
+	lsv_train_param q = *p;
+	lsv_train_report rep;
+	double *labels = NULL;
+	size_t ns, nh;
+	int nr_class = 0;
+	lsv_fit F;
+	lsv_status st;
+
+	fold_split(C, f, &ns, &nh);
+	if ((st = lsv_fit_classes(C->ys, ns, C->labels, C->nr_class, &labels,
+				  &nr_class, err)) != LSV_OK)
+		return st;
+	memset(&rep, 0, sizeof rep);
+	q.gamma_I = 0.0;  /* the graph is inside Kt */
+	fold_problem(C, Kt, ns, labels, nr_class, &q, &rep, err, &F);
 	if (nr_class < 2)
 		st = lsv_fail(err, LSV_EINVAL,
 			      "fold %ld: the training rows have only one class", f + 1);
 	else
 		st = fit(&F, NULL);
-	for (i = 0; st == LSV_OK && i < ns * (size_t)F.nr_fn; i++)
-		if (!isfinite(C->alpha[i]))
-			st = lsv_fail(err, LSV_ENUMERIC,
-				      "training produced non-finite coefficients "
-				      "(ill-conditioned system)");
+	if (st == LSV_OK)
+		st = coefficients_finite(C->alpha, ns * (size_t)F.nr_fn, err);
 	if (st == LSV_OK && C->Ka != NULL)
 		st = fold_balance(C, &F, ns, labels, err);
-	if (st == LSV_OK && nh > 0) {
-		/* held-out scores f_H = K~_HS alpha + b, nh x nr_fn */
-		for (j = 0; j < ns; j++)
-			for (i = 0; i < nh; i++)
-				C->Khs[i + j * nh] = Kt[C->H[i] + C->S[j] * l];
-		NS = (int)ns;
-		NH = (int)nh;
-		NF = F.nr_fn;
-		dgemm_("N", "N", &NH, &NF, &NS, &one, C->Khs, &NH, C->alpha, &NS,
-		       &zero, C->f, &NH, 1, 1);
-		/* the output scales on the training rows: Ks alpha + b */
-		dgemm_("N", "N", &NS, &NF, &NS, &one, C->Ks, &NS, C->alpha, &NS,
-		       &zero, C->ftr, &NS, 1, 1);
-		for (c = 0; c < NF; c++)
-			for (i = 0; i < ns; i++)
-				C->ftr[i + (size_t)c * ns] += F.bias[c];
-		output_scale(C->ftr, ns, 1, ns, NF, C->scale);
-		for (i = 0; i < nh; i++) {
-			for (c = 0; c < NF; c++)
-				C->row[c] = C->f[i + (size_t)c * nh] + F.bias[c];
-			score_row(C->y[C->H[i]], C->row, C->scale, labels, nr_class,
-				  NF, 0, acc, correct);
-		}
-	}
+	if (st == LSV_OK && nh > 0)
+		score_held_out(C, Kt, &F, ns, nh, acc, correct);
 	*nr_fn_out = F.nr_fn;
 	free(labels);
 	return st;
