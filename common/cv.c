@@ -104,7 +104,7 @@ static void output_scale(const double *f, size_t m, size_t rs, size_t cs,
  */
 typedef struct {
 	int nr;                 /* the classes of all labeled rows */
-	const double *classes;
+	double *classes;
 	double *sum;            /* per class: scaled hinge of its rows */
 	double *sum2;           /* per class: boosting's deviance (the tie
 				   breaker), else 0 */
@@ -1084,7 +1084,164 @@ static lsv_fit_fn share_fit(const lsv_data *x, const lsv_graph *g,
 	return fit;
 }
 
-/* lsv_cv_settings (gp NULL) and lsv_cv_settings_rebuild (g NULL). */
+/* How the m settings use a graph: what cv_settings checks and which
+ * folds get their own graphs. */
+typedef struct {
+	int class_graph;  /* some setting has class-dependent Laplacians */
+	int every_class;  /* every setting has them */
+	int any_graph;    /* some setting has gamma_I > 0 */
+	int boost_graph;  /* some boosting setting has gamma_I > 0 */
+} graph_use;
+
+static graph_use settings_graph_use(const lsv_train_param *p, size_t m)
+{
+	graph_use u = {0, 1, 0, 0};
+	size_t k;
+
+	for (k = 0; k < m; k++) {
+		u.class_graph |= p[k].class_graph;
+		u.every_class &= p[k].class_graph;
+		u.any_graph |= p[k].gamma_I > 0.0;
+		u.boost_graph |= p[k].solver == LSV_SOLVER_BOOST &&
+				 p[k].gamma_I > 0.0;
+	}
+	return u;
+}
+
+/* A graph built for each fold (gp) serves class-dependent Laplacians
+ * alone, and those need g's edges within each class. */
+static lsv_status check_graph_use(const lsv_data *x, const lsv_graph *g,
+				  const lsv_graph_param *gp,
+				  const graph_use *u, lsv_error *err)
+{
+	if (gp != NULL && !u->every_class)
+		return lsv_fail(err, LSV_EINVAL,
+				"a graph built for each fold is for class-"
+				"dependent Laplacians (class_graph)");
+	if (u->class_graph && g != NULL &&
+	    lsv_graph_check_classes(g, x, err) != LSV_OK) {
+		lsv_error e = *err;
+		return lsv_fail(err, LSV_EINVAL, "%s: class-dependent Laplacians "
+				"need a graph within each class", e.msg);
+	}
+	return LSV_OK;
+}
+
+/* acc over the classes of every labeled row of x, zeroed; class_loss_
+ * free frees it, after a failure too. */
+static lsv_status class_loss_init(class_loss *acc, const lsv_data *x,
+				  lsv_error *err)
+{
+	double *y = lsv_alloc(x->l, sizeof *y), *classes = NULL;
+	size_t i, l = 0;
+	lsv_status st;
+
+	memset(acc, 0, sizeof *acc);
+	if (y == NULL)
+		return lsv_fail(err, LSV_ENOMEM, "out of memory");
+	for (i = 0; i < x->n; i++)
+		if (lsv_data_is_labeled(x, i) && l < x->l)
+			y[l++] = x->y[i];
+	st = lsv_fit_classes(y, l, NULL, 0, &classes, &acc->nr, err);
+	free(y);
+	if (st != LSV_OK)
+		return st;
+	acc->classes = classes;
+	acc->sum = lsv_alloc((size_t)acc->nr, sizeof *acc->sum);
+	acc->sum2 = lsv_alloc((size_t)acc->nr, sizeof *acc->sum2);
+	acc->count = lsv_alloc((size_t)acc->nr, sizeof *acc->count);
+	if (acc->sum == NULL || acc->sum2 == NULL || acc->count == NULL)
+		return lsv_fail(err, LSV_ENOMEM, "out of memory");
+	return LSV_OK;
+}
+
+static void class_loss_free(class_loss *acc)
+{
+	free(acc->classes);
+	free(acc->sum);
+	free(acc->sum2);
+	free(acc->count);
+}
+
+/* *gs: an array of folds graphs, each NULL until made. */
+static lsv_status fold_graph_array(long folds, lsv_graph ***gs,
+				   lsv_error *err)
+{
+	if ((*gs = calloc((size_t)folds, sizeof **gs)) == NULL)
+		return lsv_fail(err, LSV_ENOMEM, "out of memory");
+	return LSV_OK;
+}
+
+static void fold_graphs_free(lsv_graph **gs, long folds)
+{
+	long f;
+
+	for (f = 0; gs != NULL && f < folds; f++)
+		lsv_graph_free(gs[f]);
+	free(gs);
+}
+
+/* Every setting on the deformed kernel by share_all, with K computed
+ * here when the caller has none. */
+static lsv_status share_settings(const lsv_data *x, const lsv_graph *g,
+				 const lsv_train_param *p, size_t m,
+				 const double *K, const int *fold, long folds,
+				 lsv_fit_fn fit, const lsv_cv_progress *progress,
+				 class_loss *acc, lsv_cv_score *scores,
+				 lsv_error *err)
+{
+	double *own = NULL;
+	lsv_status st;
+
+	if (K == NULL) {
+		if ((st = lsv_train_kernel(x, &p[0], &own, err)) != LSV_OK)
+			return st;
+		K = own;
+	}
+	if (progress != NULL && progress->sharing != NULL)
+		progress->sharing(progress->ctx, m);
+	st = share_all(x, g, p, m, K, fold, folds, fit, progress, acc, scores,
+		       err);
+	free(own);
+	return st;
+}
+
+/* Every setting trained fold by fold (retrain_one), each on g or, with
+ * class-dependent Laplacians or boosting, on the folds' own graphs gs. */
+static lsv_status retrain_settings(const lsv_data *x, const lsv_graph *g,
+				   lsv_graph *const *gs,
+				   const lsv_train_param *p, size_t m,
+				   const double *K, const int *fold,
+				   long folds,
+				   const lsv_cv_progress *progress,
+				   class_loss *acc, lsv_cv_score *scores,
+				   lsv_error *err)
+{
+	const lsv_train_progress *train = progress ? progress->train : NULL;
+	/* the learned kernels' spectrum (labelaware, kdesign): it depends on
+	 * K or the graph, not on the labels, so every fold and setting of
+	 * this call computes it once */
+	lsv_eig_cache eig;
+	lsv_status st = LSV_OK;
+	size_t k;
+
+	memset(&eig, 0, sizeof eig);
+	for (k = 0; st == LSV_OK && k < m; k++) {
+		st = retrain_one(x, g, p[k].class_graph ||
+				 p[k].solver == LSV_SOLVER_BOOST ? gs : NULL,
+				 &p[k], K, &eig, train, fold, folds, acc,
+				 &scores[k], err);
+		if (st == LSV_OK && progress != NULL && progress->scored != NULL)
+			progress->scored(progress->ctx, k, &scores[k]);
+	}
+	lsv_eig_cache_free(&eig);
+	return st;
+}
+
+/* lsv_cv_settings (gp NULL) and lsv_cv_settings_rebuild (g NULL): the
+ * checks, then the folds' own graphs where the settings need them, then
+ * every setting scored, on one shared factorization when share_fit
+ * allows, else trained fold by fold. */
 static lsv_status cv_settings(const lsv_data *x, const lsv_graph *g,
 			      const lsv_graph_param *gp,
 			      const lsv_train_param *p, size_t m,
@@ -1093,97 +1250,34 @@ static lsv_status cv_settings(const lsv_data *x, const lsv_graph *g,
 			      lsv_cv_score *scores, int *shared, lsv_error *err)
 {
 	lsv_fit_fn fit = mode == LSV_CV_SHARE ? share_fit(x, g, p, m) : NULL;
-	const lsv_train_progress *train = progress ? progress->train : NULL;
-	double *own = NULL, *y = NULL, *classes = NULL;
+	graph_use use = settings_graph_use(p, m);
 	lsv_graph **gs = NULL;
-	lsv_status st = LSV_OK;
 	class_loss acc;
-	/* the learned kernels' spectrum (labelaware, kdesign): it depends on
-	 * K or the graph, not on the labels, so every fold and setting of
-	 * this call computes it once */
-	lsv_eig_cache eig;
-	size_t k, i, l = 0;
-	int class_graph = 0, every_class = 1, any_graph = 0, boost_graph = 0;
-	long f;
+	lsv_status st;
 
-	memset(&acc, 0, sizeof acc);
-	memset(&eig, 0, sizeof eig);
 	if (shared != NULL)
 		*shared = fit != NULL;
-	for (k = 0; k < m; k++) {
-		class_graph |= p[k].class_graph;
-		every_class &= p[k].class_graph;
-		any_graph |= p[k].gamma_I > 0.0;
-	}
-	if (gp != NULL && !every_class)
-		return lsv_fail(err, LSV_EINVAL,
-				"a graph built for each fold is for class-"
-				"dependent Laplacians (class_graph)");
-	if (class_graph && g != NULL &&
-	    lsv_graph_check_classes(g, x, err) != LSV_OK) {
-		lsv_error e = *err;
-		return lsv_fail(err, LSV_EINVAL, "%s: class-dependent Laplacians "
-				"need a graph within each class", e.msg);
-	}
-	if ((y = lsv_alloc(x->l, sizeof *y)) == NULL)
-		return lsv_fail(err, LSV_ENOMEM, "out of memory");
-	for (i = 0; i < x->n; i++)  /* the classes of every labeled row */
-		if (lsv_data_is_labeled(x, i) && l < x->l)
-			y[l++] = x->y[i];
-	st = lsv_fit_classes(y, l, NULL, 0, &classes, &acc.nr, err);
-	free(y);
-	if (st != LSV_OK)
+	if ((st = check_graph_use(x, g, gp, &use, err)) != LSV_OK)
 		return st;
-	acc.classes = classes;
-	acc.sum = lsv_alloc((size_t)acc.nr, sizeof *acc.sum);
-	acc.sum2 = lsv_alloc((size_t)acc.nr, sizeof *acc.sum2);
-	acc.count = lsv_alloc((size_t)acc.nr, sizeof *acc.count);
-	if (acc.sum == NULL || acc.sum2 == NULL || acc.count == NULL)
-		st = lsv_fail(err, LSV_ENOMEM, "out of memory");
+	st = class_loss_init(&acc, x, err);
 	/* class-dependent Laplacians: each fold's graph from its training
 	 * labels alone, made once for every setting */
-	if (st == LSV_OK && class_graph && any_graph && (g != NULL || gp != NULL)) {
-		if ((gs = calloc((size_t)folds, sizeof *gs)) == NULL)
-			st = lsv_fail(err, LSV_ENOMEM, "out of memory");
-		else
-			st = fold_graphs(x, g, gp, fold, folds, gs, err);
-	}
-	if (st == LSV_OK && fit != NULL && K == NULL &&
-	    (st = lsv_train_kernel(x, &p[0], &own, err)) == LSV_OK)
-		K = own;
-	if (st == LSV_OK && fit != NULL) {
-		if (progress != NULL && progress->sharing != NULL)
-			progress->sharing(progress->ctx, m);
-		st = share_all(x, g, p, m, K, fold, folds, fit, progress, &acc,
-			       scores, err);
-	}
+	if (st == LSV_OK && use.class_graph && use.any_graph &&
+	    (g != NULL || gp != NULL) &&
+	    (st = fold_graph_array(folds, &gs, err)) == LSV_OK)
+		st = fold_graphs(x, g, gp, fold, folds, gs, err);
+	if (st == LSV_OK && fit != NULL)
+		st = share_settings(x, g, p, m, K, fold, folds, fit, progress,
+				    &acc, scores, err);
 	/* boosting: each fold's graph without its held-out rows' edges */
-	for (k = 0; k < m; k++)
-		boost_graph |= p[k].solver == LSV_SOLVER_BOOST &&
-			       p[k].gamma_I > 0.0;
-	if (st == LSV_OK && boost_graph && g != NULL && gs == NULL) {
-		if ((gs = calloc((size_t)folds, sizeof *gs)) == NULL)
-			st = lsv_fail(err, LSV_ENOMEM, "out of memory");
-		else
-			st = fold_graphs_isolated(g, fold, folds, gs, err);
-	}
-	for (k = 0; st == LSV_OK && fit == NULL && k < m; k++) {
-		st = retrain_one(x, g, p[k].class_graph ||
-				 p[k].solver == LSV_SOLVER_BOOST ? gs : NULL,
-				 &p[k], K, &eig, train, fold, folds, &acc,
-				 &scores[k], err);
-		if (st == LSV_OK && progress != NULL && progress->scored != NULL)
-			progress->scored(progress->ctx, k, &scores[k]);
-	}
-	for (f = 0; gs != NULL && f < folds; f++)
-		lsv_graph_free(gs[f]);
-	free(gs);
-	lsv_eig_cache_free(&eig);
-	free(own);
-	free(classes);
-	free(acc.sum);
-	free(acc.sum2);
-	free(acc.count);
+	if (st == LSV_OK && use.boost_graph && g != NULL && gs == NULL &&
+	    (st = fold_graph_array(folds, &gs, err)) == LSV_OK)
+		st = fold_graphs_isolated(g, fold, folds, gs, err);
+	if (st == LSV_OK && fit == NULL)
+		st = retrain_settings(x, g, gs, p, m, K, fold, folds, progress,
+				      &acc, scores, err);
+	fold_graphs_free(gs, folds);
+	class_loss_free(&acc);
 	return st;
 }
 
