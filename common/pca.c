@@ -47,13 +47,113 @@ static void centered(const lsv_data *x, size_t r0, size_t cnt, size_t d,
 	}
 }
 
+/* A fit's memory failure, named by its covariance's size. */
+static lsv_status pca_nomem(lsv_error *err, size_t d)
+{
+	return lsv_fail(err, LSV_ENOMEM,
+			"out of memory for PCA (%zu features: %zu bytes)", d,
+			d * d * sizeof(double));
+}
+
+/* An empty fit of k components on d features, its mean zeroed; NULL when
+ * out of memory. */
+static lsv_pca *pca_new(size_t d, size_t k)
+{
+	lsv_pca *pc = calloc(1, sizeof *pc);
+
+	if (pc == NULL)
+		return NULL;
+	pc->d = d;
+	pc->k = k;
+	pc->mean = calloc(d, sizeof *pc->mean);
+	pc->V = malloc(d * k * sizeof *pc->V);
+	pc->variance = malloc(k * sizeof *pc->variance);
+	if (!pc->mean || !pc->V || !pc->variance) {
+		lsv_pca_free(pc);
+		return NULL;
+	}
+	return pc;
+}
+
+/* mean (d, zeroed) = 1/n sum_i x_i */
+static void feature_mean(const lsv_data *x, double *mean)
+{
+	size_t i, j;
+
+	for (i = 0; i < x->n; i++)
+		for (j = x->rowptr[i]; j < x->rowptr[i + 1]; j++)
+			mean[x->col[j]] += x->val[j];
+	for (j = 0; j < x->dim; j++)
+		mean[j] /= (double)x->n;
+}
+
+/* C (upper triangle of d x d, zeroed) = 1/n sum (x - m)(x - m)', block
+ * by block of ROWS rows (B: d x ROWS scratch), each centered first: no
+ * cancellation between X'X and n m m'. */
+static void covariance(const lsv_data *x, const double *mean, size_t d,
+		       double *B, double *C)
+{
+	size_t n = x->n, r0;
+	int D = (int)d;
+
+	for (r0 = 0; r0 < n; r0 += ROWS) {
+		size_t cnt = n - r0 < ROWS ? n - r0 : ROWS;
+		int K = (int)cnt;
+		double alpha = 1.0 / (double)n, one = 1.0;
+		centered(x, r0, cnt, d, mean, B);
+		dsyrk_("U", "N", &D, &K, &alpha, B, &D, &one, C, &D, 1, 1);
+	}
+}
+
+/* The d x d symmetric C's eigenpairs in place (dsyev, upper triangle):
+ * w ascending, the eigenvectors C's columns. */
+static lsv_status covariance_eigen(double *C, size_t d, double *w,
+				   lsv_error *err)
+{
+	int D = (int)d, info, lwork = -1;
+	double wq, *work;
+
+	dsyev_("V", "U", &D, C, &D, w, &wq, &lwork, &info, 1, 1);
+	lwork = (int)wq;
+	work = malloc((size_t)(lwork > 0 ? lwork : 1) * sizeof *work);
+	if (work == NULL)
+		return pca_nomem(err, d);
+	dsyev_("V", "U", &D, C, &D, w, work, &lwork, &info, 1, 1);
+	free(work);
+	if (info != 0)
+		return lsv_fail(err, LSV_ENUMERIC,
+				"the covariance eigensolver failed (LAPACK dsyev "
+				"info %d)", info);
+	return LSV_OK;
+}
+
+/* pc's k components from C's eigenpairs (w ascending): the last k,
+ * largest first, each signed so that its largest-magnitude entry is
+ * positive (see the top); a variance below 0 is rounding: 0. */
+static void keep_largest(const double *C, const double *w, lsv_pca *pc)
+{
+	size_t d = pc->d, i, j;
+
+	for (j = 0; j < pc->k; j++) {
+		const double *v = C + (d - 1 - j) * d;
+		double *o = pc->V + j * d, big = 0.0, sign = 1.0;
+		for (i = 0; i < d; i++)
+			if (fabs(v[i]) > big) {
+				big = fabs(v[i]);
+				sign = v[i] < 0 ? -1.0 : 1.0;
+			}
+		for (i = 0; i < d; i++)
+			o[i] = sign * v[i];
+		pc->variance[j] = w[d - 1 - j] > 0 ? w[d - 1 - j] : 0.0;
+	}
+}
+
 lsv_status lsv_pca_fit(const lsv_data *x, size_t k, lsv_pca **out,
 		       lsv_error *err)
 {
-	size_t d = x->dim, n = x->n, i, j, r0;
+	size_t d = x->dim, j;
 	lsv_pca *pc = NULL;
-	double *C = NULL, *B = NULL, *w = NULL, *work = NULL, wq;
-	int D, info, lwork = -1;
+	double *C = NULL, *B = NULL, *w = NULL;
 	lsv_status st = LSV_OK;
 
 	*out = NULL;
@@ -65,34 +165,16 @@ lsv_status lsv_pca_fit(const lsv_data *x, size_t k, lsv_pca **out,
 		return lsv_fail(err, LSV_ETOOBIG,
 				"%zu features: the %zu x %zu covariance is too large "
 				"(at most 20000 features)", d, d, d);
-	D = (int)d;
-	pc = calloc(1, sizeof *pc);
+	pc = pca_new(d, k);
 	C = calloc(d * d, sizeof *C);
 	B = malloc(d * ROWS * sizeof *B);
 	w = malloc(d * sizeof *w);
-	if (pc == NULL || C == NULL || B == NULL || w == NULL)
-		goto nomem;
-	pc->d = d;
-	pc->k = k;
-	pc->mean = calloc(d, sizeof *pc->mean);
-	pc->V = malloc(d * k * sizeof *pc->V);
-	pc->variance = malloc(k * sizeof *pc->variance);
-	if (!pc->mean || !pc->V || !pc->variance)
-		goto nomem;
-	for (i = 0; i < n; i++)
-		for (j = x->rowptr[i]; j < x->rowptr[i + 1]; j++)
-			pc->mean[x->col[j]] += x->val[j];
-	for (j = 0; j < d; j++)
-		pc->mean[j] /= (double)n;
-	/* C = 1/n sum (x - m)(x - m)', block by block (centered first: no
-	 * cancellation between X'X and n m m'). */
-	for (r0 = 0; r0 < n; r0 += ROWS) {
-		size_t cnt = n - r0 < ROWS ? n - r0 : ROWS;
-		int K = (int)cnt;
-		double alpha = 1.0 / (double)n, one = 1.0;
-		centered(x, r0, cnt, d, pc->mean, B);
-		dsyrk_("U", "N", &D, &K, &alpha, B, &D, &one, C, &D, 1, 1);
+	if (pc == NULL || C == NULL || B == NULL || w == NULL) {
+		st = pca_nomem(err, d);
+		goto done;
 	}
+	feature_mean(x, pc->mean);
+	covariance(x, pc->mean, d, B, C);
 	for (j = 0, pc->total = 0.0; j < d; j++)
 		pc->total += C[j + j * d];
 	/* The reader takes values up to about 1e308, but their squares (and
@@ -106,44 +188,16 @@ lsv_status lsv_pca_fit(const lsv_data *x, size_t k, lsv_pca **out,
 			      "data");
 		goto done;
 	}
-	dsyev_("V", "U", &D, C, &D, w, &wq, &lwork, &info, 1, 1);
-	lwork = (int)wq;
-	work = malloc((size_t)(lwork > 0 ? lwork : 1) * sizeof *work);
-	if (work == NULL)
-		goto nomem;
-	dsyev_("V", "U", &D, C, &D, w, work, &lwork, &info, 1, 1);
-	if (info != 0) {
-		st = lsv_fail(err, LSV_ENUMERIC,
-			      "the covariance eigensolver failed (LAPACK dsyev info "
-			      "%d)", info);
+	if ((st = covariance_eigen(C, d, w, err)) != LSV_OK)
 		goto done;
-	}
-	/* dsyev: ascending eigenvalues; keep the last k, largest first. */
-	for (j = 0; j < k; j++) {
-		const double *v = C + (d - 1 - j) * d;
-		double *o = pc->V + j * d, big = 0.0, sign = 1.0;
-		for (i = 0; i < d; i++)
-			if (fabs(v[i]) > big) {
-				big = fabs(v[i]);
-				sign = v[i] < 0 ? -1.0 : 1.0;
-			}
-		for (i = 0; i < d; i++)
-			o[i] = sign * v[i];
-		pc->variance[j] = w[d - 1 - j] > 0 ? w[d - 1 - j] : 0.0;
-	}
+	keep_largest(C, w, pc);
 	*out = pc;
 	pc = NULL;
-	goto done;
-nomem:
-	st = lsv_fail(err, LSV_ENOMEM,
-		      "out of memory for PCA (%zu features: %zu bytes)", d,
-		      d * d * sizeof(double));
 done:
 	lsv_pca_free(pc);
 	free(C);
 	free(B);
 	free(w);
-	free(work);
 	return st;
 }
 
