@@ -420,6 +420,117 @@ static lsv_status line_search(const double *K, const double *D, size_t l,
 	return LSV_OK;
 }
 
+/* lsv_combine_weights' scratch: K, its factor A, G = X X' and the
+ * direction D (l x l each), the solutions X (l x C), the gains gq and
+ * the random order perm (Q each), and line_search's W. */
+typedef struct {
+	double *K, *A, *X, *G, *D, *gq, *W;
+	size_t *perm;
+} weights_work;
+
+static int weights_work_alloc(weights_work *w, size_t l, size_t Q, int C)
+{
+	size_t ll = l * l, lc = l * (size_t)C;
+
+	w->K = lsv_alloc(ll, sizeof *w->K);
+	w->A = lsv_alloc(ll, sizeof *w->A);
+	w->X = lsv_alloc(lc, sizeof *w->X);
+	w->G = lsv_alloc(ll, sizeof *w->G);
+	w->D = lsv_alloc(ll, sizeof *w->D);
+	w->gq = lsv_alloc(Q, sizeof *w->gq);
+	w->W = lsv_alloc(2 * ll + 3 * lc, sizeof *w->W);
+	w->perm = lsv_alloc(Q, sizeof *w->perm);
+	return w->K && w->A && w->X && w->G && w->D && w->gq && w->W &&
+	       w->perm;
+}
+
+static void weights_work_free(weights_work *w)
+{
+	free(w->K);
+	free(w->A);
+	free(w->X);
+	free(w->G);
+	free(w->D);
+	free(w->gq);
+	free(w->W);
+	free(w->perm);
+}
+
+/* K = sum_q lambda_q K_q: the stacked kernels S (l^2 x Q) times lambda */
+static void combined_kernel(const double *S, size_t ll, size_t Q,
+			    const double *lambda, double *K)
+{
+	const double one = 1.0, zero = 0.0;
+	int LL = (int)ll, QQ = (int)Q, inc = 1;
+
+	dgemv_("N", &LL, &QQ, &one, S, &LL, lambda, &inc, &zero, K, &inc, 1);
+}
+
+/* The improving kernel of largest g_q (the first of equals), or Q. */
+static size_t largest_improving(const double *gq, size_t Q, double g)
+{
+	size_t q, pick = Q;
+	double best = 0.0;
+
+	for (q = 0; q < Q; q++)
+		if (gq[q] > g * (1.0 + IMPROVE) && (pick == Q || gq[q] > best)) {
+			pick = q;
+			best = gq[q];
+		}
+	return pick;
+}
+
+/* The first improving kernel in a fresh random order (a Fisher-Yates
+ * shuffle into perm each step, as minimax_sq.m), or Q. */
+static size_t random_improving(const double *gq, size_t Q, double g,
+			       lsv_rng *rng, size_t *perm)
+{
+	size_t q;
+
+	for (q = 0; q < Q; q++)
+		perm[q] = q;
+	for (q = Q; q > 1; q--) {
+		size_t j = (size_t)(lsv_rng_next(rng) % q), tmp;
+		tmp = perm[q - 1];
+		perm[q - 1] = perm[j];
+		perm[j] = tmp;
+	}
+	for (q = 0; q < Q; q++)
+		if (gq[perm[q]] > g * (1.0 + IMPROVE))
+			return perm[q];
+	return Q;
+}
+
+/* The kernel the next step moves toward, or Q when none improves on K
+ * (the minimum): g_q = sum_c x_c' K_q x_c = <K_q, X X'> for every q at
+ * once (one dgemv of the stacked kernels S with vec(G), G = X X'),
+ * against g = sum_c x_c' K x_c = sum_q lambda_q g_q. */
+static size_t improving_kernel(const double *S, size_t l, size_t Q, int C,
+			       const double *lambda, int random, lsv_rng *rng,
+			       weights_work *w)
+{
+	const double one = 1.0, zero = 0.0;
+	int LL = (int)(l * l), QQ = (int)Q, L_ = (int)l, inc = 1;
+	double g;
+
+	dgemm_("N", "T", &L_, &L_, &C, &one, w->X, &L_, w->X, &L_, &zero, w->G,
+	       &L_, 1, 1);
+	dgemv_("T", &LL, &QQ, &one, S, &LL, w->G, &inc, &zero, w->gq, &inc, 1);
+	g = dot(lambda, w->gq, Q);
+	return random ? random_improving(w->gq, Q, g, rng, w->perm)
+		      : largest_improving(w->gq, Q, g);
+}
+
+/* lambda = p e_pick + (1 - p) lambda: still in the simplex */
+static void move_weights(double *lambda, size_t Q, size_t pick, double p)
+{
+	size_t q;
+
+	for (q = 0; q < Q; q++)
+		lambda[q] *= 1.0 - p;
+	lambda[pick] += p;
+}
+
 lsv_status lsv_combine_weights(const double *S, size_t l, size_t Q,
 			       const double *Y, int C, double mu, long steps,
 			       int random, unsigned long long seed,
@@ -428,20 +539,14 @@ lsv_status lsv_combine_weights(const double *S, size_t l, size_t Q,
 			       lsv_error *err)
 {
 	size_t ll = l * l, lc = l * (size_t)C, q;
-	double *K = lsv_alloc(ll, sizeof *K), *A = lsv_alloc(ll, sizeof *A),
-	       *X = lsv_alloc(lc, sizeof *X), *G = lsv_alloc(ll, sizeof *G),
-	       *D = lsv_alloc(ll, sizeof *D), *gq = lsv_alloc(Q, sizeof *gq),
-	       *W = lsv_alloc(2 * ll + 3 * lc, sizeof *W);
-	size_t *perm = lsv_alloc(Q, sizeof *perm);
-	const double one = 1.0, zero = 0.0;
-	int LL = (int)ll, QQ = (int)Q, L_ = (int)l, inc = 1;
+	weights_work w;
 	lsv_rng rng;
 	lsv_status st = LSV_OK;
 	long t;
 
 	*taken = 0;
 	*capped = 0;
-	if (!K || !A || !X || !G || !D || !gq || !W || !perm) {
+	if (!weights_work_alloc(&w, l, Q, C)) {
 		st = lsv_fail(err, LSV_ENOMEM, "out of memory for the combination");
 		goto done;
 	}
@@ -451,14 +556,13 @@ lsv_status lsv_combine_weights(const double *S, size_t l, size_t Q,
 	}
 	lsv_rng_seed(&rng, seed);
 	for (t = 0;; t++) {
-		double g, best = 0.0, p;
-		size_t pick = Q;
+		size_t pick;
+		double p;
 
-		/* K = sum_q lambda_q K_q: the stacked kernels times lambda */
-		dgemv_("N", &LL, &QQ, &one, S, &LL, lambda, &inc, &zero, K, &inc, 1);
-		if ((st = solve(K, l, mu, Y, C, A, X, err)) != LSV_OK)
+		combined_kernel(S, ll, Q, lambda, w.K);
+		if ((st = solve(w.K, l, mu, Y, C, w.A, w.X, err)) != LSV_OK)
 			goto done;
-		*obj = mu * dot(Y, X, lc);
+		*obj = mu * dot(Y, w.X, lc);
 		if (t == 0)
 			*obj0 = *obj;
 		if (t >= steps) {
@@ -466,54 +570,21 @@ lsv_status lsv_combine_weights(const double *S, size_t l, size_t Q,
 			*capped = steps > 0;
 			break;
 		}
-		/* g_q = sum_c x_c' K_q x_c = <K_q, X X'>: one dgemv */
-		dgemm_("N", "T", &L_, &L_, &C, &one, X, &L_, X, &L_, &zero, G, &L_,
-		       1, 1);
-		dgemv_("T", &LL, &QQ, &one, S, &LL, G, &inc, &zero, gq, &inc, 1);
-		g = dot(lambda, gq, Q);
-		if (random) {
-			/* a fresh random order each step, as minimax_sq.m */
-			for (q = 0; q < Q; q++)
-				perm[q] = q;
-			for (q = Q; q > 1; q--) {
-				size_t j = (size_t)(lsv_rng_next(&rng) % q), tmp;
-				tmp = perm[q - 1];
-				perm[q - 1] = perm[j];
-				perm[j] = tmp;
-			}
-			for (q = 0; q < Q && pick == Q; q++)
-				if (gq[perm[q]] > g * (1.0 + IMPROVE))
-					pick = perm[q];
-		} else {
-			for (q = 0; q < Q; q++)
-				if (gq[q] > g * (1.0 + IMPROVE) &&
-				    (pick == Q || gq[q] > best)) {
-					pick = q;
-					best = gq[q];
-				}
-		}
+		pick = improving_kernel(S, l, Q, C, lambda, random, &rng, &w);
 		if (pick == Q)
 			break;  /* no kernel improves: the minimum */
-		for (q = 0; q < ll; q++)
-			D[q] = S[q + pick * ll] - K[q];
-		if ((st = line_search(K, D, l, mu, Y, C, W, &p, err)) != LSV_OK)
+		for (q = 0; q < ll; q++)  /* D = K_pick - K */
+			w.D[q] = S[q + pick * ll] - w.K[q];
+		if ((st = line_search(w.K, w.D, l, mu, Y, C, w.W, &p, err)) !=
+		    LSV_OK)
 			goto done;
-		for (q = 0; q < Q; q++)
-			lambda[q] *= 1.0 - p;
-		lambda[pick] += p;
+		move_weights(lambda, Q, pick, p);
 		(*taken)++;
 	}
 	if (C_out != NULL)
-		memcpy(C_out, X, lc * sizeof *X);
+		memcpy(C_out, w.X, lc * sizeof *w.X);
 done:
-	free(K);
-	free(A);
-	free(X);
-	free(G);
-	free(D);
-	free(gq);
-	free(W);
-	free(perm);
+	weights_work_free(&w);
 	return st;
 }
 
