@@ -598,6 +598,67 @@ static int cmp_int(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* Each weighted graph's row scales: isd[q][i] = d_i^-1/2 (normalized)
+ * or 1 where row i of graph q has an edge, 0 for an isolated row; isd[q]
+ * stays NULL for a graph of weight 0.  *cap: the merged graph's most
+ * entries, the sum of the weighted graphs'.  0 when out of memory. */
+static int graph_scales(const lsv_fit *F, const double *lambda, double **isd,
+			size_t *cap)
+{
+	const lsv_graph *const *gs = F->graphs;
+	int normalized = F->p->normalized;
+	size_t n = F->n, q, i, p;
+
+	for (q = 0; q < F->ngraphs; q++) {
+		if (!(lambda[q] > 0.0))
+			continue;
+		*cap += gs[q]->nnz;
+		if ((isd[q] = lsv_alloc(n, sizeof **isd)) == NULL)
+			return 0;
+		for (i = 0; i < n; i++) {
+			double d = 0.0;
+			for (p = gs[q]->rowptr[i]; p < gs[q]->rowptr[i + 1]; p++)
+				d += gs[q]->w[p];
+			isd[q][i] = d > 0.0 ? (normalized ? 1.0 / sqrt(d) : 1.0) : 0.0;
+		}
+	}
+	return 1;
+}
+
+/* Row i of the merged W' = sum_q lambda_q W~_q appended to w at *nnz,
+ * and deg[i]: every weighted graph's row i scattered into acc (mark[j]
+ * == i: column j already in the row), then the touched columns gathered
+ * in increasing order. */
+static void merge_row(const lsv_fit *F, const double *lambda,
+		      double *const *isd, size_t i, lsv_graph *w, double *deg,
+		      double *acc, int *mark, size_t *nnz)
+{
+	int normalized = F->p->normalized;
+	size_t first = *nnz, q, p, k;
+
+	for (q = 0; q < F->ngraphs; q++) {
+		const lsv_graph *g = F->graphs[q];
+		if (isd[q] == NULL || g->rowptr[i] == g->rowptr[i + 1])
+			continue;
+		deg[i] += normalized ? lambda[q] : 0.0;
+		for (p = g->rowptr[i]; p < g->rowptr[i + 1]; p++) {
+			int j = g->col[p];
+			double v = lambda[q] * g->w[p] * isd[q][i] * isd[q][j];
+			if (!normalized)
+				deg[i] += v;
+			if (mark[j] != (int)i) {
+				mark[j] = (int)i;
+				acc[j] = 0.0;
+				w->col[(*nnz)++] = j;
+			}
+			acc[j] += v;
+		}
+	}
+	qsort(w->col + first, *nnz - first, sizeof *w->col, cmp_int);
+	for (k = first; k < *nnz; k++)
+		w->w[k] = acc[w->col[k]];
+}
+
 /* sum_q lambda_q L_q as a sparse operator for the extension's solver:
  * L = Diag(dg) - W', W' = sum_q lambda_q W~_q with W~_q = D_q^-1/2 W_q
  * D_q^-1/2 and dg_i = sum of lambda_q over the graphs where row i has an
@@ -607,9 +668,7 @@ static int cmp_int(const void *a, const void *b)
 static lsv_status combined_laplacian(const lsv_fit *F, const double *lambda,
 				     lsv_graph **Wc, lsv_lapop *L)
 {
-	const lsv_graph *const *gs = F->graphs;
-	size_t n = F->n, q, i, p, cap = 0, nnz = 0;
-	int normalized = F->p->normalized;
+	size_t n = F->n, q, i, cap = 0, nnz = 0;
 	double **isd = calloc(F->ngraphs, sizeof *isd), *acc = NULL;
 	int *mark = NULL;
 	lsv_graph *w = calloc(1, sizeof *w);
@@ -617,21 +676,8 @@ static lsv_status combined_laplacian(const lsv_fit *F, const double *lambda,
 
 	memset(L, 0, sizeof *L);
 	*Wc = NULL;
-	if (isd == NULL || w == NULL)
+	if (isd == NULL || w == NULL || !graph_scales(F, lambda, isd, &cap))
 		goto nomem;
-	for (q = 0; q < F->ngraphs; q++) {
-		if (!(lambda[q] > 0.0))
-			continue;
-		cap += gs[q]->nnz;
-		if ((isd[q] = lsv_alloc(n, sizeof **isd)) == NULL)
-			goto nomem;
-		for (i = 0; i < n; i++) {
-			double d = 0.0;
-			for (p = gs[q]->rowptr[i]; p < gs[q]->rowptr[i + 1]; p++)
-				d += gs[q]->w[p];
-			isd[q][i] = d > 0.0 ? (normalized ? 1.0 / sqrt(d) : 1.0) : 0.0;
-		}
-	}
 	w->n = n;
 	w->rowptr = lsv_alloc(n + 1, sizeof *w->rowptr);
 	w->col = lsv_alloc(cap, sizeof *w->col);
@@ -643,32 +689,9 @@ static lsv_status combined_laplacian(const lsv_fit *F, const double *lambda,
 		goto nomem;
 	for (i = 0; i < n; i++)
 		mark[i] = -1;
-	/* row by row: scatter every graph's row into acc, then gather the
-	 * touched columns in increasing order */
 	w->rowptr[0] = 0;
 	for (i = 0; i < n; i++) {
-		size_t first = nnz, k;
-		for (q = 0; q < F->ngraphs; q++) {
-			const lsv_graph *g = gs[q];
-			if (isd[q] == NULL || g->rowptr[i] == g->rowptr[i + 1])
-				continue;
-			L->deg[i] += normalized ? lambda[q] : 0.0;
-			for (p = g->rowptr[i]; p < g->rowptr[i + 1]; p++) {
-				int j = g->col[p];
-				double v = lambda[q] * g->w[p] * isd[q][i] * isd[q][j];
-				if (!normalized)
-					L->deg[i] += v;
-				if (mark[j] != (int)i) {
-					mark[j] = (int)i;
-					acc[j] = 0.0;
-					w->col[nnz++] = j;
-				}
-				acc[j] += v;
-			}
-		}
-		qsort(w->col + first, nnz - first, sizeof *w->col, cmp_int);
-		for (k = first; k < nnz; k++)
-			w->w[k] = acc[w->col[k]];
+		merge_row(F, lambda, isd, i, w, L->deg, acc, mark, &nnz);
 		w->rowptr[i + 1] = nnz;
 	}
 	w->nnz = nnz;
