@@ -231,15 +231,76 @@ done:
 	return st;
 }
 
+/* The eigenpairs il..iu (1-based, ascending) of the n x n symmetric M
+ * (lower triangle, destroyed) by dsyevr: *m eigenvalues into w, their
+ * vectors into Z's first *m columns (n x (iu - il + 1)). */
+static lsv_status eigen_range(double *M, size_t n, int il, int iu,
+			      double *w, double *Z, int *m, lsv_error *err)
+{
+	int N = (int)n, info, lwork = -1, liwork = -1, iwq;
+	int *isuppz = lsv_alloc(2 * (size_t)(iu - il + 1), sizeof *isuppz);
+	int *iwork = NULL;
+	double *work = NULL, wq, zero = 0.0, abstol = 0.0;
+	lsv_status st = LSV_OK;
+
+	if (isuppz == NULL)
+		return lsv_fail(err, LSV_ENOMEM, "out of memory");
+	dsyevr_("V", "I", "L", &N, M, &N, &zero, &zero, &il, &iu, &abstol, m, w,
+		Z, &N, isuppz, &wq, &lwork, &iwq, &liwork, &info, 1, 1, 1);
+	lwork = (int)wq;
+	liwork = iwq;
+	work = lsv_alloc((size_t)lwork, sizeof *work);
+	iwork = lsv_alloc((size_t)liwork, sizeof *iwork);
+	if (work == NULL || iwork == NULL)
+		st = lsv_fail(err, LSV_ENOMEM, "out of memory");
+	else
+		dsyevr_("V", "I", "L", &N, M, &N, &zero, &zero, &il, &iu, &abstol,
+			m, w, Z, &N, isuppz, work, &lwork, iwork, &liwork, &info,
+			1, 1, 1);
+	if (st == LSV_OK && info != 0)
+		st = lsv_fail(err, LSV_ENUMERIC,
+			      "the eigenvalues of its Laplacian did not converge "
+			      "(LAPACK dsyevr info %d)", info);
+	free(work);
+	free(iwork);
+	free(isuppz);
+	return st;
+}
+
+/* Z = U diag(1/sqrt(lambda)) over the m pairs (w ascending); an
+ * eigenvalue at rounding level (as pinv's tolerance, n eps times the
+ * largest, 2 for the normalized Laplacian's spectrum) would be a null
+ * vector: its column zeroed, left out.  Returns the columns kept. */
+static size_t scale_pairs(const double *w, int m, size_t n, int normalized,
+			  double *Z)
+{
+	double wmax = m > 0 ? w[m - 1] : 0.0;
+	size_t i, j, got = 0;
+
+	if (normalized && wmax < 2.0)
+		wmax = 2.0;
+	for (j = 0; j < (size_t)m; j++) {
+		double s;
+		if (!(w[j] > (double)n * 2.2e-16 * wmax)) {
+			for (i = 0; i < n; i++)
+				Z[i + j * n] = 0.0;
+			continue;
+		}
+		s = 1.0 / sqrt(w[j]);
+		for (i = 0; i < n; i++)
+			Z[i + j * n] *= s;
+		got++;
+	}
+	return got;
+}
+
 lsv_status lsv_pinv_eigen(const lsv_graph *g, int normalized, size_t r,
 			  double *M, double *Z, size_t *got, lsv_error *err)
 {
-	size_t n = g->n, ncomp, j, i;
-	int N = (int)n, il, iu, m = 0, info, lwork = -1, liwork = -1, iwq;
+	size_t n = g->n, ncomp;
+	int il, iu, m = 0;
 	int *comp = lsv_alloc(n, sizeof *comp), *queue = lsv_alloc(n, sizeof *queue);
-	int *isuppz = NULL, *iwork = NULL;
-	double *w = lsv_alloc(n, sizeof *w), *work = NULL, wq, zero = 0.0,
-	       abstol = 0.0, wmax;
+	double *w = lsv_alloc(n, sizeof *w);
 	lsv_status st = LSV_OK;
 
 	*got = 0;
@@ -254,31 +315,9 @@ lsv_status lsv_pinv_eigen(const lsv_graph *g, int normalized, size_t r,
 		goto done;
 	il = (int)ncomp + 1;
 	iu = (int)(ncomp + r < n ? ncomp + r : n);
-	if ((st = lsv_laplacian_dense(g, normalized, 1, M, err)) != LSV_OK)
+	if ((st = lsv_laplacian_dense(g, normalized, 1, M, err)) != LSV_OK ||
+	    (st = eigen_range(M, n, il, iu, w, Z, &m, err)) != LSV_OK)
 		goto done;
-	isuppz = lsv_alloc(2 * (size_t)(iu - il + 1), sizeof *isuppz);
-	if (isuppz == NULL) {
-		st = lsv_fail(err, LSV_ENOMEM, "out of memory");
-		goto done;
-	}
-	dsyevr_("V", "I", "L", &N, M, &N, &zero, &zero, &il, &iu, &abstol, &m, w,
-		Z, &N, isuppz, &wq, &lwork, &iwq, &liwork, &info, 1, 1, 1);
-	lwork = (int)wq;
-	liwork = iwq;
-	work = lsv_alloc((size_t)lwork, sizeof *work);
-	iwork = lsv_alloc((size_t)liwork, sizeof *iwork);
-	if (work == NULL || iwork == NULL) {
-		st = lsv_fail(err, LSV_ENOMEM, "out of memory");
-		goto done;
-	}
-	dsyevr_("V", "I", "L", &N, M, &N, &zero, &zero, &il, &iu, &abstol, &m, w,
-		Z, &N, isuppz, work, &lwork, iwork, &liwork, &info, 1, 1, 1);
-	if (info != 0) {
-		st = lsv_fail(err, LSV_ENUMERIC,
-			      "the eigenvalues of its Laplacian did not converge "
-			      "(LAPACK dsyevr info %d)", info);
-		goto done;
-	}
 	/* MRRR may return fewer pairs than asked with info 0 when eigenvalues
 	 * are (nearly) repeated (some LAPACKs); which ones are missing it does
 	 * not say, so Z Z' would silently not be the rank-r part.  Refused,
@@ -293,31 +332,11 @@ lsv_status lsv_pinv_eigen(const lsv_graph *g, int normalized, size_t r,
 			      "another number of eigenpairs (-N)", m, iu - il + 1);
 		goto done;
 	}
-	/* Z = U diag(1/sqrt(lambda)); an eigenvalue at rounding level (as
-	 * pinv's tolerance, n eps times the largest, 2 for the normalized
-	 * Laplacian's spectrum) would be a null vector: left out */
-	wmax = m > 0 ? w[m - 1] : 0.0;
-	if (normalized && wmax < 2.0)
-		wmax = 2.0;
-	for (j = 0; j < (size_t)m; j++) {
-		double s;
-		if (!(w[j] > (double)n * 2.2e-16 * wmax)) {
-			for (i = 0; i < n; i++)
-				Z[i + j * n] = 0.0;
-			continue;
-		}
-		s = 1.0 / sqrt(w[j]);
-		for (i = 0; i < n; i++)
-			Z[i + j * n] *= s;
-		(*got)++;
-	}
+	*got = scale_pairs(w, m, n, normalized, Z);
 done:
 	free(comp);
 	free(queue);
 	free(w);
-	free(work);
-	free(iwork);
-	free(isuppz);
 	return st;
 }
 
