@@ -90,14 +90,88 @@ lsv_status lsv_nystrom_build_rows(const lsv_data *x, const lsv_train_param *p,
 	return st;
 }
 
+static lsv_status nystrom_nomem(lsv_error *err)
+{
+	return lsv_fail(err, LSV_ENOMEM, "out of memory for the Nystrom features");
+}
+
+/* K_mm = U Lambda U' in place (divide and conquer, dsyevd): ev (m)
+ * ascending, U in Kmm's columns. */
+static lsv_status landmark_eigen(double *Kmm, size_t m, double *ev,
+				 lsv_error *err)
+{
+	int M = (int)m, info, lwork = -1, liwork = -1, iwq, *iwork;
+	double wq, *work;
+
+	dsyevd_("V", "L", &M, Kmm, &M, ev, &wq, &lwork, &iwq, &liwork, &info, 1,
+		1);
+	lwork = (int)wq;
+	liwork = iwq;
+	work = malloc((size_t)(lwork > 0 ? lwork : 1) * sizeof *work);
+	iwork = malloc((size_t)(liwork > 0 ? liwork : 1) * sizeof *iwork);
+	if (work == NULL || iwork == NULL) {
+		free(work);
+		free(iwork);
+		return nystrom_nomem(err);
+	}
+	dsyevd_("V", "L", &M, Kmm, &M, ev, work, &lwork, iwork, &liwork, &info,
+		1, 1);
+	free(work);
+	free(iwork);
+	if (info != 0)
+		return lsv_fail(err, LSV_ENUMERIC,
+				"the landmarks' kernel matrix has no "
+				"eigendecomposition (LAPACK dsyevd info %d)", info);
+	return LSV_OK;
+}
+
+/* ny->V = U_r Lambda_r^-1/2 and ny->lam = Lambda_r over the r
+ * eigenvalues above LSV_NYSTROM_CUTOFF times the largest (the last r
+ * columns of U: ev ascending), and room for Phi (nl x r). */
+static lsv_status nystrom_basis(lsv_nystrom *ny, const double *U,
+				const double *ev, lsv_error *err)
+{
+	size_t m = ny->m, i, j, q;
+	double wmax = ev[m - 1];
+
+	if (!(wmax > 0.0))
+		return lsv_fail(err, LSV_ENUMERIC,
+				"the landmarks' kernel matrix is zero");
+	for (j = 0; j < m; j++)
+		if (ev[j] > LSV_NYSTROM_CUTOFF * wmax)
+			break;
+	ny->r = m - j;
+	ny->V = lsv_alloc(m * ny->r, sizeof *ny->V);
+	ny->lam = lsv_alloc(ny->r, sizeof *ny->lam);
+	ny->Phi = lsv_alloc(ny->nl * ny->r + 1, sizeof *ny->Phi);
+	if (ny->V == NULL || ny->lam == NULL || ny->Phi == NULL)
+		return nystrom_nomem(err);
+	for (i = j; i < m; i++) {
+		double sc = 1.0 / sqrt(ev[i]);
+		ny->lam[i - j] = ev[i];
+		for (q = 0; q < m; q++)
+			ny->V[q + (i - j) * m] = U[q + i * m] * sc;
+	}
+	return LSV_OK;
+}
+
+/* Phi = K_nZ V (nl x r): the features of rows [lo, lo + nl). */
+static void nystrom_features(lsv_nystrom *ny, const double *Knm)
+{
+	int N = (int)ny->nl, R = (int)ny->r, M = (int)ny->m;
+	const double one = 1.0, zero = 0.0;
+
+	if (ny->nl > 0)
+		dgemm_("N", "N", &N, &R, &M, &one, Knm, &N, ny->V, &M, &zero,
+		       ny->Phi, &N, 1, 1);
+}
+
 lsv_status lsv_nystrom_build_at(const lsv_data *x, const lsv_train_param *p,
 				const size_t *idx, size_t m, size_t lo,
 				size_t nl, lsv_nystrom *ny, lsv_error *err)
 {
-	size_t n = x->n, r, i, j, *rows = NULL;
-	double *Kmm = NULL, *Knm = NULL, *ev = NULL, *work = NULL, wmax;
-	int M, info_, lwork = -1, liwork = -1, iwq, *iwork = NULL;
-	double wq;
+	size_t n = x->n, i, *rows = NULL;
+	double *Kmm = NULL, *Knm = NULL, *ev = NULL;
 	lsv_status st = LSV_OK;
 
 	memset(ny, 0, sizeof *ny);
@@ -109,10 +183,12 @@ lsv_status lsv_nystrom_build_at(const lsv_data *x, const lsv_train_param *p,
 	Kmm = lsv_alloc(m * m, sizeof *Kmm);
 	ev = lsv_alloc(m, sizeof *ev);
 	Knm = lsv_alloc(nl * m + 1, sizeof *Knm);
-	if (nl < n && (rows = lsv_alloc(nl + 1, sizeof *rows)) == NULL)
-		goto nomem;
-	if (!ny->idx || !Kmm || !ev || !Knm)
-		goto nomem;
+	/* rows NULL: all n rows, in order */
+	if ((nl < n && (rows = lsv_alloc(nl + 1, sizeof *rows)) == NULL) ||
+	    !ny->idx || !Kmm || !ev || !Knm) {
+		st = nystrom_nomem(err);
+		goto done;
+	}
 	memcpy(ny->idx, idx, m * sizeof *ny->idx);
 	for (i = 0; rows != NULL && i < nl; i++)
 		rows[i] = lo + i;
@@ -120,67 +196,16 @@ lsv_status lsv_nystrom_build_at(const lsv_data *x, const lsv_train_param *p,
 				    err)) != LSV_OK ||
 	    (nl > 0 &&
 	     (st = lsv_kernel_matrix(&p->kernel, x, rows, nl, x, ny->idx, m, Knm,
-				     err)) != LSV_OK))
+				     err)) != LSV_OK) ||
+	    (st = landmark_eigen(Kmm, m, ev, err)) != LSV_OK ||
+	    (st = nystrom_basis(ny, Kmm, ev, err)) != LSV_OK)
 		goto done;
-	/* K_mm = U Lambda U' (divide and conquer) */
-	M = (int)m;
-	dsyevd_("V", "L", &M, Kmm, &M, ev, &wq, &lwork, &iwq, &liwork, &info_, 1,
-		1);
-	lwork = (int)wq;
-	liwork = iwq;
-	work = malloc((size_t)(lwork > 0 ? lwork : 1) * sizeof *work);
-	iwork = malloc((size_t)(liwork > 0 ? liwork : 1) * sizeof *iwork);
-	if (work == NULL || iwork == NULL)
-		goto nomem;
-	dsyevd_("V", "L", &M, Kmm, &M, ev, work, &lwork, iwork, &liwork, &info_,
-		1, 1);
-	if (info_ != 0) {
-		st = lsv_fail(err, LSV_ENUMERIC,
-			      "the landmarks' kernel matrix has no "
-			      "eigendecomposition (LAPACK dsyevd info %d)", info_);
-		goto done;
-	}
-	wmax = ev[m - 1];
-	if (!(wmax > 0.0)) {
-		st = lsv_fail(err, LSV_ENUMERIC,
-			      "the landmarks' kernel matrix is zero");
-		goto done;
-	}
-	/* V = U_r Lambda_r^-1/2, the r largest eigenvalues (the last r
-	 * columns, eigenvalues ascending) */
-	for (j = 0; j < m; j++)
-		if (ev[j] > LSV_NYSTROM_CUTOFF * wmax)
-			break;
-	r = m - j;
-	ny->r = r;
-	ny->V = lsv_alloc(m * r, sizeof *ny->V);
-	ny->lam = lsv_alloc(r, sizeof *ny->lam);
-	ny->Phi = lsv_alloc(nl * r + 1, sizeof *ny->Phi);
-	if (ny->V == NULL || ny->lam == NULL || ny->Phi == NULL)
-		goto nomem;
-	for (i = j; i < m; i++) {
-		double sc = 1.0 / sqrt(ev[i]);
-		size_t q;
-		ny->lam[i - j] = ev[i];
-		for (q = 0; q < m; q++)
-			ny->V[q + (i - j) * m] = Kmm[q + i * m] * sc;
-	}
-	if (nl > 0) {
-		int N = (int)nl, R = (int)r;
-		const double one = 1.0, zero = 0.0;
-		dgemm_("N", "N", &N, &R, &M, &one, Knm, &N, ny->V, &M, &zero,
-		       ny->Phi, &N, 1, 1);
-	}
-	goto done;
-nomem:
-	st = lsv_fail(err, LSV_ENOMEM, "out of memory for the Nystrom features");
+	nystrom_features(ny, Knm);
 done:
 	free(rows);
 	free(Kmm);
 	free(ev);
 	free(Knm);
-	free(work);
-	free(iwork);
 	if (st != LSV_OK)
 		lsv_nystrom_free(ny);
 	return st;
