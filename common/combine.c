@@ -376,6 +376,29 @@ static double dot(const double *a, const double *b, size_t n)
 	return s;
 }
 
+/* line_search's probe at p, on its scratch W (Kp, A, X, DX: l^2, l^2,
+ * l C, l C): A = K + p D + mu I factored, X = A^-1 Y, DX = D X, and
+ * *d1 = phi'(p) = -mu sum_c x_c' D x_c, whose sign tells the side of
+ * the minimum. */
+static lsv_status probe(const double *K, const double *D, size_t l,
+			double mu, const double *Y, int C, double p, double *W,
+			double *d1, lsv_error *err)
+{
+	size_t ll = l * l, lc = l * (size_t)C, i;
+	double *Kp = W, *A = W + ll, *X = W + 2 * ll, *DX = X + lc;
+	const double one = 1.0, zero = 0.0;
+	int L_ = (int)l;
+	lsv_status st;
+
+	for (i = 0; i < ll; i++)
+		Kp[i] = K[i] + p * D[i];
+	if ((st = solve(Kp, l, mu, Y, C, A, X, err)) != LSV_OK)
+		return st;
+	dsymm_("L", "L", &L_, &C, &one, D, &L_, X, &L_, &zero, DX, &L_, 1, 1);
+	*d1 = -mu * dot(X, DX, lc);
+	return LSV_OK;
+}
+
 /* The line search: p in (0, 1] minimizing phi(p) = sum_c mu y_c'(K + p D +
  * mu I)^-1 y_c, convex, with phi'(0) < 0.  Newton from p = 1/2 (as the
  * authors), kept inside the bracket [lo, hi] where phi' changes sign and
@@ -386,27 +409,13 @@ static lsv_status line_search(const double *K, const double *D, size_t l,
 			      double *p_out, lsv_error *err)
 {
 	size_t ll = l * l, lc = l * (size_t)C;
-	double *Kp = W, *A = W + ll, *X = W + 2 * ll, *DX = X + lc,
-	       *AX = DX + lc;
+	double *A = W + ll, *X = W + 2 * ll, *DX = X + lc, *AX = DX + lc;
 	double lo = 0.0, hi = 1.0, p = 1.0, d1, d2, next;
-	const double one = 1.0, zero = 0.0;
 	int L_ = (int)l, it, info;
-	size_t i;
 	lsv_status st;
 
-	/* phi' at p: the sign tells the side of the minimum */
-#define PROBE(pp)                                                            \
-	do {                                                                 \
-		for (i = 0; i < ll; i++)                                     \
-			Kp[i] = K[i] + (pp) * D[i];                          \
-		if ((st = solve(Kp, l, mu, Y, C, A, X, err)) != LSV_OK)      \
-			return st;                                           \
-		dsymm_("L", "L", &L_, &C, &one, D, &L_, X, &L_, &zero, DX,   \
-		       &L_, 1, 1);                                           \
-		d1 = -mu * dot(X, DX, lc);                                   \
-	} while (0)
-
-	PROBE(1.0);
+	if ((st = probe(K, D, l, mu, Y, C, 1.0, W, &d1, err)) != LSV_OK)
+		return st;
 	if (d1 <= 0.0) {  /* still going down at p = 1: the end */
 		*p_out = 1.0;
 		return LSV_OK;
@@ -414,7 +423,8 @@ static lsv_status line_search(const double *K, const double *D, size_t l,
 	hi = 1.0;
 	p = 0.5;
 	for (it = 0; it < LINE_MAX_ITER; it++) {
-		PROBE(p);
+		if ((st = probe(K, D, l, mu, Y, C, p, W, &d1, err)) != LSV_OK)
+			return st;
 		if (d1 == 0.0)
 			break;
 		if (d1 < 0.0)
@@ -434,7 +444,6 @@ static lsv_status line_search(const double *K, const double *D, size_t l,
 		}
 		p = next;
 	}
-#undef PROBE
 	*p_out = p > 0.0 ? p : lo;
 	return LSV_OK;
 }
