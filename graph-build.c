@@ -401,69 +401,95 @@ typedef struct {
 static const char *const dists[] = {"euclidean", "cosine", "tangent",
 				    "rotation"};
 
-static void parse_options(int argc, char **argv, options *o)
+/* One option of the graph itself (its lsv_graph_param); 0 if c is none. */
+static int graph_option(int c, const char *arg, options *o)
 {
 	static const char *const weights[] = {"binary", "heat", "distance"};
 	static const char *const paths[] = {"dense", "auto", "sparse"};
 	static const char *const precisions[] = {"single", "double"};
 	lsv_graph_param *p = &o->p;
+
+	switch (c) {
+	case 'k':
+		p->k = (int)tool_opt_long(c, arg, 1, INT_MAX);
+		o->k_given = 1;
+		break;
+	case 'e':
+		p->epsilon = tool_opt_double(c, arg, 0x1p-1022, 1e300);
+		break;
+	case 'm':
+		p->mutual = 1;
+		break;
+	case 'd':
+		p->distance = (lsv_distance)parse_name(c, arg, dists, 4);
+		break;
+	case 'w':
+		p->weight = (lsv_weight)parse_name(c, arg, weights, 3);
+		o->w_given = 1;
+		break;
+	case 't':
+		p->t = tool_opt_double(c, arg, 0x1p-1022, 1e300);
+		o->t_given = 1;
+		break;
+	case 'B':
+		p->block = (size_t)tool_opt_long(c, arg, 1, 1 << 20);
+		break;
+	case 'f':
+		p->single = 1;
+		break;
+	case 'p':
+		p->single = parse_name(c, arg, precisions, 2) == 0;
+		break;
+	case 'A':
+		p->sparse = parse_name(c, arg, paths, 3) - 1;
+		break;
+	default:
+		return 0;
+	}
+	return 1;
+}
+
+/* One option of the image distances (-d tangent, -d rotation); 0 if c is
+ * none. */
+static int image_option(int c, const char *arg, options *o)
+{
+	lsv_graph_param *p = &o->p;
+
+	switch (c) {
+	case 'D':
+		parse_shape(arg, &p->width, &p->height);
+		o->D_given = 1;
+		break;
+	case 'C':
+		p->candidates = (int)tool_opt_long(c, arg, 1, INT_MAX);
+		o->tangent_opt = c;
+		break;
+	case 's':
+		p->smooth = tool_opt_double(c, arg, 0.0, 100.0);
+		o->tangent_opt = c;
+		break;
+	case 'r':
+		p->angle_step = tool_opt_double(c, arg, 1e-3, 180.0);
+		o->rotation_opt = c;
+		break;
+	default:
+		return 0;
+	}
+	return 1;
+}
+
+static void parse_options(int argc, char **argv, options *o)
+{
 	int c;
 
 	memset(o, 0, sizeof *o);
-	lsv_graph_param_default(p);
+	lsv_graph_param_default(&o->p);
 	o->marker = LSV_UNLABELED_DEFAULT;
 	opterr = 0;
 	while ((c = getopt(argc, argv, ":k:e:md:w:t:B:fp:A:Nyu:D:C:s:r:U:qh")) != -1) {
+		if (graph_option(c, optarg, o) || image_option(c, optarg, o))
+			continue;
 		switch (c) {
-		case 'k':
-			p->k = (int)tool_opt_long(c, optarg, 1, INT_MAX);
-			o->k_given = 1;
-			break;
-		case 'e':
-			p->epsilon = tool_opt_double(c, optarg, 0x1p-1022, 1e300);
-			break;
-		case 'm':
-			p->mutual = 1;
-			break;
-		case 'd':
-			p->distance = (lsv_distance)parse_name(c, optarg, dists, 4);
-			break;
-		case 'D':
-			parse_shape(optarg, &p->width, &p->height);
-			o->D_given = 1;
-			break;
-		case 'C':
-			p->candidates = (int)tool_opt_long(c, optarg, 1, INT_MAX);
-			o->tangent_opt = c;
-			break;
-		case 's':
-			p->smooth = tool_opt_double(c, optarg, 0.0, 100.0);
-			o->tangent_opt = c;
-			break;
-		case 'r':
-			p->angle_step = tool_opt_double(c, optarg, 1e-3, 180.0);
-			o->rotation_opt = c;
-			break;
-		case 'w':
-			p->weight = (lsv_weight)parse_name(c, optarg, weights, 3);
-			o->w_given = 1;
-			break;
-		case 't':
-			p->t = tool_opt_double(c, optarg, 0x1p-1022, 1e300);
-			o->t_given = 1;
-			break;
-		case 'B':
-			p->block = (size_t)tool_opt_long(c, optarg, 1, 1 << 20);
-			break;
-		case 'f':
-			p->single = 1;
-			break;
-		case 'p':
-			p->single = parse_name(c, optarg, precisions, 2) == 0;
-			break;
-		case 'A':
-			p->sparse = parse_name(c, optarg, paths, 3) - 1;
-			break;
 		case 'N':
 			o->lists = 1;
 			break;
