@@ -292,6 +292,86 @@ static void write_graph(FILE *fp, const char *outpath, const lsv_graph *g,
 	tool_outputs_commit();
 }
 
+/* -U's inputs checked before any is read.  The graph updated in place
+ * (the output is old_graph) replaces the old graph and its record rin
+ * together, atomically, after both are read.  Any other output must leave
+ * both alone: an output named old_graph.knn would replace the record with
+ * a graph. */
+static void check_update_inputs(const char *oldg, const char *rin,
+				const char *oldd, const char *newd,
+				const char *outpath)
+{
+	tool_check_input(oldd);
+	tool_check_input(newd);
+	if (!tool_same_file(outpath, oldg)) {
+		tool_check_input(oldg);
+		tool_check_input(rin);
+	}
+}
+
+/* The record rin of the old graph oldg; its absence names the rebuild. */
+static lsv_graph_record *read_record(const char *oldg, const char *rin,
+				     const char *oldd)
+{
+	lsv_graph_record *old;
+	lsv_error err;
+
+	if (lsv_graph_record_read_path(rin, &old, &err) != LSV_OK) {
+		if (err.status == LSV_EIO)
+			tool_die(1, "%s: -U needs the record graph-build writes "
+				 "beside each graph it builds into a file, and %s has "
+				 "none (%s); rebuild the graph from old_data with "
+				 "this graph-build: graph-build [options] %s %s",
+				 oldg, oldg, err.msg, oldd, oldg);
+		tool_die_err(&err);
+	}
+	return old;
+}
+
+/* The old data, checked against the record old of the graph oldg (and
+ * the options p); then the graph itself against its record. */
+static lsv_data *read_old(const char *oldg, const char *oldd,
+			  const lsv_graph_record *old,
+			  const lsv_graph_param *p, double marker)
+{
+	lsv_data *a;
+	lsv_error err;
+	unsigned long long gfp, afp;
+
+	/* the old data's fingerprint hashed as they are read */
+	if (lsv_data_read_path_fp(oldd, marker, &a, &afp, &err) != LSV_OK)
+		tool_die_err(&err);
+	if (lsv_graph_record_check_data(old, a, afp, p, &err) != LSV_OK)
+		tool_die(1, "%s: %s: %s", oldg, shown(oldd), err.msg);
+	/* the graph the record describes: its bytes, not parsed */
+	if (lsv_file_fingerprint(oldg, &gfp, &err) != LSV_OK)
+		tool_die_err(&err);
+	if (gfp != old->graph_fp)
+		tool_die(1, "%s: the graph changed since its record was written "
+			 "(fingerprint %016llx; the record's: %016llx)", oldg, gfp,
+			 old->graph_fp);
+	return a;
+}
+
+/* The new data, checked against the old data's (the record old). */
+static lsv_data *read_new(const char *newd, const char *oldd,
+			  const lsv_graph_record *old, double marker)
+{
+	lsv_data *b;
+	lsv_error err;
+
+	if (lsv_data_read_path(newd, marker, &b, &err) != LSV_OK)
+		tool_die_err(&err);
+	if (lsv_graph_record_check_new(old, b, &err) != LSV_OK) {
+		if (lsv_error_row_text(&err) != NULL)
+			tool_die_row(newd, err.row, "%s (old data %s)",
+				     lsv_error_row_text(&err), shown(oldd));
+		tool_die(1, "%s: %s (old data %s)", shown(newd), err.msg,
+			 shown(oldd));
+	}
+	return b;
+}
+
 /*
  * -U: the old graph's record (old_graph.knn) checked against old_graph,
  * old_data and the options; new_data checked against the old data; then
@@ -305,62 +385,24 @@ static void update(const char *oldg, const char *oldd, const char *newd,
 	FILE *fp, *rfp = NULL;
 	char *rin = record_path(oldg), *rout = NULL;
 	lsv_graph_record *old, *rec;
-	lsv_data *a, *b, *x;
+	lsv_data *b, *x;
 	lsv_graph *g;
 	lsv_error err;
 	size_t n0;
 	double t_read, t_built;
-	unsigned long long gfp, afp;
 
 	fp = tool_output_open(outpath);
 	if (has_record(p, outpath)) {
 		rout = record_path(outpath);
 		rfp = tool_output_open(rout);
 	}
-	tool_check_input(oldd);
-	tool_check_input(newd);
-	/* The graph updated in place (the output is old_graph) replaces the
-	 * old graph and its record together, atomically, after both are
-	 * read.  Any other output must leave both alone: an output named
-	 * old_graph.knn would replace the record with a graph. */
-	if (!tool_same_file(outpath, oldg)) {
-		tool_check_input(oldg);
-		tool_check_input(rin);
-	}
-	if (lsv_graph_record_read_path(rin, &old, &err) != LSV_OK) {
-		if (err.status == LSV_EIO)
-			tool_die(1, "%s: -U needs the record graph-build writes "
-				 "beside each graph it builds into a file, and %s has "
-				 "none (%s); rebuild the graph from old_data with "
-				 "this graph-build: graph-build [options] %s %s",
-				 oldg, oldg, err.msg, oldd, oldg);
+	check_update_inputs(oldg, rin, oldd, newd, outpath);
+	old = read_record(oldg, rin, oldd);
+	x = read_old(oldg, oldd, old, p, marker);
+	b = read_new(newd, oldd, old, marker);
+	n0 = x->n;
+	if (lsv_data_append(x, b, &err) != LSV_OK)
 		tool_die_err(&err);
-	}
-	/* the old data's fingerprint hashed as they are read */
-	if (lsv_data_read_path_fp(oldd, marker, &a, &afp, &err) != LSV_OK)
-		tool_die_err(&err);
-	if (lsv_graph_record_check_data(old, a, afp, p, &err) != LSV_OK)
-		tool_die(1, "%s: %s: %s", oldg, shown(oldd), err.msg);
-	/* the graph the record describes: its bytes, not parsed */
-	if (lsv_file_fingerprint(oldg, &gfp, &err) != LSV_OK)
-		tool_die_err(&err);
-	if (gfp != old->graph_fp)
-		tool_die(1, "%s: the graph changed since its record was written "
-			 "(fingerprint %016llx; the record's: %016llx)", oldg, gfp,
-			 old->graph_fp);
-	if (lsv_data_read_path(newd, marker, &b, &err) != LSV_OK)
-		tool_die_err(&err);
-	if (lsv_graph_record_check_new(old, b, &err) != LSV_OK) {
-		if (lsv_error_row_text(&err) != NULL)
-			tool_die_row(newd, err.row, "%s (old data %s)",
-				     lsv_error_row_text(&err), shown(oldd));
-		tool_die(1, "%s: %s (old data %s)", shown(newd), err.msg,
-			 shown(oldd));
-	}
-	n0 = a->n;
-	if (lsv_data_append(a, b, &err) != LSV_OK)
-		tool_die_err(&err);
-	x = a;
 	lsv_data_free(b);
 	t_read = tool_elapsed();
 	if (!tool_quiet) {
