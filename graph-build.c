@@ -558,14 +558,10 @@ static void parse_options(int argc, char **argv, options *o)
 	}
 }
 
-/* The options that exclude each other, and the operands (nargs of them)
- * they need; P processes. */
-static void check_options(const options *o, int P, int nargs)
+/* The operands (nargs of them): data_file [graph_file], or with -U
+ * old_data new_data [graph_file]. */
+static void check_operands(const options *o, int nargs)
 {
-	const lsv_graph_param *p = &o->p;
-	const char *what;
-	lsv_error err;
-
 	if (o->oldgraph != NULL && nargs < 2)
 		tool_usage_error("-U needs old_data and new_data (graph-build -U "
 				 "old_graph [options] old_data new_data "
@@ -578,16 +574,26 @@ static void check_options(const options *o, int P, int nargs)
 				   "[graph_file])"
 				 : "too many arguments (expected data_file "
 				   "[graph_file])");
-	/* what neither -U nor mpirun takes, in the order they name it */
-	what = o->classes ? "-y (graphs within each class)"
+}
+
+/* What neither -U nor mpirun takes, in the order they name it; NULL if
+ * nothing. */
+static const char *one_process_only(const options *o)
+{
+	const lsv_graph_param *p = &o->p;
+
+	return o->classes ? "-y (graphs within each class)"
 		: o->lists ? "-N (neighbour lists)"
 		: p->distance == LSV_DIST_TANGENT ? "-d tangent"
 		: p->distance == LSV_DIST_ROTATION ? "-d rotation" : NULL;
-	if (o->oldgraph != NULL && (what != NULL || P > 1))
-		tool_usage_error("-U updates Euclidean and cosine kNN or "
-				 "epsilon graphs on one process, not with %s: "
-				 "build the grown data's graph in full",
-				 what != NULL ? what : "mpirun");
+}
+
+/* kNN against epsilon-ball, -N's lists against a graph's shape, -u and
+ * -t against what they apply to. */
+static void check_graph_kind(const options *o)
+{
+	const lsv_graph_param *p = &o->p;
+
 	if (p->epsilon > 0.0 && o->k_given)
 		tool_usage_error("-k and -e exclude each other (kNN or epsilon-ball)");
 	if (p->epsilon > 0.0 && p->mutual)
@@ -610,6 +616,13 @@ static void check_options(const options *o, int P, int nargs)
 				 "labels are ignored");
 	if (o->t_given && p->weight != LSV_WEIGHT_HEAT)
 		tool_usage_error("-t applies only to heat weights (-w heat)");
+}
+
+/* The image distances' options (-D, -C, -s, -r) against -d. */
+static void check_image(const options *o)
+{
+	const lsv_graph_param *p = &o->p;
+
 	if (p->distance == LSV_DIST_TANGENT || p->distance == LSV_DIST_ROTATION) {
 		const char *dn = dists[p->distance];
 		if (!o->D_given)
@@ -633,6 +646,24 @@ static void check_options(const options *o, int P, int nargs)
 				 o->tangent_opt ? o->tangent_opt : o->rotation_opt,
 				 o->tangent_opt ? "tangent" : "rotation");
 	}
+}
+
+/* The options that exclude each other, and the operands (nargs of them)
+ * they need; P processes. */
+static void check_options(const options *o, int P, int nargs)
+{
+	const lsv_graph_param *p = &o->p;
+	const char *what = one_process_only(o);
+	lsv_error err;
+
+	check_operands(o, nargs);
+	if (o->oldgraph != NULL && (what != NULL || P > 1))
+		tool_usage_error("-U updates Euclidean and cosine kNN or "
+				 "epsilon graphs on one process, not with %s: "
+				 "build the grown data's graph in full",
+				 what != NULL ? what : "mpirun");
+	check_graph_kind(o);
+	check_image(o);
 	if (P > 1 && (what != NULL || p->sparse > 0))
 		tool_usage_error("%s is not distributed: run it on one process "
 				 "(without mpirun, or -np 1)",
