@@ -292,6 +292,86 @@ static void write_graph(FILE *fp, const char *outpath, const lsv_graph *g,
 	tool_outputs_commit();
 }
 
+/* -U's inputs checked before any is read.  The graph updated in place
+ * (the output is old_graph) replaces the old graph and its record rin
+ * together, atomically, after both are read.  Any other output must leave
+ * both alone: an output named old_graph.knn would replace the record with
+ * a graph. */
+static void check_update_inputs(const char *oldg, const char *rin,
+				const char *oldd, const char *newd,
+				const char *outpath)
+{
+	tool_check_input(oldd);
+	tool_check_input(newd);
+	if (!tool_same_file(outpath, oldg)) {
+		tool_check_input(oldg);
+		tool_check_input(rin);
+	}
+}
+
+/* The record rin of the old graph oldg; its absence names the rebuild. */
+static lsv_graph_record *read_record(const char *oldg, const char *rin,
+				     const char *oldd)
+{
+	lsv_graph_record *old;
+	lsv_error err;
+
+	if (lsv_graph_record_read_path(rin, &old, &err) != LSV_OK) {
+		if (err.status == LSV_EIO)
+			tool_die(1, "%s: -U needs the record graph-build writes "
+				 "beside each graph it builds into a file, and %s has "
+				 "none (%s); rebuild the graph from old_data with "
+				 "this graph-build: graph-build [options] %s %s",
+				 oldg, oldg, err.msg, oldd, oldg);
+		tool_die_err(&err);
+	}
+	return old;
+}
+
+/* The old data, checked against the record old of the graph oldg (and
+ * the options p); then the graph itself against its record. */
+static lsv_data *read_old(const char *oldg, const char *oldd,
+			  const lsv_graph_record *old,
+			  const lsv_graph_param *p, double marker)
+{
+	lsv_data *a;
+	lsv_error err;
+	unsigned long long gfp, afp;
+
+	/* the old data's fingerprint hashed as they are read */
+	if (lsv_data_read_path_fp(oldd, marker, &a, &afp, &err) != LSV_OK)
+		tool_die_err(&err);
+	if (lsv_graph_record_check_data(old, a, afp, p, &err) != LSV_OK)
+		tool_die(1, "%s: %s: %s", oldg, shown(oldd), err.msg);
+	/* the graph the record describes: its bytes, not parsed */
+	if (lsv_file_fingerprint(oldg, &gfp, &err) != LSV_OK)
+		tool_die_err(&err);
+	if (gfp != old->graph_fp)
+		tool_die(1, "%s: the graph changed since its record was written "
+			 "(fingerprint %016llx; the record's: %016llx)", oldg, gfp,
+			 old->graph_fp);
+	return a;
+}
+
+/* The new data, checked against the old data's (the record old). */
+static lsv_data *read_new(const char *newd, const char *oldd,
+			  const lsv_graph_record *old, double marker)
+{
+	lsv_data *b;
+	lsv_error err;
+
+	if (lsv_data_read_path(newd, marker, &b, &err) != LSV_OK)
+		tool_die_err(&err);
+	if (lsv_graph_record_check_new(old, b, &err) != LSV_OK) {
+		if (lsv_error_row_text(&err) != NULL)
+			tool_die_row(newd, err.row, "%s (old data %s)",
+				     lsv_error_row_text(&err), shown(oldd));
+		tool_die(1, "%s: %s (old data %s)", shown(newd), err.msg,
+			 shown(oldd));
+	}
+	return b;
+}
+
 /*
  * -U: the old graph's record (old_graph.knn) checked against old_graph,
  * old_data and the options; new_data checked against the old data; then
@@ -305,62 +385,24 @@ static void update(const char *oldg, const char *oldd, const char *newd,
 	FILE *fp, *rfp = NULL;
 	char *rin = record_path(oldg), *rout = NULL;
 	lsv_graph_record *old, *rec;
-	lsv_data *a, *b, *x;
+	lsv_data *b, *x;
 	lsv_graph *g;
 	lsv_error err;
 	size_t n0;
 	double t_read, t_built;
-	unsigned long long gfp, afp;
 
 	fp = tool_output_open(outpath);
 	if (has_record(p, outpath)) {
 		rout = record_path(outpath);
 		rfp = tool_output_open(rout);
 	}
-	tool_check_input(oldd);
-	tool_check_input(newd);
-	/* The graph updated in place (the output is old_graph) replaces the
-	 * old graph and its record together, atomically, after both are
-	 * read.  Any other output must leave both alone: an output named
-	 * old_graph.knn would replace the record with a graph. */
-	if (!tool_same_file(outpath, oldg)) {
-		tool_check_input(oldg);
-		tool_check_input(rin);
-	}
-	if (lsv_graph_record_read_path(rin, &old, &err) != LSV_OK) {
-		if (err.status == LSV_EIO)
-			tool_die(1, "%s: -U needs the record graph-build writes "
-				 "beside each graph it builds into a file, and %s has "
-				 "none (%s); rebuild the graph from old_data with "
-				 "this graph-build: graph-build [options] %s %s",
-				 oldg, oldg, err.msg, oldd, oldg);
+	check_update_inputs(oldg, rin, oldd, newd, outpath);
+	old = read_record(oldg, rin, oldd);
+	x = read_old(oldg, oldd, old, p, marker);
+	b = read_new(newd, oldd, old, marker);
+	n0 = x->n;
+	if (lsv_data_append(x, b, &err) != LSV_OK)
 		tool_die_err(&err);
-	}
-	/* the old data's fingerprint hashed as they are read */
-	if (lsv_data_read_path_fp(oldd, marker, &a, &afp, &err) != LSV_OK)
-		tool_die_err(&err);
-	if (lsv_graph_record_check_data(old, a, afp, p, &err) != LSV_OK)
-		tool_die(1, "%s: %s: %s", oldg, shown(oldd), err.msg);
-	/* the graph the record describes: its bytes, not parsed */
-	if (lsv_file_fingerprint(oldg, &gfp, &err) != LSV_OK)
-		tool_die_err(&err);
-	if (gfp != old->graph_fp)
-		tool_die(1, "%s: the graph changed since its record was written "
-			 "(fingerprint %016llx; the record's: %016llx)", oldg, gfp,
-			 old->graph_fp);
-	if (lsv_data_read_path(newd, marker, &b, &err) != LSV_OK)
-		tool_die_err(&err);
-	if (lsv_graph_record_check_new(old, b, &err) != LSV_OK) {
-		if (lsv_error_row_text(&err) != NULL)
-			tool_die_row(newd, err.row, "%s (old data %s)",
-				     lsv_error_row_text(&err), shown(oldd));
-		tool_die(1, "%s: %s (old data %s)", shown(newd), err.msg,
-			 shown(oldd));
-	}
-	n0 = a->n;
-	if (lsv_data_append(a, b, &err) != LSV_OK)
-		tool_die_err(&err);
-	x = a;
 	lsv_data_free(b);
 	t_read = tool_elapsed();
 	if (!tool_quiet) {
@@ -401,69 +443,95 @@ typedef struct {
 static const char *const dists[] = {"euclidean", "cosine", "tangent",
 				    "rotation"};
 
-static void parse_options(int argc, char **argv, options *o)
+/* One option of the graph itself (its lsv_graph_param); 0 if c is none. */
+static int graph_option(int c, const char *arg, options *o)
 {
 	static const char *const weights[] = {"binary", "heat", "distance"};
 	static const char *const paths[] = {"dense", "auto", "sparse"};
 	static const char *const precisions[] = {"single", "double"};
 	lsv_graph_param *p = &o->p;
+
+	switch (c) {
+	case 'k':
+		p->k = (int)tool_opt_long(c, arg, 1, INT_MAX);
+		o->k_given = 1;
+		break;
+	case 'e':
+		p->epsilon = tool_opt_double(c, arg, 0x1p-1022, 1e300);
+		break;
+	case 'm':
+		p->mutual = 1;
+		break;
+	case 'd':
+		p->distance = (lsv_distance)parse_name(c, arg, dists, 4);
+		break;
+	case 'w':
+		p->weight = (lsv_weight)parse_name(c, arg, weights, 3);
+		o->w_given = 1;
+		break;
+	case 't':
+		p->t = tool_opt_double(c, arg, 0x1p-1022, 1e300);
+		o->t_given = 1;
+		break;
+	case 'B':
+		p->block = (size_t)tool_opt_long(c, arg, 1, 1 << 20);
+		break;
+	case 'f':
+		p->single = 1;
+		break;
+	case 'p':
+		p->single = parse_name(c, arg, precisions, 2) == 0;
+		break;
+	case 'A':
+		p->sparse = parse_name(c, arg, paths, 3) - 1;
+		break;
+	default:
+		return 0;
+	}
+	return 1;
+}
+
+/* One option of the image distances (-d tangent, -d rotation); 0 if c is
+ * none. */
+static int image_option(int c, const char *arg, options *o)
+{
+	lsv_graph_param *p = &o->p;
+
+	switch (c) {
+	case 'D':
+		parse_shape(arg, &p->width, &p->height);
+		o->D_given = 1;
+		break;
+	case 'C':
+		p->candidates = (int)tool_opt_long(c, arg, 1, INT_MAX);
+		o->tangent_opt = c;
+		break;
+	case 's':
+		p->smooth = tool_opt_double(c, arg, 0.0, 100.0);
+		o->tangent_opt = c;
+		break;
+	case 'r':
+		p->angle_step = tool_opt_double(c, arg, 1e-3, 180.0);
+		o->rotation_opt = c;
+		break;
+	default:
+		return 0;
+	}
+	return 1;
+}
+
+static void parse_options(int argc, char **argv, options *o)
+{
 	int c;
 
 	memset(o, 0, sizeof *o);
-	lsv_graph_param_default(p);
+	lsv_graph_param_default(&o->p);
 	o->marker = LSV_UNLABELED_DEFAULT;
 	opterr = 0;
 	while ((c = getopt(argc, argv, ":k:e:md:w:t:B:fp:A:Nyu:D:C:s:r:U:qh")) != -1) {
+		if (graph_option(c, optarg, o) || image_option(c, optarg, o))
+			continue;
 		switch (c) {
-		case 'k':
-			p->k = (int)tool_opt_long(c, optarg, 1, INT_MAX);
-			o->k_given = 1;
-			break;
-		case 'e':
-			p->epsilon = tool_opt_double(c, optarg, 0x1p-1022, 1e300);
-			break;
-		case 'm':
-			p->mutual = 1;
-			break;
-		case 'd':
-			p->distance = (lsv_distance)parse_name(c, optarg, dists, 4);
-			break;
-		case 'D':
-			parse_shape(optarg, &p->width, &p->height);
-			o->D_given = 1;
-			break;
-		case 'C':
-			p->candidates = (int)tool_opt_long(c, optarg, 1, INT_MAX);
-			o->tangent_opt = c;
-			break;
-		case 's':
-			p->smooth = tool_opt_double(c, optarg, 0.0, 100.0);
-			o->tangent_opt = c;
-			break;
-		case 'r':
-			p->angle_step = tool_opt_double(c, optarg, 1e-3, 180.0);
-			o->rotation_opt = c;
-			break;
-		case 'w':
-			p->weight = (lsv_weight)parse_name(c, optarg, weights, 3);
-			o->w_given = 1;
-			break;
-		case 't':
-			p->t = tool_opt_double(c, optarg, 0x1p-1022, 1e300);
-			o->t_given = 1;
-			break;
-		case 'B':
-			p->block = (size_t)tool_opt_long(c, optarg, 1, 1 << 20);
-			break;
-		case 'f':
-			p->single = 1;
-			break;
-		case 'p':
-			p->single = parse_name(c, optarg, precisions, 2) == 0;
-			break;
-		case 'A':
-			p->sparse = parse_name(c, optarg, paths, 3) - 1;
-			break;
 		case 'N':
 			o->lists = 1;
 			break;
@@ -490,14 +558,10 @@ static void parse_options(int argc, char **argv, options *o)
 	}
 }
 
-/* The options that exclude each other, and the operands (nargs of them)
- * they need; P processes. */
-static void check_options(const options *o, int P, int nargs)
+/* The operands (nargs of them): data_file [graph_file], or with -U
+ * old_data new_data [graph_file]. */
+static void check_operands(const options *o, int nargs)
 {
-	const lsv_graph_param *p = &o->p;
-	const char *what;
-	lsv_error err;
-
 	if (o->oldgraph != NULL && nargs < 2)
 		tool_usage_error("-U needs old_data and new_data (graph-build -U "
 				 "old_graph [options] old_data new_data "
@@ -510,16 +574,26 @@ static void check_options(const options *o, int P, int nargs)
 				   "[graph_file])"
 				 : "too many arguments (expected data_file "
 				   "[graph_file])");
-	/* what neither -U nor mpirun takes, in the order they name it */
-	what = o->classes ? "-y (graphs within each class)"
+}
+
+/* What neither -U nor mpirun takes, in the order they name it; NULL if
+ * nothing. */
+static const char *one_process_only(const options *o)
+{
+	const lsv_graph_param *p = &o->p;
+
+	return o->classes ? "-y (graphs within each class)"
 		: o->lists ? "-N (neighbour lists)"
 		: p->distance == LSV_DIST_TANGENT ? "-d tangent"
 		: p->distance == LSV_DIST_ROTATION ? "-d rotation" : NULL;
-	if (o->oldgraph != NULL && (what != NULL || P > 1))
-		tool_usage_error("-U updates Euclidean and cosine kNN or "
-				 "epsilon graphs on one process, not with %s: "
-				 "build the grown data's graph in full",
-				 what != NULL ? what : "mpirun");
+}
+
+/* kNN against epsilon-ball, -N's lists against a graph's shape, -u and
+ * -t against what they apply to. */
+static void check_graph_kind(const options *o)
+{
+	const lsv_graph_param *p = &o->p;
+
 	if (p->epsilon > 0.0 && o->k_given)
 		tool_usage_error("-k and -e exclude each other (kNN or epsilon-ball)");
 	if (p->epsilon > 0.0 && p->mutual)
@@ -542,6 +616,13 @@ static void check_options(const options *o, int P, int nargs)
 				 "labels are ignored");
 	if (o->t_given && p->weight != LSV_WEIGHT_HEAT)
 		tool_usage_error("-t applies only to heat weights (-w heat)");
+}
+
+/* The image distances' options (-D, -C, -s, -r) against -d. */
+static void check_image(const options *o)
+{
+	const lsv_graph_param *p = &o->p;
+
 	if (p->distance == LSV_DIST_TANGENT || p->distance == LSV_DIST_ROTATION) {
 		const char *dn = dists[p->distance];
 		if (!o->D_given)
@@ -565,6 +646,24 @@ static void check_options(const options *o, int P, int nargs)
 				 o->tangent_opt ? o->tangent_opt : o->rotation_opt,
 				 o->tangent_opt ? "tangent" : "rotation");
 	}
+}
+
+/* The options that exclude each other, and the operands (nargs of them)
+ * they need; P processes. */
+static void check_options(const options *o, int P, int nargs)
+{
+	const lsv_graph_param *p = &o->p;
+	const char *what = one_process_only(o);
+	lsv_error err;
+
+	check_operands(o, nargs);
+	if (o->oldgraph != NULL && (what != NULL || P > 1))
+		tool_usage_error("-U updates Euclidean and cosine kNN or "
+				 "epsilon graphs on one process, not with %s: "
+				 "build the grown data's graph in full",
+				 what != NULL ? what : "mpirun");
+	check_graph_kind(o);
+	check_image(o);
 	if (P > 1 && (what != NULL || p->sparse > 0))
 		tool_usage_error("%s is not distributed: run it on one process "
 				 "(without mpirun, or -np 1)",

@@ -41,35 +41,41 @@ static void usage(void)
 "Exit status: 0 success, 1 failure (I/O), 2 usage error.\n");
 }
 
-int main(int argc, char **argv)
-{
-	lsv_data *x = NULL;
-	lsv_error err;
-	FILE *fp;
+/* What the command line asked for. */
+typedef struct {
 	lsv_synth_kind kind;
-	const char *outpath = "-";
-	long n = 200, keep = -1;
-	unsigned long long seed = 1;
-	double noise = -1.0;
+	const char *name;	/* the data set as named: moons, spirals, rings */
+	const char *outpath;
+	long n;
+	long keep;		/* -l: labels kept per class; -1: all */
+	unsigned long long seed;
+	double noise;		/* -1: the data set's default */
+} options;
+
+static void read_options(int argc, char **argv, options *o)
+{
 	int c;
 
-	tool_uses_blas = 0;  /* no BLAS, no threads */
-	tool_init(argv[0]);
-	tool_one_process(&argc, &argv);
+	o->n = 200;
+	o->keep = -1;
+	o->seed = 1;
+	o->noise = -1.0;
+	o->outpath = "-";
 	opterr = 0;
 	while ((c = getopt(argc, argv, ":n:e:S:l:h")) != -1) {
 		switch (c) {
 		case 'n':
-			n = tool_opt_long(c, optarg, 2, 100000000);
+			o->n = tool_opt_long(c, optarg, 2, 100000000);
 			break;
 		case 'e':
-			noise = tool_opt_double(c, optarg, 0.0, 1e6);
+			o->noise = tool_opt_double(c, optarg, 0.0, 1e6);
 			break;
 		case 'S':
-			seed = (unsigned long long)tool_opt_long(c, optarg, 0, LONG_MAX);
+			o->seed = (unsigned long long)tool_opt_long(c, optarg, 0,
+								    LONG_MAX);
 			break;
 		case 'l':
-			keep = tool_opt_long(c, optarg, 0, 100000000);
+			o->keep = tool_opt_long(c, optarg, 0, 100000000);
 			break;
 		case 'h':
 			tool_help(usage);
@@ -77,67 +83,97 @@ int main(int argc, char **argv)
 			tool_option_error(c);
 		}
 	}
+}
+
+static lsv_synth_kind parse_kind(const char *name)
+{
+	if (strcmp(name, "moons") == 0)
+		return LSV_SYNTH_MOONS;
+	if (strcmp(name, "spirals") == 0)
+		return LSV_SYNTH_SPIRALS;
+	if (strcmp(name, "rings") == 0)
+		return LSV_SYNTH_RINGS;
+	tool_usage_error("unknown data set '%s' (expected moons, spirals or "
+			 "rings)", name);
+}
+
+/* The data set and output operands, then -n and -l against the data
+ * set's classes; -e's default is the data set's. */
+static void check_operands(int argc, char **argv, options *o)
+{
+	int K;
+
 	if (optind >= argc)
 		tool_usage_error("missing data set name (moons, spirals or rings)");
-	if (strcmp(argv[optind], "moons") == 0)
-		kind = LSV_SYNTH_MOONS;
-	else if (strcmp(argv[optind], "spirals") == 0)
-		kind = LSV_SYNTH_SPIRALS;
-	else if (strcmp(argv[optind], "rings") == 0)
-		kind = LSV_SYNTH_RINGS;
-	else
-		tool_usage_error("unknown data set '%s' (expected moons, spirals or "
-				 "rings)", argv[optind]);
+	o->name = argv[optind];
+	o->kind = parse_kind(o->name);
 	if (argc - optind > 2)
 		tool_usage_error("too many arguments");
 	if (optind + 1 < argc)
-		outpath = argv[optind + 1];
-	if (noise < 0.0)
-		noise = kind == LSV_SYNTH_SPIRALS ? 0.0 : 0.1;
-	if (n < lsv_synth_classes(kind))
+		o->outpath = argv[optind + 1];
+	if (o->noise < 0.0)
+		o->noise = o->kind == LSV_SYNTH_SPIRALS ? 0.0 : 0.1;
+	K = lsv_synth_classes(o->kind);
+	if (o->n < K)
 		tool_usage_error("option -n: %ld points cannot make the %d classes "
-				 "of %s (expected at least %d)", n,
-				 lsv_synth_classes(kind), argv[optind],
-				 lsv_synth_classes(kind));
+				 "of %s (expected at least %d)", o->n, K, o->name,
+				 K);
 	/* the smallest class has n / K points (the first classes get the
 	 * remainder): -l beyond it would keep every label, not m */
-	if (keep > n / lsv_synth_classes(kind))
+	if (o->keep > o->n / K)
 		tool_usage_error("option -l: %ld labels per class, but the smallest "
 				 "class of %ld points of %s has %ld (expected at "
-				 "most %ld)", keep, n, argv[optind],
-				 n / lsv_synth_classes(kind),
-				 n / lsv_synth_classes(kind));
+				 "most %ld)", o->keep, o->n, o->name, o->n / K,
+				 o->n / K);
+}
 
-	fp = tool_output_open(outpath);  /* a bad destination fails at once */
-	if (lsv_synth(kind, (size_t)n, noise, seed, &x, &err) != LSV_OK)
-		tool_die_err(&err);
-	if (keep >= 0) {
-		/* Seeded shuffle of each class; unlabel all but the first keep. */
-		lsv_rng r;
-		/* the classes are consecutive blocks of lsv_synth's sizes */
-		size_t i, lo = 0, K = (size_t)lsv_synth_classes(kind);
-		size_t *idx = malloc(x->n * sizeof *idx);
-		size_t cl;
-		if (idx == NULL)
-			tool_die(1, "out of memory");
-		lsv_rng_seed(&r, seed ^ 0x6c6162656c73ULL);
-		for (cl = 0; cl < K; cl++) {
-			size_t m = x->n / K + (cl < x->n % K);
-			for (i = 0; i < m; i++)
-				idx[i] = lo + i;
-			for (i = m; i > 1; i--) {
-				size_t j = (size_t)(lsv_rng_next(&r) % i), t = idx[i - 1];
-				idx[i - 1] = idx[j];
-				idx[j] = t;
-			}
-			for (i = (size_t)keep; i < m; i++)
-				x->y[idx[i]] = 0.0;
-			lo += m;
+/* Seeded shuffle of each class; unlabel all but the first keep. */
+static void keep_labels(lsv_data *x, const options *o)
+{
+	lsv_rng r;
+	/* the classes are consecutive blocks of lsv_synth's sizes */
+	size_t i, lo = 0, K = (size_t)lsv_synth_classes(o->kind);
+	size_t *idx = malloc(x->n * sizeof *idx);
+	size_t cl;
+
+	if (idx == NULL)
+		tool_die(1, "out of memory");
+	lsv_rng_seed(&r, o->seed ^ 0x6c6162656c73ULL);
+	for (cl = 0; cl < K; cl++) {
+		size_t m = x->n / K + (cl < x->n % K);
+		for (i = 0; i < m; i++)
+			idx[i] = lo + i;
+		for (i = m; i > 1; i--) {
+			size_t j = (size_t)(lsv_rng_next(&r) % i), t = idx[i - 1];
+			idx[i - 1] = idx[j];
+			idx[j] = t;
 		}
-		free(idx);
+		for (i = (size_t)o->keep; i < m; i++)
+			x->y[idx[i]] = 0.0;
+		lo += m;
 	}
-	if (lsv_data_write(fp, strcmp(outpath, "-") ? outpath : "(stdout)", x,
-			   &err) != LSV_OK)
+	free(idx);
+}
+
+int main(int argc, char **argv)
+{
+	options o;
+	lsv_data *x = NULL;
+	lsv_error err;
+	FILE *fp;
+
+	tool_uses_blas = 0;  /* no BLAS, no threads */
+	tool_init(argv[0]);
+	tool_one_process(&argc, &argv);
+	read_options(argc, argv, &o);
+	check_operands(argc, argv, &o);
+	fp = tool_output_open(o.outpath);  /* a bad destination fails at once */
+	if (lsv_synth(o.kind, (size_t)o.n, o.noise, o.seed, &x, &err) != LSV_OK)
+		tool_die_err(&err);
+	if (o.keep >= 0)
+		keep_labels(x, &o);
+	if (lsv_data_write(fp, strcmp(o.outpath, "-") ? o.outpath : "(stdout)",
+			   x, &err) != LSV_OK)
 		tool_die_err(&err);
 	tool_outputs_commit();
 	lsv_data_free(x);
