@@ -1464,9 +1464,10 @@ typedef struct {
 } lsv_pca;
 
 /* Fit k components to the rows of x (covariance by dsyrk over blocks of
- * rows, eigenvectors by dsyev; each vector's largest entry is made
- * positive so the result is deterministic).  Needs k <= d and O(d^2)
- * memory.  The caller owns *out. */
+ * rows, eigenvectors by dsyev; with fewer rows n than features d, the
+ * n x n Gram matrix of the centered rows instead; each vector's largest
+ * entry is made positive so the result is deterministic).  Needs k <= d
+ * and O(min(n, d)^2) memory.  The caller owns *out. */
 lsv_status lsv_pca_fit(const lsv_data *x, size_t k, lsv_pca **out,
 		       lsv_error *err);
 

@@ -584,9 +584,11 @@ reap() {
 		skip "an ASan build maps terabytes of shadow memory: ulimit -v stops it at start"
 	fi
 	"$DG" -S 1 -l 5 -n 5000 moons big.txt
-	# 5000 features: PCA's covariance is 200 MB
-	awk 'BEGIN { for (i = 1; i <= 50; i++)
-		printf "%d %d:1 5000:%g\n", i % 2 ? 1 : -1, i, i / 10 }' >wide.txt
+	# 5000 features and more rows than features (fewer take the small
+	# Gram route): PCA's covariance is 200 MB
+	awk 'BEGIN { for (i = 1; i <= 5001; i++)
+		printf "%d %d:1 5000:%g\n", i % 2 ? 1 : -1, (i - 1) % 4999 + 1,
+			i / 10 }' >wide.txt
 	# 20000 expansion points: prediction blocks of 838 x 20000 (134 MB)
 	awk 'BEGIN { print "lapsvm_model 1\nsolver lapsvm\nkernel linear\n" \
 		"degree 3\ngamma 1\ncoef0 0\ngamma_A 0.001\ngamma_I 0\n" \

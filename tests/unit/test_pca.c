@@ -56,7 +56,57 @@ static void pca_refuses_more_components_than_features(void)
 	lsv_data_free(x);
 }
 
+/* Three rows of five features (fewer rows than features: the Gram
+ * route), on the line (1,2,0,0,0) t at t = -1, 0, 1 plus (0,0,0,0,1) s at
+ * s = 1, -2, 1: mean 0; covariance 1/3 (2 (1,2,0,0,0)'(1,2,0,0,0) +
+ * 6 e5 e5'), eigenpairs 10/3 along (1,2,0,0,0)/sqrt 5, 2 along e5 (the
+ * two directions are orthogonal), and 0 on the rest. */
+static lsv_data *wide_points(void)
+{
+	static const char text[] = "1 1:-1 2:-2 5:1\n-1 5:-2\n1 1:1 2:2 5:1\n";
+	FILE *fp = fmemopen((void *)text, sizeof text - 1, "r");
+	lsv_data *x = NULL;
+	lsv_error e;
+	lsv_data_read(fp, "t", 0.0, &x, &e);
+	fclose(fp);
+	return x;
+}
+
+static void pca_with_fewer_rows_than_features_finds_the_axes(void)
+{
+	lsv_data *x = wide_points();
+	lsv_pca *p = NULL;
+	lsv_error e;
+
+	CHECK(x != NULL && x->n == 3 && x->dim == 5);
+	CHECK(x != NULL && lsv_pca_fit(x, 2, &p, &e) == LSV_OK);
+	if (p != NULL) {
+		CHECK(fabs(p->variance[0] - 10.0 / 3) < 1e-12);
+		CHECK(fabs(p->variance[1] - 2.0) < 1e-12);
+		CHECK(fabs(p->total - 16.0 / 3) < 1e-12);
+		CHECK(fabs(p->V[0] - 1 / sqrt(5.0)) < 1e-12);
+		CHECK(fabs(p->V[1] - 2 / sqrt(5.0)) < 1e-12);
+		CHECK(fabs(p->V[5 + 4] - 1.0) < 1e-12);  /* e5, sign > 0 */
+		CHECK(fabs(p->V[5 + 0]) < 1e-12);
+	}
+	lsv_pca_free(p);
+	/* a third component has eigenvalue 0 (rank 2): no direction of
+	 * the Gram route, so the covariance's, with variance 0 */
+	p = NULL;
+	CHECK(x != NULL && lsv_pca_fit(x, 3, &p, &e) == LSV_OK);
+	if (p != NULL) {
+		CHECK(fabs(p->variance[1] - 2.0) < 1e-12);
+		CHECK(fabs(p->variance[2]) < 1e-12);
+		CHECK(fabs(p->V[10 + 0] * p->V[0] + p->V[10 + 1] * p->V[1]) <
+		      1e-12);  /* orthogonal to the first */
+	}
+	lsv_pca_free(p);
+	lsv_data_free(x);
+}
+
 const unit_case pca_cases[] = {
+	{"pca_with_fewer_rows_than_features_finds_the_axes",
+	 pca_with_fewer_rows_than_features_finds_the_axes},
 	{"pca_finds_the_principal_axis", pca_finds_the_principal_axis},
 	{"pca_refuses_more_components_than_features",
 	 pca_refuses_more_components_than_features},
