@@ -148,25 +148,11 @@ static void basis_free(basis *b)
 static lsv_status eig_all(double *A, int N, double *ev, const char *what,
 			  lsv_error *err)
 {
-	int lwork = -1, liwork = -1, iwq, info_ = 0, *iwork;
-	double wq, *work;
+	int info_;
 
-	dsyevd_("V", "L", &N, A, &N, ev, &wq, &lwork, &iwq, &liwork, &info_, 1,
-		1);
-	lwork = (int)wq;
-	liwork = iwq;
-	work = malloc((size_t)(lwork > 0 ? lwork : 1) * sizeof *work);
-	iwork = malloc((size_t)(liwork > 0 ? liwork : 1) * sizeof *iwork);
-	if (work == NULL || iwork == NULL) {
-		free(work);
-		free(iwork);
+	if (lsv_dsyevd(A, (size_t)N, ev, &info_) != LSV_OK)
 		return lsv_fail(err, LSV_ENOMEM, "out of memory for the "
 				"eigendecomposition of %s", what);
-	}
-	dsyevd_("V", "L", &N, A, &N, ev, work, &lwork, iwork, &liwork, &info_,
-		1, 1);
-	free(work);
-	free(iwork);
 	if (info_ != 0)
 		return lsv_fail(err, LSV_ENUMERIC, "%s has no eigendecomposition "
 				"(LAPACK dsyevd info %d)", what, info_);

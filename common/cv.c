@@ -472,10 +472,9 @@ static lsv_status graph_eigen(const double *G, size_t n, size_t k,
 			      const lsv_lapop *L, double *M, double *lambda,
 			      lsv_error *err)
 {
-	int N = (int)n, Kk = (int)k, info = 0, lwork = -1, liwork = -1, iq;
-	double *LG = lsv_alloc(n * k, sizeof *LG), q, *work = NULL;
+	int N = (int)n, Kk = (int)k, info = 0;
+	double *LG = lsv_alloc(n * k, sizeof *LG);
 	const double one = 1.0, zero = 0.0;
-	int *iwork = NULL;
 	size_t i, j;
 	lsv_status st;
 
@@ -491,26 +490,14 @@ static lsv_status graph_eigen(const double *G, size_t n, size_t k,
 		for (i = j + 1; i < k; i++)
 			M[i + j * k] = M[j + i * k] =
 				0.5 * (M[i + j * k] + M[j + i * k]);
-	dsyevd_("V", "L", &Kk, M, &Kk, lambda, &q, &lwork, &iq, &liwork, &info,
-		1, 1);
-	lwork = (int)q;
-	liwork = iq;
-	work = lsv_alloc((size_t)lwork, sizeof *work);
-	iwork = lsv_alloc((size_t)liwork, sizeof *iwork);
-	if (work == NULL || iwork == NULL)
+	if (lsv_dsyevd(M, k, lambda, &info) != LSV_OK)
 		st = lsv_fail(err, LSV_ENOMEM, "out of memory");
-	else {
-		dsyevd_("V", "L", &Kk, M, &Kk, lambda, work, &lwork, iwork,
-			&liwork, &info, 1, 1);
-		if (info != 0)
-			st = lsv_fail(err, LSV_ENUMERIC,
-				      "eigendecomposition of G'LG failed (LAPACK "
-				      "dsyevd info %d)", info);
-	}
+	else if (info != 0)
+		st = lsv_fail(err, LSV_ENUMERIC,
+			      "eigendecomposition of G'LG failed (LAPACK "
+			      "dsyevd info %d)", info);
 	for (j = 0; j < k; j++)
 		lambda[j] = fmax(lambda[j], 0.0);
-	free(work);
-	free(iwork);
 	return st;
 }
 

@@ -100,24 +100,10 @@ static lsv_status nystrom_nomem(lsv_error *err)
 static lsv_status landmark_eigen(double *Kmm, size_t m, double *ev,
 				 lsv_error *err)
 {
-	int M = (int)m, info, lwork = -1, liwork = -1, iwq, *iwork;
-	double wq, *work;
+	int info;
 
-	dsyevd_("V", "L", &M, Kmm, &M, ev, &wq, &lwork, &iwq, &liwork, &info, 1,
-		1);
-	lwork = (int)wq;
-	liwork = iwq;
-	work = malloc((size_t)(lwork > 0 ? lwork : 1) * sizeof *work);
-	iwork = malloc((size_t)(liwork > 0 ? liwork : 1) * sizeof *iwork);
-	if (work == NULL || iwork == NULL) {
-		free(work);
-		free(iwork);
+	if (lsv_dsyevd(Kmm, m, ev, &info) != LSV_OK)
 		return nystrom_nomem(err);
-	}
-	dsyevd_("V", "L", &M, Kmm, &M, ev, work, &lwork, iwork, &liwork, &info,
-		1, 1);
-	free(work);
-	free(iwork);
 	if (info != 0)
 		return lsv_fail(err, LSV_ENUMERIC,
 				"the landmarks' kernel matrix has no "

@@ -197,6 +197,12 @@ lsv_status lsv_fit_kdesign(lsv_fit *F, lsv_model **out);        /* kdesign.c */
 /* The learned kernels' eigen-machinery (common/spectrum.c)            */
 /* ------------------------------------------------------------------ */
 
+/* Every eigenpair of the symmetric n x n A in place by dsyevd (its lower
+ * triangle read): w (n) ascending, A's columns the eigenvectors; *info
+ * is dsyevd's.  Owns its workspace (queried, then allocated): LSV_ENOMEM
+ * without a message when it cannot, the caller naming what failed. */
+lsv_status lsv_dsyevd(double *A, size_t n, double *w, int *info);
+
 /* The k largest (largest != 0: w descending) or smallest (w ascending)
  * eigenpairs of the symmetric n x n A (column-major, not modified; the
  * lower triangle is read): w (k), V (n x k, unit columns).  n x n

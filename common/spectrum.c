@@ -30,33 +30,39 @@
 #include "blas.h"
 #include "solver.h"
 
+lsv_status lsv_dsyevd(double *A, size_t n, double *w, int *info)
+{
+	int N = (int)n, lwork = -1, liwork = -1, iwq;
+	double wq, *work;
+	int *iwork;
+
+	*info = 0;
+	dsyevd_("V", "L", &N, A, &N, w, &wq, &lwork, &iwq, &liwork, info, 1, 1);
+	lwork = (int)wq;
+	liwork = iwq;
+	work = lsv_alloc((size_t)(lwork > 0 ? lwork : 1), sizeof *work);
+	iwork = lsv_alloc((size_t)(liwork > 0 ? liwork : 1), sizeof *iwork);
+	if (work != NULL && iwork != NULL)
+		dsyevd_("V", "L", &N, A, &N, w, work, &lwork, iwork, &liwork,
+			info, 1, 1);
+	free(work);
+	free(iwork);
+	return work != NULL && iwork != NULL ? LSV_OK : LSV_ENOMEM;
+}
+
 /* Every eigenpair of the n x n A by dsyevd (E: n x n scratch, w: n
  * values), the k smallest or largest kept in ascending order: w[0..k)
  * and V's k columns. */
 static lsv_status eig_all(const double *A, size_t n, size_t k, int largest,
 			  double *E, double *w, double *V, lsv_error *err)
 {
-	int N = (int)n, lwork = -1, liwork = -1, iwq, info = 0;
 	size_t first = largest ? n - k : 0;
-	double wq, *work;
-	int *iwork;
+	int info;
 
 	memcpy(E, A, n * n * sizeof *E);
-	dsyevd_("V", "L", &N, E, &N, w, &wq, &lwork, &iwq, &liwork, &info, 1, 1);
-	lwork = (int)wq;
-	liwork = iwq;
-	work = lsv_alloc((size_t)(lwork > 0 ? lwork : 1), sizeof *work);
-	iwork = lsv_alloc((size_t)(liwork > 0 ? liwork : 1), sizeof *iwork);
-	if (work == NULL || iwork == NULL) {
-		free(work);
-		free(iwork);
+	if (lsv_dsyevd(E, n, w, &info) != LSV_OK)
 		return lsv_fail(err, LSV_ENOMEM, "out of memory for the eigenproblem "
 				"of %zu rows", n);
-	}
-	dsyevd_("V", "L", &N, E, &N, w, work, &lwork, iwork, &liwork, &info, 1,
-		1);
-	free(work);
-	free(iwork);
 	if (info != 0)
 		return lsv_fail(err, LSV_ENUMERIC, "the eigenproblem failed (LAPACK "
 				"dsyevd info %d)", info);
