@@ -1,22 +1,31 @@
 /* PCA against a hand-computed covariance. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "lapsvm.h"
 #include "unit.h"
 
-static lsv_data *line_points(void)
+/* The rows of a data file's text, NULL if they do not read. */
+static lsv_data *rows_of(const char *text)
 {
-	/* (1,2), (-1,-2), (2,4), (-2,-4): mean 0, covariance
-	 * 1/4 (1 + 1 + 4 + 4) [1 2; 2 4] = 2.5 [1 2; 2 4], whose eigenpairs are
-	 * 12.5 along (1,2)/sqrt 5 and 0 along (2,-1)/sqrt 5. */
-	static const char text[] = "1 1:1 2:2\n-1 1:-1 2:-2\n1 1:2 2:4\n-1 1:-2 2:-4\n";
-	FILE *fp = fmemopen((void *)text, sizeof text - 1, "r");
+	FILE *fp = fmemopen((void *)text, strlen(text), "r");
 	lsv_data *x = NULL;
 	lsv_error e;
+
+	if (fp == NULL)
+		return NULL;
 	lsv_data_read(fp, "t", 0.0, &x, &e);
 	fclose(fp);
 	return x;
+}
+
+/* (1,2), (-1,-2), (2,4), (-2,-4): mean 0, covariance 1/4 (1 + 1 + 4 + 4)
+ * [1 2; 2 4] = 2.5 [1 2; 2 4], whose eigenpairs are 12.5 along
+ * (1,2)/sqrt 5 and 0 along (2,-1)/sqrt 5. */
+static lsv_data *line_points(void)
+{
+	return rows_of("1 1:1 2:2\n-1 1:-1 2:-2\n1 1:2 2:4\n-1 1:-2 2:-4\n");
 }
 
 static void pca_finds_the_principal_axis(void)
@@ -63,13 +72,7 @@ static void pca_refuses_more_components_than_features(void)
  * two directions are orthogonal), and 0 on the rest. */
 static lsv_data *wide_points(void)
 {
-	static const char text[] = "1 1:-1 2:-2 5:1\n-1 5:-2\n1 1:1 2:2 5:1\n";
-	FILE *fp = fmemopen((void *)text, sizeof text - 1, "r");
-	lsv_data *x = NULL;
-	lsv_error e;
-	lsv_data_read(fp, "t", 0.0, &x, &e);
-	fclose(fp);
-	return x;
+	return rows_of("1 1:-1 2:-2 5:1\n-1 5:-2\n1 1:1 2:2 5:1\n");
 }
 
 static void pca_with_fewer_rows_than_features_finds_the_axes(void)
