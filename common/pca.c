@@ -10,12 +10,13 @@
  * arbitrary, so each is flipped to make its largest-magnitude entry
  * positive: the same data gives the same projection with any LAPACK.
  *
- * Fewer rows than features (text: 1500 rows of 11960 words): dsyev of the
- * d x d C costs O(d^3) (hours at d = 12000), so the n x n Gram matrix
- * G = 1/n X_c X_c' (X_c the centered rows) is taken apart instead.  G and
- * C share their nonzero eigenvalues: G u = lambda u gives C (X_c' u) =
- * 1/n X_c' X_c X_c' u = lambda X_c' u, and |X_c' u|^2 = n lambda, so
- * v = X_c' u / sqrt(n lambda) is C's unit eigenvector.  O(n^2 d + n^3).
+ * Fewer rows than features (text: 1500 rows of 11959 words): dsyev of the
+ * d x d C costs O(d^3) (over 9 minutes at d = 11959, stopped), so the
+ * n x n Gram matrix G = 1/n X_c X_c' (X_c the centered rows) is taken
+ * apart instead.  G and C share their nonzero eigenvalues: G u = lambda u
+ * gives C (X_c' u) = 1/n X_c' X_c X_c' u = lambda X_c' u, and
+ * |X_c' u|^2 = n lambda, so v = X_c' u / sqrt(n lambda) is C's unit
+ * eigenvector.  O(n^2 d + n^3).
  * A component of eigenvalue 0 to rounding has no such v (C's null space
  * is arbitrary there): then C itself is taken apart, as above.
  */
@@ -125,8 +126,9 @@ static lsv_status covariance_eigen(double *C, size_t d, double *w,
 	dsyev_("V", "U", &D, C, &D, w, &wq, &lwork, &info, 1, 1);
 	lwork = (int)wq;
 	work = malloc((size_t)(lwork > 0 ? lwork : 1) * sizeof *work);
-	if (work == NULL)
-		return pca_nomem(err, d);
+	if (work == NULL)  /* d: the features, or the rows of the Gram route */
+		return lsv_fail(err, LSV_ENOMEM, "out of memory for PCA's "
+				"eigensolver (%zu x %zu)", d, d);
 	dsyev_("V", "U", &D, C, &D, w, work, &lwork, &info, 1, 1);
 	free(work);
 	if (info != 0)
