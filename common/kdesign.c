@@ -299,17 +299,15 @@ lsv_status lsv_fit_transductive_model(const lsv_fit *F, const double *al,
 	return LSV_OK;
 }
 
-/* k, the number of eigenvectors: -n, else the paper's 0.1 n (at least
- * 1); the cluster kernel's linear transfer is over the whole spectrum
- * (k = n; -n k < n: linear-step).  More than n is refused. */
+/* k, the number of eigenvectors (lsv_basis_size: -n, else 0.1 n, the
+ * cluster kernel's linear transfer n; -n k < n there: linear-step).
+ * More than n is refused. */
 static lsv_status basis_size(const lsv_fit *F, const char *who, size_t *k)
 {
 	const lsv_train_param *p = F->p;
 	size_t n = F->n;
 
-	*k = p->la_k > 0 ? (size_t)p->la_k
-	     : p->kdesign == LSV_KDESIGN_CLUSTER ? n
-	     : (n / 10 > 0 ? n / 10 : 1);
+	*k = lsv_basis_size(p, n);
 	if (*k > n)
 		return lsv_fail(F->err, LSV_EINVAL, "%s: %zu eigenvectors asked "
 				"for (-n), but there are only n = %zu rows "

@@ -313,7 +313,7 @@ static lsv_status basis_size(const lsv_fit *F, size_t *k)
 	int lap = p->la_basis == LSV_LA_LAPLACIAN;
 	int nys = F->K == NULL;
 
-	*k = p->la_k > 0 ? (size_t)p->la_k : (n / 10 > 0 ? n / 10 : 1);
+	*k = lsv_basis_size(p, n);
 	if (*k > n)
 		return lsv_fail(F->err, LSV_EINVAL,
 				"%zu %s eigenvectors asked for, but the %s has only "

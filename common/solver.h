@@ -197,6 +197,13 @@ lsv_status lsv_fit_kdesign(lsv_fit *F, lsv_model **out);        /* kdesign.c */
 /* The learned kernels' eigen-machinery (common/spectrum.c)            */
 /* ------------------------------------------------------------------ */
 
+/* The number k of eigenvectors -s labelaware and -s kdesign take for n
+ * rows: -n (p->la_k; above n is the caller's error), else the paper's
+ * "top 10%", n/10 (at least 1); -s kdesign -J cluster: n, its linear
+ * transfer over the whole spectrum.  One rule for the solvers and the
+ * memory check made before them. */
+size_t lsv_basis_size(const lsv_train_param *p, size_t n);
+
 /* Every eigenpair of the symmetric n x n A in place by dsyevd (its lower
  * triangle read): w (n) ascending, A's columns the eigenvectors; *info
  * is dsyevd's.  Owns its workspace (queried, then allocated): LSV_ENOMEM

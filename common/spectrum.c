@@ -30,6 +30,16 @@
 #include "blas.h"
 #include "solver.h"
 
+size_t lsv_basis_size(const lsv_train_param *p, size_t n)
+{
+	if (p->la_k > 0)
+		return (size_t)p->la_k;
+	if (p->solver == LSV_SOLVER_KDESIGN &&
+	    p->kdesign == LSV_KDESIGN_CLUSTER)
+		return n;
+	return n / 10 > 0 ? n / 10 : 1;
+}
+
 lsv_status lsv_dsyevd(double *A, size_t n, double *w, int *info)
 {
 	int N = (int)n, lwork = -1, liwork = -1, iwq;

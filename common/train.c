@@ -89,13 +89,11 @@ static double mem_cluster(const lsv_train_param *p, double n)
 	return 2.0 * n * n + fmax(mem_dsyevd(n), pairs);
 }
 
-/* The eigenvectors labelaware and kdesign take by default (their
- * basis_size): -n, else n/10 (at least 1); kdesign -J cluster: n. */
-static double learned_k(const lsv_train_param *p, double n, int all)
+/* The eigenvectors labelaware and kdesign take (lsv_basis_size), at
+ * most n: more is refused by the solver, after this check. */
+static double learned_k(const lsv_train_param *p, double n)
 {
-	if (p->la_k > 0)
-		return fmin((double)p->la_k, n);
-	return all ? n : fmax(floor(n / 10.0), 1.0);
+	return fmin((double)lsv_basis_size(p, (size_t)n), n);
 }
 
 /* labelaware (labelaware.c): the kernel, K_nl (n x l, l <= n: at most
@@ -105,7 +103,7 @@ static double learned_k(const lsv_train_param *p, double n, int all)
  * eigensolver has freed its own */
 static double mem_labelaware(const lsv_train_param *p, double n)
 {
-	double k = learned_k(p, n, 0);
+	double k = learned_k(p, n);
 	double lap = p->la_basis == LSV_LA_LAPLACIAN ? n * n : 0.0;
 	return 2.0 * n * n + lap + n * k + lsv_eig_extreme_doubles(n, k);
 }
@@ -117,7 +115,7 @@ static double mem_labelaware(const lsv_train_param *p, double n)
  * workspace); the SVM's l x l arrays come after it has freed its own */
 static double mem_kdesign(const lsv_train_param *p, double n)
 {
-	double k = learned_k(p, n, p->kdesign == LSV_KDESIGN_CLUSTER);
+	double k = learned_k(p, n);
 	double own = p->kdesign == LSV_KDESIGN_MAXALIGN ? 0.0 : n * n;
 	return n * n + own + n * k + lsv_eig_extreme_doubles(n, k);
 }
